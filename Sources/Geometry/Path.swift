@@ -1,0 +1,233 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A vector path: contours of lines and quadratic and cubic Bézier curves, as `CGPath`.
+///
+/// Arcs, ellipses and rounded rectangles are stored as the cubic curves that approximate them, so every
+/// consumer (flattening, measuring, stroking, rasterizing) deals with four kinds of element only.
+public struct Path: Hashable, Sendable {
+    public enum Element: Hashable, Sendable {
+        case move(Point)
+        case line(Point)
+        case quad(Point, Point)
+        case cubic(Point, Point, Point)
+        case close
+    }
+
+    public private(set) var elements: [Element] = []
+    /// The first point of the current contour, where `close` returns to.
+    public private(set) var contourStart: Point = .zero
+    /// The end point of the last element, or nil when the path is empty.
+    public private(set) var currentPoint: Point?
+
+    public init() {}
+
+    public init(elements: [Element]) {
+        for e in elements { append(e) }
+    }
+
+    public var isEmpty: Bool { elements.isEmpty }
+
+    public mutating func append(_ e: Element) {
+        switch e {
+        case .move(let p): move(to: p)
+        case .line(let p): line(to: p)
+        case .quad(let c, let p): quad(to: p, control: c)
+        case .cubic(let c1, let c2, let p): cubic(to: p, control1: c1, control2: c2)
+        case .close: close()
+        }
+    }
+
+    public mutating func move(to p: Point) {
+        elements.append(.move(p))
+        contourStart = p
+        currentPoint = p
+    }
+
+    /// A line from the current point; starts a contour at `p` when there is no current point.
+    public mutating func line(to p: Point) {
+        guard currentPoint != nil else { return move(to: p) }
+        elements.append(.line(p))
+        currentPoint = p
+    }
+
+    public mutating func quad(to p: Point, control c: Point) {
+        if currentPoint == nil { move(to: c) }
+        elements.append(.quad(c, p))
+        currentPoint = p
+    }
+
+    public mutating func cubic(to p: Point, control1 c1: Point, control2 c2: Point) {
+        if currentPoint == nil { move(to: c1) }
+        elements.append(.cubic(c1, c2, p))
+        currentPoint = p
+    }
+
+    /// Closes the current contour with a straight line back to its start.
+    public mutating func close() {
+        guard currentPoint != nil else { return }
+        if case .close? = elements.last { return }
+        elements.append(.close)
+        currentPoint = contourStart
+    }
+
+    /// Appends a closed rectangle, clockwise on a y-down screen (as `UIBezierPath(rect:)`).
+    public mutating func addRect(_ r: Rect) {
+        move(to: Point(r.minX, r.minY))
+        line(to: Point(r.maxX, r.minY))
+        line(to: Point(r.maxX, r.maxY))
+        line(to: Point(r.minX, r.maxY))
+        close()
+    }
+
+    /// Appends a closed ellipse inscribed in `r`, as four cubic quarter arcs.
+    public mutating func addEllipse(in r: Rect) {
+        let k = Path.quarterArcKappa
+        let cx = r.midX, cy = r.midY, rx = r.width / 2, ry = r.height / 2
+        move(to: Point(cx + rx, cy))
+        cubic(to: Point(cx, cy + ry), control1: Point(cx + rx, cy + k * ry), control2: Point(cx + k * rx, cy + ry))
+        cubic(to: Point(cx - rx, cy), control1: Point(cx - k * rx, cy + ry), control2: Point(cx - rx, cy + k * ry))
+        cubic(to: Point(cx, cy - ry), control1: Point(cx - rx, cy - k * ry), control2: Point(cx - k * rx, cy - ry))
+        cubic(to: Point(cx + rx, cy), control1: Point(cx + k * rx, cy - ry), control2: Point(cx + rx, cy - k * ry))
+        close()
+    }
+
+    /// Appends a closed rectangle with circular corners, as `UIBezierPath(roundedRect:cornerRadius:)`; the radius is
+    /// limited to half the shorter side, and a radius of 0 gives a plain rectangle.
+    public mutating func addRoundedRect(_ r: Rect, cornerRadius: Double) {
+        let rad = Swift.max(0, Swift.min(cornerRadius, r.width / 2, r.height / 2))
+        guard rad > 0 else { return addRect(r) }
+        let k = rad * (1 - Path.quarterArcKappa)
+        move(to: Point(r.minX + rad, r.minY))
+        line(to: Point(r.maxX - rad, r.minY))
+        cubic(to: Point(r.maxX, r.minY + rad), control1: Point(r.maxX - k, r.minY), control2: Point(r.maxX, r.minY + k))
+        line(to: Point(r.maxX, r.maxY - rad))
+        cubic(to: Point(r.maxX - rad, r.maxY), control1: Point(r.maxX, r.maxY - k), control2: Point(r.maxX - k, r.maxY))
+        line(to: Point(r.minX + rad, r.maxY))
+        cubic(to: Point(r.minX, r.maxY - rad), control1: Point(r.minX + k, r.maxY), control2: Point(r.minX, r.maxY - k))
+        line(to: Point(r.minX, r.minY + rad))
+        cubic(to: Point(r.minX + rad, r.minY), control1: Point(r.minX, r.minY + k), control2: Point(r.minX + k, r.minY))
+        close()
+    }
+
+    /// The control-point distance, as a fraction of the radius, of a cubic that best approximates a quarter circle:
+    /// 4/3·(√2 − 1), whose radial error is at most 0.027 % of the radius.
+    public static let quarterArcKappa = 4.0 / 3.0 * (2.0.squareRoot() - 1.0)
+
+    public static func rect(_ r: Rect) -> Path {
+        var p = Path()
+        p.addRect(r)
+        return p
+    }
+
+    public static func ellipse(in r: Rect) -> Path {
+        var p = Path()
+        p.addEllipse(in: r)
+        return p
+    }
+
+    /// The path with every point mapped through `t`.
+    public func applying(_ t: AffineTransform) -> Path {
+        var out = Path()
+        out.elements.reserveCapacity(elements.count)
+        for e in elements {
+            switch e {
+            case .move(let p): out.move(to: t.apply(p))
+            case .line(let p): out.line(to: t.apply(p))
+            case .quad(let c, let p): out.quad(to: t.apply(p), control: t.apply(c))
+            case .cubic(let c1, let c2, let p): out.cubic(to: t.apply(p), control1: t.apply(c1), control2: t.apply(c2))
+            case .close: out.close()
+            }
+        }
+        return out
+    }
+
+    /// The bounds of every point and control point; contains the path (the tight bounds may be smaller).
+    public var controlPointBounds: Rect {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        func add(_ p: Point) {
+            minX = Swift.min(minX, p.x); maxX = Swift.max(maxX, p.x)
+            minY = Swift.min(minY, p.y); maxY = Swift.max(maxY, p.y)
+        }
+        for e in elements {
+            switch e {
+            case .move(let p), .line(let p): add(p)
+            case .quad(let c, let p): add(c); add(p)
+            case .cubic(let c1, let c2, let p): add(c1); add(c2); add(p)
+            case .close: break
+            }
+        }
+        guard minX <= maxX else { return .zero }
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+    }
+}
+
+/// Receives the straight edges of a flattened path, for filling.
+public protocol EdgeSink {
+    mutating func addEdge(from p0: Point, to p1: Point)
+}
+
+extension Path {
+    /// The most line segments one curve is split into: keeps a huge or broken curve from taking unbounded time.
+    public static let maxSegmentsPerCurve = 4096
+
+    /// Feeds `sink` the path mapped through `transform` as straight edges that stay within `tolerance` of the
+    /// curves, closing every contour (fills treat open contours as closed).
+    public func flattenForFill<Sink: EdgeSink>(transform t: AffineTransform, tolerance: Double, into sink: inout Sink) {
+        var start = Point.zero, last = Point.zero, open = false
+        func closeContour(_ sink: inout Sink) {
+            if open && last != start { sink.addEdge(from: last, to: start) }
+            open = false
+        }
+        for e in elements {
+            switch e {
+            case .move(let p):
+                closeContour(&sink)
+                start = t.apply(p); last = start; open = true
+            case .line(let p):
+                let q = t.apply(p)
+                sink.addEdge(from: last, to: q)
+                last = q
+            case .quad(let c, let p):
+                let c1 = t.apply(c), p2 = t.apply(p)
+                let dd = (last - c1 * 2 + p2).length
+                let n = Path.segmentCount(secondDifference: dd, degreeFactor: 0.25, tolerance: tolerance)
+                let p0 = last
+                for i in 1...n {
+                    let s = Double(i) / Double(n), u = 1 - s
+                    let q = i == n ? p2 : p0 * (u * u) + c1 * (2 * u * s) + p2 * (s * s)
+                    sink.addEdge(from: last, to: q)
+                    last = q
+                }
+            case .cubic(let a, let b, let p):
+                let c1 = t.apply(a), c2 = t.apply(b), p3 = t.apply(p)
+                let p0 = last
+                let dd = Swift.max((p0 - c1 * 2 + c2).length, (c1 - c2 * 2 + p3).length)
+                let n = Path.segmentCount(secondDifference: dd, degreeFactor: 0.75, tolerance: tolerance)
+                for i in 1...n {
+                    let s = Double(i) / Double(n), u = 1 - s
+                    let q = i == n ? p3
+                        : p0 * (u * u * u) + c1 * (3 * u * u * s) + c2 * (3 * u * s * s) + p3 * (s * s * s)
+                    sink.addEdge(from: last, to: q)
+                    last = q
+                }
+            case .close:
+                closeContour(&sink)
+                last = start
+            }
+        }
+        closeContour(&sink)
+    }
+
+    /// Segments needed so that a uniform split of a Bézier curve stays within `tolerance`: the chord error of a
+    /// degree-d curve cut into n equal parameter steps is at most d(d−1)/8 · M / n², M the largest second difference
+    /// of its control points (Wang's formula); `degreeFactor` is d(d−1)/8.
+    static func segmentCount(secondDifference m: Double, degreeFactor: Double, tolerance: Double) -> Int {
+        let n = (degreeFactor * m / Swift.max(tolerance, 1e-6)).squareRoot().rounded(.up)
+        guard n.isFinite, n >= 1 else { return 1 }
+        return Swift.min(Int(n), maxSegmentsPerCurve)
+    }
+}

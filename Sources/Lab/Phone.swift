@@ -1,0 +1,24 @@
+import Geometry
+
+/// The simulated device: an iPhone 8 class screen, drawn at `scale` pixels per point.
+public struct Phone: Sendable, Equatable {
+    /// The screen in points (iPhone 6/7/8: 375×667).
+    public var screenSize = Size(375, 667)
+    /// Pixels per point (2 on those phones).
+    public var scale = 2.0
+    /// Status bar (20) plus navigation bar (44), the top chrome of a `UINavigationController` in portrait.
+    public var navigationBarHeight = 64.0
+
+    public init(scale: Double = 2) {
+        self.scale = scale
+    }
+
+    /// The canvas size in pixels.
+    public var pixelWidth: Int { Int((screenSize.width * scale).rounded()) }
+    public var pixelHeight: Int { Int((screenSize.height * scale).rounded()) }
+
+    /// The part of the screen the list scrolls in, below the navigation bar.
+    public var listFrame: Rect {
+        Rect(x: 0, y: navigationBarHeight, width: screenSize.width, height: screenSize.height - navigationBarHeight)
+    }
+}

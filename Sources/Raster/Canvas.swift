@@ -1,0 +1,86 @@
+import Geometry
+
+/// A grid of premultiplied 32-bit pixels, `0xAARRGGBB` each, row after row with no padding.
+///
+/// The pixel memory is allocated once, when the canvas is made, and owned by it: drawing never allocates.
+public final class Canvas {
+    public let width: Int
+    public let height: Int
+    /// The pixels, `width × height` of them; valid for the life of the canvas.
+    public let pixels: UnsafeMutablePointer<UInt32>
+
+    public init(width: Int, height: Int, fill: Color = .clear) {
+        precondition(width > 0 && height > 0, "a canvas needs a positive size, not \(width)×\(height)")
+        self.width = width
+        self.height = height
+        pixels = .allocate(capacity: width * height)
+        pixels.initialize(repeating: fill.premultipliedPixel, count: width * height)
+    }
+
+    deinit { pixels.deallocate() }
+
+    public var bounds: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
+
+    public var pixelCount: Int { width * height }
+
+    /// Sets every pixel to `color`, replacing what was there.
+    public func clear(to color: Color) {
+        pixels.update(repeating: color.premultipliedPixel, count: pixelCount)
+    }
+
+    /// The premultiplied pixel at (x, y).
+    public subscript(x: Int, y: Int) -> UInt32 {
+        get {
+            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) is outside the canvas")
+            return pixels[y * width + x]
+        }
+        set {
+            precondition(x >= 0 && x < width && y >= 0 && y < height, "pixel (\(x), \(y)) is outside the canvas")
+            pixels[y * width + x] = newValue
+        }
+    }
+
+    /// The colour at (x, y), un-premultiplied.
+    public func color(atX x: Int, y: Int) -> Color {
+        Pixel.unpremultiply(self[x, y])
+    }
+
+    /// Copies another canvas of the same size into this one.
+    public func copy(from other: Canvas) {
+        precondition(other.width == width && other.height == height, "canvas sizes differ")
+        pixels.update(from: other.pixels, count: pixelCount)
+    }
+}
+
+/// Operations on single premultiplied `0xAARRGGBB` pixels.
+public enum Pixel {
+    /// Source-over: `src + dst × (1 − src.alpha)`, per channel, rounded as 8-bit arithmetic does.
+    @inline(__always)
+    public static func sourceOver(_ src: UInt32, _ dst: UInt32) -> UInt32 {
+        let inv = 255 - (src >> 24)
+        // Two channels at a time in one 32-bit word: red and blue, then alpha and green.
+        var rb = (dst & 0x00FF_00FF) &* inv &+ 0x0080_0080
+        rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+        var ag = ((dst >> 8) & 0x00FF_00FF) &* inv &+ 0x0080_0080
+        ag = (ag &+ ((ag >> 8) & 0x00FF_00FF)) & 0xFF00_FF00
+        return src &+ rb &+ ag
+    }
+
+    /// Every channel of a premultiplied pixel scaled by `coverage` / 255.
+    @inline(__always)
+    public static func scale(_ p: UInt32, by coverage: UInt32) -> UInt32 {
+        var rb = (p & 0x00FF_00FF) &* coverage &+ 0x0080_0080
+        rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF
+        var ag = ((p >> 8) & 0x00FF_00FF) &* coverage &+ 0x0080_0080
+        ag = (ag &+ ((ag >> 8) & 0x00FF_00FF)) & 0xFF00_FF00
+        return rb | ag
+    }
+
+    /// The straight-alpha colour of a premultiplied pixel.
+    public static func unpremultiply(_ p: UInt32) -> Color {
+        let a = Double(p >> 24)
+        guard a > 0 else { return .clear }
+        return Color(red: Double((p >> 16) & 0xFF) / a, green: Double((p >> 8) & 0xFF) / a,
+                     blue: Double(p & 0xFF) / a, alpha: a / 255)
+    }
+}

@@ -1,0 +1,81 @@
+import CPNG
+
+/// A PNG file could not be written or read; the message names the file and the cause.
+public struct PNGError: Error, CustomStringConvertible, Equatable {
+    public let description: String
+}
+
+/// PNG encoding and decoding through libpng.
+public enum PNG {
+    /// Writes the canvas as an 8-bit RGBA PNG (straight alpha, as PNG requires).
+    public static func write(_ canvas: Canvas, to path: String) throws {
+        var rgba = [UInt8](repeating: 0, count: canvas.pixelCount * 4)
+        for i in 0..<canvas.pixelCount {
+            let p = canvas.pixels[i]
+            let a = p >> 24
+            var r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
+            if a != 0 && a != 255 {
+                r = (r * 255 + a / 2) / a
+                g = (g * 255 + a / 2) / a
+                b = (b * 255 + a / 2) / a
+            }
+            rgba[i * 4] = UInt8(min(r, 255))
+            rgba[i * 4 + 1] = UInt8(min(g, 255))
+            rgba[i * 4 + 2] = UInt8(min(b, 255))
+            rgba[i * 4 + 3] = UInt8(a)
+        }
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(canvas.width)
+        image.height = UInt32(canvas.height)
+        image.format = CPNG_FORMAT_RGBA
+        let ok = rgba.withUnsafeBytes { bytes in
+            png_image_write_to_file(&image, path, 0, bytes.baseAddress, Int32(canvas.width * 4), nil)
+        }
+        defer { png_image_free(&image) }
+        guard ok != 0 else { throw PNGError(description: "cannot write PNG '\(path)': \(message(of: image))") }
+    }
+
+    /// Reads a PNG of any colour type into a new canvas (premultiplying its alpha).
+    public static func read(from path: String) throws -> Canvas {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        guard png_image_begin_read_from_file(&image, path) != 0 else {
+            let why = message(of: image)
+            png_image_free(&image)
+            throw PNGError(description: "cannot read PNG '\(path)': \(why)")
+        }
+        image.format = CPNG_FORMAT_RGBA
+        let width = Int(image.width), height = Int(image.height)
+        guard width > 0, height > 0 else {
+            png_image_free(&image)
+            throw PNGError(description: "cannot read PNG '\(path)': it has no pixels")
+        }
+        var rgba = [UInt8](repeating: 0, count: width * height * 4)
+        let ok = rgba.withUnsafeMutableBytes { bytes in
+            png_image_finish_read(&image, nil, bytes.baseAddress, Int32(width * 4), nil)
+        }
+        guard ok != 0 else {
+            let why = message(of: image)
+            png_image_free(&image)
+            throw PNGError(description: "cannot read PNG '\(path)': \(why)")
+        }
+        let canvas = Canvas(width: width, height: height)
+        for i in 0..<(width * height) {
+            let a = UInt32(rgba[i * 4 + 3])
+            let r = (UInt32(rgba[i * 4]) * a + 127) / 255
+            let g = (UInt32(rgba[i * 4 + 1]) * a + 127) / 255
+            let b = (UInt32(rgba[i * 4 + 2]) * a + 127) / 255
+            canvas.pixels[i] = a << 24 | r << 16 | g << 8 | b
+        }
+        return canvas
+    }
+
+    private static func message(of image: png_image) -> String {
+        var m = image.message
+        return withUnsafeBytes(of: &m) { raw in
+            let bytes = raw.prefix { $0 != 0 }
+            return bytes.isEmpty ? "unknown libpng error" : String(decoding: bytes, as: UTF8.self)
+        }
+    }
+}

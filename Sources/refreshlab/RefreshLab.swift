@@ -1,0 +1,69 @@
+import ArgumentParser
+import Lab
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The command line: with no arguments, the simulator's window; with `--headless`, the same engine writing frames.
+@main
+struct RefreshLabCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refreshlab",
+        abstract: "Design and preview iOS pull-to-refresh effects on a simulated phone.",
+        discussion: """
+            With no options, opens a window with a phone-sized list: drag it with the mouse. \
+            Keys: Esc or Q quits.
+            With --headless, runs the same engine without a window on a simulated 60 fps clock and writes \
+            every frame as a PNG.
+            """,
+        version: "0.1.0"
+    )
+
+    @Flag(help: "Run without a window or display, on a simulated clock, and write frames as PNG files.")
+    var headless = false
+
+    @Option(help: ArgumentHelp("Number of frames to render (with --headless; default 60).", valueName: "n"))
+    var frames: Int?
+
+    @Option(help: ArgumentHelp("Directory for the frame PNGs, created if missing (with --headless; default 'frames').",
+                               valueName: "dir"))
+    var out: String?
+
+    func validate() throws {
+        if !headless && (frames != nil || out != nil) {
+            throw ValidationError("--frames and --out go with --headless")
+        }
+        if let frames, frames < 1 {
+            throw ValidationError("--frames must be at least 1, not \(frames)")
+        }
+    }
+
+    func run() throws {
+        if headless {
+            let run = HeadlessRun(frames: frames ?? 60, outputDirectory: out ?? "frames")
+            let written = try run.run()
+            print("wrote \(written.count) frames to \(run.outputDirectory)/")
+            return
+        }
+        guard Display.isAvailable else {
+            throw LabError("no display to open a window on (DISPLAY is not set); "
+                + "run 'refreshlab --headless --frames 60 --out frames' to render without one")
+        }
+        try WindowHost(simulation: Simulation()).run()
+    }
+}
+
+/// Whether a window can be opened at all.
+enum Display {
+    /// True when an X11 or Wayland display is named, or SDL is told which video driver to use.
+    /// Without this check SDL would quietly pick its off-screen driver and show nothing.
+    static var isAvailable: Bool {
+        ["DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"].contains { name in
+            guard let value = getenv(name) else { return false }
+            return value.pointee != 0
+        }
+    }
+}
