@@ -70,6 +70,7 @@ public struct HeadlessRun {
         for index in 0..<frames {
             if index > 0 { clock.advance(by: 1 / simulatedFrameRate) }
             for event in drag.events(frame: index, of: frames) { simulation.handle(event) }
+            simulation.step()
             simulation.render()
             let path = framePath(index)
             do {

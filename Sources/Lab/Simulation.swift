@@ -54,13 +54,21 @@ public final class Simulation {
         return bar
     }
 
-    /// Applies one input event; points are in screen coordinates.
-    public func handle(_ event: InputEvent) {
+    /// Applies one input event that happened at `time` (the clock's now when nil); points are in screen coordinates.
+    public func handle(_ event: InputEvent, at time: Double? = nil) {
+        let t = time ?? clock.now
         switch event {
-        case .touchDown(let p): scrollView.touchBegan(at: p)
-        case .touchMove(let p): scrollView.touchMoved(to: p)
-        case .touchUp: scrollView.touchEnded()
+        case .touchDown(let p): scrollView.touchBegan(at: p, time: t)
+        case .touchMove(let p): scrollView.touchMoved(to: p, time: t)
+        case .touchUp(let p): scrollView.touchEnded(at: p, time: t)
         }
+        refreshControl.update(pullDistance: RefreshControl.pullDistance(of: scrollView),
+                              isDragging: scrollView.isDragging)
+    }
+
+    /// Advances physics and animations to the clock's time; call once per frame, before `render()`.
+    public func step() {
+        scrollView.step(to: clock.now)
         refreshControl.update(pullDistance: RefreshControl.pullDistance(of: scrollView),
                               isDragging: scrollView.isDragging)
     }

@@ -41,14 +41,14 @@ public final class ScrollView {
         contentOffset = clamped(offset)
     }
 
-    /// A finger touches the view at `location` (viewport coordinates).
-    public func touchBegan(at location: Point) {
+    /// A finger touches the view at `location` (viewport coordinates) at `time` (seconds on the simulation's clock).
+    public func touchBegan(at location: Point, time: Double) {
         isTracking = true
         lastTouch = location
     }
 
     /// The finger moves: the content follows it vertically.
-    public func touchMoved(to location: Point) {
+    public func touchMoved(to location: Point, time: Double) {
         guard isTracking else { return }
         let dy = location.y - lastTouch.y
         lastTouch = location
@@ -56,11 +56,14 @@ public final class ScrollView {
         contentOffset = clamped(Point(contentOffset.x, contentOffset.y - dy))
     }
 
-    /// The finger lifts.
-    public func touchEnded() {
+    /// The finger lifts at `location`.
+    public func touchEnded(at location: Point, time: Double) {
         isTracking = false
         isDragging = false
     }
+
+    /// Advances animations and physics to `time` (seconds on the simulation's clock); call once per frame.
+    public func step(to time: Double) {}
 
     private func clamped(_ p: Point) -> Point {
         let lo = minContentOffset, hi = maxContentOffset

@@ -19,6 +19,9 @@ final class WindowHost {
     /// True when presenting does not wait for vsync and the loop must pace itself.
     private var needsFrameLimiter = false
     private var isTouching = false
+    /// The simulation clock's time when SDL's millisecond tick counter was 0: turns event timestamps into clock time,
+    /// so that finger velocities come from when the mouse moved, not from when the frame handled it.
+    private var ticksOrigin = 0.0
 
     init(simulation: Simulation) {
         self.simulation = simulation
@@ -69,6 +72,7 @@ final class WindowHost {
         let vsync = SDL_GetRendererInfo(renderer, &info) == 0 && (info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue) != 0
         let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
         needsFrameLimiter = !vsync || driver == "dummy" || driver == "offscreen"
+        ticksOrigin = simulation.clock.now - Double(SDL_GetTicks()) / 1000
     }
 
     /// Runs until the window closes or Esc or Q is pressed.
@@ -88,6 +92,7 @@ final class WindowHost {
                 running = handle(event, needsDisplay: &needsDisplay)
             }
             guard running else { break }
+            simulation.step()
             guard needsDisplay else { continue }
             needsDisplay = false
             simulation.render()
@@ -112,6 +117,7 @@ final class WindowHost {
     /// Applies one SDL event; returns false when the program should quit.
     private func handle(_ event: SDL_Event, needsDisplay: inout Bool) -> Bool {
         let scale = simulation.phone.scale
+        let time = ticksOrigin + Double(event.common.timestamp) / 1000
         switch event.type {
         case SDL_QUIT.rawValue:
             return false
@@ -120,14 +126,14 @@ final class WindowHost {
             if key == Int32(SDLK_ESCAPE.rawValue) || key == Int32(SDLK_q.rawValue) { return false }
         case SDL_MOUSEBUTTONDOWN.rawValue where event.button.button == UInt8(SDL_BUTTON_LEFT):
             isTouching = true
-            simulation.handle(.touchDown(Point(Double(event.button.x) / scale, Double(event.button.y) / scale)))
+            simulation.handle(.touchDown(Point(Double(event.button.x) / scale, Double(event.button.y) / scale)), at: time)
             needsDisplay = true
         case SDL_MOUSEMOTION.rawValue where isTouching:
-            simulation.handle(.touchMove(Point(Double(event.motion.x) / scale, Double(event.motion.y) / scale)))
+            simulation.handle(.touchMove(Point(Double(event.motion.x) / scale, Double(event.motion.y) / scale)), at: time)
             needsDisplay = true
         case SDL_MOUSEBUTTONUP.rawValue where event.button.button == UInt8(SDL_BUTTON_LEFT) && isTouching:
             isTouching = false
-            simulation.handle(.touchUp(Point(Double(event.button.x) / scale, Double(event.button.y) / scale)))
+            simulation.handle(.touchUp(Point(Double(event.button.x) / scale, Double(event.button.y) / scale)), at: time)
             needsDisplay = true
         case SDL_WINDOWEVENT.rawValue:
             needsDisplay = true
