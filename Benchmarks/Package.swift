@@ -1,0 +1,27 @@
+// swift-tools-version:6.1
+// RefreshLab's benchmarks, kept out of the main package so that building and testing RefreshLab never pulls in the
+// benchmark tooling. Run from this folder: `swift package benchmark` (see README.md).
+import Foundation
+import PackageDescription
+
+/// SwiftPM names a path dependency after its folder, which is whatever the checkout was cloned as.
+let refreshLab = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().lastPathComponent
+
+let package = Package(
+    name: "RefreshLabBenchmarks",
+    dependencies: [
+        .package(path: ".."),
+        .package(url: "https://github.com/ordo-one/benchmark", from: "1.38.1", traits: ["MallocInterposer"]),
+    ],
+    targets: [
+        .executableTarget(
+            name: "FrameBenchmarks",
+            dependencies: [
+                .product(name: "Lab", package: refreshLab),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/FrameBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+    ]
+)

@@ -1,0 +1,64 @@
+import Geometry
+import Raster
+import Testing
+@testable import Text
+
+@Suite("Font")
+struct FontTests {
+    let font: Font
+
+    init() throws {
+        font = try Font(path: Font.dejaVuSansPath)
+    }
+
+    @Test("DejaVu Sans loads and names its family")
+    func loads() {
+        #expect(font.familyName == "DejaVu Sans")
+        #expect(font.unitsPerEm == 2048)
+    }
+
+    @Test("A missing font names the file and the package to install")
+    func missingFont() {
+        let error = #expect(throws: FontError.self) { try Font(path: "no/such/font.ttf", package: "fonts-wqy-microhei") }
+        #expect(error?.description.contains("no/such/font.ttf") == true)
+        #expect(error?.description.contains("apt-get install fonts-wqy-microhei") == true)
+    }
+
+    @Test("The capital I is a bar standing on the baseline, y growing downwards")
+    func capitalI() {
+        let path = font.glyphPath(for: "I", size: 100)
+        let box = path.controlPointBounds
+        // Capital height of DejaVu Sans: 1493 units of 2048 per em, so 72.9 px at 100 px per em.
+        #expect(abs(box.minY - -1493.0 * 100 / 2048) < 0.01)
+        #expect(abs(box.maxY) < 0.01)
+        // A bar: its filled area is its bounding box's area.
+        let canvas = Canvas(width: 100, height: 100, fill: .clear)
+        Rasterizer().fill(path, transform: AffineTransform(translationX: 10, y: 90), color: .black, into: canvas)
+        var covered = 0.0
+        for i in 0..<canvas.pixelCount { covered += Double(canvas.pixels[i] >> 24) / 255 }
+        #expect(abs(covered - box.width * box.height) < 0.01 * box.width * box.height)
+    }
+
+    @Test("Advances grow with the size and differ between narrow and wide letters")
+    func advances() {
+        #expect(font.advance(for: "i", size: 20) < font.advance(for: "W", size: 20))
+        #expect(abs(font.advance(for: "W", size: 40) - 2 * font.advance(for: "W", size: 20)) < 1e-9)
+        #expect(font.hasGlyph(for: "A"))
+        #expect(!font.hasGlyph(for: "中"))
+    }
+
+    @Test("The letter o is two contours that wind opposite ways: its hole stays empty under both fill rules")
+    func counterOfO() {
+        let path = font.glyphPath(for: "o", size: 100)
+        let box = path.controlPointBounds
+        for rule in FillRule.allCases {
+            let canvas = Canvas(width: 100, height: 100, fill: .clear)
+            Rasterizer().fill(path, transform: AffineTransform(translationX: 10, y: 90), color: .black, rule: rule,
+                              into: canvas)
+            let centre = canvas[Int(10 + box.midX), Int(90 + box.midY)]
+            let ring = canvas[Int(10 + box.minX + 3), Int(90 + box.midY)]
+            #expect(centre >> 24 == 0)
+            #expect(ring >> 24 == 255)
+        }
+    }
+}
