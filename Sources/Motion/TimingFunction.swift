@@ -1,0 +1,89 @@
+/// A timing curve, as `CAMediaTimingFunction`: a cubic Bézier from (0, 0) to (1, 1) whose x is the fraction of time
+/// elapsed and whose y is the fraction of the change applied.
+///
+/// The curve's polynomial coefficients are computed once, so that evaluating a frame costs a few multiplications
+/// and at most eight Newton steps.
+public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
+    /// The two inner control points; the outer ones are fixed at (0, 0) and (1, 1).
+    public let x1: Double, y1: Double, x2: Double, y2: Double
+
+    // Power-basis coefficients of x(s) = ((ax·s + bx)·s + cx)·s, and the same for y.
+    private let ax: Double, bx: Double, cx: Double
+    private let ay: Double, by: Double, cy: Double
+
+    /// A curve with control points (x1, y1) and (x2, y2), as `CAMediaTimingFunction(controlPoints:)`. The x values
+    /// are clamped to 0…1 so that time never runs backwards; y may leave 0…1 (an overshooting curve).
+    public init(controlPoints x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
+        func unit(_ v: Double) -> Double { v.isFinite ? Swift.min(Swift.max(v, 0), 1) : 0 }
+        func finite(_ v: Double) -> Double { v.isFinite ? v : 0 }
+        self.x1 = unit(x1); self.y1 = finite(y1); self.x2 = unit(x2); self.y2 = finite(y2)
+        cx = 3 * self.x1; bx = 3 * (self.x2 - self.x1) - cx; ax = 1 - cx - bx
+        cy = 3 * self.y1; by = 3 * (self.y2 - self.y1) - cy; ay = 1 - cy - by
+    }
+
+    /// Constant speed: (0, 0)(1, 1) (REFERENCE §3).
+    public static let linear = TimingFunction(controlPoints: 0, 0, 1, 1)
+    /// Starts slowly: (0.42, 0)(1, 1) (REFERENCE §3, `kCAMediaTimingFunctionEaseIn`).
+    public static let easeIn = TimingFunction(controlPoints: 0.42, 0, 1, 1)
+    /// Ends slowly: (0, 0)(0.58, 1) (REFERENCE §3, `kCAMediaTimingFunctionEaseOut`).
+    public static let easeOut = TimingFunction(controlPoints: 0, 0, 0.58, 1)
+    /// Starts and ends slowly: (0.42, 0)(0.58, 1) (REFERENCE §3, `kCAMediaTimingFunctionEaseInEaseOut`).
+    public static let easeInEaseOut = TimingFunction(controlPoints: 0.42, 0, 0.58, 1)
+    /// Core Animation's default curve: (0.25, 0.1)(0.25, 1) (REFERENCE §3, `kCAMediaTimingFunctionDefault`).
+    public static let `default` = TimingFunction(controlPoints: 0.25, 0.1, 0.25, 1)
+    /// Material's fast-out-slow-in: (0.4, 0)(0.2, 1) (REFERENCE §1, the indeterminate ring).
+    public static let fastOutSlowIn = TimingFunction(controlPoints: 0.4, 0, 0.2, 1)
+
+    /// How close x(s) must come to the requested time; 1e-7 keeps y within 1e-6 of the ideal curve for every
+    /// curve with a finite slope.
+    static let solveTolerance = 1e-7
+    /// Newton steps before falling back to bisection (REFERENCE §3: at most 8).
+    static let maxNewtonSteps = 8
+
+    public var description: String { "cubic-bezier(\(x1), \(y1), \(x2), \(y2))" }
+
+    public static func == (a: TimingFunction, b: TimingFunction) -> Bool {
+        a.x1 == b.x1 && a.y1 == b.y1 && a.x2 == b.x2 && a.y2 == b.y2
+    }
+
+    public func hash(into h: inout Hasher) {
+        h.combine(x1); h.combine(y1); h.combine(x2); h.combine(y2)
+    }
+
+    /// The curve's x at parameter s.
+    @inline(__always) func curveX(_ s: Double) -> Double { ((ax * s + bx) * s + cx) * s }
+    /// The curve's y at parameter s.
+    @inline(__always) func curveY(_ s: Double) -> Double { ((ay * s + by) * s + cy) * s }
+    @inline(__always) func slopeX(_ s: Double) -> Double { (3 * ax * s + 2 * bx) * s + cx }
+
+    /// The fraction of the change applied when `time` (0…1) of the duration has elapsed; times outside 0…1 are clamped.
+    public func value(at time: Double) -> Double {
+        guard time > 0 else { return 0 }
+        guard time < 1 else { return 1 }
+        if x1 == y1 && x2 == y2 { return time }  // the control points lie on the diagonal: the identity
+        return curveY(parameter(forX: time))
+    }
+
+    /// The Bézier parameter s whose x(s) is `x`: Newton from s = x, then bisection when Newton stalls on a flat
+    /// slope or leaves 0…1 (x(s) is monotonic because the control x values lie in 0…1).
+    func parameter(forX x: Double) -> Double {
+        var s = x
+        for _ in 0..<TimingFunction.maxNewtonSteps {
+            let error = curveX(s) - x
+            if abs(error) < TimingFunction.solveTolerance { return s }
+            let slope = slopeX(s)
+            if abs(slope) < 1e-6 { break }
+            s -= error / slope
+            if !(s >= 0 && s <= 1) { break }
+        }
+        var lo = 0.0, hi = 1.0
+        s = x
+        while hi - lo > 1e-12 {
+            let value = curveX(s)
+            if abs(value - x) < TimingFunction.solveTolerance { return s }
+            if value < x { lo = s } else { hi = s }
+            s = (lo + hi) / 2
+        }
+        return s
+    }
+}
