@@ -8,180 +8,123 @@ public enum FillRule: String, Sendable, CaseIterable {
 
 /// Fills paths into a canvas with anti-aliasing by exact area coverage.
 ///
-/// Each edge adds the signed area it covers to the cells of a coverage buffer (the method of FreeType's and
-/// font-rs's rasterizers); a running sum along each row then gives the winding-weighted area of every pixel.
-/// The buffers are kept between fills and grow only, so steady-state drawing allocates nothing.
+/// The pipeline has three stages, one file each:
+/// 1. `Path.flattenForFill` (Geometry) turns curves into straight edges in pixel space.
+/// 2. `CoverageCells` clips each edge to the clip box and adds, per scanline, the signed area it covers to
+///    the cells it touches (the cover/area method of FreeType's and font-rs's rasterizers), and marks
+///    those cells in a bit set. Untouched cells stay zero, so the work is proportional to the outline's
+///    length, not to the shape's area.
+/// 3. `SpanCompositor` walks each touched row: between marked cells the coverage is constant and is
+///    drawn as a span (a plain fill when opaque); marked cells are summed, blended and reset to zero.
+///
+/// Clipping happens on the edges, in floating point, before any cell is touched: parts left or right of
+/// the clip box become vertical edges on its sides. Coverage at a fractional clip edge is therefore the
+/// exact area inside the clip, and geometry far outside the canvas costs no more than geometry inside it.
+///
+/// The cell and bit buffers cover the whole canvas, are allocated on the first fill, grow only when a
+/// larger canvas arrives, and are all zero again when a fill returns: steady-state drawing allocates nothing.
 public final class Rasterizer {
     /// Flattening tolerance in pixels: curves stay within this distance of their line segments.
+    /// 0.1 px matches cairo's default, so our curves and the reference renderings agree.
     public static let defaultTolerance = 0.1
+
+    /// Largest coordinate magnitude, in pixels after the transform, that an item may reach. Beyond it the
+    /// differences between points lose their sub-pixel bits in a Double, and products of two coordinates
+    /// could overflow; such an item is skipped like one with NaN or infinity.
+    public static let maxCoordinate = 1e15
 
     public var tolerance = Rasterizer.defaultTolerance
 
-    private var cells: UnsafeMutablePointer<Float>
-    private var cellCapacity: Int
-    private var sink = CellSink()
+    private var cells = CoverageCells()
 
-    public init() {
-        cellCapacity = 1 << 16
-        cells = .allocate(capacity: cellCapacity)
-        cells.initialize(repeating: 0, count: cellCapacity)
-    }
+    public init() {}
 
-    deinit { cells.deallocate() }
+    deinit { cells.release() }
 
-    /// Fills `path`, mapped through `transform` into pixel coordinates, with `color` (source-over), inside `clip`.
+    /// Fills `path`, mapped through `transform` into pixel coordinates, with `color` (source-over), inside `clip`
+    /// (pixel coordinates; a fractional clip gives partial coverage along its sides).
+    ///
+    /// A path with a NaN or infinite coordinate, or one beyond `maxCoordinate`, is skipped: nothing is drawn.
     public func fill(_ path: Path, transform: AffineTransform = .identity, color: Color,
                      rule: FillRule = .nonZero, clip: Rect? = nil, into canvas: Canvas) {
         guard color.alpha > 0, !path.isEmpty else { return }
-        let bounds = path.controlPointBounds
-        let mapped = Rasterizer.transformedBounds(bounds, transform)
-        var area = canvas.bounds
-        if let clip { area = area.intersection(clip) }
-        let x0 = Int(Swift.max(mapped.minX, area.minX).rounded(.down))
-        let y0 = Int(Swift.max(mapped.minY, area.minY).rounded(.down))
-        let x1 = Int(Swift.min(mapped.maxX, area.maxX).rounded(.up))
-        let y1 = Int(Swift.min(mapped.maxY, area.maxY).rounded(.up))
-        guard mapped.minX.isFinite, mapped.maxY.isFinite, x1 > x0, y1 > y0 else { return }
-        let clipX0 = Int(area.minX.rounded(.up)), clipX1 = Int(area.maxX.rounded(.down))
+        guard let box = Rasterizer.clipBox(canvas: canvas, clip: clip) else { return }
+        guard let bounds = Rasterizer.mappedBounds(path, transform),
+              bounds.maxX > box.minX, bounds.minX < box.maxX, bounds.maxY > box.minY, bounds.minY < box.maxY
+        else { return }
+        let tol = tolerance > 0 && tolerance.isFinite ? tolerance : Rasterizer.defaultTolerance
 
-        // One spare column on the right receives the area of edges that end past the last pixel.
-        let w = x1 - x0 + 1, h = y1 - y0
-        ensureCapacity(w * h)
-        sink.begin(cells: cells, width: w, height: h, originX: Double(x0), originY: Double(y0))
-        path.flattenForFill(transform: transform, tolerance: tolerance, into: &sink)
+        cells.begin(canvas: canvas, clip: box)
+        path.flattenForFill(transform: transform, tolerance: tol, into: &cells)
+        SpanCompositor.composite(cells: &cells, color: color.premultipliedPixel, rule: rule, into: canvas)
+    }
 
-        let src = color.premultipliedPixel
-        for row in 0..<h {
-            let line = cells + row * w
-            let dst = canvas.pixels + (y0 + row) * canvas.width
-            var acc: Float = 0
-            for col in 0..<(w - 1) {
-                acc += line[col]
-                line[col] = 0
-                let x = x0 + col
-                guard x >= clipX0, x < clipX1 else { continue }
-                let coverage = Rasterizer.coverage(acc, rule)
-                if coverage == 0 { continue }
-                let cov8 = UInt32(coverage * 255 + 0.5)
-                let s = cov8 >= 255 ? src : Pixel.scale(src, by: cov8)
-                dst[x] = Pixel.sourceOver(s, dst[x])
+    /// Fills straight edges that are already in pixel coordinates (for example a stroke's outline), each
+    /// pair `(from, to)` one edge; the contours must be closed. Same rules as `fill(_:…)`.
+    public func fill(edges: [(Point, Point)], color: Color, rule: FillRule = .nonZero, clip: Rect? = nil,
+                     into canvas: Canvas) {
+        guard color.alpha > 0, !edges.isEmpty else { return }
+        guard let box = Rasterizer.clipBox(canvas: canvas, clip: clip) else { return }
+        for (a, b) in edges {
+            guard a.isFinite, b.isFinite, abs(a.x) <= Rasterizer.maxCoordinate, abs(a.y) <= Rasterizer.maxCoordinate,
+                  abs(b.x) <= Rasterizer.maxCoordinate, abs(b.y) <= Rasterizer.maxCoordinate else { return }
+        }
+        cells.begin(canvas: canvas, clip: box)
+        for (a, b) in edges { cells.addEdge(from: a, to: b) }
+        SpanCompositor.composite(cells: &cells, color: color.premultipliedPixel, rule: rule, into: canvas)
+    }
+
+    /// The canvas bounds, intersected with `clip`; nil when nothing is left or the clip is not a number.
+    static func clipBox(canvas: Canvas, clip: Rect?) -> ClipBox? {
+        var box = ClipBox(minX: 0, minY: 0, maxX: Double(canvas.width), maxY: Double(canvas.height))
+        if let clip {
+            // Written so that a NaN on either side leaves the box empty and it is rejected below.
+            let x0 = clip.minX, y0 = clip.minY, x1 = clip.maxX, y1 = clip.maxY
+            guard x0 < x1, y0 < y1 else { return nil }
+            if x0 > box.minX { box.minX = x0 }
+            if y0 > box.minY { box.minY = y0 }
+            if x1 < box.maxX { box.maxX = x1 }
+            if y1 < box.maxY { box.maxY = y1 }
+        }
+        guard box.minX < box.maxX, box.minY < box.maxY else { return nil }
+        return box
+    }
+
+    /// The bounds of the path's control points mapped through `t`; nil when a point or the result is not
+    /// finite or lies beyond `maxCoordinate`.
+    static func mappedBounds(_ path: Path, _ t: AffineTransform) -> ClipBox? {
+        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
+        // Comparisons with NaN are false, so a NaN would slip past min/max; this sum catches it.
+        var check = 0.0
+        @inline(__always) func add(_ p: Point) {
+            check += p.x + p.y
+            if p.x < minX { minX = p.x }
+            if p.x > maxX { maxX = p.x }
+            if p.y < minY { minY = p.y }
+            if p.y > maxY { maxY = p.y }
+        }
+        for e in path.elements {
+            switch e {
+            case .move(let p), .line(let p): add(p)
+            case .quad(let c, let p): add(c); add(p)
+            case .cubic(let c1, let c2, let p): add(c1); add(c2); add(p)
+            case .close: break
             }
-            line[w - 1] = 0
         }
-    }
-
-    /// The coverage of a pixel, 0 to 1, from its accumulated winding-weighted area.
-    @inline(__always)
-    static func coverage(_ acc: Float, _ rule: FillRule) -> Float {
-        switch rule {
-        case .nonZero:
-            return Swift.min(abs(acc), 1)
-        case .evenOdd:
-            let m = abs(acc).truncatingRemainder(dividingBy: 2)
-            return m > 1 ? 2 - m : m
-        }
-    }
-
-    private func ensureCapacity(_ n: Int) {
-        guard n > cellCapacity else { return }
-        cells.deallocate()
-        cellCapacity = Swift.max(n, cellCapacity * 2)
-        cells = .allocate(capacity: cellCapacity)
-        cells.initialize(repeating: 0, count: cellCapacity)
-    }
-
-    static func transformedBounds(_ r: Rect, _ t: AffineTransform) -> Rect {
-        if t.b == 0 && t.c == 0 {
-            let xa = r.minX * t.a + t.tx, xb = r.maxX * t.a + t.tx
-            let ya = r.minY * t.d + t.ty, yb = r.maxY * t.d + t.ty
-            return Rect(x: Swift.min(xa, xb), y: Swift.min(ya, yb), width: abs(xb - xa), height: abs(yb - ya))
-        }
-        let corners = [Point(r.minX, r.minY), Point(r.maxX, r.minY), Point(r.minX, r.maxY), Point(r.maxX, r.maxY)]
-            .map(t.apply)
-        let xs = corners.map(\.x), ys = corners.map(\.y)
-        return Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+        guard check.isFinite, minX <= maxX else { return nil }
+        let xs = (t.a * minX, t.a * maxX), ys = (t.b * minX, t.b * maxX)
+        let xs2 = (t.c * minY, t.c * maxY), ys2 = (t.d * minY, t.d * maxY)
+        let box = ClipBox(minX: Swift.min(xs.0, xs.1) + Swift.min(xs2.0, xs2.1) + t.tx,
+                          minY: Swift.min(ys.0, ys.1) + Swift.min(ys2.0, ys2.1) + t.ty,
+                          maxX: Swift.max(xs.0, xs.1) + Swift.max(xs2.0, xs2.1) + t.tx,
+                          maxY: Swift.max(ys.0, ys.1) + Swift.max(ys2.0, ys2.1) + t.ty)
+        let limit = Rasterizer.maxCoordinate
+        guard box.minX >= -limit, box.minY >= -limit, box.maxX <= limit, box.maxY <= limit else { return nil }
+        return box
     }
 }
 
-/// Adds each edge's signed area to the cells of a coverage buffer.
-struct CellSink: EdgeSink {
-    var cells: UnsafeMutablePointer<Float>?
-    var width = 0, height = 0
-    var originX = 0.0, originY = 0.0
-
-    mutating func begin(cells: UnsafeMutablePointer<Float>, width: Int, height: Int, originX: Double, originY: Double) {
-        self.cells = cells
-        self.width = width
-        self.height = height
-        self.originX = originX
-        self.originY = originY
-    }
-
-    mutating func addEdge(from p0: Point, to p1: Point) {
-        let a = Point(p0.x - originX, p0.y - originY), b = Point(p1.x - originX, p1.y - originY)
-        guard a.isFinite, b.isFinite, a.y != b.y else { return }
-        // Parts left of the buffer act as vertical edges on its left side; parts right of it fall into the spare
-        // column. Split the edge where it crosses those sides so that clamping x keeps it straight.
-        let right = Double(width - 1)
-        var ts: (Double, Double, Double, Double) = (0, 1, 1, 1)
-        var n = 1
-        for side in [0.0, right] where (a.x - side) * (b.x - side) < 0 {
-            let t = (side - a.x) / (b.x - a.x)
-            if n == 1 { ts.1 = t } else { ts.2 = t }
-            n += 1
-        }
-        if n == 3 && ts.1 > ts.2 { swap(&ts.1, &ts.2) }
-        let cuts = [ts.0, ts.1, ts.2, ts.3][0...n]
-        var prev = a
-        for t in cuts.dropFirst() {
-            let next = t >= 1 ? b : a.lerp(to: b, t)
-            line(Point(Swift.min(Swift.max(prev.x, 0), right), prev.y),
-                 Point(Swift.min(Swift.max(next.x, 0), right), next.y))
-            prev = next
-        }
-    }
-
-    /// Accumulates one edge lying within 0…width−1 horizontally.
-    private func line(_ p0: Point, _ p1: Point) {
-        guard let cells, p0.y != p1.y else { return }
-        let (top, bottom, dir): (Point, Point, Float) = p0.y < p1.y ? (p0, p1, 1) : (p1, p0, -1)
-        let dxdy = (bottom.x - top.x) / (bottom.y - top.y)
-        let yStart = Swift.max(0, Int(top.y.rounded(.down)))
-        let yEnd = Swift.min(height, Int(bottom.y.rounded(.up)))
-        guard yStart < yEnd else { return }
-        var x = top.x + (Double(yStart) > top.y ? (Double(yStart) - top.y) * dxdy : 0)
-        for y in yStart..<yEnd {
-            let line = cells + y * width
-            let dy = Swift.min(Double(y + 1), bottom.y) - Swift.max(Double(y), top.y)
-            let xNext = x + dxdy * dy
-            let d = Float(dy) * dir
-            let (xa, xb) = x < xNext ? (x, xNext) : (xNext, x)
-            let xaFloor = xa.rounded(.down), xbCeil = xb.rounded(.up)
-            let ia = Int(xaFloor), ib = Int(xbCeil)
-            if ib <= ia + 1 {
-                // Within one pixel: the area right of the edge's mean x.
-                let mid = Float(0.5 * (x + xNext) - xaFloor)
-                line[ia] += d - d * mid
-                if ia + 1 < width { line[ia + 1] += d * mid }
-            } else {
-                let s = Float(1 / (xb - xa))
-                let fa = Float(xa - xaFloor)
-                let a0 = 0.5 * s * (1 - fa) * (1 - fa)
-                let fb = Float(xb - xbCeil + 1)
-                let am = 0.5 * s * fb * fb
-                line[ia] += d * a0
-                if ib == ia + 2 {
-                    line[ia + 1] += d * (1 - a0 - am)
-                } else {
-                    let a1 = s * (1.5 - fa)
-                    line[ia + 1] += d * (a1 - a0)
-                    for i in (ia + 2)..<(ib - 1) { line[i] += d * s }
-                    let a2 = a1 + Float(ib - ia - 3) * s
-                    line[ib - 1] += d * (1 - a2 - am)
-                }
-                if ib < width { line[ib] += d * am }
-            }
-            x = xNext
-        }
-    }
+/// An axis-aligned box in pixel coordinates, by its sides; the area that a fill may touch.
+struct ClipBox: Equatable {
+    var minX: Double, minY: Double, maxX: Double, maxY: Double
 }
