@@ -1,72 +1,404 @@
 import Geometry
+import Motion
 
-/// The model of a vertical `UIScrollView`: which part of the content the viewport shows, and the finger on it.
+/// What changed in a scroll view, for its observers.
+public enum ScrollViewChange: Sendable, Hashable {
+    case contentOffset
+    case contentInset
+    /// isTracking, isDragging or isDecelerating.
+    case state
+}
+
+/// A handle to remove an observer with.
+public struct ScrollObservation: Hashable, Sendable {
+    let id: Int
+}
+
+/// The model of a `UIScrollView`: which part of the content the viewport shows, the finger on it and the motion
+/// after the finger lifts, on both axes.
 ///
-/// This first version tracks the finger 1:1 and keeps the offset inside the content; the rubber band, momentum
-/// and bounce of the phone come with the physics.
+/// The finger moves the content 1:1 inside its bounds and through the rubber band past them; a release flings it
+/// with exponential momentum that hands over to the critically damped bounce spring where it crosses an edge, and a
+/// release past an edge snaps back on the same spring (REFERENCE §2). Every motion is a closed form of the time since
+/// it started, so `step(to:)` at any time is exact and a run on a simulated clock is deterministic.
+///
+/// Times are seconds on the caller's clock. Animations started from code (`setContentOffset(_:animated:)`,
+/// `setContentInset(_:duration:timing:completion:)`) start at the latest time the view has been given, by a touch,
+/// a wheel event or `step(to:)`.
 public final class ScrollView {
     /// The size of the viewport, in points.
-    public var boundsSize: Size
+    public var boundsSize: Size {
+        didSet { boundsDidChange() }
+    }
     /// The size of the scrollable content, in points.
     public var contentSize: Size {
-        didSet { contentOffset = clamped(contentOffset) }
+        didSet { boundsDidChange() }
     }
-    /// Extra space around the content, as `UIScrollView.contentInset`.
-    public var contentInset: EdgeInsets = .zero
+    /// Extra space around the content, as `UIScrollView.contentInset`. Setting it stops an inset animation; at rest
+    /// the offset is brought inside the new bounds, as UIKit does.
+    public var contentInset: EdgeInsets {
+        get { inset }
+        set {
+            insetAnimation = nil
+            applyInset(newValue)
+        }
+    }
     /// The point of the content shown at the viewport's top-left corner.
-    public private(set) var contentOffset: Point = .zero
+    public private(set) var contentOffset: Point {
+        didSet { if contentOffset != oldValue { notify(.contentOffset) } }
+    }
     /// True while a finger is on the view.
-    public private(set) var isTracking = false
-    /// True once the finger has moved the content.
-    public private(set) var isDragging = false
+    public private(set) var isTracking = false {
+        didSet { if isTracking != oldValue { notify(.state) } }
+    }
+    /// True once the finger has moved the content, until it lifts.
+    public private(set) var isDragging = false {
+        didSet { if isDragging != oldValue { notify(.state) } }
+    }
+    /// True while the content moves on after a release: momentum, bounce or snap-back.
+    public private(set) var isDecelerating = false {
+        didSet { if isDecelerating != oldValue { notify(.state) } }
+    }
 
-    private var lastTouch = Point.zero
+    /// Whether the content can be pulled past its edges (through the rubber band) and bounces back.
+    public var bounces = true
+    /// Whether a vertical drag moves content no taller than the viewport (it then only rubber-bands).
+    public var alwaysBounceVertical = false
+    /// Whether a horizontal drag moves content no wider than the viewport.
+    public var alwaysBounceHorizontal = false
+    /// How quickly momentum fades after a fling.
+    public var decelerationRate = DecelerationRate.normal
+    /// Pixels per point of the screen: the bounce stops within half a pixel, 0.5/scale pt (REFERENCE §2).
+    public var displayScale = 2.0
 
-    public init(boundsSize: Size, contentSize: Size) {
+    /// The finger's samples, translation and release velocity.
+    public private(set) var panTracker = PanTracker()
+    /// The latest time the view has been given (seconds).
+    public private(set) var currentTime = 0.0
+
+    /// `setContentOffset(_:animated: true)` takes 0.3 s on an ease-in-ease-out curve. UIKit does not document its
+    /// duration or curve; this is an assumption, not a measurement.
+    public static let contentOffsetAnimationDuration = 0.3
+    /// A wheel gesture ends, and an overscroll it made snaps back, this long after its last event. Not from
+    /// REFERENCE: a pause between notches longer than a frame or two means the hand has left the wheel.
+    public static let wheelEndDelay = 0.1
+
+    private var inset: EdgeInsets
+    private var motion: (horizontal: AxisMotion, vertical: AxisMotion) = (.idle, .idle)
+    /// Where the finger was when the drag was last rebased, and the content's offset then with the rubber band
+    /// undone: the content follows the finger 1:1 in this unbanded space and the band is applied afterwards.
+    private var dragAnchor = (finger: Point.zero, unbandedOffset: Point.zero)
+    private var wheelEndTime: Double?
+    private var insetAnimation: (start: Double, duration: Double, from: EdgeInsets, to: EdgeInsets,
+                                 timing: TimingFunction, completion: (() -> Void)?)?
+    private var observers: [(id: Int, handler: (ScrollView, ScrollViewChange) -> Void)] = []
+    private var nextObserverID = 0
+
+    public init(boundsSize: Size, contentSize: Size, contentInset: EdgeInsets = .zero) {
         self.boundsSize = boundsSize
         self.contentSize = contentSize
-        contentOffset = Point(0, -contentInset.top)
+        inset = contentInset
+        contentOffset = Point(-contentInset.left, -contentInset.top)
     }
+
+    // MARK: Bounds
 
     /// The smallest content offset: the top of the content (less the top inset) at the top of the viewport.
-    public var minContentOffset: Point { Point(-contentInset.left, -contentInset.top) }
+    public var minContentOffset: Point { Point(minOffset(.horizontal), minOffset(.vertical)) }
 
     /// The largest content offset: the bottom of the content (plus the bottom inset) at the bottom of the viewport.
-    public var maxContentOffset: Point {
-        Point(Swift.max(minContentOffset.x, contentSize.width + contentInset.right - boundsSize.width),
-              Swift.max(minContentOffset.y, contentSize.height + contentInset.bottom - boundsSize.height))
+    public var maxContentOffset: Point { Point(maxOffset(.horizontal), maxOffset(.vertical)) }
+
+    func minOffset(_ axis: Axis) -> Double { -inset.leading(axis) }
+
+    func maxOffset(_ axis: Axis) -> Double {
+        Swift.max(minOffset(axis), contentSize[axis] + inset.trailing(axis) - boundsSize[axis])
     }
 
-    public func setContentOffset(_ offset: Point) {
-        contentOffset = clamped(offset)
+    /// Whether a drag moves the content on `axis`: the content is larger than the viewport there, or the view
+    /// always bounces on that axis.
+    public func canScroll(_ axis: Axis) -> Bool {
+        let always = axis == .horizontal ? alwaysBounceHorizontal : alwaysBounceVertical
+        return always || contentSize[axis] + inset.leading(axis) + inset.trailing(axis) > boundsSize[axis]
     }
 
-    /// A finger touches the view at `location` (viewport coordinates) at `time` (seconds on the simulation's clock).
+    /// True while something moves the content or the inset without a finger: the window must keep drawing.
+    public var isAnimating: Bool {
+        !motion.horizontal.isIdle || !motion.vertical.isIdle || insetAnimation != nil || wheelEndTime != nil
+    }
+
+    // MARK: Observers
+
+    /// Calls `handler` after every change of the offset, the inset or the tracking state.
+    @discardableResult
+    public func addObserver(_ handler: @escaping (ScrollView, ScrollViewChange) -> Void) -> ScrollObservation {
+        nextObserverID += 1
+        observers.append((nextObserverID, handler))
+        return ScrollObservation(id: nextObserverID)
+    }
+
+    public func removeObserver(_ observation: ScrollObservation) {
+        observers.removeAll { $0.id == observation.id }
+    }
+
+    private func notify(_ change: ScrollViewChange) {
+        for observer in observers { observer.handler(self, change) }
+    }
+
+    // MARK: Changes from code
+
+    /// Moves the content, at once or over `contentOffsetAnimationDuration`. As in UIKit the offset is not clamped:
+    /// a refresh control may show its header by setting an offset past the top.
+    public func setContentOffset(_ offset: Point, animated: Bool = false) {
+        guard offset.isFinite else { return }
+        wheelEndTime = nil
+        if isTracking || !animated {
+            motion = (.idle, .idle)
+            isDecelerating = false
+            contentOffset = offset
+            if isTracking { rebaseDrag() }
+            return
+        }
+        isDecelerating = false
+        let duration = ScrollView.contentOffsetAnimationDuration
+        motion = (.animating(start: currentTime, duration: duration, from: contentOffset.x, to: offset.x, timing: .easeInEaseOut),
+                  .animating(start: currentTime, duration: duration, from: contentOffset.y, to: offset.y, timing: .easeInEaseOut))
+    }
+
+    /// Changes the inset over `duration` seconds along `timing`, from the current one; `completion` runs once when
+    /// it arrives (not when another inset change replaces it). A duration of 0 or less changes it at once.
+    public func setContentInset(_ newInset: EdgeInsets, duration: Double, timing: TimingFunction = .easeInEaseOut,
+                                completion: (() -> Void)? = nil) {
+        guard duration > 0 && duration.isFinite else {
+            contentInset = newInset
+            completion?()
+            return
+        }
+        insetAnimation = (currentTime, duration, inset, newInset, timing, completion)
+    }
+
+    private func boundsDidChange() {
+        if isTracking { rebaseDrag() } else { restartMotion(at: currentTime, clampAtRest: true) }
+    }
+
+    /// Sets the inset and keeps the motion consistent with the new edges: a drag is rebased so the content does
+    /// not jump; a bounce retargets the new edge; content at rest is brought inside the bounds.
+    private func applyInset(_ newInset: EdgeInsets) {
+        guard newInset != inset else { return }
+        inset = newInset
+        notify(.contentInset)
+        boundsDidChange()
+    }
+
+    // MARK: Touches
+
+    /// A finger touches the view at `location` (viewport coordinates) at `time`; it catches moving content where it is.
     public func touchBegan(at location: Point, time: Double) {
+        advanceTime(to: time)
+        settleMotion(at: currentTime)
+        wheelEndTime = nil
+        panTracker.begin(at: location, time: time)
         isTracking = true
-        lastTouch = location
+        rebaseDrag()
     }
 
-    /// The finger moves: the content follows it vertically.
+    /// The finger moves: the content follows it 1:1 inside its bounds and through the rubber band past them.
     public func touchMoved(to location: Point, time: Double) {
         guard isTracking else { return }
-        let dy = location.y - lastTouch.y
-        lastTouch = location
-        if dy != 0 { isDragging = true }
-        contentOffset = clamped(Point(contentOffset.x, contentOffset.y - dy))
+        advanceTime(to: time)
+        panTracker.add(location, time: time)
+        let travel = location - dragAnchor.finger
+        if travel != .zero && !isDragging { isDragging = true }
+        var offset = contentOffset
+        for axis in Axis.allCases where canScroll(axis) {
+            offset[axis] = banded(dragAnchor.unbandedOffset[axis] - travel[axis], axis)
+        }
+        contentOffset = offset
     }
 
-    /// The finger lifts at `location`.
+    /// The finger lifts at `location`: a fling decelerates, an overscroll snaps back.
     public func touchEnded(at location: Point, time: Double) {
+        guard isTracking else { return }
+        touchMoved(to: location, time: time)
+        let fingerVelocity = panTracker.velocity
+        let isFling = isDragging && fingerVelocity.length >= PanTracker.minFlingVelocity
         isTracking = false
         isDragging = false
+        var velocity = Point.zero
+        for axis in Axis.allCases where isFling && canScroll(axis) {
+            // The content moves against the finger; past an edge it moved at the band's slope.
+            let over = overscroll(contentOffset[axis], axis)
+            let travel = RubberBand.travel(forOffset: over, dimension: boundsSize[axis])
+            let slope = over == 0 ? 1 : RubberBand.slope(atTravel: travel, dimension: boundsSize[axis])
+            velocity[axis] = -fingerVelocity[axis] * slope
+        }
+        release(velocity: velocity, at: currentTime)
     }
 
-    /// Advances animations and physics to `time` (seconds on the simulation's clock); call once per frame.
-    public func step(to time: Double) {}
+    /// The finger leaves without lifting (the gesture was taken over): as a lift with no velocity.
+    public func touchCancelled(time: Double) {
+        guard isTracking else { return }
+        advanceTime(to: time)
+        isTracking = false
+        isDragging = false
+        release(velocity: .zero, at: currentTime)
+    }
 
-    private func clamped(_ p: Point) -> Point {
-        let lo = minContentOffset, hi = maxContentOffset
-        return Point(Swift.min(Swift.max(p.x, lo.x), hi.x), Swift.min(Swift.max(p.y, lo.y), hi.y))
+    /// A mouse-wheel or trackpad scroll by `delta` points of content (positive moves the content's offset up, as
+    /// a drag upwards does): moves the content through the rubber band, with no momentum; an overscroll snaps back
+    /// `wheelEndDelay` after the last event.
+    public func scrollWheel(by delta: Point, time: Double) {
+        guard !isTracking, delta.isFinite else { return }
+        advanceTime(to: time)
+        settleMotion(at: currentTime)
+        var offset = contentOffset
+        for axis in Axis.allCases where canScroll(axis) {
+            offset[axis] = banded(unbanded(offset[axis], axis) + delta[axis], axis)
+        }
+        contentOffset = offset
+        wheelEndTime = currentTime + ScrollView.wheelEndDelay
+    }
+
+    // MARK: Frames
+
+    /// Advances the inset animation, the wheel's end and the motion after a release to `time`; call once per frame.
+    public func step(to time: Double) {
+        advanceTime(to: time)
+        let now = currentTime
+        if let animation = insetAnimation {
+            let t = now - animation.start
+            if t >= animation.duration {
+                insetAnimation = nil
+                applyInset(animation.to)
+                animation.completion?()
+            } else {
+                applyInset(animation.from.interpolated(to: animation.to, fraction: animation.timing.value(at: t / animation.duration)))
+            }
+        }
+        if let end = wheelEndTime, now >= end, !isTracking {
+            wheelEndTime = nil
+            release(velocity: .zero, at: end)
+        }
+        sampleMotion(at: now)
+    }
+
+    // MARK: Physics
+
+    private func advanceTime(to time: Double) {
+        if time.isFinite && time > currentTime { currentTime = time }
+    }
+
+    /// How far `offset` lies past the bounds on `axis`: negative before the start, positive after the end, else 0.
+    private func overscroll(_ offset: Double, _ axis: Axis) -> Double {
+        let lo = minOffset(axis), hi = maxOffset(axis)
+        return offset < lo ? offset - lo : offset > hi ? offset - hi : 0
+    }
+
+    /// The offset shown for an unbanded offset: itself inside the bounds, the rubber band past them (clamped when
+    /// the view does not bounce).
+    private func banded(_ u: Double, _ axis: Axis) -> Double {
+        let lo = minOffset(axis), hi = maxOffset(axis), d = boundsSize[axis]
+        if u < lo { return bounces ? lo + RubberBand.offset(forTravel: u - lo, dimension: d) : lo }
+        if u > hi { return bounces ? hi + RubberBand.offset(forTravel: u - hi, dimension: d) : hi }
+        return u
+    }
+
+    /// The inverse of `banded`: the finger travel that shows `offset`.
+    private func unbanded(_ offset: Double, _ axis: Axis) -> Double {
+        let over = overscroll(offset, axis)
+        guard over != 0 else { return offset }
+        let edge = offset - over
+        return edge + RubberBand.travel(forOffset: over, dimension: boundsSize[axis])
+    }
+
+    /// Restarts the finger's 1:1 mapping from where the content is now, so a change of bounds or offset during a
+    /// drag moves nothing on screen.
+    private func rebaseDrag() {
+        dragAnchor = (panTracker.location,
+                      Point(unbanded(contentOffset.x, .horizontal), unbanded(contentOffset.y, .vertical)))
+    }
+
+    /// Stops the motion on every axis where it is at `time`.
+    private func settleMotion(at time: Double) {
+        sampleMotion(at: time)
+        motion = (.idle, .idle)
+        isDecelerating = false
+    }
+
+    /// Evaluates the motion at `time`, updates the offset and ends the motions that are over.
+    private func sampleMotion(at time: Double) {
+        var offset = contentOffset
+        var moving = false
+        if let s = motion.horizontal.sample(at: time) {
+            offset.x = s.position
+            if s.done { motion.horizontal = .idle } else { moving = true }
+        }
+        if let s = motion.vertical.sample(at: time) {
+            offset.y = s.position
+            if s.done { motion.vertical = .idle } else { moving = true }
+        }
+        contentOffset = offset
+        if !moving { isDecelerating = false }
+    }
+
+    /// Re-plans the motion after the edges changed: a release in progress continues from its current position and
+    /// velocity towards the new edges (the momentum's decay is memoryless, so its path inside the bounds is
+    /// unchanged); content at rest moves inside the new bounds when `clampAtRest`, as UIKit adjusts the offset.
+    private func restartMotion(at time: Double, clampAtRest: Bool) {
+        if isDecelerating {
+            var offset = contentOffset, velocity = Point.zero
+            if let s = motion.horizontal.sample(at: time) { offset.x = s.position; velocity.x = s.velocity }
+            if let s = motion.vertical.sample(at: time) { offset.y = s.position; velocity.y = s.velocity }
+            contentOffset = offset
+            release(velocity: velocity, at: time)
+            return
+        }
+        // An offset animation or a wheel gesture in progress keeps its course.
+        guard clampAtRest, motion.horizontal.isIdle, motion.vertical.isIdle, wheelEndTime == nil else { return }
+        var clamped = contentOffset
+        for axis in Axis.allCases {
+            clamped[axis] = Swift.min(Swift.max(clamped[axis], minOffset(axis)), maxOffset(axis))
+        }
+        contentOffset = clamped
+    }
+
+    /// Starts the motion after a release at `time` with the content's `velocity` (points per second).
+    private func release(velocity: Point, at time: Double) {
+        var moving = false
+        for axis in Axis.allCases {
+            let m = releaseMotion(axis, position: contentOffset[axis], velocity: velocity[axis], at: time)
+            if axis == .horizontal { motion.horizontal = m } else { motion.vertical = m }
+            if !m.isIdle { moving = true }
+        }
+        isDecelerating = moving
+        sampleMotion(at: time)
+    }
+
+    /// The motion on one axis after a release: the snap-back spring from past an edge; momentum inside the bounds,
+    /// handing over to the bounce spring at the time its projection crosses an edge (REFERENCE §2).
+    private func releaseMotion(_ axis: Axis, position: Double, velocity: Double, at time: Double) -> AxisMotion {
+        let lo = minOffset(axis), hi = maxOffset(axis)
+        let epsilon = 0.5 / Swift.max(displayScale, 1)
+        if position < lo || position > hi {
+            let edge = position < lo ? lo : hi
+            guard bounces else { return .idle }
+            let spring = Spring.bounce.motion(from: position, to: edge, initialVelocity: velocity)
+            return .bouncing(start: time, spring: spring, settle: spring.settlingTime(epsilon: epsilon))
+        }
+        guard velocity != 0 else { return .idle }
+        let decay = Decay(start: position, initialVelocity: velocity, rate: decelerationRate)
+        let stop = decay.duration()
+        let rest = decay.restingPoint
+        let crossedEdge: Double? = rest < lo ? lo : rest > hi ? hi : nil
+        // The limit only matters when the projection passes an edge by less than the stop distance.
+        guard let edge = crossedEdge, let crossing = decay.time(toReach: edge), crossing < stop else {
+            return .decelerating(start: time, decay: decay, stopTime: stop, handoff: nil, limit: lo...hi)
+        }
+        guard bounces else {
+            return .decelerating(start: time, decay: decay, stopTime: crossing, handoff: nil, limit: lo...hi)
+        }
+        let spring = Spring.bounce.motion(from: edge, to: edge, initialVelocity: decay.velocity(at: crossing))
+        return .decelerating(start: time, decay: decay, stopTime: .infinity,
+                             handoff: (crossing, spring, spring.settlingTime(epsilon: epsilon)), limit: nil)
     }
 }

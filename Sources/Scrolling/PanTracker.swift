@@ -1,0 +1,110 @@
+import Geometry
+
+/// Follows one finger from timestamped samples: its translation since it went down and the velocity it leaves with.
+///
+/// The release velocity is iOS's: a weighted mean of the last three sample-pair velocities,
+/// v = 0.6·v₋₂ + 0.35·v₋₁ + 0.05·v₀ (v₀ the newest pair), over samples no older than 100 ms, capped at 8000 pt/s
+/// (REFERENCE §2). Only the last four samples matter, so the tracker keeps four and never allocates.
+public struct PanTracker: Sendable {
+    /// Samples older than this, before the newest, do not count towards the velocity: 100 ms (REFERENCE §2).
+    public static let velocityWindow = 0.1
+    /// The fastest release velocity, in points per second (REFERENCE §2).
+    public static let maxVelocity = 8000.0
+    /// Below this speed, in points per second, a release is not a fling (REFERENCE §2).
+    public static let minFlingVelocity = 100.0
+    /// Weights of the oldest, middle and newest of the last three pair velocities (REFERENCE §2).
+    static let pairWeights = (oldest: 0.6, middle: 0.35, newest: 0.05)
+
+    /// Where the finger went down.
+    public private(set) var startLocation = Point.zero
+    /// Where the finger is now.
+    public private(set) var location = Point.zero
+
+    // The last four samples, oldest first; `count` of them are valid.
+    private var times: (Double, Double, Double, Double) = (0, 0, 0, 0)
+    private var points: (Point, Point, Point, Point) = (.zero, .zero, .zero, .zero)
+    private var count = 0
+
+    public init() {}
+
+    /// The finger went down at `location` at `time` (seconds).
+    public mutating func begin(at location: Point, time: Double) {
+        startLocation = location
+        self.location = location
+        count = 0
+        add(location, time: time)
+    }
+
+    /// A new sample. A sample with the same time as the last (the event clock's resolution) replaces it; one from
+    /// the past is ignored, so velocities never divide by a zero or negative interval.
+    public mutating func add(_ location: Point, time: Double) {
+        guard time.isFinite, location.isFinite else { return }
+        if count > 0 {
+            let last = sample(count - 1)
+            if time < last.time { return }
+            if time == last.time {
+                set(count - 1, time: time, location: location)
+                self.location = location
+                return
+            }
+        }
+        if count == 4 {
+            times = (times.1, times.2, times.3, 0)
+            points = (points.1, points.2, points.3, .zero)
+            count = 3
+        }
+        set(count, time: time, location: location)
+        count += 1
+        self.location = location
+    }
+
+    /// How far the finger has moved since it went down.
+    public var translation: Point { location - startLocation }
+
+    /// The release velocity in points per second, capped at `maxVelocity` (its direction kept); zero when fewer than
+    /// two samples lie within `velocityWindow` of the newest.
+    public var velocity: Point {
+        guard count >= 2 else { return .zero }
+        let newestTime = sample(count - 1).time
+        var first = count - 1
+        while first > 0 && newestTime - sample(first - 1).time <= PanTracker.velocityWindow { first -= 1 }
+        let pairs = count - 1 - first
+        guard pairs > 0 else { return .zero }
+        func pairVelocity(_ i: Int) -> Point {
+            let a = sample(i - 1), b = sample(i)
+            return (b.location - a.location) / (b.time - a.time)
+        }
+        let w = PanTracker.pairWeights
+        let v: Point
+        switch pairs {
+        case 1:
+            v = pairVelocity(count - 1)
+        case 2:
+            // Two pairs take the weights of the two newest positions, scaled to sum to 1.
+            v = (pairVelocity(count - 2) * w.middle + pairVelocity(count - 1) * w.newest) / (w.middle + w.newest)
+        default:
+            v = pairVelocity(count - 3) * w.oldest + pairVelocity(count - 2) * w.middle + pairVelocity(count - 1) * w.newest
+        }
+        let speed = v.length
+        guard speed.isFinite else { return .zero }
+        return speed > PanTracker.maxVelocity ? v * (PanTracker.maxVelocity / speed) : v
+    }
+
+    private func sample(_ i: Int) -> (time: Double, location: Point) {
+        switch i {
+        case 0: return (times.0, points.0)
+        case 1: return (times.1, points.1)
+        case 2: return (times.2, points.2)
+        default: return (times.3, points.3)
+        }
+    }
+
+    private mutating func set(_ i: Int, time: Double, location: Point) {
+        switch i {
+        case 0: times.0 = time; points.0 = location
+        case 1: times.1 = time; points.1 = location
+        case 2: times.2 = time; points.2 = location
+        default: times.3 = time; points.3 = location
+        }
+    }
+}

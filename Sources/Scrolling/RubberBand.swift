@@ -1,0 +1,39 @@
+/// The resistance past a scroll view's edge: the content follows the finger less and less the further it is pulled.
+///
+/// f(x) = (1 − 1/(x·c/d + 1))·d, with x the finger's travel past the edge, d the viewport's extent on that axis and
+/// c = 0.55 (REFERENCE §2). The content never moves more than d past the edge, and its first point of overscroll
+/// moves at c times the finger's speed.
+public enum RubberBand {
+    /// c, the band's stiffness: how much of the finger's motion the content follows at the edge (REFERENCE §2).
+    public static let coefficient = 0.55
+
+    /// How far past the edge the content shows for a finger travel `x` past it (x ≥ 0; the sign is kept).
+    public static func offset(forTravel x: Double, dimension d: Double) -> Double {
+        guard d > 0 else { return 0 }
+        let magnitude = abs(x)
+        let f = (1 - 1 / (magnitude * coefficient / d + 1)) * d
+        return x < 0 ? -f : f
+    }
+
+    /// The finger travel that shows the content `f` past the edge: x = f·d/(c·(d − f)) (REFERENCE §2), used when a
+    /// new drag starts while the content is overscrolled. An overscroll of d or more has no travel; it maps to a
+    /// very large one.
+    public static func travel(forOffset f: Double, dimension d: Double) -> Double {
+        guard d > 0 else { return 0 }
+        let magnitude = Swift.min(abs(f), d * maxOverscrollFraction)
+        let x = magnitude * d / (coefficient * (d - magnitude))
+        return f < 0 ? -x : x
+    }
+
+    /// df/dx = c/(x·c/d + 1)²: how fast the content moves past the edge per point of finger travel, which turns a
+    /// finger's velocity into the content's at release.
+    public static func slope(atTravel x: Double, dimension d: Double) -> Double {
+        guard d > 0 else { return 0 }
+        let u = abs(x) * coefficient / d + 1
+        return coefficient / (u * u)
+    }
+
+    /// The largest overscroll, as a fraction of d, that `travel(forOffset:dimension:)` inverts; the band approaches
+    /// d only in the limit, so a larger value (set from code) is treated as this one.
+    static let maxOverscrollFraction = 0.999
+}
