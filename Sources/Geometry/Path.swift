@@ -31,6 +31,11 @@ public struct Path: Hashable, Sendable {
 
     public var isEmpty: Bool { elements.isEmpty }
 
+    /// Reserves room for `n` elements, so that building a path of known size allocates once.
+    public mutating func reserveCapacity(_ n: Int) {
+        elements.reserveCapacity(n)
+    }
+
     public mutating func append(_ e: Element) {
         switch e {
         case .move(let p): move(to: p)
@@ -50,20 +55,30 @@ public struct Path: Hashable, Sendable {
     /// A line from the current point; starts a contour at `p` when there is no current point.
     public mutating func line(to p: Point) {
         guard currentPoint != nil else { return move(to: p) }
+        reopenAfterClose()
         elements.append(.line(p))
         currentPoint = p
     }
 
     public mutating func quad(to p: Point, control c: Point) {
         if currentPoint == nil { move(to: c) }
+        reopenAfterClose()
         elements.append(.quad(c, p))
         currentPoint = p
     }
 
     public mutating func cubic(to p: Point, control1 c1: Point, control2 c2: Point) {
         if currentPoint == nil { move(to: c1) }
+        reopenAfterClose()
         elements.append(.cubic(c1, c2, p))
         currentPoint = p
+    }
+
+    /// Drawing on after `close` starts a new contour at the closed one's start (as CGPath and SVG do), so that
+    /// every contour begins with a `move` and consumers need not track it.
+    @inline(__always)
+    private mutating func reopenAfterClose() {
+        if case .close? = elements.last { move(to: contourStart) }
     }
 
     /// Closes the current contour with a straight line back to its start.
