@@ -19,7 +19,8 @@ struct RefreshLabCommand: ParsableCommand {
             With --headless, runs the same engine without a window on a simulated 60 fps clock and writes \
             every frame as a PNG.
             """,
-        version: "0.1.0"
+        version: "0.1.0",
+        subcommands: [SceneCommand.self]
     )
 
     @Flag(help: "Run without a window or display, on a simulated clock, and write frames as PNG files.")
@@ -32,16 +33,14 @@ struct RefreshLabCommand: ParsableCommand {
                                valueName: "dir"))
     var out: String?
 
-    func validate() throws {
+    func run() throws {
+        // Checked here, not in validate(): a subcommand's own --out is also seen by this command's parser.
         if !headless && (frames != nil || out != nil) {
             throw ValidationError("--frames and --out go with --headless")
         }
         if let frames, frames < 1 {
             throw ValidationError("--frames must be at least 1, not \(frames)")
         }
-    }
-
-    func run() throws {
         if headless {
             let run = HeadlessRun(frames: frames ?? 60, outputDirectory: out ?? "frames")
             let written = try run.run()

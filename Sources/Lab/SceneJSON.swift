@@ -1,0 +1,299 @@
+/// A small JSON reader for scene files.
+///
+/// Lab stays free of Foundation, and a reader of our own can say exactly where a file is broken (line, column and
+/// byte offset) and keep each object's fields in file order, which the scene loader uses to name the field at fault.
+enum JSONValue: Equatable {
+    case null
+    case bool(Bool)
+    case number(Double)
+    case string(String)
+    case array([JSONValue])
+    /// Fields in the order the file gives them; a repeated key is a syntax error, so lookups are unambiguous.
+    case object([(key: String, value: JSONValue)])
+
+    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+        switch (lhs, rhs) {
+        case (.null, .null): return true
+        case let (.bool(a), .bool(b)): return a == b
+        case let (.number(a), .number(b)): return a == b
+        case let (.string(a), .string(b)): return a == b
+        case let (.array(a), .array(b)): return a == b
+        case let (.object(a), .object(b)):
+            return a.count == b.count && zip(a, b).allSatisfy { $0.key == $1.key && $0.value == $1.value }
+        default: return false
+        }
+    }
+
+    /// What the value is, as an error message says it ("a string", "an array", …).
+    var kindDescription: String {
+        switch self {
+        case .null: return "null"
+        case .bool: return "a boolean"
+        case .number: return "a number"
+        case .string: return "a string"
+        case .array: return "an array"
+        case .object: return "an object"
+        }
+    }
+}
+
+/// Where and why a JSON text could not be read.
+struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
+    /// Byte offset of the fault from the start of the text.
+    var offset: Int
+    /// 1-based line and column (in bytes) of the fault.
+    var line: Int
+    var column: Int
+    var reason: String
+
+    var description: String { "line \(line), column \(column) (offset \(offset)): \(reason)" }
+}
+
+/// A recursive-descent JSON parser over UTF-8 bytes (RFC 8259).
+struct JSONReader {
+    /// Nesting deeper than this is refused, so a hostile file cannot exhaust the stack.
+    static let maxDepth = 512
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var depth = 0
+
+    private init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Parses a whole document: one value, with only white space around it.
+    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        var reader = JSONReader(bytes)
+        // A UTF-8 byte-order mark is tolerated, as many editors write one.
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.index = 3 }
+        reader.skipSpace()
+        let value = try reader.parseValue()
+        reader.skipSpace()
+        guard reader.index == bytes.count else { throw reader.error("unexpected text after the end of the document") }
+        return value
+    }
+
+    static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+
+    private func error(_ reason: String, at offset: Int? = nil) -> JSONSyntaxError {
+        let at = Swift.min(offset ?? index, bytes.count)
+        var line = 1, lineStart = 0
+        for i in 0..<at where bytes[i] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = i + 1
+        }
+        return JSONSyntaxError(offset: at, line: line, column: at - lineStart + 1, reason: reason)
+    }
+
+    /// The byte under the cursor, described for an error message.
+    private var found: String {
+        guard index < bytes.count else { return "the end of the file" }
+        let b = bytes[index]
+        if b >= 0x20 && b < 0x7F { return "'\(Character(Unicode.Scalar(b)))'" }
+        return "byte 0x" + String(b, radix: 16)
+    }
+
+    private mutating func skipSpace() {
+        while index < bytes.count {
+            switch bytes[index] {
+            case 0x20, 0x09, 0x0A, 0x0D: index += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
+        guard index < bytes.count else { throw error("expected a value but found the end of the file") }
+        switch bytes[index] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectWord("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectWord("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectWord("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw error("expected a value but found \(found)")
+        }
+    }
+
+    private mutating func expectWord(_ word: StaticString) throws(JSONSyntaxError) {
+        let start = index
+        for b in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
+            guard index < bytes.count, bytes[index] == b else {
+                throw error("expected a value but found \(found)", at: start)
+            }
+            index += 1
+        }
+    }
+
+    private mutating func enter() throws(JSONSyntaxError) {
+        depth += 1
+        guard depth <= JSONReader.maxDepth else { throw error("nesting deeper than \(JSONReader.maxDepth) levels") }
+    }
+
+    private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        index += 1
+        var fields: [(key: String, value: JSONValue)] = []
+        skipSpace()
+        if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            return .object(fields)
+        }
+        while true {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw error("expected a field name in double quotes but found \(found)")
+            }
+            let keyOffset = index
+            let key = try parseString()
+            if fields.contains(where: { $0.key == key }) {
+                throw error("field \"\(key)\" appears twice in one object", at: keyOffset)
+            }
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("expected ':' after \"\(key)\" but found \(found)")
+            }
+            index += 1
+            skipSpace()
+            fields.append((key, try parseValue()))
+            skipSpace()
+            guard index < bytes.count else { throw error("expected ',' or '}' but found the end of the file") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; break }
+            throw error("expected ',' or '}' but found \(found)")
+        }
+        depth -= 1
+        return .object(fields)
+    }
+
+    private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
+        try enter()
+        index += 1
+        var values: [JSONValue] = []
+        skipSpace()
+        if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            return .array(values)
+        }
+        while true {
+            skipSpace()
+            values.append(try parseValue())
+            skipSpace()
+            guard index < bytes.count else { throw error("expected ',' or ']' but found the end of the file") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; break }
+            throw error("expected ',' or ']' but found \(found)")
+        }
+        depth -= 1
+        return .array(values)
+    }
+
+    private mutating func parseString() throws(JSONSyntaxError) -> String {
+        let start = index
+        index += 1
+        var scalars = String.UnicodeScalarView()
+        var runStart = index
+        // Plain runs are decoded in one piece; escapes are handled one by one.
+        func flush(_ reader: JSONReader, to end: Int, into out: inout String.UnicodeScalarView) {
+            if end > runStart {
+                out.append(contentsOf: String(decoding: reader.bytes[runStart..<end], as: UTF8.self).unicodeScalars)
+            }
+        }
+        while true {
+            guard index < bytes.count else { throw error("a string is not closed before the end of the file", at: start) }
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                flush(self, to: index, into: &scalars)
+                index += 1
+                return String(scalars)
+            }
+            if b < 0x20 { throw error("a control character (byte 0x\(String(b, radix: 16))) inside a string; escape it") }
+            if b != UInt8(ascii: "\\") { index += 1; continue }
+            flush(self, to: index, into: &scalars)
+            index += 1
+            guard index < bytes.count else { throw error("a string is not closed before the end of the file", at: start) }
+            let e = bytes[index]
+            index += 1
+            switch e {
+            case UInt8(ascii: "\""): scalars.append("\"")
+            case UInt8(ascii: "\\"): scalars.append("\\")
+            case UInt8(ascii: "/"): scalars.append("/")
+            case UInt8(ascii: "b"): scalars.append("\u{08}")
+            case UInt8(ascii: "f"): scalars.append("\u{0C}")
+            case UInt8(ascii: "n"): scalars.append("\n")
+            case UInt8(ascii: "r"): scalars.append("\r")
+            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "u"):
+                var code = try parseHex4()
+                if (0xD800..<0xDC00).contains(code),
+                   index + 1 < bytes.count, bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u") {
+                    index += 2
+                    let low = try parseHex4()
+                    guard (0xDC00..<0xE000).contains(low) else { throw error("an unpaired UTF-16 surrogate escape") }
+                    code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
+                }
+                guard let scalar = Unicode.Scalar(code) else { throw error("an unpaired UTF-16 surrogate escape") }
+                scalars.append(scalar)
+            default:
+                index -= 1
+                throw error("unknown escape '\\\(found.dropFirst().dropLast())' in a string")
+            }
+            runStart = index
+        }
+    }
+
+    private mutating func parseHex4() throws(JSONSyntaxError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard index < bytes.count, let digit = JSONReader.hexValue(bytes[index]) else {
+                throw error("expected 4 hexadecimal digits after '\\u' but found \(found)")
+            }
+            value = value << 4 | digit
+            index += 1
+        }
+        return value
+    }
+
+    private static func hexValue(_ b: UInt8) -> UInt32? {
+        switch b {
+        case UInt8(ascii: "0")...UInt8(ascii: "9"): return UInt32(b - UInt8(ascii: "0"))
+        case UInt8(ascii: "a")...UInt8(ascii: "f"): return UInt32(b - UInt8(ascii: "a") + 10)
+        case UInt8(ascii: "A")...UInt8(ascii: "F"): return UInt32(b - UInt8(ascii: "A") + 10)
+        default: return nil
+        }
+    }
+
+    private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
+        let start = index
+        func isDigit(_ i: Int) -> Bool { i < bytes.count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") }
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        guard isDigit(index) else { throw error("expected a digit but found \(found)") }
+        if bytes[index] == UInt8(ascii: "0") {
+            index += 1
+            if isDigit(index) { throw error("a number may not start with 0 followed by more digits") }
+        } else {
+            while isDigit(index) { index += 1 }
+        }
+        if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            guard isDigit(index) else { throw error("expected a digit after '.' but found \(found)") }
+            while isDigit(index) { index += 1 }
+        }
+        if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
+            index += 1
+            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
+            guard isDigit(index) else { throw error("expected a digit in the exponent but found \(found)") }
+            while isDigit(index) { index += 1 }
+        }
+        // The grammar above admits only what Double's own parser accepts, so this cannot fail on valid text.
+        let text = String(decoding: bytes[start..<index], as: UTF8.self)
+        guard let value = Double(text) else { throw error("'\(text)' is not a number", at: start) }
+        return value
+    }
+}
