@@ -23,5 +23,13 @@ let package = Package(
             path: "Benchmarks/FrameBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+
+        // The reference renderer for the scene comparison (compare-cairo.sh): cairo draws the same scene files.
+        .systemLibrary(name: "CCairo", path: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
+        .executableTarget(
+            name: "cairo-scene",
+            dependencies: ["CCairo", .product(name: "Lab", package: refreshLab)],
+            path: "Benchmarks/CairoScene"
+        ),
     ]
 )
