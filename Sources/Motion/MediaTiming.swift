@@ -114,8 +114,18 @@ extension MediaTiming {
     /// time offset then shifts the position inside the active time and wraps round it, as Core Animation does
     /// (a 3 s animation with a 1 s offset shows its last 2 s, then its first second).
     public func phase(atParentTime t: Double) -> TimingPhase {
-        let elapsed = (t - beginTime) * speed
         let active = activeDuration
+        if speed == 0 {
+            // Frozen (QA1673's pause leaves speed 0 and the local time in timeOffset): the phase is the one of that
+            // local time, so a timeline paused before its start or after its end keeps showing its fill.
+            let local = timeOffset
+            if local < 0 { return fillMode.fillsBackwards ? .active(progress: progress(atActiveTime: 0, atEnd: false)) : .before }
+            if active.isFinite && local >= active {
+                return fillMode.fillsForwards ? .active(progress: progress(atActiveTime: active, atEnd: true)) : .after
+            }
+            return .active(progress: progress(atActiveTime: local, atEnd: false))
+        }
+        let elapsed = (t - beginTime) * speed
         if elapsed < 0 {
             guard fillMode.fillsBackwards else { return .before }
             return .active(progress: progress(atActiveTime: wrapped(timeOffset, active), atEnd: false))
