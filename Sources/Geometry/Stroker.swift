@@ -20,14 +20,14 @@ public final class Stroker {
     /// The centre line of the contour being stroked, and whether each vertex is a corner (an element boundary,
     /// which gets the style's join) or lies inside a curve (which gets a round join).
     private var points: [Point] = []
-    private var corners: [Bool] = []
+    private var corners: [Vertex] = []
     /// The left side of the polyline being stroked, built forwards and emitted backwards.
     private var left: [Point] = []
     /// The dash being built, and the first dash of a closed contour (joined to the last one when both are on).
     private var dashPoints: [Point] = []
-    private var dashCorners: [Bool] = []
+    private var dashCorners: [Vertex] = []
     private var firstDashPoints: [Point] = []
-    private var firstDashCorners: [Bool] = []
+    private var firstDashCorners: [Vertex] = []
 
     // Per-stroke settings.
     private var halfWidth = 0.5
@@ -99,6 +99,7 @@ public final class Stroker {
             case .quad(let c, let p):
                 drawn = true
                 let p0 = points.last ?? start
+                setOutgoingTangent(Stroker.firstTangent(p0, c, c, p))
                 let n = Path.segmentCount(secondDifference: (p0 - c * 2 + p).length, degreeFactor: 0.25,
                                           tolerance: tolerance)
                 if n > 1 {
@@ -107,10 +108,11 @@ public final class Stroker {
                         addPoint(Path.quadPoint(p0, c, p, Double(i) * dt), corner: false)
                     }
                 }
-                addPoint(p, corner: true)
+                addPoint(p, corner: true, incoming: Stroker.firstTangent(p, c, c, p0, reversed: true))
             case .cubic(let c1, let c2, let p):
                 drawn = true
                 let p0 = points.last ?? start
+                setOutgoingTangent(Stroker.firstTangent(p0, c1, c2, p))
                 let dd = Swift.max((p0 - c1 * 2 + c2).length, (c1 - c2 * 2 + p).length)
                 let n = Path.segmentCount(secondDifference: dd, degreeFactor: 0.75, tolerance: tolerance)
                 if n > 1 {
@@ -119,7 +121,7 @@ public final class Stroker {
                         addPoint(Path.cubicPoint(p0, c1, c2, p, Double(i) * dt), corner: false)
                     }
                 }
-                addPoint(p, corner: true)
+                addPoint(p, corner: true, incoming: Stroker.firstTangent(p, c2, c1, p0, reversed: true))
             case .close:
                 finishContour(closed: true, drawn: true, dashes: dashes, style: style, into: &out)
                 points.removeAll(keepingCapacity: true)
@@ -133,17 +135,37 @@ public final class Stroker {
     /// Appends a vertex to the centre line, merging it into the last one when they (nearly) coincide and
     /// dropping it when it is not finite.
     @inline(__always)
-    private func addPoint(_ p: Point, corner: Bool) {
+    private func addPoint(_ p: Point, corner: Bool, incoming: Point = .zero) {
         guard p.x.isFinite, p.y.isFinite else { return }
         if let last = points.last {
             let dx = p.x - last.x, dy = p.y - last.y
             if dx * dx + dy * dy <= mergeDistanceSquared {
-                if corner { corners[corners.count - 1] = true }
+                if corner { corners[corners.count - 1].corner = true }
                 return
             }
         }
         points.append(p)
-        corners.append(corner)
+        corners.append(Vertex(corner: corner, tangentIn: incoming, tangentOut: .zero))
+    }
+
+    /// Records the exact direction in which a curve leaves the last vertex.
+    @inline(__always)
+    private func setOutgoingTangent(_ t: Point) {
+        guard !corners.isEmpty else { return }
+        corners[corners.count - 1].tangentOut = t
+    }
+
+    /// The unit tangent at the start of a curve from `p0` (towards the first control point distinct from it), or
+    /// with `reversed` the unit direction in which a curve arrives at `p0`; zero when the curve is a point.
+    static func firstTangent(_ p0: Point, _ a: Point, _ b: Point, _ c: Point, reversed: Bool = false) -> Point {
+        for q in [a, b, c] {
+            let dx = q.x - p0.x, dy = q.y - p0.y
+            let len = (dx * dx + dy * dy).squareRoot()
+            if len > 1e-12 * Swift.max(1, Swift.abs(p0.x) + Swift.abs(p0.y)) && len.isFinite {
+                return reversed ? Point(-dx / len, -dy / len) : Point(dx / len, dy / len)
+            }
+        }
+        return .zero
     }
 
     private func finishContour<S: OutlineSink>(closed: Bool, drawn: Bool, dashes: [Double]?, style: StrokeStyle,
@@ -155,7 +177,8 @@ public final class Stroker {
             let dx = last.x - first.x, dy = last.y - first.y
             if dx * dx + dy * dy <= mergeDistanceSquared {
                 points.removeLast()
-                corners.removeLast()
+                let v = corners.removeLast()
+                corners[0].tangentIn = v.tangentIn
             }
         }
         if points.count == 2, closed, points[0] == points[1] { closed = false }
@@ -186,7 +209,7 @@ public final class Stroker {
         return (Point(dx / len, dy / len), len)
     }
 
-    private func strokeOpen<S: OutlineSink>(_ p: UnsafeBufferPointer<Point>, _ corner: UnsafeBufferPointer<Bool>,
+    private func strokeOpen<S: OutlineSink>(_ p: UnsafeBufferPointer<Point>, _ info: UnsafeBufferPointer<Vertex>,
                                             into out: inout S) {
         let n = p.count, h = halfWidth
         let (firstDir, firstLen) = Stroker.direction(p[0], p[1])
@@ -198,19 +221,23 @@ public final class Stroker {
         if n > 2 {
             for i in 1..<(n - 1) {
                 let (d1, len1) = Stroker.direction(p[i], p[i + 1])
-                joinAt(p[i], d0, len0, d1, len1, corner: corner[i], into: &out)
+                joinAt(p[i], d0, len0, d1, len1, info[i], into: &out)
                 d0 = d1; len0 = len1
             }
         }
         let pe = p[n - 1], ne = Point(-d0.y, d0.x)
         out.lineTo(Point(pe.x - ne.x * h, pe.y - ne.y * h))
-        capAt(pe, direction: d0, into: &out)
+        let endTangent = info[n - 1].tangentIn
+        capAt(pe, chord: d0, tangent: endTangent == .zero ? d0 : endTangent, into: &out)
         for q in left.reversed() { out.lineTo(q) }
-        capAt(p[0], direction: Point(-firstDir.x, -firstDir.y), into: &out)
+        let startTangent = info[0].tangentOut
+        let back = Point(-firstDir.x, -firstDir.y)
+        capAt(p[0], chord: back, tangent: startTangent == .zero ? back : Point(-startTangent.x, -startTangent.y),
+              into: &out)
         out.closeContour()
     }
 
-    private func strokeClosed<S: OutlineSink>(_ p: UnsafeBufferPointer<Point>, _ corner: UnsafeBufferPointer<Bool>,
+    private func strokeClosed<S: OutlineSink>(_ p: UnsafeBufferPointer<Point>, _ info: UnsafeBufferPointer<Vertex>,
                                               into out: inout S) {
         let n = p.count
         left.removeAll(keepingCapacity: true)
@@ -218,7 +245,7 @@ public final class Stroker {
         out.beginContour()
         for i in 0..<n {
             let (d1, len1) = Stroker.direction(p[i], p[i + 1 == n ? 0 : i + 1])
-            joinAt(p[i], d0, len0, d1, len1, corner: corner[i], into: &out)
+            joinAt(p[i], d0, len0, d1, len1, info[i], into: &out)
             d0 = d1; len0 = len1
         }
         out.closeContour()
@@ -227,47 +254,56 @@ public final class Stroker {
         out.closeContour()
     }
 
-    /// Emits the join at vertex `v` between the incoming direction `d0` and the outgoing `d1`: right-side points to
-    /// `out`, left-side points to `left`.
+    /// Emits the join at vertex `v` between the incoming chord direction `c0` and the outgoing `c1`: right-side
+    /// points to `out`, left-side points to `left`. At a corner where a curve arrives or leaves, the join's shape
+    /// (and the miter limit's verdict) follows the curve's exact tangent, as cairo's does.
     @inline(__always)
-    private func joinAt<S: OutlineSink>(_ v: Point, _ d0: Point, _ len0: Double, _ d1: Point, _ len1: Double,
-                                        corner: Bool, into out: inout S) {
+    private func joinAt<S: OutlineSink>(_ v: Point, _ c0: Point, _ len0: Double, _ c1: Point, _ len1: Double,
+                                        _ info: Vertex, into out: inout S) {
         let h = halfWidth
-        let n0 = Point(-d0.y, d0.x), n1 = Point(-d1.y, d1.x)
-        let cross = d0.x * d1.y - d0.y * d1.x
-        let dot = d0.x * d1.x + d0.y * d1.y
-        if dot > 0 && Swift.abs(cross) < 1e-12 {
+        let t0 = info.tangentIn == .zero ? c0 : info.tangentIn
+        let t1 = info.tangentOut == .zero ? c1 : info.tangentOut
+        let exact = t0 == c0 && t1 == c1
+        let n0 = Point(-t0.y, t0.x), n1 = Point(-t1.y, t1.x)
+        let cross = t0.x * t1.y - t0.y * t1.x
+        let dot = t0.x * t1.x + t0.y * t1.y
+        if exact && dot > 0 && Swift.abs(cross) < 1e-12 {
             // Straight on: both offsets continue.
             out.lineTo(Point(v.x - n1.x * h, v.y - n1.y * h))
             left.append(Point(v.x + n1.x * h, v.y + n1.y * h))
             return
         }
-        let style: LineJoin = corner ? join : .round
+        let style: LineJoin = info.corner ? join : .round
         // The offset lines cross at v ± (n0 + n1)·h/(1 + cos φ); on the inner side that point may stand in for the
         // corner when it lies within half of each segment (see the type's comment).
         let onePlusDot = 1 + dot
-        let innerOK = onePlusDot > 1e-12 && h * Swift.abs(cross) <= onePlusDot * 0.5 * Swift.min(len0, len1)
+        let innerOK = exact && onePlusDot > 1e-12 && h * Swift.abs(cross) <= onePlusDot * 0.5 * Swift.min(len0, len1)
         let k = onePlusDot > 1e-12 ? h / onePlusDot : 0
         let mx = (n0.x + n1.x) * k, my = (n0.y + n1.y) * k
+        let cn0 = Point(-c0.y, c0.x), cn1 = Point(-c1.y, c1.x)
         if cross >= 0 {
             // Turning towards +n: the right side (−n) is outside.
+            if t0 != c0 { out.lineTo(Point(v.x - cn0.x * h, v.y - cn0.y * h)) }
             outerJoin(v, Point(-n0.x, -n0.y), Point(-n1.x, -n1.y), Point(v.x - mx, v.y - my), onePlusDot,
                       positive: true, style: style, into: &out)
+            if t1 != c1 { out.lineTo(Point(v.x - cn1.x * h, v.y - cn1.y * h)) }
             if innerOK {
                 left.append(Point(v.x + mx, v.y + my))
             } else {
-                left.append(Point(v.x + n0.x * h, v.y + n0.y * h))
+                left.append(Point(v.x + cn0.x * h, v.y + cn0.y * h))
                 left.append(v)
-                left.append(Point(v.x + n1.x * h, v.y + n1.y * h))
+                left.append(Point(v.x + cn1.x * h, v.y + cn1.y * h))
             }
         } else {
+            if t0 != c0 { left.append(Point(v.x + cn0.x * h, v.y + cn0.y * h)) }
             outerJoin(v, n0, n1, Point(v.x + mx, v.y + my), onePlusDot, positive: false, style: style, into: &left)
+            if t1 != c1 { left.append(Point(v.x + cn1.x * h, v.y + cn1.y * h)) }
             if innerOK {
                 out.lineTo(Point(v.x - mx, v.y - my))
             } else {
-                out.lineTo(Point(v.x - n0.x * h, v.y - n0.y * h))
+                out.lineTo(Point(v.x - cn0.x * h, v.y - cn0.y * h))
                 out.lineTo(v)
-                out.lineTo(Point(v.x - n1.x * h, v.y - n1.y * h))
+                out.lineTo(Point(v.x - cn1.x * h, v.y - cn1.y * h))
             }
         }
     }
@@ -306,11 +342,12 @@ public final class Stroker {
         }
     }
 
-    /// The cap at end point `v` of a polyline leaving in `direction`: from the right side (v − n·h) round the
-    /// front to the left side (v + n·h), which is emitted too.
+    /// The cap at end point `v` of a polyline whose last chord runs in direction `chord` and whose curve (if any)
+    /// arrives in direction `tangent`: from the right side (v − n·h) round the front to the left side (v + n·h).
     @inline(__always)
-    private func capAt<S: OutlineSink>(_ v: Point, direction d: Point, into out: inout S) {
+    private func capAt<S: OutlineSink>(_ v: Point, chord c: Point, tangent d: Point, into out: inout S) {
         let h = halfWidth, n = Point(-d.y, d.x)
+        if d != c { out.lineTo(Point(v.x - n.x * h, v.y - n.y * h)) }
         switch cap {
         case .butt:
             break
@@ -321,6 +358,7 @@ public final class Stroker {
             fan(v, from: Point(-n.x, -n.y), to: n, positive: true, into: &out)
         }
         out.lineTo(Point(v.x + n.x * h, v.y + n.y * h))
+        if d != c { out.lineTo(Point(v.x - c.y * h, v.y + c.x * h)) }
     }
 
     /// A zero-length stroke: a disc for round caps, a square turned along `direction` for square caps, nothing for
@@ -393,7 +431,7 @@ public final class Stroker {
         dashCorners.removeAll(keepingCapacity: true)
         firstDashPoints.removeAll(keepingCapacity: true)
         firstDashCorners.removeAll(keepingCapacity: true)
-        if on { dashPoints.append(points[0]); dashCorners.append(true) }
+        if on { dashPoints.append(points[0]); dashCorners.append(corners[0]) }
         var lastDirection = Point(1, 0)
         for i in 0..<segmentCount {
             let a = points[i], b = points[i + 1 == n ? 0 : i + 1]
@@ -404,7 +442,7 @@ public final class Stroker {
                 pos += remaining
                 let q = Point(a.x + d.x * pos, a.y + d.y * pos)
                 if on {
-                    dashPoints.append(q); dashCorners.append(true)
+                    dashPoints.append(q); dashCorners.append(.cut)
                     if closed && startsOn && !toggled {
                         swap(&firstDashPoints, &dashPoints)
                         swap(&firstDashCorners, &dashCorners)
@@ -414,7 +452,7 @@ public final class Stroker {
                     dashPoints.removeAll(keepingCapacity: true)
                     dashCorners.removeAll(keepingCapacity: true)
                 } else {
-                    dashPoints.append(q); dashCorners.append(true)
+                    dashPoints.append(q); dashCorners.append(.cut)
                 }
                 toggled = true
                 on.toggle()
@@ -425,7 +463,7 @@ public final class Stroker {
             if on {
                 let isLast = i == segmentCount - 1
                 dashPoints.append(b)
-                dashCorners.append(isLast && !closed ? true : corners[i + 1 == n ? 0 : i + 1])
+                dashCorners.append(corners[i + 1 == n ? 0 : i + 1])
             }
         }
         if closed && !toggled {
@@ -473,6 +511,18 @@ public final class Stroker {
             }
         }
     }
+}
+
+/// What the stroker knows of a vertex of its centre line: whether it is a corner (an element boundary, which gets
+/// the style's join; inside a curve the join is round), and the exact directions in which curves arrive and leave
+/// (zero when the chord's direction is exact, as for lines).
+struct Vertex {
+    var corner: Bool
+    var tangentIn: Point
+    var tangentOut: Point
+
+    /// A vertex where a dash was cut from a segment.
+    static let cut = Vertex(corner: true, tangentIn: .zero, tangentOut: .zero)
 }
 
 /// The rasterizer's default tolerance in pixels, used when a caller passes no usable tolerance.
