@@ -9,8 +9,14 @@ import Geometry
 ///
 /// Invariant between fills: every cell is 0 and every bit is clear. The compositor restores it as it reads.
 struct CoverageCells: EdgeSink {
-    private(set) var cells: UnsafeMutablePointer<Float>
+    private(set) var cells: UnsafeMutablePointer<Int32>
     private(set) var bits: UnsafeMutablePointer<UInt64>
+
+    /// Coverage of a whole pixel in cell units. Fixed point keeps the compositor's running sum an integer add
+    /// (one cycle, where a float add waits four) and its coverage a multiply and a shift; 2¹⁶ leaves 16 bits of
+    /// headroom for overlapping windings and keeps rounding far below the 8-bit output.
+    static let one: Int32 = 1 << 16
+    static let oneScale = Double(one)
     private var cellCapacity = 0
     private var wordCapacity = 0
 
@@ -63,7 +69,7 @@ struct CoverageCells: EdgeSink {
     mutating func addEdge(from p0: Point, to p1: Point) {
         // Orient downwards; `dir` carries the winding sign.
         var x0 = p0.x, y0 = p0.y, x1 = p1.x, y1 = p1.y
-        var dir: Float = 1
+        var dir = 1.0
         if y0 > y1 {
             swap(&x0, &x1); swap(&y0, &y1)
             dir = -1
@@ -109,35 +115,37 @@ struct CoverageCells: EdgeSink {
     /// A piece of a split edge, wholly on one side of each of the box's vertical sides: clamping its ends
     /// moves it onto the side it is beyond, or leaves it alone when it is inside.
     @inline(__always)
-    private mutating func piece(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ dir: Float) {
+    private mutating func piece(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ dir: Double) {
         guard y1 > y0 else { return }
         let lo = clip.minX, hi = clip.maxX
         accumulate(Swift.min(Swift.max(x0, lo), hi), y0, Swift.min(Swift.max(x1, lo), hi), y1, dir)
     }
 
-    /// Adds a downward edge lying inside the clip box, scanline by scanline.
+    /// Adds a downward edge lying inside the clip box (so x, y ≥ 0), scanline by scanline.
     @inline(__always)
-    private mutating func accumulate(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ dir: Float) {
-        let firstRow = Int(y0.rounded(.down))
-        let lastRow = Int(y1.rounded(.up)) - 1
+    private mutating func accumulate(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ dir: Double) {
+        let firstRow = Int(y0)
+        let lastRow = CoverageCells.lastIndex(y1)
         if firstRow < minRow { minRow = firstRow }
         if lastRow > maxRow { maxRow = lastRow }
+        let scale = dir * CoverageCells.oneScale
         if x0 == x1 {
             // Vertical edges (rectangles, the sides of strokes) stay in one column: no per-row x stepping.
-            let ix = Int(x0.rounded(.down))
-            let fx = Float(x0 - Double(ix))
-            markRange(ix, ix + 1)
+            let ix = Int(x0)
+            let keep = 1 - (x0 - Double(ix))
+            markRange(ix, ix &+ 1)
             var row = firstRow
             var ya = y0
             while row <= lastRow {
                 let yb = Swift.min(Double(row + 1), y1)
-                let d = Float(yb - ya) * dir
-                let line = cells + row * stride
-                line[ix] += d - d * fx
-                line[ix + 1] += d * fx
-                setBits(row, ix, ix + 1)
+                let total = CoverageCells.fixed((yb - ya) * scale)
+                let here = CoverageCells.fixed(Double(total) * keep)
+                let line = cells + row &* stride
+                line[ix] &+= here
+                line[ix &+ 1] &+= total &- here
+                setBits(row, ix, ix &+ 1)
                 ya = yb
-                row += 1
+                row &+= 1
             }
             return
         }
@@ -151,51 +159,73 @@ struct CoverageCells: EdgeSink {
             } else {
                 yb = Double(row + 1); xb = x0 + (yb - y0) * dxdy
             }
-            scanline(row, xa, xb, Float(yb - ya) * dir)
+            scanline(row, xa, xb, (yb - ya) * scale)
             ya = yb; xa = xb
-            row += 1
+            row &+= 1
         }
     }
 
-    /// Adds the part of an edge within one scanline: it runs from `xa` to `xb` and covers height `d` (signed).
+    /// Adds the part of an edge within one scanline: it runs from `xa` to `xb` and covers the signed height
+    /// `h` (in cell units, `one` for a whole row).
+    ///
+    /// Pixel k then gets the coverage h·A(k), A(k) the mean fraction of the pixel right of the edge over the
+    /// edge's height. Each cell receives the rounded difference R(h·A(k)) − R(h·A(k−1)), so the deltas of
+    /// one edge telescope to exactly R(h) and rounding never leaves a residue that would leak along the row.
     @inline(__always)
-    private mutating func scanline(_ row: Int, _ xa: Double, _ xb: Double, _ d: Float) {
-        let line = cells + row * stride
+    private mutating func scanline(_ row: Int, _ xa: Double, _ xb: Double, _ h: Double) {
+        let line = cells + row &* stride
         let (left, right) = xa < xb ? (xa, xb) : (xb, xa)
-        let il = Int(left.rounded(.down))
-        let ir = Swift.max(il, Int(right.rounded(.up)) - 1)
+        let il = Int(left)
+        let ir = Swift.max(il, CoverageCells.lastIndex(right))
+        let total = CoverageCells.fixed(h)
         if il == ir {
-            // Within one pixel: the area right of the edge is the height times the distance from its mean x
-            // to the pixel's right side.
-            let fx = Float(0.5 * (left + right) - Double(il))
-            line[il] += d - d * fx
-            line[il + 1] += d * fx
-            markRange(il, il + 1)
-            setBits(row, il, il + 1)
+            // Within one pixel: the area right of the edge is its distance from the mean x to the right side.
+            let here = CoverageCells.fixed(h * (Double(il + 1) - 0.5 * (left + right)))
+            line[il] &+= here
+            line[il &+ 1] &+= total &- here
+            markRange(il, il &+ 1)
+            setBits(row, il, il &+ 1)
             return
         }
-        // Across several pixels: the height is shared in proportion to the width crossed in each; a pixel crossed
-        // whole gives half of its share to itself and half to its right neighbour.
-        let perX = d / Float(right - left)
-        let wl = Float(Double(il + 1) - left)
-        let dl = perX * wl
-        let fl = 1 - 0.5 * wl
-        line[il] += dl - dl * fl
-        line[il + 1] += dl * fl
-        let half = 0.5 * perX
-        var i = il + 1
-        while i < ir {
-            line[i] += half
-            line[i + 1] += half
-            i += 1
+        // Across pixels: the first holds a triangle of the edge's span, whole pixels add h/width each (their
+        // mean fraction right of the edge grows by one pixel's worth), the last holds the rest of a trapezoid.
+        let perX = h / (right - left)
+        let wl = Double(il + 1) - left
+        var done = CoverageCells.fixed(perX * (0.5 * wl * wl))
+        line[il] &+= done
+        var k = il &+ 1
+        var reach = wl + 0.5
+        while k < ir {
+            let c = CoverageCells.fixed(perX * reach)
+            line[k] &+= c &- done
+            done = c
+            reach += 1
+            k &+= 1
         }
-        let wr = Float(right - Double(ir))
-        let dr = perX * wr
-        let fr = 0.5 * wr
-        line[ir] += dr - dr * fr
-        line[ir + 1] += dr * fr
-        markRange(il, ir + 1)
-        setBits(row, il, ir + 1)
+        let wr = right - Double(ir)
+        let c = CoverageCells.fixed(perX * (Double(ir) - left + wr - 0.5 * wr * wr))
+        line[ir] &+= c &- done
+        line[ir &+ 1] &+= total &- c
+        markRange(il, ir &+ 1)
+        setBits(row, il, ir &+ 1)
+    }
+
+    /// The index of the last unit interval that a span ending at `v` (≥ 0) reaches into: ⌈v⌉ − 1.
+    ///
+    /// Coordinates here are never negative (the clip box starts at 0 or later), so truncation is floor; it
+    /// avoids the libm calls that `rounded(.down)` and `rounded(.up)` make at the baseline CPU level.
+    @inline(__always)
+    static func lastIndex(_ v: Double) -> Int {
+        let t = Int(v)
+        return Double(t) == v ? t - 1 : t
+    }
+
+    /// `v` rounded to the nearest integer, for |v| < 2³¹: adding 1.5·2⁵² pushes the fraction out of a Double's
+    /// mantissa, so the low bits of the sum are the rounded integer. Unlike `Int32(v)` this compiles to an add
+    /// and a move, with no range checks, in the innermost loops.
+    @inline(__always)
+    static func fixed(_ v: Double) -> Int32 {
+        Int32(truncatingIfNeeded: (v + 6_755_399_441_055_744.0).bitPattern)
     }
 
     @inline(__always)
@@ -207,19 +237,19 @@ struct CoverageCells: EdgeSink {
     /// Marks cells `a…b` (inclusive) of `row`.
     @inline(__always)
     private func setBits(_ row: Int, _ a: Int, _ b: Int) {
-        let base = bits + row * wordsPerRow
+        let base = bits + row &* wordsPerRow
         let wa = a >> 6, wb = b >> 6
         let all = UInt64.max
         if wa == wb {
-            base[wa] |= (all >> UInt64(63 - (b - a))) << UInt64(a & 63)
+            base[wa] |= (all >> UInt64(truncatingIfNeeded: 63 &- (b &- a))) << UInt64(truncatingIfNeeded: a & 63)
             return
         }
-        base[wa] |= all << UInt64(a & 63)
+        base[wa] |= all << UInt64(truncatingIfNeeded: a & 63)
         var w = wa + 1
         while w < wb {
             base[w] = all
             w += 1
         }
-        base[wb] |= all >> UInt64(63 - (b & 63))
+        base[wb] |= all >> UInt64(truncatingIfNeeded: 63 &- (b & 63))
     }
 }

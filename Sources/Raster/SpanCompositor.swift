@@ -25,10 +25,10 @@ enum SpanCompositor {
         let stride = cells.stride, wordsPerRow = cells.wordsPerRow
         let opaque = color >> 24 == 255
         for row in cells.minRow...cells.maxRow {
-            let line = cells.cells + row * stride
-            let marks = cells.bits + row * wordsPerRow
-            let dst = canvas.pixels + row * canvas.width
-            var acc: Float = 0
+            let line = cells.cells + row &* stride
+            let marks = cells.bits + row &* wordsPerRow
+            let dst = canvas.pixels + row &* canvas.width
+            var acc: Int32 = 0
             var x = drawStart
             var w = firstWord
             while w <= lastWord {
@@ -41,34 +41,31 @@ enum SpanCompositor {
                 let base = w << 6
                 while word != 0 {
                     let start = word.trailingZeroBitCount
-                    let ones = (~(word >> UInt64(start))).trailingZeroBitCount
-                    let runStart = base + start, runEnd = runStart + ones
+                    let ones = (~(word >> UInt64(truncatingIfNeeded: start))).trailingZeroBitCount
+                    let runStart = base &+ start, runEnd = runStart &+ ones
                     // The constant stretch before the run.
                     let spanEnd = Swift.min(runStart, drawEnd)
                     if spanEnd > x {
                         span(dst + x, count: spanEnd - x, coverage: Rule.coverage(acc), color: color, opaque: opaque)
                     }
-                    // The marked run: running sum, blend, reset.
+                    // The marked run: running sum, blend, reset. No branch per pixel: a coverage of 0 blends to
+                    // the same pixel, and scaling by 255 is exact, so every pixel takes the same path.
                     let blendEnd = Swift.min(runEnd, drawEnd)
                     var i = runStart
                     while i < blendEnd {
-                        acc += line[i]
+                        acc &+= line[i]
                         line[i] = 0
-                        let c = Rule.coverage(acc)
-                        if c != 0 {
-                            let s = c == 255 ? color : Pixel.scale(color, by: c)
-                            dst[i] = Pixel.sourceOver(s, dst[i])
-                        }
-                        i += 1
+                        dst[i] = Pixel.sourceOver(Pixel.scale(color, by: Rule.coverage(acc)), dst[i])
+                        i &+= 1
                     }
                     while i < runEnd {
-                        acc += line[i]
+                        acc &+= line[i]
                         line[i] = 0
-                        i += 1
+                        i &+= 1
                     }
                     x = Swift.max(x, runEnd)
-                    let consumed = start + ones
-                    word = consumed >= 64 ? 0 : word & (UInt64.max << UInt64(consumed))
+                    let consumed = start &+ ones
+                    word = consumed >= 64 ? 0 : word & (UInt64.max << UInt64(truncatingIfNeeded: consumed))
                 }
                 w += 1
             }
@@ -91,27 +88,27 @@ enum SpanCompositor {
     }
 }
 
-/// Maps a pixel's winding-weighted area to an 8-bit coverage.
+/// Maps a pixel's winding-weighted area (`CoverageCells.one` per pixel) to an 8-bit coverage.
 protocol CoverageRule {
-    static func coverage(_ acc: Float) -> UInt32
+    static func coverage(_ acc: Int32) -> UInt32
 }
 
 /// Non-zero: any winding counts as inside; the area saturates at one.
 enum NonZeroCoverage: CoverageRule {
     @inline(__always)
-    static func coverage(_ acc: Float) -> UInt32 {
-        UInt32(Swift.min(abs(acc), 1) * 255 + 0.5)
+    static func coverage(_ acc: Int32) -> UInt32 {
+        let a = Swift.min(acc.magnitude, UInt32(CoverageCells.one))
+        return (a &* 255 &+ 0x8000) >> 16
     }
 }
 
 /// Even-odd: the area folds every two windings, so 1 is inside, 2 outside, 1.5 half covered.
 enum EvenOddCoverage: CoverageRule {
     @inline(__always)
-    static func coverage(_ acc: Float) -> UInt32 {
-        let a = abs(acc)
-        // Truncation is floor here (a ≥ 0) and avoids a libm call at the baseline CPU level.
-        let m = a - 2 * Float(Int32(truncatingIfNeeded: Int(a * 0.5)))
-        let f = m > 1 ? 2 - m : m
-        return UInt32(Swift.min(f, 1) * 255 + 0.5)
+    static func coverage(_ acc: Int32) -> UInt32 {
+        let period = UInt32(CoverageCells.one) << 1
+        let m = acc.magnitude & (period - 1)
+        let a = m > UInt32(CoverageCells.one) ? period - m : m
+        return (a &* 255 &+ 0x8000) >> 16
     }
 }
