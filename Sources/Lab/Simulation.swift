@@ -10,6 +10,8 @@ public enum InputEvent: Equatable, Sendable {
     case touchDown(Point)
     case touchMove(Point)
     case touchUp(Point)
+    /// A mouse-wheel or trackpad scroll by this many points of content (positive y scrolls the content up).
+    case wheel(Point)
 }
 
 /// The simulator without a window: the phone's screen, its scrolling list and what draws them.
@@ -61,6 +63,7 @@ public final class Simulation {
         case .touchDown(let p): scrollView.touchBegan(at: p, time: t)
         case .touchMove(let p): scrollView.touchMoved(to: p, time: t)
         case .touchUp(let p): scrollView.touchEnded(at: p, time: t)
+        case .wheel(let delta): scrollView.scrollWheel(by: delta, time: t)
         }
         refreshControl.update(pullDistance: RefreshControl.pullDistance(of: scrollView),
                               isDragging: scrollView.isDragging)
@@ -72,6 +75,9 @@ public final class Simulation {
         refreshControl.update(pullDistance: RefreshControl.pullDistance(of: scrollView),
                               isDragging: scrollView.isDragging)
     }
+
+    /// True while something moves without input (momentum, bounce, an inset animation): the window keeps drawing.
+    public var isAnimating: Bool { scrollView.isAnimating }
 
     /// Draws the current state into `canvas`.
     public func render() {

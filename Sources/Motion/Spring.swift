@@ -117,21 +117,25 @@ public struct SpringMotion: Hashable, Sendable {
     /// envelope, bisection on the (eventually falling) envelope otherwise. Infinite for an undamped spring.
     public func settlingTime(epsilon: Double) -> Double {
         let eps = Swift.max(epsilon, 1e-12)
-        if envelope(at: 0) < eps { return 0 }
+        // The envelope's highest point: it falls from t = 0 on, except the critically damped one, which first
+        // rises when it starts at the target with a velocity (|b| + r·(|a| + |b|·t) = 0 at the peak).
+        var peak = 0.0
         switch regime {
         case let .underDamped(r, _, a, b):
             guard r < 0 else { return .infinity }
-            return log(eps / (a * a + b * b).squareRoot()) / r
-        case let .criticallyDamped(r, _, _):
+            let amplitude = (a * a + b * b).squareRoot()
+            return amplitude < eps ? 0 : log(eps / amplitude) / r
+        case let .criticallyDamped(r, a, b):
             guard r < 0 else { return .infinity }
+            if b != 0 { peak = Swift.max(0, -1 / r - abs(a) / abs(b)) }
         case let .overDamped(r1, _, _, _):
             guard r1 < 0 else { return .infinity }
         }
-        // Find a time past which the envelope is below eps, then bisect; the envelope may first rise (a linear term
-        // or two opposite exponentials), so the bracket starts where it has surely begun to fall.
-        var hi = 1.0
+        if envelope(at: peak) < eps { return 0 }
+        // Past the peak the envelope only falls: bracket its crossing of eps and bisect.
+        var hi = peak + 1
         while envelope(at: hi) >= eps && hi < 1e6 { hi *= 2 }
-        var lo = 0.0
+        var lo = peak
         for _ in 0..<100 {
             let mid = (lo + hi) / 2
             if envelope(at: mid) >= eps { lo = mid } else { hi = mid }

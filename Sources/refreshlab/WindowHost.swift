@@ -22,6 +22,9 @@ final class WindowHost {
     /// The simulation clock's time when SDL's millisecond tick counter was 0: turns event timestamps into clock time,
     /// so that finger velocities come from when the mouse moved, not from when the frame handled it.
     private var ticksOrigin = 0.0
+    /// Points of content one wheel notch scrolls: about three 13–14 pt lines, as desktop systems scroll three lines
+    /// per notch (an assumption of this simulator; iOS has no wheel).
+    static let wheelNotch = 40.0
 
     init(simulation: Simulation) {
         self.simulation = simulation
@@ -93,6 +96,7 @@ final class WindowHost {
             }
             guard running else { break }
             simulation.step()
+            if simulation.isAnimating { needsDisplay = true }
             guard needsDisplay else { continue }
             needsDisplay = false
             simulation.render()
@@ -134,6 +138,12 @@ final class WindowHost {
         case SDL_MOUSEBUTTONUP.rawValue where event.button.button == UInt8(SDL_BUTTON_LEFT) && isTouching:
             isTouching = false
             simulation.handle(.touchUp(Point(Double(event.button.x) / scale, Double(event.button.y) / scale)), at: time)
+            needsDisplay = true
+        case SDL_MOUSEWHEEL.rawValue where !isTouching:
+            // SDL counts notches, y positive away from the user: that shows the content above, so the offset falls.
+            let flip: Float = event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -1 : 1
+            let notches = Point(Double(event.wheel.preciseX * flip), Double(event.wheel.preciseY * flip))
+            simulation.handle(.wheel(Point(notches.x * WindowHost.wheelNotch, -notches.y * WindowHost.wheelNotch)), at: time)
             needsDisplay = true
         case SDL_WINDOWEVENT.rawValue:
             needsDisplay = true
