@@ -77,6 +77,16 @@ import Testing
             }
         }
     }
+
+    @Test func aSpringThatStartsAtItsTargetWithAVelocityStillMoves() {
+        // The bounce after momentum crosses an edge: x = v0·t·e^(−10t), which peaks at t = 0.1 at v0/(10e).
+        let motion = Spring.bounce.motion(from: 0, to: 0, initialVelocity: -800)
+        #expect(abs(motion.position(at: 0.1) - -80 / M_E) < 1e-9)
+        let settle = motion.settlingTime(epsilon: 0.25)
+        // Hand-solved: 800·t·e^(−10t) = 0.25 near t = 1.0: 800·e^(−10) = 0.0363 < 0.25 < 800·0.7·e^(−7) = 0.511.
+        #expect(settle > 0.7 && settle < 1.0)
+        #expect(abs(motion.displacement(at: settle) - -0.25) < 1e-6)
+    }
 }
 
 @Suite struct DecayTests {
