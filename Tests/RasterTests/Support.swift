@@ -1,0 +1,85 @@
+import Foundation
+import Geometry
+@testable import Raster
+
+/// SplitMix64: a small, seeded, deterministic generator, so that every run draws the same "random" shapes.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func double(in range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
+    mutating func int(in range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
+}
+
+/// The alpha of every pixel, 0…255, of a canvas drawn on transparent black.
+func alphas(_ canvas: Canvas) -> [Int] {
+    (0..<canvas.pixelCount).map { Int(canvas.pixels[$0] >> 24) }
+}
+
+/// The sum of all pixels' coverage, in pixels, of a canvas drawn on transparent black with an opaque colour.
+func coveredArea(_ canvas: Canvas) -> Double {
+    alphas(canvas).reduce(0.0) { $0 + Double($1) / 255 }
+}
+
+/// A closed polygon through `points`.
+func polygon(_ points: [Point]) -> Path {
+    var p = Path()
+    p.move(to: points[0])
+    for q in points.dropFirst() { p.line(to: q) }
+    p.close()
+    return p
+}
+
+/// A polygon clipped to an axis-aligned rectangle (Sutherland–Hodgman against each side in turn).
+func clipped(_ points: [Point], to r: Rect) -> [Point] {
+    var poly = points
+    // Each side of the rectangle as a signed distance, positive inside.
+    let sides: [(Point) -> Double] = [{ $0.x - r.minX }, { r.maxX - $0.x }, { $0.y - r.minY }, { r.maxY - $0.y }]
+    for inside in sides {
+        guard !poly.isEmpty else { return [] }
+        var out: [Point] = []
+        for i in poly.indices {
+            let a = poly[i], b = poly[(i + 1) % poly.count]
+            let da = inside(a), db = inside(b)
+            if da >= 0 { out.append(a) }
+            if (da >= 0) != (db >= 0) { out.append(a.lerp(to: b, da / (da - db))) }
+        }
+        poly = out
+    }
+    return poly
+}
+
+/// The unsigned area of a simple polygon (shoelace formula).
+func area(_ poly: [Point]) -> Double {
+    guard poly.count >= 3 else { return 0 }
+    var twice = 0.0
+    for i in poly.indices {
+        let a = poly[i], b = poly[(i + 1) % poly.count]
+        twice += a.x * b.y - b.x * a.y
+    }
+    return abs(twice) / 2
+}
+
+/// Exact coverage of pixel (x, y) by a simple (not self-intersecting) polygon: the area of the polygon clipped to
+/// the pixel's square. The reference that the rasterizer's cell arithmetic is checked against, independent of it
+/// in every step.
+func exactCoverage(of points: [Point], pixelX x: Int, y: Int) -> Double {
+    area(clipped(points, to: Rect(x: Double(x), y: Double(y), width: 1, height: 1)))
+}
+
+/// Random points on a circle's perimeter, sorted by angle: a convex polygon.
+func randomConvexPolygon(_ rng: inout SeededGenerator, center: Point, radius: Double, count: Int) -> [Point] {
+    var angles = (0..<count).map { _ in rng.double(in: 0...(2 * Double.pi)) }
+    angles.sort()
+    return angles.map { Point(center.x + radius * cos($0), center.y + radius * sin($0)) }
+}
+
