@@ -123,7 +123,8 @@ struct JSONReader {
         let start = index
         for b in UnsafeBufferPointer(start: word.utf8Start, count: word.utf8CodeUnitCount) {
             guard index < bytes.count, bytes[index] == b else {
-                throw error("expected a value but found \(found)", at: start)
+                index = start
+                throw error("expected a value but found \(found)")
             }
             index += 1
         }
