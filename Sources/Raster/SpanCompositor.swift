@@ -48,14 +48,21 @@ enum SpanCompositor {
                     if spanEnd > x {
                         span(dst + x, count: spanEnd - x, coverage: Rule.coverage(acc), color: color, opaque: opaque)
                     }
-                    // The marked run: running sum, blend, reset. No branch per pixel: a coverage of 0 blends to
-                    // the same pixel, and scaling by 255 is exact, so every pixel takes the same path.
+                    // The marked run: running sum, blend, reset. A coverage of 0 blends to the same pixel and
+                    // scaling by 255 is exact, so one path serves all, except that a fully covered pixel of an
+                    // opaque colour is stored without reading the destination: about half of the marked cells
+                    // are the inner neighbours of an edge, and the read is usually a cache miss.
                     let blendEnd = Swift.min(runEnd, drawEnd)
                     var i = runStart
                     while i < blendEnd {
                         acc &+= line[i]
                         line[i] = 0
-                        dst[i] = Pixel.sourceOver(Pixel.scale(color, by: Rule.coverage(acc)), dst[i])
+                        let c = Rule.coverage(acc)
+                        if c == 255 && opaque {
+                            dst[i] = color
+                        } else {
+                            dst[i] = Pixel.sourceOver(Pixel.scale(color, by: c), dst[i])
+                        }
                         i &+= 1
                     }
                     while i < runEnd {
