@@ -128,12 +128,13 @@ struct CoverageCells: EdgeSink {
         let lastRow = CoverageCells.lastIndex(y1)
         if firstRow < minRow { minRow = firstRow }
         if lastRow > maxRow { maxRow = lastRow }
+        // Every cell this edge writes lies between these two, whatever the row: noted once, not per scanline.
+        markRange(Int(Swift.min(x0, x1)), Int(Swift.max(x0, x1)) &+ 1)
         let scale = dir * CoverageCells.oneScale
         if x0 == x1 {
             // Vertical edges (rectangles, the sides of strokes) stay in one column: no per-row x stepping.
             let ix = Int(x0)
             let keep = 1 - (x0 - Double(ix))
-            markRange(ix, ix &+ 1)
             var row = firstRow
             var ya = y0
             while row <= lastRow {
@@ -183,7 +184,6 @@ struct CoverageCells: EdgeSink {
             let here = CoverageCells.fixed(h * (Double(il + 1) - 0.5 * (left + right)))
             line[il] &+= here
             line[il &+ 1] &+= total &- here
-            markRange(il, il &+ 1)
             setBits(row, il, il &+ 1)
             return
         }
@@ -206,7 +206,6 @@ struct CoverageCells: EdgeSink {
         let c = CoverageCells.fixed(perX * (Double(ir) - left + wr - 0.5 * wr * wr))
         line[ir] &+= c &- done
         line[ir &+ 1] &+= total &- c
-        markRange(il, ir &+ 1)
         setBits(row, il, ir &+ 1)
     }
 

@@ -24,6 +24,7 @@ enum SpanCompositor {
         let firstWord = cells.minCell >> 6, lastWord = cells.maxCell >> 6
         let stride = cells.stride, wordsPerRow = cells.wordsPerRow
         let opaque = color >> 24 == 255
+        let spreadColor = Lanes.spread(color)
         for row in cells.minRow...cells.maxRow {
             let line = cells.cells + row &* stride
             let marks = cells.bits + row &* wordsPerRow
@@ -61,7 +62,7 @@ enum SpanCompositor {
                         if c == 255 && opaque {
                             dst[i] = color
                         } else {
-                            dst[i] = Pixel.sourceOver(Pixel.scale(color, by: c), dst[i])
+                            dst[i] = Lanes.blend(spreadColor, coverage: c, over: dst[i])
                         }
                         i &+= 1
                     }
@@ -117,5 +118,45 @@ enum EvenOddCoverage: CoverageRule {
         let m = acc.magnitude & (period - 1)
         let a = m > UInt32(CoverageCells.one) ? period - m : m
         return (a &* 255 &+ 0x8000) >> 16
+    }
+}
+
+/// Source-over of a colour at a coverage, with the four channels in the 16-bit lanes of one 64-bit word.
+///
+/// The arithmetic is `Pixel.scale` followed by `Pixel.sourceOver`, lane for lane, so the results are identical;
+/// spreading the channels apart lets one multiply do the work of two, which matters in the per-pixel loop of
+/// marked cells, the one loop here that the compiler cannot vectorise.
+enum Lanes {
+    /// The lanes' mask: one byte of value in each 16-bit lane.
+    static let mask: UInt64 = 0x00FF_00FF_00FF_00FF
+    /// Half of 256 in every lane, for rounding.
+    static let half: UInt64 = 0x0080_0080_0080_0080
+
+    /// `0xAARRGGBB` as `0x00AA_00GG_00RR_00BB`.
+    @inline(__always)
+    static func spread(_ p: UInt32) -> UInt64 {
+        let q = UInt64(p)
+        return (q | (q << 24)) & mask
+    }
+
+    /// The inverse of `spread`.
+    @inline(__always)
+    static func pack(_ q: UInt64) -> UInt32 {
+        UInt32(truncatingIfNeeded: q | (q >> 24))
+    }
+
+    /// Every lane times `k` / 255, rounded as `Pixel` rounds.
+    @inline(__always)
+    static func scale(_ q: UInt64, by k: UInt64) -> UInt64 {
+        let t = q &* k &+ half
+        return ((t &+ ((t >> 8) & mask)) >> 8) & mask
+    }
+
+    /// The spread colour `s` at `coverage` (0…255), source-over the pixel `dst`.
+    @inline(__always)
+    static func blend(_ s: UInt64, coverage: UInt32, over dst: UInt32) -> UInt32 {
+        let src = scale(s, by: UInt64(coverage))
+        let inverse = 255 &- (src >> 48)
+        return pack(src &+ scale(spread(dst), by: inverse))
     }
 }
