@@ -144,7 +144,7 @@ struct CoverageCells: EdgeSink {
                 let line = cells + row &* stride
                 line[ix] &+= here
                 line[ix &+ 1] &+= total &- here
-                setBits(row, ix, ix &+ 1)
+                setPair(row, ix)
                 ya = yb
                 row &+= 1
             }
@@ -158,39 +158,43 @@ struct CoverageCells: EdgeSink {
             if row == lastRow {
                 yb = y1; xb = x1
             } else {
-                yb = Double(row + 1); xb = x0 + (yb - y0) * dxdy
+                yb = Double(row &+ 1); xb = x0 + (yb - y0) * dxdy
             }
-            scanline(row, xa, xb, (yb - ya) * scale)
+            let h = (yb - ya) * scale
+            let (left, right) = xa < xb ? (xa, xb) : (xb, xa)
+            let il = Int(left)
+            if right <= Double(il &+ 1) {
+                // Within one pixel, the common case of steep edges, kept inline: the area right of the edge is
+                // its height times the distance from its mean x to the pixel's right side.
+                let line = cells + row &* stride
+                let total = CoverageCells.fixed(h)
+                let here = CoverageCells.fixed(h * (Double(il &+ 1) - 0.5 * (left + right)))
+                line[il] &+= here
+                line[il &+ 1] &+= total &- here
+                setPair(row, il)
+            } else {
+                across(row, left, right, il, h)
+            }
             ya = yb; xa = xb
             row &+= 1
         }
     }
 
-    /// Adds the part of an edge within one scanline: it runs from `xa` to `xb` and covers the signed height
-    /// `h` (in cell units, `one` for a whole row).
+    /// Adds the part of an edge within one scanline that crosses from pixel `il` into later ones: it runs from
+    /// `left` to `right` and covers the signed height `h` (in cell units, `one` for a whole row).
     ///
     /// Pixel k then gets the coverage h·A(k), A(k) the mean fraction of the pixel right of the edge over the
     /// edge's height. Each cell receives the rounded difference R(h·A(k)) − R(h·A(k−1)), so the deltas of
     /// one edge telescope to exactly R(h) and rounding never leaves a residue that would leak along the row.
-    @inline(__always)
-    private mutating func scanline(_ row: Int, _ xa: Double, _ xb: Double, _ h: Double) {
+    /// The first pixel holds a triangle of the edge's span, whole pixels add h/width each (their mean fraction
+    /// right of the edge grows by one pixel's worth), the last holds the rest of a trapezoid.
+    @inline(never)
+    private mutating func across(_ row: Int, _ left: Double, _ right: Double, _ il: Int, _ h: Double) {
         let line = cells + row &* stride
-        let (left, right) = xa < xb ? (xa, xb) : (xb, xa)
-        let il = Int(left)
         let ir = Swift.max(il, CoverageCells.lastIndex(right))
         let total = CoverageCells.fixed(h)
-        if il == ir {
-            // Within one pixel: the area right of the edge is its distance from the mean x to the right side.
-            let here = CoverageCells.fixed(h * (Double(il + 1) - 0.5 * (left + right)))
-            line[il] &+= here
-            line[il &+ 1] &+= total &- here
-            setBits(row, il, il &+ 1)
-            return
-        }
-        // Across pixels: the first holds a triangle of the edge's span, whole pixels add h/width each (their
-        // mean fraction right of the edge grows by one pixel's worth), the last holds the rest of a trapezoid.
         let perX = h / (right - left)
-        let wl = Double(il + 1) - left
+        let wl = Double(il &+ 1) - left
         var done = CoverageCells.fixed(perX * (0.5 * wl * wl))
         line[il] &+= done
         var k = il &+ 1
@@ -231,6 +235,19 @@ struct CoverageCells: EdgeSink {
     private mutating func markRange(_ a: Int, _ b: Int) {
         if a < minCell { minCell = a }
         if b > maxCell { maxCell = b }
+    }
+
+    /// Marks cells `a` and `a + 1` of `row`: what an edge within one pixel touches.
+    @inline(__always)
+    private func setPair(_ row: Int, _ a: Int) {
+        let base = bits + row &* wordsPerRow
+        let w = a >> 6, bit = a & 63
+        if bit != 63 {
+            base[w] |= 3 << UInt64(truncatingIfNeeded: bit)
+        } else {
+            base[w] |= 1 << 63
+            base[w &+ 1] |= 1
+        }
     }
 
     /// Marks cells `a…b` (inclusive) of `row`.
