@@ -4,36 +4,79 @@ import Geometry
 /// A font could not be found or loaded; the message names the font, the file and the Debian package to install.
 public struct FontError: Error, CustomStringConvertible, Equatable {
     public let description: String
+
+    public init(description: String) { self.description = description }
+}
+
+/// A glyph's outline in font units (y growing downwards, origin on the baseline), kept so that every size and
+/// sub-pixel position is a transform of one decomposition instead of a new call into FreeType.
+public struct GlyphOutline: Sendable {
+    public let path: Path
+    /// Bounds of the control points in font units; the outline lies inside.
+    public let bounds: Rect
+    /// TrueType outlines fill non-zero; a font may ask for even-odd.
+    public let isEvenOdd: Bool
 }
 
 /// A font face loaded with FreeType, whose glyph outlines become our `Path`s so that text is filled by the same
 /// rasterizer as every other shape.
+///
+/// Outlines are read unscaled (`FT_LOAD_NO_SCALE`), so they do not depend on the face's current size; each
+/// glyph's outline and advance are decomposed once and cached. A `Font` is not thread-safe (neither is an
+/// `FT_Face`): use one per thread.
 public final class Font {
     /// Where Debian's fonts-dejavu-core installs DejaVu Sans, the default font.
     public static let dejaVuSansPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
 
     public let path: String
+    /// The face inside the file (a `.ttc` collection holds several).
+    public let faceIndex: Int
     /// Design units per em: outline coordinates are in these units.
     public let unitsPerEm: Double
+    /// Height above the baseline that lines reserve, in font units (hhea ascender).
+    public let ascender: Double
+    /// Depth below the baseline that lines reserve, in font units, positive (minus the hhea descender).
+    public let descender: Double
+    /// Distance between baselines of consecutive lines, in font units (hhea ascender − descender + line gap).
+    public let lineSpacing: Double
+    /// True when the font has a TrueType `kern` table that `FT_Get_Kerning` reads.
+    public let hasKerning: Bool
 
     private var library: FT_Library?
     private var face: FT_Face?
+    private var outlines: [UInt32: GlyphOutline] = [:]
+    private var advances: [UInt32: Double] = [:]
+    /// Pixel size last given to `FT_Set_Char_Size`, in 26.6, for the FreeType reference renderings.
+    private var referenceSize: FT_F26Dot6 = 0
 
-    /// Loads the face at `path`; `package` names what provides it, for the error message.
-    public init(path: String, package: String = "fonts-dejavu-core") throws {
+    /// Loads face `faceIndex` of the file at `path`; `package` names what provides it, for the error message.
+    public init(path: String, faceIndex: Int = 0, package: String = "fonts-dejavu-core") throws {
         self.path = path
+        self.faceIndex = faceIndex
         var lib: FT_Library?
         guard FT_Init_FreeType(&lib) == 0, let lib else {
             throw FontError(description: "cannot start FreeType to load '\(path)'")
         }
         var f: FT_Face?
-        guard FT_New_Face(lib, path, 0, &f) == 0, let f else {
+        guard FT_New_Face(lib, path, FT_Long(faceIndex), &f) == 0, let f else {
             FT_Done_FreeType(lib)
             throw FontError(description: "cannot load font '\(path)': install it with 'apt-get install \(package)'")
         }
+        guard f.pointee.face_flags & FT_Long(FT_FACE_FLAG_SCALABLE) != 0 else {
+            FT_Done_Face(f)
+            FT_Done_FreeType(lib)
+            throw FontError(description: "font '\(path)' has no outlines (a bitmap-only font): use a TrueType or "
+                + "OpenType font, for example from 'apt-get install \(package)'")
+        }
         library = lib
         face = f
-        unitsPerEm = Double(f.pointee.units_per_EM == 0 ? 1000 : f.pointee.units_per_EM)
+        let units = f.pointee.units_per_EM == 0 ? 1000 : Double(f.pointee.units_per_EM)
+        unitsPerEm = units
+        ascender = Double(f.pointee.ascender)
+        descender = -Double(f.pointee.descender)
+        let height = Double(f.pointee.height)
+        lineSpacing = height > 0 ? height : ascender + descender
+        hasKerning = f.pointee.face_flags & FT_Long(FT_FACE_FLAG_KERNING) != 0
     }
 
     deinit {
@@ -47,25 +90,73 @@ public final class Font {
         return String(cString: name)
     }
 
+    /// Number of glyphs in the face; glyph indices run below it.
+    public var glyphCount: Int { Int(face?.pointee.num_glyphs ?? 0) }
+
     /// True when the font has a glyph for `scalar`.
     public func hasGlyph(for scalar: Unicode.Scalar) -> Bool {
-        FT_Get_Char_Index(face, FT_ULong(scalar.value)) != 0
+        glyphIndex(for: scalar) != 0
+    }
+
+    /// The glyph that the font's character map gives `scalar`; 0, the missing-glyph box, when it has none.
+    public func glyphIndex(for scalar: Unicode.Scalar) -> UInt32 {
+        UInt32(FT_Get_Char_Index(face, FT_ULong(scalar.value)))
     }
 
     /// The horizontal advance of `scalar`'s glyph at `size` (pixels or points per em).
     public func advance(for scalar: Unicode.Scalar, size: Double) -> Double {
-        guard let face, FT_Load_Glyph(face, FT_Get_Char_Index(face, FT_ULong(scalar.value)),
-                                      FT_Int32(FT_LOAD_NO_SCALE)) == 0 else { return 0 }
-        return Double(face.pointee.glyph.pointee.advance.x) * size / unitsPerEm
+        advance(glyph: glyphIndex(for: scalar)) * size / unitsPerEm
+    }
+
+    /// The horizontal advance of glyph `glyph` in font units (unhinted, so it scales linearly with the size).
+    public func advance(glyph: UInt32) -> Double {
+        if let a = advances[glyph] { return a }
+        var a = 0.0
+        if let face, FT_Load_Glyph(face, glyph, FT_Int32(FT_LOAD_NO_SCALE)) == 0 {
+            a = Double(face.pointee.glyph.pointee.advance.x)
+        }
+        advances[glyph] = a
+        return a
+    }
+
+    /// The kerning adjustment between glyphs `left` and `right`, in font units (usually negative: closer).
+    public func kerning(_ left: UInt32, _ right: UInt32) -> Double {
+        guard hasKerning, let face else { return 0 }
+        var v = FT_Vector()
+        guard FT_Get_Kerning(face, left, right, FT_UInt(FT_KERNING_UNSCALED.rawValue), &v) == 0 else { return 0 }
+        return Double(v.x)
     }
 
     /// The outline of `scalar`'s glyph at `size` per em, with its origin on the baseline at (0, 0) and y growing
     /// downwards, as on screen. A character the font lacks gives the font's missing-glyph outline.
     public func glyphPath(for scalar: Unicode.Scalar, size: Double) -> Path {
-        guard let face, FT_Load_Glyph(face, FT_Get_Char_Index(face, FT_ULong(scalar.value)),
-                                      FT_Int32(FT_LOAD_NO_SCALE)) == 0 else { return Path() }
+        let s = size / unitsPerEm
+        return outline(glyph: glyphIndex(for: scalar)).path.applying(AffineTransform(scaleX: s, y: s))
+    }
+
+    /// Glyph `glyph`'s outline in font units, decomposed once and cached. A glyph that cannot be loaded (an index
+    /// past the font's end, a broken entry) has an empty outline and draws nothing.
+    public func outline(glyph: UInt32) -> GlyphOutline {
+        if let o = outlines[glyph] { return o }
+        let o = decompose(glyph)
+        outlines[glyph] = o
+        return o
+    }
+
+    private func decompose(_ glyph: UInt32) -> GlyphOutline {
+        guard let face, FT_Load_Glyph(face, glyph, FT_Int32(FT_LOAD_NO_SCALE)) == 0 else {
+            return GlyphOutline(path: Path(), bounds: .zero, isEvenOdd: false)
+        }
+        return Font.decomposeSlot(face, scale: 1)
+    }
+
+    /// The outline in `face`'s glyph slot as a path, its coordinates multiplied by `scale`.
+    static func decomposeSlot(_ face: FT_Face, scale: Double) -> GlyphOutline {
+        guard face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE else {
+            return GlyphOutline(path: Path(), bounds: .zero, isEvenOdd: false)
+        }
         var outline = face.pointee.glyph.pointee.outline
-        let builder = OutlineBuilder(scale: size / unitsPerEm)
+        let builder = OutlineBuilder(scale: scale)
         var funcs = FT_Outline_Funcs(
             move_to: { to, user in OutlineBuilder.from(user).move(to!.pointee) },
             line_to: { to, user in OutlineBuilder.from(user).line(to!.pointee) },
@@ -76,7 +167,22 @@ public final class Font {
             _ = FT_Outline_Decompose(&outline, &funcs, Unmanaged.passUnretained(builder).toOpaque())
         }
         builder.path.close()
-        return builder.path
+        let evenOdd = outline.flags & Int32(FT_OUTLINE_EVEN_ODD_FILL) != 0
+        return GlyphOutline(path: builder.path, bounds: builder.path.controlPointBounds, isEvenOdd: evenOdd)
+    }
+
+    /// The face, for the FreeType reference renderings in this module.
+    var faceHandle: FT_Face? { face }
+    var libraryHandle: FT_Library? { library }
+
+    /// Sets the face's size to `pixelSize` per em (for FreeType's own scaling); false when FreeType refuses.
+    func setReferenceSize(_ pixelSize: Double) -> Bool {
+        guard let face else { return false }
+        let size = FT_F26Dot6((pixelSize * 64).rounded())
+        if size == referenceSize { return true }
+        guard size > 0, FT_Set_Char_Size(face, 0, size, 72, 72) == 0 else { return false }
+        referenceSize = size
+        return true
     }
 }
 

@@ -1,0 +1,153 @@
+import CFontconfig
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A font the program asks for by family, with the Debian package that provides it and where that package
+/// installs it.
+///
+/// Fonts are found at run time in this order: fontconfig (the family must match, not just a look-alike); then
+/// each directory listed in the environment variable `REFRESHLAB_FONT_PATH` (colon-separated), for the file
+/// name of `debianPath`; then `debianPath` itself.
+public struct FontRequest: Hashable, Sendable {
+    public let family: String
+    public let package: String
+    public let debianPath: String
+    /// Face in the file when found by path (a `.ttc` holds several); fontconfig reports its own.
+    public let faceIndex: Int
+
+    public init(family: String, package: String, debianPath: String, faceIndex: Int = 0) {
+        self.family = family
+        self.package = package
+        self.debianPath = debianPath
+        self.faceIndex = faceIndex
+    }
+
+    /// The default font, for Latin text.
+    public static let dejaVuSans = FontRequest(family: "DejaVu Sans", package: "fonts-dejavu-core",
+                                               debianPath: Font.dejaVuSansPath)
+    /// The first choice for Chinese text.
+    public static let wenQuanYiMicroHei = FontRequest(family: "WenQuanYi Micro Hei", package: "fonts-wqy-microhei",
+                                                      debianPath: "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")
+    /// The second choice for Chinese text; face 2 of the collection is the Simplified Chinese one.
+    public static let notoSansCJK = FontRequest(family: "Noto Sans CJK SC", package: "fonts-noto-cjk",
+                                                debianPath: "/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc",
+                                                faceIndex: 2)
+
+    /// The environment variable holding extra font directories.
+    public static let searchPathVariable = "REFRESHLAB_FONT_PATH"
+
+    /// The file and face that provide this family, or nil when none is installed.
+    public func locate() -> (path: String, faceIndex: Int)? {
+        if let found = FontRequest.fontconfigMatch(family: family) { return found }
+        let fileName = debianPath.split(separator: "/").last.map(String.init) ?? debianPath
+        if let dirs = getenv(FontRequest.searchPathVariable) {
+            for dir in String(cString: dirs).split(separator: ":") where !dir.isEmpty {
+                let candidate = String(dir) + (dir.hasSuffix("/") ? "" : "/") + fileName
+                if access(candidate, R_OK) == 0 { return (candidate, faceIndex) }
+            }
+        }
+        if access(debianPath, R_OK) == 0 { return (debianPath, faceIndex) }
+        return nil
+    }
+
+    /// Loads the font, or says which package to install.
+    public func load() throws -> Font {
+        guard let (path, index) = locate() else {
+            throw FontError(description: "font '\(family)' is not installed: install it with "
+                + "'apt-get install \(package)' (or list its folder in \(FontRequest.searchPathVariable))")
+        }
+        return try Font(path: path, faceIndex: index, package: package)
+    }
+
+    /// Asks fontconfig for `family`; nil unless the best match really is that family.
+    static func fontconfigMatch(family: String) -> (path: String, faceIndex: Int)? {
+        guard FcInit() != 0, let pattern = FcPatternCreate() else { return nil }
+        defer { FcPatternDestroy(pattern) }
+        let name = Array(family.utf8) + [0]
+        _ = FcPatternAddString(pattern, FC_FAMILY, name)
+        _ = FcConfigSubstitute(nil, pattern, FcMatchPattern)
+        FcDefaultSubstitute(pattern)
+        var result = FcResultNoMatch
+        guard let match = FcFontMatch(nil, pattern, &result) else { return nil }
+        defer { FcPatternDestroy(match) }
+        var matches = false
+        var i: Int32 = 0
+        var value: UnsafeMutablePointer<FcChar8>?
+        while FcPatternGetString(match, FC_FAMILY, i, &value) == FcResultMatch, let value {
+            if String(cString: value).lowercased() == family.lowercased() { matches = true }
+            i += 1
+        }
+        guard matches, FcPatternGetString(match, FC_FILE, 0, &value) == FcResultMatch, let value else { return nil }
+        var index: Int32 = 0
+        if FcPatternGetInteger(match, FC_INDEX, 0, &index) != FcResultMatch { index = 0 }
+        return (String(cString: value), Int(index))
+    }
+}
+
+/// The fonts a line of text may draw from, in order: each character takes the first font that has it; a
+/// character that none has draws the first font's missing-glyph box.
+public final class FontSet {
+    public let fonts: [Font]
+    /// What went wrong while gathering the fonts (a font not installed and what replaced it), one line each.
+    public let warnings: [String]
+    /// Font and glyph chosen per character, packed as font << 32 | glyph.
+    private var resolved: [UInt32: UInt64] = [:]
+
+    public init(_ primary: Font, fallbacks: [Font] = [], warnings: [String] = []) {
+        fonts = [primary] + fallbacks
+        self.warnings = warnings
+    }
+
+    /// DejaVu Sans (or `latin`) for Latin text, then the first installed of `cjk` for Chinese.
+    ///
+    /// A missing `latin` font falls back to DejaVu Sans; missing Chinese fonts leave Chinese characters as
+    /// missing-glyph boxes. Either way `warnings` says which package to install. Throws only when not even
+    /// DejaVu Sans can be loaded, naming its package.
+    public static func standard(latin: FontRequest = .dejaVuSans,
+                                cjk: [FontRequest] = [.wenQuanYiMicroHei, .notoSansCJK]) throws -> FontSet {
+        var warnings: [String] = []
+        let primary: Font
+        do {
+            primary = try latin.load()
+        } catch let error as FontError {
+            guard latin != .dejaVuSans else { throw error }
+            primary = try FontRequest.dejaVuSans.load()
+            warnings.append("\(error.description); using DejaVu Sans instead")
+        }
+        var fallbacks: [Font] = []
+        for request in cjk {
+            if let font = try? request.load() {
+                fallbacks.append(font)
+                break
+            }
+        }
+        if fallbacks.isEmpty, let first = cjk.first {
+            warnings.append("font '\(first.family)' for Chinese text is not installed: install it with "
+                + "'apt-get install \(first.package)'; Chinese characters draw as boxes until then")
+        }
+        return FontSet(primary, fallbacks: fallbacks, warnings: warnings)
+    }
+
+    /// The font at `index`, or the primary font for an index out of range.
+    public func font(at index: Int) -> Font {
+        index >= 0 && index < fonts.count ? fonts[index] : fonts[0]
+    }
+
+    /// The font (its index in `fonts`) and glyph that draw `scalar`.
+    public func resolve(_ scalar: Unicode.Scalar) -> (font: Int, glyph: UInt32) {
+        if let packed = resolved[scalar.value] {
+            return (Int(packed >> 32), UInt32(truncatingIfNeeded: packed))
+        }
+        var choice = (font: 0, glyph: UInt32(0))
+        for (i, f) in fonts.enumerated() {
+            let g = f.glyphIndex(for: scalar)
+            if g != 0 {
+                choice = (i, g)
+                break
+            }
+        }
+        resolved[scalar.value] = UInt64(choice.font) << 32 | UInt64(choice.glyph)
+        return choice
+    }
+}

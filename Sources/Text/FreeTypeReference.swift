@@ -1,0 +1,71 @@
+import CFreeType
+
+/// A coverage bitmap rendered by FreeType itself, used only as the reference that our own glyph coverage is
+/// checked and timed against; text on screen never goes through it.
+public struct ReferenceMask: Sendable {
+    /// Column of the first pixel, relative to the pen's whole-pixel position.
+    public let left: Int
+    /// Row of the first pixel, relative to the baseline, y growing downwards (negative above the baseline).
+    public let top: Int
+    public let width: Int
+    public let height: Int
+    /// Coverage 0…255, row after row.
+    public let coverage: [UInt8]
+
+    /// The coverage at pixel (x, y) relative to the pen (same frame as `left`, `top`); 0 outside the bitmap.
+    public func value(x: Int, y: Int) -> UInt8 {
+        let i = x - left, j = y - top
+        guard i >= 0, j >= 0, i < width, j < height else { return 0 }
+        return coverage[j * width + i]
+    }
+}
+
+extension Font {
+    /// FreeType's rendering of `glyph` at `pixelSize` per em, unhinted, with the pen at (`offsetX`, `offsetY`)
+    /// pixels right and down of a whole pixel: the outline is loaded with `FT_LOAD_NO_HINTING`, translated,
+    /// and filled by `FT_Render_Glyph` in `FT_RENDER_MODE_NORMAL` (the smooth rasterizer). Nil when FreeType fails.
+    public func referenceMask(glyph: UInt32, pixelSize: Double, offsetX: Double = 0, offsetY: Double = 0)
+        -> ReferenceMask? {
+        guard loadReferenceOutline(glyph: glyph, pixelSize: pixelSize), let face = faceHandle else { return nil }
+        let slot = face.pointee.glyph!
+        FT_Outline_Translate(&slot.pointee.outline, FT_Pos((offsetX * 64).rounded()), FT_Pos((-offsetY * 64).rounded()))
+        guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { return nil }
+        let bitmap = slot.pointee.bitmap
+        let w = Int(bitmap.width), h = Int(bitmap.rows), pitch = Int(bitmap.pitch)
+        var bytes = [UInt8](repeating: 0, count: w * h)
+        if let buffer = bitmap.buffer {
+            for j in 0..<h {
+                let row = pitch >= 0 ? buffer + j * pitch : buffer + (h - 1 - j) * (-pitch)
+                for i in 0..<w { bytes[j * w + i] = row[i] }
+            }
+        }
+        return ReferenceMask(left: Int(slot.pointee.bitmap_left), top: -Int(slot.pointee.bitmap_top),
+                             width: w, height: h, coverage: bytes)
+    }
+
+    /// The outline that FreeType itself fills at `pixelSize` (unhinted, points rounded to 1/64 px), in pixels:
+    /// what our rasterizer must fill to be compared with `referenceMask` on the same geometry.
+    public func referenceOutline(glyph: UInt32, pixelSize: Double) -> GlyphOutline? {
+        guard loadReferenceOutline(glyph: glyph, pixelSize: pixelSize), let face = faceHandle else { return nil }
+        return Font.decomposeSlot(face, scale: 1.0 / 64)
+    }
+
+    /// Loads `glyph`'s outline into the face's slot, scaled by FreeType to `pixelSize` and unhinted; the first
+    /// half of a reference rendering, split out so that benchmarks can time loading and rendering apart.
+    public func loadReferenceOutline(glyph: UInt32, pixelSize: Double) -> Bool {
+        guard let face = faceHandle, setReferenceSize(pixelSize) else { return false }
+        let flags = FT_Int32(FT_LOAD_NO_HINTING) | FT_Int32(FT_LOAD_NO_BITMAP)
+        return FT_Load_Glyph(face, glyph, flags) == 0
+            && face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE
+    }
+
+    /// Renders the outline that `loadReferenceOutline` put in the slot with `FT_Render_Glyph` (smooth, 8-bit),
+    /// after shifting it by `offsetX` pixels; returns the bitmap's pixel count, or −1 when FreeType fails.
+    /// The second half of a reference rendering, for benchmarks.
+    public func renderLoadedReference(offsetX: Double) -> Int {
+        guard let slot = faceHandle?.pointee.glyph else { return -1 }
+        FT_Outline_Translate(&slot.pointee.outline, FT_Pos((offsetX * 64).rounded()), 0)
+        guard FT_Render_Glyph(slot, FT_RENDER_MODE_NORMAL) == 0 else { return -1 }
+        return Int(slot.pointee.bitmap.width) * Int(slot.pointee.bitmap.rows)
+    }
+}
