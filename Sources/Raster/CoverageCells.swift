@@ -20,10 +20,14 @@ struct CoverageCells: EdgeSink {
     private var cellCapacity = 0
     private var wordCapacity = 0
 
-    /// Cells per row: the canvas width plus two spare cells, which receive the area that edges on or next to
+    /// The canvas pixel of cell (0, 0): the buffer covers only the fill's area, so a small shape reuses the
+    /// same few kilobytes fill after fill, which stay in the first-level cache.
+    private(set) var originX = 0, originY = 0
+    /// Cells per row: the area's width plus two spare cells, which receive the area that edges on or next to
     /// the right side of the clip box pass to their right-hand neighbour.
     private(set) var stride = 0
     private(set) var wordsPerRow = 0
+    /// The clip box relative to the origin.
     private(set) var clip = ClipBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
 
     /// Rows and cells written since `begin`: the compositor visits only these.
@@ -40,24 +44,30 @@ struct CoverageCells: EdgeSink {
         bits.deallocate()
     }
 
-    /// Prepares for one fill into `canvas`, inside `clip` (already within the canvas).
-    mutating func begin(canvas: Canvas, clip: ClipBox) {
-        stride = canvas.width + 2
-        wordsPerRow = (stride + 63) >> 6
-        let needCells = stride * canvas.height, needWords = wordsPerRow * canvas.height
+    /// Prepares for one fill inside `area`, a box with 0 ≤ minX < maxX and 0 ≤ minY < maxY (in canvas pixels)
+    /// that holds every edge of the fill or is its clip: edges are clipped to it.
+    mutating func begin(area: ClipBox) {
+        originX = Int(area.minX)
+        originY = Int(area.minY)
+        let width = CoverageCells.lastIndex(area.maxX) &+ 1 &- originX
+        let height = CoverageCells.lastIndex(area.maxY) &+ 1 &- originY
+        stride = width &+ 2
+        wordsPerRow = (stride &+ 63) >> 6
+        let needCells = stride &* height, needWords = wordsPerRow &* height
         if needCells > cellCapacity {
             cells.deallocate()
-            cells = .allocate(capacity: needCells)
-            cells.initialize(repeating: 0, count: needCells)
-            cellCapacity = needCells
+            cellCapacity = Swift.max(needCells, cellCapacity &* 2)
+            cells = .allocate(capacity: cellCapacity)
+            cells.initialize(repeating: 0, count: cellCapacity)
         }
         if needWords > wordCapacity {
             bits.deallocate()
-            bits = .allocate(capacity: needWords)
-            bits.initialize(repeating: 0, count: needWords)
-            wordCapacity = needWords
+            wordCapacity = Swift.max(needWords, wordCapacity &* 2)
+            bits = .allocate(capacity: wordCapacity)
+            bits.initialize(repeating: 0, count: wordCapacity)
         }
-        self.clip = clip
+        let ox = Double(originX), oy = Double(originY)
+        clip = ClipBox(minX: area.minX - ox, minY: area.minY - oy, maxX: area.maxX - ox, maxY: area.maxY - oy)
         minRow = Int.max; maxRow = Int.min; minCell = Int.max; maxCell = Int.min
     }
 
@@ -68,7 +78,8 @@ struct CoverageCells: EdgeSink {
     @inline(__always)
     mutating func addEdge(from p0: Point, to p1: Point) {
         // Orient downwards; `dir` carries the winding sign.
-        var x0 = p0.x, y0 = p0.y, x1 = p1.x, y1 = p1.y
+        let ox = Double(originX), oy = Double(originY)
+        var x0 = p0.x - ox, y0 = p0.y - oy, x1 = p1.x - ox, y1 = p1.y - oy
         var dir = 1.0
         if y0 > y1 {
             swap(&x0, &x1); swap(&y0, &y1)
@@ -151,6 +162,8 @@ struct CoverageCells: EdgeSink {
             return
         }
         let dxdy = (x1 - x0) / (y1 - y0)
+        // Height per unit of width, the same in every scanline of the edge: divided once here, not per row.
+        let perX = scale / abs(dxdy)
         var row = firstRow
         var ya = y0, xa = x0
         while row <= lastRow {
@@ -173,7 +186,7 @@ struct CoverageCells: EdgeSink {
                 line[il &+ 1] &+= total &- here
                 setPair(row, il)
             } else {
-                across(row, left, right, il, h)
+                across(row, left, right, il, h, perX)
             }
             ya = yb; xa = xb
             row &+= 1
@@ -181,7 +194,8 @@ struct CoverageCells: EdgeSink {
     }
 
     /// Adds the part of an edge within one scanline that crosses from pixel `il` into later ones: it runs from
-    /// `left` to `right` and covers the signed height `h` (in cell units, `one` for a whole row).
+    /// `left` to `right` and covers the signed height `h` (in cell units, `one` for a whole row), `perX` of it
+    /// per unit of width.
     ///
     /// Pixel k then gets the coverage h·A(k), A(k) the mean fraction of the pixel right of the edge over the
     /// edge's height. Each cell receives the rounded difference R(h·A(k)) − R(h·A(k−1)), so the deltas of
@@ -189,11 +203,11 @@ struct CoverageCells: EdgeSink {
     /// The first pixel holds a triangle of the edge's span, whole pixels add h/width each (their mean fraction
     /// right of the edge grows by one pixel's worth), the last holds the rest of a trapezoid.
     @inline(never)
-    private mutating func across(_ row: Int, _ left: Double, _ right: Double, _ il: Int, _ h: Double) {
+    private mutating func across(_ row: Int, _ left: Double, _ right: Double, _ il: Int, _ h: Double,
+                                 _ perX: Double) {
         let line = cells + row &* stride
         let ir = Swift.max(il, CoverageCells.lastIndex(right))
         let total = CoverageCells.fixed(h)
-        let perX = h / (right - left)
         let wl = Double(il &+ 1) - left
         var done = CoverageCells.fixed(perX * (0.5 * wl * wl))
         line[il] &+= done

@@ -54,7 +54,10 @@ public final class Rasterizer {
         else { return }
         let tol = tolerance > 0 && tolerance.isFinite ? tolerance : Rasterizer.defaultTolerance
 
-        cells.begin(canvas: canvas, clip: box)
+        // The path lies inside its control points' bounds, so those bounds clip nothing and give the cell buffer
+        // its size; a flattened point that rounding puts a hair outside is moved onto the side, harmlessly.
+        cells.begin(area: ClipBox(minX: Swift.max(box.minX, bounds.minX), minY: Swift.max(box.minY, bounds.minY),
+                                  maxX: Swift.min(box.maxX, bounds.maxX), maxY: Swift.min(box.maxY, bounds.maxY)))
         path.flattenForFill(transform: transform, tolerance: tol, into: &cells)
         SpanCompositor.composite(cells: &cells, color: color.premultipliedPixel, rule: rule, into: canvas)
     }
@@ -69,7 +72,7 @@ public final class Rasterizer {
             guard a.isFinite, b.isFinite, abs(a.x) <= Rasterizer.maxCoordinate, abs(a.y) <= Rasterizer.maxCoordinate,
                   abs(b.x) <= Rasterizer.maxCoordinate, abs(b.y) <= Rasterizer.maxCoordinate else { return }
         }
-        cells.begin(canvas: canvas, clip: box)
+        cells.begin(area: box)
         for (a, b) in edges { cells.addEdge(from: a, to: b) }
         SpanCompositor.composite(cells: &cells, color: color.premultipliedPixel, rule: rule, into: canvas)
     }

@@ -28,7 +28,7 @@ enum SpanCompositor {
         for row in cells.minRow...cells.maxRow {
             let line = cells.cells + row &* stride
             let marks = cells.bits + row &* wordsPerRow
-            let dst = canvas.pixels + row &* canvas.width
+            let dst = canvas.pixels + ((row &+ cells.originY) &* canvas.width &+ cells.originX)
             var acc: Int32 = 0
             var x = drawStart
             var w = firstWord
