@@ -23,6 +23,24 @@ let package = Package(
             path: "Benchmarks/FrameBenchmarks",
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
+        .executableTarget(
+            name: "MotionBenchmarks",
+            dependencies: [
+                .product(name: "Lab", package: refreshLab),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/MotionBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+        .executableTarget(
+            name: "TextBenchmarks",
+            dependencies: [
+                .product(name: "Lab", package: refreshLab),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/TextBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
 
         // The reference renderer for the scene comparison (compare-cairo.sh): cairo draws the same scene files.
         .systemLibrary(name: "CCairo", path: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),

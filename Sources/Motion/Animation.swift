@@ -1,23 +1,28 @@
+import Geometry
+
 /// An animation with Core Animation's timing, as `CAAnimation`: it knows its timeline and how to change the
 /// value of the key paths it animates at a time; the object that holds it supplies the model values.
 ///
 /// Animations are reference types so that they can be paused and resumed in place (QA1673); an `AnimationSet`
 /// copies what it is given, as Core Animation does, so that one animation object can be added many times.
+///
+/// Stored properties skip Swift's dynamic exclusivity checks: they are plain values read many times a frame, never
+/// passed `inout`, and the checks (a thread-local lookup each) cost more than evaluating the animation.
 public class Animation: MediaTiming {
-    public var beginTime = 0.0
-    public var duration = 0.0
-    public var speed = 1.0
-    public var timeOffset = 0.0
-    public var repeatCount = 0.0
-    public var repeatDuration = 0.0
-    public var autoreverses = false
-    public var fillMode = FillMode.removed
+    @exclusivity(unchecked) public var beginTime = 0.0
+    @exclusivity(unchecked) public var duration = 0.0
+    @exclusivity(unchecked) public var speed = 1.0
+    @exclusivity(unchecked) public var timeOffset = 0.0
+    @exclusivity(unchecked) public var repeatCount = 0.0
+    @exclusivity(unchecked) public var repeatDuration = 0.0
+    @exclusivity(unchecked) public var autoreverses = false
+    @exclusivity(unchecked) public var fillMode = FillMode.removed
     /// The curve applied to each simple run; nil means linear, as in Core Animation.
-    public var timingFunction: TimingFunction?
+    @exclusivity(unchecked) public var timingFunction: TimingFunction?
     /// Whether the holder drops the animation when its active time ends (true, the default) or keeps it (for a fill).
-    public var isRemovedOnCompletion = true
+    @exclusivity(unchecked) public var isRemovedOnCompletion = true
     /// Called once: with true when the active time ends, with false when the animation is removed before that.
-    public var completion: ((_ finished: Bool) -> Void)?
+    @exclusivity(unchecked) public var completion: ((_ finished: Bool) -> Void)?
 
     public init() {}
 
@@ -49,6 +54,9 @@ public class Animation: MediaTiming {
     /// Whether the animation changes `keyPath`.
     public func animates(keyPath: String) -> Bool { false }
 
+    /// Appends the key paths the animation changes.
+    func collectKeyPaths(into list: inout [String]) {}
+
     /// Applies the animation's effect on `keyPath` at parent time `t` to `value`: the model value, or the value
     /// left by the animations added before this one. Does nothing for other key paths and other value types.
     public func apply<V: Animatable>(to value: inout V, keyPath: String, atParentTime t: Double) {}
@@ -56,23 +64,44 @@ public class Animation: MediaTiming {
 
 /// An animation of one key path's value, as `CAPropertyAnimation`.
 public class PropertyAnimation<Value: Animatable>: Animation {
-    public var keyPath: String
+    @exclusivity(unchecked) public var keyPath: String
     /// When true the animated value is added to the value below instead of replacing it.
-    public var isAdditive = false
+    @exclusivity(unchecked) public var isAdditive = false
 
-    public init(keyPath: String) {
+    /// Which final class this is, so that the fast path can call it directly.
+    enum Kind { case basic, keyframe, other }
+    let kind: Kind
+
+    public convenience init(keyPath: String) {
+        self.init(keyPath: keyPath, kind: .other)
+    }
+
+    init(keyPath: String, kind: Kind) {
         self.keyPath = keyPath
+        self.kind = kind
         super.init()
     }
 
     init(copying other: PropertyAnimation<Value>) {
         keyPath = other.keyPath
         isAdditive = other.isAdditive
+        kind = other.kind
         super.init(copying: other)
+    }
+
+    /// `value(atParentTime:base:)` in place: false when the animation shows nothing. Called on the final classes
+    /// with a concrete `Value`, it is compiled for that type.
+    @inline(__always)
+    final func evaluate(_ x: inout Value, atParentTime t: Double) -> Bool {
+        guard let f = fraction(atParentTime: t), let v = value(atFraction: f, base: x) else { return false }
+        x = isAdditive ? x.adding(v) : v
+        return true
     }
 
     /// The value shown at parent time `t` over `base` (the model value or the animations below), or nil when the
     /// animation shows nothing then.
+    @_specialize(exported: false, where Value == Double)
+    @_specialize(exported: false, where Value == Point)
     public func value(atParentTime t: Double, base: Value) -> Value? {
         guard let f = fraction(atParentTime: t), let v = value(atFraction: f, base: base) else { return nil }
         return isAdditive ? base.adding(v) : v
@@ -85,28 +114,51 @@ public class PropertyAnimation<Value: Animatable>: Animation {
 
     public override func apply<V: Animatable>(to value: inout V, keyPath: String, atParentTime t: Double) {
         guard keyPath == self.keyPath, V.self == Value.self else { return }
-        // The types are equal, checked above: rebinding the storage avoids boxing the value in an existential.
-        withUnsafeMutablePointer(to: &value) { pointer in
-            pointer.withMemoryRebound(to: Value.self, capacity: 1) { typed in
-                if let v = self.value(atParentTime: t, base: typed.pointee) { typed.pointee = v }
-            }
+        // The types are equal, checked above, so the casts reinterpret a value as its own type; unlike a cast
+        // through `Any` they box nothing. Doubles and points, most of what effects animate, take a path on the
+        // concrete final classes: a generic class's methods called through its vtable are not specialised and look
+        // up type metadata on every call, which cost more than the evaluation itself.
+        if V.self == Double.self {
+            var x = unsafeBitCast(value, to: Double.self)
+            if evaluateConcrete(&x, atParentTime: t) { value = unsafeBitCast(x, to: V.self) }
+        } else if V.self == Point.self {
+            var p = unsafeBitCast(value, to: Point.self)
+            if evaluateConcrete(&p, atParentTime: t) { value = unsafeBitCast(p, to: V.self) }
+        } else if let v = self.value(atParentTime: t, base: unsafeBitCast(value, to: Value.self)) {
+            value = unsafeBitCast(v, to: V.self)
         }
     }
+
+    /// The specialised evaluation for a concrete value type `T` equal to `Value` (the caller checked).
+    @inline(__always)
+    private func evaluateConcrete<T: Animatable>(_ value: inout T, atParentTime t: Double) -> Bool {
+        switch kind {
+        case .basic: return unsafeBitCast(self, to: BasicAnimation<T>.self).evaluate(&value, atParentTime: t)
+        case .keyframe: return unsafeBitCast(self, to: KeyframeAnimation<T>.self).evaluate(&value, atParentTime: t)
+        case .other:
+            guard let v = unsafeBitCast(self, to: PropertyAnimation<T>.self).value(atParentTime: t, base: value) else { return false }
+            value = v
+            return true
+        }
+    }
+
+    /// The key paths the animation changes, for a holder that indexes them.
+    override func collectKeyPaths(into list: inout [String]) { list.append(keyPath) }
 }
 
 /// From one value to another, as `CABasicAnimation`, with its rules for a missing `from`, `to` or `by`:
 /// from+to, from+by (to = from + by), by+to (from = to − by), from alone (to the base), to alone (from the base),
 /// by alone (from the base to base + by); with none, the base shows.
 public final class BasicAnimation<Value: Animatable>: PropertyAnimation<Value> {
-    public var fromValue: Value?
-    public var toValue: Value?
-    public var byValue: Value?
+    @exclusivity(unchecked) public var fromValue: Value?
+    @exclusivity(unchecked) public var toValue: Value?
+    @exclusivity(unchecked) public var byValue: Value?
 
     public init(keyPath: String, from: Value? = nil, to: Value? = nil, by: Value? = nil) {
         fromValue = from
         toValue = to
         byValue = by
-        super.init(keyPath: keyPath)
+        super.init(keyPath: keyPath, kind: .basic)
     }
 
     init(copying other: BasicAnimation<Value>) {
@@ -118,16 +170,23 @@ public final class BasicAnimation<Value: Animatable>: PropertyAnimation<Value> {
 
     public override func copy() -> Animation { BasicAnimation(copying: self) }
 
+    @_specialize(exported: false, where Value == Double)
+    @_specialize(exported: false, where Value == Point)
     override func value(atFraction f: Double, base: Value) -> Value? {
+        // Nested optionals rather than a switch over a tuple of them: generic code would build the tuple's type
+        // metadata at run time on every frame.
         let start: Value, end: Value
-        switch (fromValue, toValue, byValue) {
-        case let (from?, to?, _): start = from; end = to
-        case let (from?, nil, by?): start = from; end = from.adding(by)
-        case let (nil, to?, by?): start = to.subtracting(by); end = to
-        case let (from?, nil, nil): start = from; end = base
-        case let (nil, to?, nil): start = base; end = to
-        case let (nil, nil, by?): start = base; end = base.adding(by)
-        case (nil, nil, nil): return base
+        if let from = fromValue {
+            start = from
+            if let to = toValue { end = to } else if let by = byValue { end = from.adding(by) } else { end = base }
+        } else if let to = toValue {
+            end = to
+            if let by = byValue { start = to.subtracting(by) } else { start = base }
+        } else if let by = byValue {
+            start = base
+            end = base.adding(by)
+        } else {
+            return base
         }
         return start.interpolated(to: end, fraction: f)
     }
@@ -147,12 +206,12 @@ public enum CalculationMode: Sendable, Hashable {
 /// allowed, the end). A missing or invalid list spaces the values evenly, as Core Animation does;
 /// `validationError` says what is wrong with it. `timingFunctions` gives one curve per segment between values.
 public final class KeyframeAnimation<Value: Animatable>: PropertyAnimation<Value> {
-    public var values: [Value] { didSet { keyTimesAreUsable = validationError == nil } }
-    public var keyTimes: [Double]? { didSet { keyTimesAreUsable = validationError == nil } }
-    public var timingFunctions: [TimingFunction]?
-    public var calculationMode: CalculationMode { didSet { keyTimesAreUsable = validationError == nil } }
+    @exclusivity(unchecked) public var values: [Value] { didSet { keyTimesAreUsable = validationError == nil } }
+    @exclusivity(unchecked) public var keyTimes: [Double]? { didSet { keyTimesAreUsable = validationError == nil } }
+    @exclusivity(unchecked) public var timingFunctions: [TimingFunction]?
+    @exclusivity(unchecked) public var calculationMode: CalculationMode { didSet { keyTimesAreUsable = validationError == nil } }
     /// `validationError == nil`, kept up to date so that a frame builds no error text.
-    private var keyTimesAreUsable = true
+    @exclusivity(unchecked) private var keyTimesAreUsable = true
 
     public init(keyPath: String, values: [Value], keyTimes: [Double]? = nil,
                 timingFunctions: [TimingFunction]? = nil, calculationMode: CalculationMode = .linear) {
@@ -160,7 +219,7 @@ public final class KeyframeAnimation<Value: Animatable>: PropertyAnimation<Value
         self.keyTimes = keyTimes
         self.timingFunctions = timingFunctions
         self.calculationMode = calculationMode
-        super.init(keyPath: keyPath)
+        super.init(keyPath: keyPath, kind: .keyframe)
         keyTimesAreUsable = validationError == nil
     }
 
@@ -200,6 +259,7 @@ public final class KeyframeAnimation<Value: Animatable>: PropertyAnimation<Value
         return calculationMode == .discrete ? Double(i) / Double(n) : Double(i) / Double(Swift.max(n - 1, 1))
     }
 
+    @_specialize(exported: false, where Value == Double)
     override func value(atFraction f: Double, base: Value) -> Value? {
         let n = values.count
         guard n > 0 else { return nil }
@@ -229,7 +289,7 @@ public final class KeyframeAnimation<Value: Animatable>: PropertyAnimation<Value
 /// local time, so the group's begin time, speed, repeats and timing curve move them all, and the group's duration
 /// cuts them off.
 public final class AnimationGroup: Animation {
-    public var animations: [Animation]
+    @exclusivity(unchecked) public var animations: [Animation]
 
     public init(animations: [Animation] = []) {
         self.animations = animations
@@ -245,6 +305,10 @@ public final class AnimationGroup: Animation {
 
     public override func animates(keyPath: String) -> Bool {
         animations.contains { $0.animates(keyPath: keyPath) }
+    }
+
+    override func collectKeyPaths(into list: inout [String]) {
+        for child in animations { child.collectKeyPaths(into: &list) }
     }
 
     public override func apply<V: Animatable>(to value: inout V, keyPath: String, atParentTime t: Double) {

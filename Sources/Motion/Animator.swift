@@ -1,3 +1,5 @@
+import Geometry
+
 /// Runs animations against one clock: ends them on time, calls their completions, and groups the animations
 /// added inside `animate(duration:timing:changes:completion:)` into transactions.
 ///
@@ -9,7 +11,7 @@ public final class Animator {
     private struct WeakSet {
         weak var set: AnimationSet?
     }
-    private var sets: [WeakSet] = []
+    @exclusivity(unchecked) private var sets: [WeakSet] = []
     /// The innermost open transaction.
     private(set) var currentTransaction: Transaction?
 
@@ -51,7 +53,7 @@ public final class Animator {
         while i < sets.count {
             if let set = sets[i].set {
                 set.update(to: time)
-                sets[live] = sets[i]
+                if live != i { sets[live] = sets[i] }
                 live += 1
             }
             i += 1
@@ -110,13 +112,13 @@ final class Transaction {
 ///
 /// The set has its own timeline in the animator's clock time, so the whole object can be paused and resumed
 /// (QA1673) as a layer is: `pause(atParentTime:)` with the clock's now. Duration and repeats of the set itself
-/// are not used.
+/// are not used. Hot stored properties skip dynamic exclusivity checks (see `Animation`).
 public final class AnimationSet: MediaTiming {
     public let animator: Animator
-    public var beginTime = 0.0
-    public var duration = Double.infinity
-    public var speed = 1.0
-    public var timeOffset = 0.0
+    @exclusivity(unchecked) public var beginTime = 0.0
+    @exclusivity(unchecked) public var duration = Double.infinity
+    @exclusivity(unchecked) public var speed = 1.0
+    @exclusivity(unchecked) public var timeOffset = 0.0
     public var repeatCount = 0.0
     public var repeatDuration = 0.0
     public var autoreverses = false
@@ -125,12 +127,15 @@ public final class AnimationSet: MediaTiming {
     private struct Entry {
         var key: String?
         var animation: Animation
+        /// The key paths the animation changes, listed once when it is added (an added animation is not changed,
+        /// as in Core Animation), so that a lookup skips the others without calling into them.
+        var keyPaths: [String]
         var transaction: Transaction?
         var hasEnded = false
     }
-    private var entries: [Entry] = []
+    @exclusivity(unchecked) private var entries: [Entry] = []
     /// Animations that ended in the current update, kept between updates so that a frame allocates nothing.
-    private var ended: [Entry] = []
+    @exclusivity(unchecked) private var ended: [Entry] = []
 
     public init(animator: Animator) {
         self.animator = animator
@@ -149,7 +154,9 @@ public final class AnimationSet: MediaTiming {
             if copy.timingFunction == nil { copy.timingFunction = transaction.timing }
             transaction.retain()
         }
-        entries.append(Entry(key: key, animation: copy, transaction: transaction))
+        var keyPaths: [String] = []
+        copy.collectKeyPaths(into: &keyPaths)
+        entries.append(Entry(key: key, animation: copy, keyPaths: keyPaths, transaction: transaction))
     }
 
     /// The animation under `key` (the copy that runs), to read or to pause in place.
@@ -187,11 +194,13 @@ public final class AnimationSet: MediaTiming {
     }
 
     /// The presentation value of `keyPath` at `time` on the animator's clock.
+    @_specialize(exported: false, where V == Double)
+    @_specialize(exported: false, where V == Point)
     public func value<V: Animatable>(forKeyPath keyPath: String, model: V, atTime time: Double) -> V {
         let local = localTime(atParentTime: time)
         var value = model
-        for entry in entries {
-            entry.animation.apply(to: &value, keyPath: keyPath, atParentTime: local)
+        for i in entries.indices where entries[i].keyPaths.contains(keyPath) {
+            entries[i].animation.apply(to: &value, keyPath: keyPath, atParentTime: local)
         }
         return value
     }
@@ -208,13 +217,13 @@ public final class AnimationSet: MediaTiming {
         ended.removeAll(keepingCapacity: true)
         var kept = 0
         for i in entries.indices {
-            var entry = entries[i]
-            if !entry.hasEnded && entry.animation.hasEnded(atParentTime: local) {
-                ended.append(entry)
-                entry.hasEnded = true
-                if entry.animation.isRemovedOnCompletion { continue }
+            // Entries are touched in place: copying one out and back costs a retain and release per field.
+            if !entries[i].hasEnded && entries[i].animation.hasEnded(atParentTime: local) {
+                ended.append(entries[i])
+                entries[i].hasEnded = true
+                if entries[i].animation.isRemovedOnCompletion { continue }
             }
-            entries[kept] = entry
+            if kept != i { entries.swapAt(kept, i) }
             kept += 1
         }
         if kept < entries.count { entries.removeLast(entries.count - kept) }
