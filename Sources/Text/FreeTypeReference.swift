@@ -69,3 +69,73 @@ extension Font {
         return Int(slot.pointee.bitmap.width) * Int(slot.pointee.bitmap.rows)
     }
 }
+
+/// FreeType's smooth rasterizer run straight on stored outlines (`FT_Outline_Get_Bitmap`, the rasterizer that
+/// `FT_Render_Glyph` calls), into one reused bitmap: the reference for timing our own glyph rasterization, with
+/// neither side paying for loading glyphs or allocating bitmaps.
+public final class ReferenceRasterizer {
+    private let font: Font
+    private var outlines: [FT_Outline] = []
+    private var buffer: UnsafeMutablePointer<UInt8>
+    private var capacity = 1 << 16
+
+    /// Copies the outlines of `glyphs` as FreeType scales them to `pixelSize` (unhinted).
+    public init(font: Font, glyphs: [UInt32], pixelSize: Double) {
+        self.font = font
+        buffer = .allocate(capacity: capacity)
+        guard let library = font.libraryHandle else { return }
+        for g in glyphs {
+            guard font.loadReferenceOutline(glyph: g, pixelSize: pixelSize),
+                  let slot = font.faceHandle?.pointee.glyph else { continue }
+            let source = slot.pointee.outline
+            var copy = FT_Outline()
+            guard FT_Outline_New(library, FT_UInt(source.n_points), FT_Int(source.n_contours), &copy) == 0 else { continue }
+            withUnsafePointer(to: slot.pointee.outline) { src in _ = FT_Outline_Copy(src, &copy) }
+            outlines.append(copy)
+        }
+    }
+
+    deinit {
+        if let library = font.libraryHandle {
+            for i in outlines.indices { FT_Outline_Done(library, &outlines[i]) }
+        }
+        buffer.deallocate()
+    }
+
+    /// Renders every stored outline with the pen `offsetX` pixels right of a whole pixel; returns the sum of the
+    /// first coverage byte of each bitmap, so that the work cannot be optimised away.
+    public func renderAll(offsetX: Double) -> Int {
+        guard let library = font.libraryHandle else { return 0 }
+        let shift = FT_Pos((offsetX * 64).rounded())
+        var check = 0
+        for i in outlines.indices {
+            FT_Outline_Translate(&outlines[i], shift, 0)
+            var box = FT_BBox()
+            FT_Outline_Get_CBox(&outlines[i], &box)
+            let x0 = box.xMin >> 6, y0 = box.yMin >> 6, x1 = (box.xMax + 63) >> 6, y1 = (box.yMax + 63) >> 6
+            let w = Int(x1 - x0), h = Int(y1 - y0)
+            if w > 0, h > 0 {
+                if w * h > capacity {
+                    buffer.deallocate()
+                    capacity = w * h
+                    buffer = .allocate(capacity: capacity)
+                }
+                buffer.update(repeating: 0, count: w * h)
+                // The bitmap's lower-left corner is the origin: move the outline there and back.
+                FT_Outline_Translate(&outlines[i], -x0 * 64, -y0 * 64)
+                var bitmap = FT_Bitmap()
+                bitmap.rows = UInt32(h)
+                bitmap.width = UInt32(w)
+                bitmap.pitch = Int32(w)
+                bitmap.buffer = buffer
+                bitmap.num_grays = 256
+                bitmap.pixel_mode = UInt8(FT_PIXEL_MODE_GRAY.rawValue)
+                _ = FT_Outline_Get_Bitmap(library, &outlines[i], &bitmap)
+                FT_Outline_Translate(&outlines[i], x0 * 64, y0 * 64)
+                check &+= Int(buffer[(h / 2) * w + w / 2])
+            }
+            FT_Outline_Translate(&outlines[i], -shift, 0)
+        }
+        return check
+    }
+}

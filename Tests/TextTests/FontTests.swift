@@ -62,3 +62,46 @@ struct FontTests {
         }
     }
 }
+
+@Suite("Finding fonts")
+struct FontSetTests {
+    @Test("The standard set is DejaVu Sans, then a Chinese font, with nothing to warn about")
+    func standard() throws {
+        let fonts = try FontSet.standard()
+        #expect(fonts.fonts[0].familyName == "DejaVu Sans")
+        #expect(fonts.fonts.count == 2)
+        #expect(fonts.warnings.isEmpty)
+        #expect(fonts.resolve("A").font == 0)
+        #expect(fonts.resolve("新").font == 1)
+    }
+
+    @Test("A missing font is named with its package, and DejaVu Sans takes its place")
+    func missingLatin() throws {
+        let request = FontRequest(family: "Nonexistent Sans", package: "fonts-nonexistent",
+                                  debianPath: "/nonexistent/NonexistentSans.ttf")
+        let error = #expect(throws: FontError.self) { try request.load() }
+        #expect(error?.description.contains("'Nonexistent Sans'") == true)
+        #expect(error?.description.contains("apt-get install fonts-nonexistent") == true)
+        let fonts = try FontSet.standard(latin: request)
+        #expect(fonts.fonts[0].familyName == "DejaVu Sans")
+        #expect(fonts.warnings.count == 1)
+        #expect(fonts.warnings[0].contains("fonts-nonexistent") && fonts.warnings[0].contains("DejaVu Sans"))
+    }
+
+    @Test("Without a Chinese font, Chinese draws as boxes and the warning names the package to install")
+    func missingChinese() throws {
+        let none = FontRequest(family: "Nonexistent Hei", package: "fonts-nonexistent-cjk",
+                               debianPath: "/nonexistent/hei.ttc")
+        let fonts = try FontSet.standard(cjk: [none])
+        #expect(fonts.fonts.count == 1)
+        #expect(fonts.warnings.count == 1)
+        #expect(fonts.warnings[0].contains("'Nonexistent Hei'") && fonts.warnings[0].contains("fonts-nonexistent-cjk"))
+        #expect(fonts.resolve("新") == (font: 0, glyph: 0))
+    }
+
+    @Test("A file that is not a font gives one error naming it")
+    func notAFont() {
+        let error = #expect(throws: FontError.self) { try Font(path: #filePath) }
+        #expect(error?.description.contains("FontTests.swift") == true)
+    }
+}

@@ -1,0 +1,108 @@
+import Geometry
+import Raster
+import Testing
+@testable import Text
+
+@Suite("Text renderer")
+struct TextRendererTests {
+    let fonts: FontSet
+
+    init() throws {
+        fonts = try FontSet.standard()
+    }
+
+    /// The expected picture: FreeType's own rendering of each glyph, blended in black at the pen positions the
+    /// renderer must use (quarter-pixel x, whole-pixel baseline).
+    func reference(_ line: TextLine, at origin: Point, scale: Double, width: Int, height: Int) -> [Double] {
+        var ink = [Double](repeating: 0, count: width * height)
+        let by = Int((origin.y * scale).rounded())
+        for g in line.glyphs {
+            let px = ((origin.x + g.x) * scale * 4).rounded() / 4
+            let whole = px.rounded(.down)
+            let font = fonts.font(at: g.font)
+            guard let m = font.referenceMask(glyph: g.glyph, pixelSize: line.size * scale, offsetX: px - whole)
+            else { continue }
+            for j in 0..<m.height {
+                for i in 0..<m.width {
+                    let x = Int(whole) + m.left + i, y = by + m.top + j
+                    guard x >= 0, y >= 0, x < width, y < height else { continue }
+                    let a = Double(m.coverage[j * m.width + i]) / 255
+                    ink[y * width + x] = ink[y * width + x] + a * (1 - ink[y * width + x])
+                }
+            }
+        }
+        return ink
+    }
+
+    @Test("English and Chinese drawn in black on white match FreeType's glyphs at the same pens")
+    func againstFreeType() {
+        let renderer = TextRenderer(fonts: fonts)
+        for (text, size) in [("Pull down to refresh", 14.0), ("最后更新：今天 10:32", 12.0), ("Wavy AV 下拉刷新", 17.0)] {
+            let canvas = Canvas(width: 400, height: 60, fill: .white)
+            let line = renderer.layout(text, size: size)
+            let origin = Point(3.3, 20)
+            renderer.draw(line, at: origin, color: .black, scale: 2, into: canvas)
+            let expected = reference(line, at: origin, scale: 2, width: 400, height: 60)
+            var sum = 0.0, worst = 0.0, inked = 0
+            for y in 0..<60 {
+                for x in 0..<400 {
+                    let ours = 1 - Double(canvas[x, y] & 0xFF) / 255
+                    let d = abs(ours - expected[y * 400 + x]) * 255
+                    sum += d
+                    worst = max(worst, d)
+                    if ours > 0 { inked += 1 }
+                }
+            }
+            #expect(inked > 200, "\(text) drew almost nothing")
+            // Glyphs that overlap are blended by both in the same order; the rest is the glyph-level tolerance.
+            #expect(sum / Double(inked) <= 4, "\(text): mean \(sum / Double(inked)) per inked pixel")
+            #expect(worst <= 64, "\(text): worst \(worst)")
+        }
+    }
+
+    @Test("A second draw comes from the cache: no new renderings, the same pixels")
+    func warmCache() {
+        let renderer = TextRenderer(fonts: fonts)
+        let line = renderer.layout("Release to refresh 松开立即刷新", size: 15)
+        let a = Canvas(width: 500, height: 50, fill: .white), b = Canvas(width: 500, height: 50, fill: .white)
+        renderer.draw(line, at: Point(5, 25), color: Color(rgb: 69, 141, 243), scale: 2, into: a)
+        let misses = renderer.cache.misses
+        renderer.draw(line, at: Point(5, 25), color: Color(rgb: 69, 141, 243), scale: 2, into: b)
+        #expect(renderer.cache.misses == misses)
+        #expect(renderer.cache.hits >= line.glyphs.count)
+        #expect((0..<a.pixelCount).allSatisfy { a.pixels[$0] == b.pixels[$0] })
+    }
+
+    @Test("The clip keeps every pixel outside it untouched, and text off the canvas is skipped")
+    func clipping() {
+        let renderer = TextRenderer(fonts: fonts)
+        let canvas = Canvas(width: 200, height: 40, fill: .white)
+        let clip = Rect(x: 20.5, y: 5, width: 60, height: 20)
+        renderer.draw("Loading...", size: 16, at: Point(0, 18), color: .black, scale: 2, clip: clip, into: canvas)
+        var inside = 0
+        for y in 0..<40 {
+            for x in 0..<200 {
+                let touched = canvas[x, y] != 0xFFFF_FFFF
+                let within = x >= 21 && x < 80 && y >= 5 && y < 25
+                if touched { #expect(within, "pixel (\(x), \(y)) drawn outside the clip") }
+                if touched && within { inside += 1 }
+            }
+        }
+        #expect(inside > 50)
+        renderer.draw("off", size: 16, at: Point(-500, -500), color: .black, scale: 2, into: canvas)
+        renderer.draw("nan", size: .nan, at: Point(0, 10), color: .black, scale: 2, into: canvas)
+    }
+
+    @Test("A character that no font has draws the missing-glyph box")
+    func missingGlyphBox() {
+        let renderer = TextRenderer(fonts: fonts)
+        let canvas = Canvas(width: 60, height: 40, fill: .white)
+        renderer.draw("\u{FFFF}", size: 16, at: Point(2, 16), color: .black, scale: 2, into: canvas)
+        // DejaVu's .notdef is a hollow rectangle: ink on its sides, none in its middle.
+        let mask = renderer.cache.mask(fonts: fonts, font: 0, glyph: 0, pixelSize: 32, subpixel: 0)
+        let midY = 32 + mask.top + mask.height / 2
+        let row = (0..<60).map { canvas[$0, midY] & 0xFF }
+        #expect(row.filter { $0 < 128 }.count >= 2)
+        #expect(canvas[4 + mask.left + mask.width / 2, midY] == 0xFFFF_FFFF)
+    }
+}
