@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "refreshlab", targets: ["refreshlab"]),
         .library(name: "Lab", targets: ["Lab"]),
+        .library(name: "Text", targets: ["Text"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -35,7 +35,7 @@ let package = Package(
         .executableTarget(
             name: "TextBenchmarks",
             dependencies: [
-                .product(name: "Lab", package: refreshLab),
+                .product(name: "Text", package: refreshLab),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/TextBenchmarks",
