@@ -29,6 +29,11 @@ public final class GlyphCache {
     private let table: UnsafeMutablePointer<Int32>
     private let keys: UnsafeMutablePointer<UInt64>
     private let masks: UnsafeMutablePointer<GlyphMask>
+    /// Bytes of each entry's block (runs and coverage).
+    private let sizes: UnsafeMutablePointer<Int>
+    /// Where masks are encoded as runs before their block is allocated at the right size.
+    private var runScratch: UnsafeMutablePointer<UInt16> = .allocate(capacity: 1)
+    private var runScratchCapacity = 1
     /// Recency list: `newer`/`older` neighbours of each entry, −1 at the ends.
     private let newer: UnsafeMutablePointer<Int32>
     private let older: UnsafeMutablePointer<Int32>
@@ -50,6 +55,7 @@ public final class GlyphCache {
         keys = .allocate(capacity: self.entryLimit)
         masks = .allocate(capacity: self.entryLimit)
         masks.initialize(repeating: .empty, count: self.entryLimit)
+        sizes = .allocate(capacity: self.entryLimit)
         newer = .allocate(capacity: self.entryLimit)
         older = .allocate(capacity: self.entryLimit)
         freeList = .allocate(capacity: self.entryLimit)
@@ -58,10 +64,10 @@ public final class GlyphCache {
     deinit {
         var e = newest
         while e >= 0 {
-            masks[Int(e)].coverage?.deallocate()
+            masks[Int(e)].runs?.deallocate()
             e = older[Int(e)]
         }
-        table.deallocate(); keys.deallocate(); masks.deallocate()
+        table.deallocate(); keys.deallocate(); masks.deallocate(); sizes.deallocate(); runScratch.deallocate()
         newer.deallocate(); older.deallocate(); freeList.deallocate()
     }
 
@@ -109,12 +115,28 @@ public final class GlyphCache {
 
     private func insert(_ k: UInt64, _ m: GlyphMask) -> GlyphMask {
         let bytes = m.width * m.height
-        while count > 0 && (count >= entryLimit || byteCount + bytes > byteLimit) { evict(oldest) }
+        var runCount = 0
+        if m.coverage != nil && bytes > 0 {
+            let capacity = GlyphMask.runCapacity(width: m.width, height: m.height)
+            if capacity > runScratchCapacity {
+                runScratch.deallocate()
+                runScratchCapacity = capacity
+                runScratch = .allocate(capacity: capacity)
+            }
+            runCount = GlyphMask.writeRuns(m.coverage!, width: m.width, height: m.height, into: runScratch)
+        }
+        // One block per mask: the runs (UInt16, first, for alignment), then the coverage bytes.
+        let blockBytes = runCount * 2 + bytes
+        while count > 0 && (count >= entryLimit || byteCount + blockBytes > byteLimit) { evict(oldest) }
         var copy = GlyphMask.empty
         if let src = m.coverage, bytes > 0 {
-            let dst = UnsafeMutablePointer<UInt8>.allocate(capacity: bytes)
+            let block = UnsafeMutableRawPointer.allocate(byteCount: blockBytes, alignment: 2)
+            let runs = block.bindMemory(to: UInt16.self, capacity: runCount)
+            runs.update(from: runScratch, count: runCount)
+            let dst = (block + runCount * 2).bindMemory(to: UInt8.self, capacity: bytes)
             dst.update(from: src, count: bytes)
-            copy = GlyphMask(left: m.left, top: m.top, width: m.width, height: m.height, coverage: UnsafePointer(dst))
+            copy = GlyphMask(left: m.left, top: m.top, width: m.width, height: m.height, coverage: UnsafePointer(dst),
+                             runs: UnsafePointer(runs))
         }
         let e: Int32
         if freeCount > 0 {
@@ -135,7 +157,8 @@ public final class GlyphCache {
         newest = e
         if oldest < 0 { oldest = e }
         count += 1
-        byteCount += bytes
+        byteCount += blockBytes
+        sizes[Int(e)] = blockBytes
         return copy
     }
 
@@ -161,8 +184,8 @@ public final class GlyphCache {
     private func evict(_ e: Int32) {
         unlink(e)
         let m = masks[Int(e)]
-        byteCount -= m.width * m.height
-        m.coverage?.deallocate()
+        byteCount -= sizes[Int(e)]
+        m.runs?.deallocate()
         masks[Int(e)] = .empty
         // Remove from the table and shift later entries of the same probe run back, so no lookup stops early.
         var i = home(keys[Int(e)])

@@ -14,8 +14,78 @@ public struct GlyphMask {
     public let height: Int
     /// `width × height` coverage bytes, row after row; nil when the mask is empty (a space).
     public let coverage: UnsafePointer<UInt8>?
+    /// The rows as runs, for compositing without looking at empty pixels (masks in a `GlyphCache` have them):
+    /// per row a run count n, then n pairs (first column, length), the length's top bit set when every pixel
+    /// of the run is fully covered. Pixels outside the runs are 0.
+    public let runs: UnsafePointer<UInt16>?
+
+    /// Flags a run whose pixels are all 255.
+    public static let solidRun: UInt16 = 0x8000
+
+    public init(left: Int, top: Int, width: Int, height: Int, coverage: UnsafePointer<UInt8>?,
+                runs: UnsafePointer<UInt16>? = nil) {
+        self.left = left
+        self.top = top
+        self.width = width
+        self.height = height
+        self.coverage = coverage
+        self.runs = runs
+    }
 
     public static var empty: GlyphMask { GlyphMask(left: 0, top: 0, width: 0, height: 0, coverage: nil) }
+
+    /// The number of UInt16 that `writeRuns` needs at most for a mask of this size: a count per row, and at
+    /// worst a run per pixel.
+    static func runCapacity(width: Int, height: Int) -> Int { height * (1 + 2 * width) }
+
+    /// Shortest stretch of fully covered pixels that becomes a solid run of its own; shorter ones stay inside
+    /// a partial run, because a run costs more to start than a few blends do.
+    static let minSolidRun = 6
+
+    /// Encodes `coverage` (`width × height`) as runs into `out`; returns how many UInt16 it wrote. Partial runs
+    /// are maximal stretches of non-zero pixels; a stretch of at least `minSolidRun` pixels at 255 inside one is
+    /// cut out as a solid run.
+    static func writeRuns(_ coverage: UnsafePointer<UInt8>, width: Int, height: Int,
+                          into out: UnsafeMutablePointer<UInt16>) -> Int {
+        var n = 0
+        for j in 0..<height {
+            let row = coverage + j * width
+            let countAt = n
+            n += 1
+            var runs: UInt16 = 0
+            func emit(_ a: Int, _ b: Int, solid: Bool) {
+                out[n] = UInt16(a)
+                out[n + 1] = UInt16(b - a) | (solid ? solidRun : 0)
+                n += 2
+                runs += 1
+            }
+            var i = 0
+            while i < width {
+                if row[i] == 0 {
+                    i += 1
+                    continue
+                }
+                var start = i
+                while i < width && row[i] != 0 {
+                    if row[i] == 255 {
+                        var k = i
+                        while k < width && row[k] == 255 { k += 1 }
+                        if k - i >= minSolidRun {
+                            if i > start { emit(start, i, solid: false) }
+                            emit(i, k, solid: true)
+                            start = k
+                        }
+                        i = k
+                    } else {
+                        i += 1
+                    }
+                }
+                if i > start { emit(start, i, solid: false) }
+            }
+            out[countAt] = runs
+        }
+        return n
+    }
 
     /// The coverage at pixel (x, y) relative to the pen's whole pixel; 0 outside the mask.
     public func value(x: Int, y: Int) -> UInt8 {

@@ -79,3 +79,46 @@ struct GlyphCacheTests {
         #expect(abs(Int(half.value(x: 3, y: row)) - Int((0.4453 * 255).rounded())) <= 1)
     }
 }
+
+@Suite("Mask runs")
+struct MaskRunTests {
+    @Test("Runs cover exactly the non-zero pixels, solid runs only 255s, over random masks")
+    func runsProperty() {
+        var random = SeededRandom(seed: 0x5EED)
+        for _ in 0..<200 {
+            let w = Int.random(in: 1...40, using: &random), h = Int.random(in: 1...12, using: &random)
+            var bytes = [UInt8](repeating: 0, count: w * h)
+            for i in bytes.indices {
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: bytes[i] = 0
+                case 1: bytes[i] = UInt8.random(in: 1...254, using: &random)
+                default: bytes[i] = 255
+                }
+            }
+            var out = [UInt16](repeating: 0, count: GlyphMask.runCapacity(width: w, height: h))
+            let n = bytes.withUnsafeBufferPointer { b in
+                out.withUnsafeMutableBufferPointer { GlyphMask.writeRuns(b.baseAddress!, width: w, height: h, into: $0.baseAddress!) }
+            }
+            var covered = [Bool](repeating: false, count: w * h)
+            var r = 0
+            for j in 0..<h {
+                let count = Int(out[r])
+                r += 1
+                var last = -1
+                for _ in 0..<count {
+                    let a = Int(out[r]), len = Int(out[r + 1] & 0x7FFF), solid = out[r + 1] & GlyphMask.solidRun != 0
+                    r += 2
+                    #expect(a > last && len > 0 && a + len <= w)
+                    last = a + len - 1
+                    for i in a..<(a + len) {
+                        covered[j * w + i] = true
+                        if solid { #expect(bytes[j * w + i] == 255) }
+                    }
+                    if solid { #expect(len >= GlyphMask.minSolidRun) }
+                }
+            }
+            #expect(r == n)
+            #expect((0..<(w * h)).allSatisfy { covered[$0] == (bytes[$0] != 0) })
+        }
+    }
+}
