@@ -1,0 +1,171 @@
+/// Soft shadows: the alpha of a shape drawn into a canvas, blurred by three box blurs that together approximate a
+/// Gaussian, then painted in the shadow's colour onto another canvas.
+///
+/// Three successive box blurs of the right widths have the variance of the Gaussian and, by the central limit
+/// theorem, nearly its shape; each box is a running sum, so the cost per pixel does not grow with the radius.
+/// Only the alpha channel is blurred (a shadow has one colour), in `Float`, in buffers kept between calls: after
+/// the first shadow of a given size, painting shadows allocates nothing.
+public final class ShadowBlur {
+    private var front: UnsafeMutablePointer<Float>
+    private var back: UnsafeMutablePointer<Float>
+    private var capacity = 0
+    /// Column sums of the vertical pass, one per pixel of a row.
+    private var columns: UnsafeMutablePointer<Float>
+    private var columnCapacity = 0
+
+    public init() {
+        front = .allocate(capacity: 1)
+        back = .allocate(capacity: 1)
+        columns = .allocate(capacity: 1)
+    }
+
+    deinit {
+        front.deallocate()
+        back.deallocate()
+        columns.deallocate()
+    }
+
+    /// Below this standard deviation, in pixels, a blur changes less than a pixel's anti-aliasing: it is skipped.
+    public static let minimumSigma = 0.25
+
+    /// The odd widths of three box blurs whose variances add up to σ² (Kovesi's construction: `m` boxes of the
+    /// largest odd width not above the ideal one, the others two wider). Each is 1 when σ is too small to blur.
+    public static func boxWidths(sigma: Double) -> (Int, Int, Int) {
+        guard sigma.isFinite, sigma >= minimumSigma else { return (1, 1, 1) }
+        let n = 3.0
+        let ideal = (12 * sigma * sigma / n + 1).squareRoot()
+        var lower = Int(ideal.rounded(.down))
+        if lower % 2 == 0 { lower -= 1 }
+        lower = Swift.max(lower, 1)
+        let wl = Double(lower)
+        let m = Int(((12 * sigma * sigma - n * wl * wl - 4 * n * wl - 3 * n) / (-4 * wl - 4)).rounded())
+        func width(_ i: Int) -> Int { i < m ? lower : lower + 2 }
+        return (width(0), width(1), width(2))
+    }
+
+    /// How far, in whole pixels, the blur of standard deviation `sigma` spreads a pixel on each side.
+    public static func spread(sigma: Double) -> Int {
+        let (a, b, c) = boxWidths(sigma: sigma)
+        return (a - 1) / 2 + (b - 1) / 2 + (c - 1) / 2
+    }
+
+    /// The largest standard deviation, in pixels, that is blurred: beyond it a shadow is all blur and the buffers
+    /// would grow without bound.
+    public static let maximumSigma = 256.0
+
+    /// Paints `color` through the alpha of `mask`'s pixels in `box`, blurred with standard deviation `sigma`
+    /// (pixels) and moved by (`dx`, `dy`) pixels, onto `target` inside `clip` (source-over).
+    ///
+    /// `box` should reach `spread(sigma:)` pixels beyond the shape, so that no blurred alpha falls outside it and
+    /// the total alpha is kept; it may extend past the mask canvas, whose missing pixels count as transparent.
+    public func paint(alphaOf mask: Canvas, in box: PixelBox, sigma: Double, color: Color, dx: Int, dy: Int,
+                      into target: Canvas, clip: PixelBox) {
+        let s = sigma.isFinite ? Swift.min(Swift.max(sigma, 0), ShadowBlur.maximumSigma) : 0
+        let w = box.width, h = box.height
+        guard w > 0, h > 0, color.alpha > 0 else { return }
+        let out = box.offsetBy(dx: dx, dy: dy).intersection(clip).intersection(target.pixelBox)
+        guard !out.isEmpty else { return }
+        reserve(w * h, columns: w)
+        loadAlpha(of: mask, box: box)
+        let (w0, w1, w2) = ShadowBlur.boxWidths(sigma: s)
+        for pass in 0..<3 {
+            let width = pass == 0 ? w0 : pass == 1 ? w1 : w2
+            guard width > 1 else { continue }
+            blurRows(front, into: back, width: w, height: h, radius: (width - 1) / 2)
+            blurColumns(back, into: front, width: w, height: h, radius: (width - 1) / 2)
+        }
+        // The colour at full alpha; its own alpha scales the blurred coverage.
+        let solid = Color(red: color.red, green: color.green, blue: color.blue, alpha: 1).premultipliedPixel
+        let factor = Float(Swift.min(Swift.max(color.alpha, 0), 1))
+        let n = out.width
+        for y in out.minY..<out.maxY {
+            let src = front + ((y - dy - box.minY) * w + (out.minX - dx - box.minX))
+            let dst = target.pixels + (y * target.width + out.minX)
+            var i = 0
+            while i < n {
+                let v = src[i] * factor
+                if v >= 0.5 {
+                    let a = UInt32(Swift.min(v + 0.5, 255))
+                    dst[i] = Pixel.sourceOver(a == 255 ? solid : Pixel.scale(solid, by: a), dst[i])
+                }
+                i &+= 1
+            }
+        }
+    }
+
+    /// The blurred alpha (0…255) at (x, y) of the box last painted, for tests; 0 outside it.
+    func blurredAlpha(x: Int, y: Int, box: PixelBox) -> Float {
+        guard x >= box.minX, x < box.maxX, y >= box.minY, y < box.maxY else { return 0 }
+        return front[(y - box.minY) * box.width + (x - box.minX)]
+    }
+
+    private func reserve(_ count: Int, columns width: Int) {
+        if count > capacity {
+            front.deallocate(); back.deallocate()
+            front = .allocate(capacity: count)
+            back = .allocate(capacity: count)
+            capacity = count
+        }
+        if width > columnCapacity {
+            columns.deallocate()
+            columns = .allocate(capacity: width)
+            columnCapacity = width
+        }
+    }
+
+    /// Copies the mask's alpha inside `box` into `front`; pixels outside the mask canvas are 0.
+    private func loadAlpha(of mask: Canvas, box: PixelBox) {
+        let w = box.width
+        front.update(repeating: 0, count: w * box.height)
+        let inside = box.intersection(mask.pixelBox)
+        guard !inside.isEmpty else { return }
+        for y in inside.minY..<inside.maxY {
+            let src = mask.pixels + (y * mask.width + inside.minX)
+            let dst = front + ((y - box.minY) * w + (inside.minX - box.minX))
+            for i in 0..<inside.width { dst[i] = Float(src[i] >> 24) }
+        }
+    }
+
+    /// Each row of `src` averaged over a window of 2·radius + 1 pixels (zero beyond the ends), into `dst`.
+    private func blurRows(_ src: UnsafeMutablePointer<Float>, into dst: UnsafeMutablePointer<Float>,
+                          width w: Int, height h: Int, radius r: Int) {
+        let scale = 1 / Float(2 * r + 1)
+        for y in 0..<h {
+            let s = src + y * w, d = dst + y * w
+            var sum: Float = 0
+            for j in 0..<Swift.min(r, w - 1) + 1 { sum += s[j] }
+            for i in 0..<w {
+                d[i] = Swift.max(sum * scale, 0)
+                let add = i + r + 1, drop = i - r
+                if add < w { sum += s[add] }
+                if drop >= 0 { sum -= s[drop] }
+            }
+        }
+    }
+
+    /// Each column of `src` averaged over a window of 2·radius + 1 rows (zero beyond the ends), into `dst`; the
+    /// running sums of all columns move down together, so every step is a pass along contiguous rows.
+    private func blurColumns(_ src: UnsafeMutablePointer<Float>, into dst: UnsafeMutablePointer<Float>,
+                             width w: Int, height h: Int, radius r: Int) {
+        let scale = 1 / Float(2 * r + 1)
+        let acc = columns
+        acc.update(repeating: 0, count: w)
+        for j in 0..<Swift.min(r, h - 1) + 1 {
+            let row = src + j * w
+            for x in 0..<w { acc[x] += row[x] }
+        }
+        for y in 0..<h {
+            let d = dst + y * w
+            for x in 0..<w { d[x] = Swift.max(acc[x] * scale, 0) }
+            let add = y + r + 1, drop = y - r
+            if add < h {
+                let row = src + add * w
+                for x in 0..<w { acc[x] += row[x] }
+            }
+            if drop >= 0 {
+                let row = src + drop * w
+                for x in 0..<w { acc[x] -= row[x] }
+            }
+        }
+    }
+}
