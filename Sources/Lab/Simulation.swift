@@ -41,6 +41,7 @@ public final class Simulation {
                                 contentSize: Size(phone.screenSize.width, list.contentHeight))
         canvas = Canvas(width: phone.pixelWidth, height: phone.pixelHeight, fill: Simulation.background)
         navigationBar = Simulation.makeNavigationBar(phone)
+        refreshControl.attach(to: scrollView)
     }
 
     private static func makeNavigationBar(_ phone: Phone) -> Layer {
@@ -65,19 +66,17 @@ public final class Simulation {
         case .touchUp(let p): scrollView.touchEnded(at: p, time: t)
         case .wheel(let delta): scrollView.scrollWheel(by: delta, time: t)
         }
-        refreshControl.update(pullDistance: RefreshControl.pullDistance(of: scrollView),
-                              isDragging: scrollView.isDragging)
     }
 
     /// Advances physics and animations to the clock's time; call once per frame, before `render()`.
     public func step() {
-        scrollView.step(to: clock.now)
-        refreshControl.update(pullDistance: RefreshControl.pullDistance(of: scrollView),
-                              isDragging: scrollView.isDragging)
+        let now = clock.now
+        scrollView.step(to: now)
+        refreshControl.step(to: now)
     }
 
     /// True while something moves without input (momentum, bounce, an inset animation): the window keeps drawing.
-    public var isAnimating: Bool { scrollView.isAnimating }
+    public var isAnimating: Bool { scrollView.isAnimating || refreshControl.isAnimating }
 
     /// Draws the current state into `canvas`.
     public func render() {
@@ -91,6 +90,7 @@ public final class Simulation {
         let viewport = Rect(origin: offset, size: listFrame.size)
         let clip = Rect(x: listFrame.minX * s, y: listFrame.minY * s, width: listFrame.width * s, height: listFrame.height * s)
         list.draw(viewport: viewport, transform: contentToPixels, clip: clip, canvas: canvas, rasterizer: rasterizer)
+        refreshControl.headerLayer.render(into: canvas, rasterizer: rasterizer, transform: contentToPixels)
         navigationBar.render(into: canvas, rasterizer: rasterizer, transform: toPixels)
     }
 }

@@ -1,63 +1,328 @@
 import Geometry
+import Layers
 import Scrolling
 
-/// Where a refresh control is in its life, as the user sees it.
-public enum RefreshState: Equatable, Sendable, CustomStringConvertible {
-    /// At rest: nothing pulled.
-    case idle
-    /// Pulled by `progress` of the threshold (0 up to, but not including, 1).
-    case pulling(progress: Double)
-    /// Pulled past the threshold: letting go will refresh.
-    case armed
-    /// The refresh action is running.
-    case refreshing
-
-    public var description: String {
-        switch self {
-        case .idle: "idle"
-        case .pulling(let p): "pulling(\(Int((p * 100).rounded()))%)"
-        case .armed: "armed"
-        case .refreshing: "refreshing"
-        }
-    }
-}
-
-/// Watches a scroll view's pull past its top edge and decides when a refresh starts.
+/// A pull-to-refresh header: it observes a scroll view, runs the state machine, adds and removes the inset that
+/// holds the header in view, fires the action and the threshold cue, and tells its effect what happens.
 ///
-/// This first version knows the pull, the threshold and the release; effects, insets and the end of a refresh
-/// come with the effects.
+/// The inset is kept as the amount the control has added on top of the scroll view's own (a navigation bar's, a
+/// safe area's), so repeated begins and ends never add it twice and an inset changed by someone else is kept.
+/// Inset changes are applied in `step(to:)`: while a finger is down the scroll view rebases the drag, and after a
+/// release its bounce retargets the new edge, so the content never jumps.
+///
+/// ```swift
+/// let control = RefreshControl(effect: RefreshEffects.make("placeholder")!)
+/// control.attach(to: scrollView)
+/// control.action = { model.reload { control.endRefreshing(result: .success) } }
+/// // each frame, after scrollView.step(to: now):
+/// control.step(to: now)
+/// ```
 public final class RefreshControl {
-    /// Pull distance, in points, past which a release refreshes (MJRefresh's header height, 54).
-    public var threshold: Double
+    /// How far, in points, the pull must fall back under the threshold before an armed control disarms, so a
+    /// finger that trembles back by a point keeps it armed and the cue fires once. Not from REFERENCE: a little
+    /// more than a point, the trembling users report (REFERENCE, most wanted 8).
+    public static let disarmHysteresis = 2.0
+    /// The key the last-updated time is kept under unless the app sets one (MJRefresh keeps one per header class).
+    public static let defaultLastUpdatedKey = "RefreshHeader"
+
     public private(set) var state: RefreshState = .idle
-    /// Called once each time a refresh starts.
+    public private(set) var effect: any RefreshEffect
+    /// The container of the effect's layer, at (0, −headerHeight, width, headerHeight) in content coordinates:
+    /// draw it with the list's transform, above the rows and under the navigation bar.
+    public let headerLayer = Layer()
+    public private(set) weak var scrollView: ScrollView?
+
+    /// Called once each time a refresh starts, after the state has become `refreshing`.
     public var action: (() -> Void)?
-
-    public init(threshold: Double = 54) {
-        self.threshold = threshold
+    /// Called each time the pull crosses the trigger distance and arms the control (a haptic on the phone).
+    public var cue: (() -> Void)?
+    /// Called after every state change, with the old and the new state.
+    public var stateDidChange: ((RefreshState, RefreshState) -> Void)?
+    /// How many cues have fired: the app's visual tick counts them.
+    public private(set) var cueCount = 0
+    /// The pull at which a refresh starts; the effect's by default, never below its minimum.
+    public var triggerDistance: Double {
+        didSet {
+            let floor = effect.metrics.minimumTriggerDistance
+            if !(triggerDistance >= floor) { triggerDistance = floor }
+        }
+    }
+    /// Whether the control's view is on screen; a `beginRefreshing()` made while it is not waits in `willRefresh`.
+    public var isOnScreen = true {
+        didSet { if isOnScreen { startWaitingRefresh() } }
     }
 
-    /// How far the content is pulled down past its top, in points; 0 when it is not.
-    public static func pullDistance(of scrollView: ScrollView) -> Double {
-        Swift.max(0, scrollView.minContentOffset.y - scrollView.contentOffset.y)
+    public var language = RefreshLanguage.english
+    /// The texts for the effect's style in the control's language.
+    public var strings: RefreshStrings { RefreshStrings(style: effect.metrics.textStyle, language: language) }
+    /// The header's title in the current state ("Pull down to refresh", "Release to refresh", …).
+    public var title: String { strings.headerTitle(for: state) }
+
+    public var lastUpdatedKey = RefreshControl.defaultLastUpdatedKey
+    public var lastUpdatedStore: LastUpdatedStore
+    /// The source of the local date, injected so tests are exact.
+    public var dateSource: () -> RefreshDate
+    /// When the list under `lastUpdatedKey` was last refreshed with a result other than failure.
+    public var lastUpdated: RefreshDate? { lastUpdatedStore[lastUpdatedKey] }
+    /// "Last updated: Today 10:32", in the control's language.
+    public var lastUpdatedText: String { strings.lastUpdatedText(lastUpdated, now: dateSource()) }
+
+    /// The top inset the control adds to the scroll view's own right now, in points.
+    public private(set) var addedInset = 0.0
+    /// The pull as the effect last saw it.
+    public private(set) var pull = RefreshPull(distance: 0, progress: 0, isDragging: false, time: 0, headerSize: .zero)
+
+    private var observation: ScrollObservation?
+    private var tween: InsetTween?
+    /// The finishing stage to run next, and the time it may start.
+    private var nextStage = 0
+    private var nextStageTime = 0.0
+    /// Set when a refresh ends with the finger down: the pull cannot arm again until the finger lifts, so a
+    /// finger still holding the content past the threshold does not start a second refresh by accident.
+    private var waitsForLift = false
+    private var isApplyingInset = false
+    /// The scroll view's own top inset as last found, and the top inset the control last wrote: while the scroll
+    /// view still shows what was written, the base is the one remembered, free of rounding.
+    private var baseTop = 0.0
+    private var writtenTop = Double.nan
+    private var lastTime = 0.0
+
+    public init(effect: any RefreshEffect = PlaceholderEffect(), lastUpdatedStore: LastUpdatedStore = LastUpdatedStore(),
+                dateSource: @escaping () -> RefreshDate = RefreshDate.current) {
+        self.effect = effect
+        self.lastUpdatedStore = lastUpdatedStore
+        self.dateSource = dateSource
+        triggerDistance = Swift.max(effect.metrics.triggerDistance, effect.metrics.minimumTriggerDistance)
+        headerLayer.addSublayer(effect.layer)
+        effect.didMove(to: self)
     }
 
-    /// Updates the state from the pull distance and whether the finger is down; call on every offset change.
-    public func update(pullDistance: Double, isDragging: Bool) {
-        guard state != .refreshing else { return }
-        if isDragging {
-            state = pullDistance >= threshold ? .armed
-                : pullDistance > 0 ? .pulling(progress: pullDistance / threshold) : .idle
-        } else if state == .armed {
-            state = .refreshing
-            action?()
-        } else {
-            state = .idle
+    /// The metrics of the current effect.
+    public var metrics: RefreshMetrics { effect.metrics }
+
+    // MARK: Attaching
+
+    /// Starts observing `scrollView` (and stops observing any other); a refresh begun before waits until now.
+    public func attach(to scrollView: ScrollView) {
+        detach()
+        self.scrollView = scrollView
+        observation = scrollView.addObserver { [weak self] view, change in
+            guard let self, !self.isApplyingInset, change != .contentInset else { return }
+            self.evaluate(at: view.currentTime)
+        }
+        lastTime = Swift.max(lastTime, scrollView.currentTime)
+        startWaitingRefresh()
+    }
+
+    /// Stops observing, takes the added inset back at once and returns to idle.
+    public func detach() {
+        guard let scrollView else { return }
+        if let observation { scrollView.removeObserver(observation) }
+        observation = nil
+        tween = nil
+        apply(0)
+        self.scrollView = nil
+        setState(.idle, at: lastTime)
+    }
+
+    /// Replaces the effect; its layer takes the old one's place and it is told the current state.
+    public func setEffect(_ newEffect: any RefreshEffect) {
+        guard newEffect !== effect else { return }
+        effect.layer.removeFromSuperlayer()
+        effect.didMove(to: nil)
+        effect = newEffect
+        headerLayer.addSublayer(newEffect.layer)
+        newEffect.didMove(to: self)
+        triggerDistance = newEffect.metrics.triggerDistance
+        if state != .idle { newEffect.transition(from: .idle, to: state, at: lastTime) }
+        if state == .refreshing {
+            tween = InsetTween(from: addedInset, to: newEffect.metrics.refreshingInset, start: lastTime,
+                               duration: 0, timing: .linear)
         }
     }
 
-    /// Ends a refresh that is running; does nothing otherwise.
-    public func endRefreshing() {
-        if state == .refreshing { state = .idle }
+    // MARK: From code
+
+    /// Starts a refresh from code: the header scrolls into view and the action fires. While the control is not on
+    /// screen (or not attached) it waits in `willRefresh`. Calling it again while refreshing does nothing, so the
+    /// inset is never added twice.
+    public func beginRefreshing() {
+        switch state {
+        case .refreshing, .willRefresh: return
+        default: break
+        }
+        guard scrollView != nil, isOnScreen else {
+            setState(.willRefresh, at: now)
+            return
+        }
+        startRefreshing(at: now, scrollIntoView: true)
+    }
+
+    /// Ends a refresh: the result shows and the inset collapses along the effect's finishing timeline, then the
+    /// state returns to idle. Works at any moment, also with the finger down; does nothing unless refreshing
+    /// (a waiting `willRefresh` is cancelled).
+    public func endRefreshing(result: RefreshResult = .success) {
+        switch state {
+        case .willRefresh:
+            setState(.idle, at: now)
+        case .refreshing:
+            let time = now
+            if result != .failure { lastUpdatedStore[lastUpdatedKey] = dateSource() }
+            tween = nil
+            nextStage = 0
+            nextStageTime = time + (metrics.finishing.first?.delay ?? 0)
+            setState(.finishing(result), at: time)
+        default:
+            return
+        }
+    }
+
+    // MARK: Frames
+
+    /// Advances the inset's timeline to `time` and gives the effect this frame's pull; call once per frame, after
+    /// the scroll view's own `step(to:)`.
+    public func step(to time: Double) {
+        if time > lastTime { lastTime = time }
+        advanceInset(to: lastTime)
+        if scrollView != nil { evaluate(at: lastTime) }
+        let height = metrics.headerHeight
+        let width = scrollView?.boundsSize.width ?? 0
+        headerLayer.frame = Rect(x: 0, y: -height, width: width, height: height)
+        pull = RefreshPull(distance: distance, progress: distance / triggerDistance,
+                           isDragging: scrollView?.isDragging ?? false, time: lastTime,
+                           headerSize: Size(width, height))
+        effect.update(pull: pull)
+    }
+
+    /// True while the inset is changing or a finishing timeline is under way: the window keeps drawing.
+    public var isAnimating: Bool { tween != nil || state.isBusy }
+
+    // MARK: State machine
+
+    private var now: Double { Swift.max(lastTime, scrollView?.currentTime ?? 0) }
+
+    /// The scroll view's top inset without the part the control added.
+    private var baseTopInset: Double {
+        guard let scrollView else { return 0 }
+        let top = scrollView.contentInset.top
+        return top == writtenTop ? baseTop : top - addedInset
+    }
+
+    /// How far the content sits below its resting top, measured from the scroll view's own inset.
+    public var distance: Double {
+        guard let scrollView else { return 0 }
+        return Swift.max(0, -baseTopInset - scrollView.contentOffset.y)
+    }
+
+    private func evaluate(at time: Double) {
+        guard let scrollView else { return }
+        let dragging = scrollView.isDragging
+        if !dragging { waitsForLift = false }
+        let d = distance
+        switch state {
+        case .idle, .pulling:
+            if dragging && !waitsForLift && d >= triggerDistance {
+                arm(at: time)
+            } else {
+                setState(dragging && d > 0 ? .pulling : .idle, at: time)
+            }
+        case .armed:
+            if !dragging {
+                startRefreshing(at: time, scrollIntoView: false)
+            } else if d < triggerDistance - RefreshControl.disarmHysteresis {
+                setState(d > 0 ? .pulling : .idle, at: time)
+            }
+        case .willRefresh, .refreshing, .finishing, .noMoreData:
+            break
+        }
+    }
+
+    private func arm(at time: Double) {
+        cueCount += 1
+        cue?()
+        if metrics.trigger == .atThreshold {
+            startRefreshing(at: time, scrollIntoView: false)
+        } else {
+            setState(.armed, at: time)
+        }
+    }
+
+    private func startWaitingRefresh() {
+        if state == .willRefresh && isOnScreen && scrollView != nil {
+            startRefreshing(at: now, scrollIntoView: true)
+        }
+    }
+
+    /// Enters `refreshing`: schedules the inset, brings the header into view when asked (never under a finger,
+    /// which would make the content jump) and fires the action.
+    private func startRefreshing(at time: Double, scrollIntoView: Bool) {
+        setState(.refreshing, at: time)
+        // Content already past the new edge needs no animated inset: the bounce (or the finger) carries it there.
+        // Growing the edge under a running bounce instead would fling the content through it.
+        let isPastNewEdge = distance >= metrics.refreshingInset
+        tween = InsetTween(from: addedInset, to: metrics.refreshingInset, start: time,
+                           duration: isPastNewEdge ? 0 : metrics.insertDuration, timing: metrics.insertTiming)
+        if scrollIntoView, let scrollView, !scrollView.isTracking {
+            let top = -(baseTopInset + metrics.refreshingInset)
+            if scrollView.contentOffset.y > top {
+                scrollView.setContentOffset(Point(scrollView.contentOffset.x, top), animated: true)
+            }
+        }
+        action?()
+    }
+
+    /// Runs the insert tween and the finishing stages up to `time`; zero-length stages run within the same frame.
+    private func advanceInset(to time: Double) {
+        while true {
+            if let current = tween {
+                apply(current.value(at: time))
+                guard time >= current.end else { return }
+                tween = nil
+                if case .finishing = state {
+                    nextStage += 1
+                    let stages = metrics.finishing
+                    nextStageTime = current.end + (nextStage < stages.count ? stages[nextStage].delay : 0)
+                }
+                continue
+            }
+            guard case .finishing = state else { return }
+            let stages = metrics.finishing
+            if nextStage < stages.count {
+                guard time >= nextStageTime else { return }
+                let stage = stages[nextStage]
+                tween = InsetTween(from: addedInset, to: stage.inset, start: nextStageTime,
+                                   duration: stage.duration, timing: stage.timing)
+                continue
+            }
+            apply(0)
+            waitsForLift = scrollView?.isDragging ?? false
+            setState(.idle, at: nextStageTime)
+            return
+        }
+    }
+
+    /// Sets the added inset to `value`, on top of whatever the scroll view's own inset is now. The base is kept
+    /// exactly as found, so taking the inset back restores it to the last bit.
+    private func apply(_ value: Double) {
+        guard let scrollView, value != addedInset else {
+            if scrollView == nil { addedInset = 0 }
+            return
+        }
+        var inset = scrollView.contentInset
+        if inset.top != writtenTop { baseTop = inset.top - addedInset }
+        inset.top = baseTop + value
+        writtenTop = inset.top
+        addedInset = value
+        isApplyingInset = true
+        scrollView.contentInset = inset
+        isApplyingInset = false
+    }
+
+    private func setState(_ new: RefreshState, at time: Double) {
+        guard new != state else { return }
+        let old = state
+        state = new
+        effect.transition(from: old, to: new, at: time)
+        stateDidChange?(old, new)
     }
 }

@@ -3,55 +3,441 @@ import Refresh
 import Scrolling
 import Testing
 
-@Suite("RefreshControl")
-struct RefreshControlTests {
-    @Test("A pull short of the threshold goes back to idle on release and fires nothing")
-    func shortPull() {
-        let control = RefreshControl(threshold: 54)
-        var fired = 0
-        control.action = { fired += 1 }
-        control.update(pullDistance: 27, isDragging: true)
-        #expect(control.state == .pulling(progress: 0.5))
-        control.update(pullDistance: 27, isDragging: false)
-        #expect(control.state == .idle)
-        #expect(fired == 0)
+/// The classic metrics: header and trigger 54, inset 54 in over 0.25 s, out over 0.4 s (REFERENCE §1, Classic).
+let classic = RefreshMetrics()
+/// The sticky header's: fires at 88 with the finger down, inset 44 at once, result 0.5 s + wait 0.5 s, collapse 0.5 s.
+let sticky = RefreshMetrics(headerHeight: 44, triggerDistance: 88, trigger: .atThreshold, insertDuration: 0,
+                            finishing: [RefreshInsetStage(delay: 1.0, duration: 0.5)])
+/// The news header's two-stage collapse: to 32 over 0.2 s, banner 1.5 s, to 0 over 0.2 s.
+let news = RefreshMetrics(headerHeight: 70, triggerDistance: 70, minimumTriggerDistance: 45, refreshingInset: 70,
+                          finishing: [RefreshInsetStage(inset: 32, duration: 0.2),
+                                      RefreshInsetStage(delay: 1.5, inset: 0, duration: 0.2)],
+                          textStyle: .news)
+
+@Suite("RefreshControl: scripted pulls")
+struct ScriptedPullTests {
+    @Test("A pull short of the threshold goes pulling → idle and fires nothing", arguments: [0.0, 64])
+    func shortPull(topInset: Double) {
+        let rig = Rig(topInset: topInset)
+        rig.touchDown()
+        rig.pull(to: 30)
+        #expect(abs(rig.control.distance - 30) < 1e-6)
+        #expect(abs(rig.control.pull.progress - 30.0 / 54) < 1e-6)
+        rig.release()
+        rig.run(seconds: 1)
+        #expect(rig.states == [.pulling, .idle])
+        #expect(rig.actions == 0 && rig.cues == 0)
+        #expect(rig.scrollView.contentInset.top == topInset)
+        #expect(abs(rig.scrollView.contentOffset.y + topInset) < 0.5)
     }
 
-    @Test("Past the threshold it arms; release refreshes and fires the action once; end returns to idle")
-    func fullPull() {
-        let control = RefreshControl(threshold: 54)
-        var fired = 0
-        control.action = { fired += 1 }
-        var states: [RefreshState] = []
-        for pull in [10.0, 40, 54, 70] {
-            control.update(pullDistance: pull, isDragging: true)
-            states.append(control.state)
+    @Test("Past the threshold: armed, one cue; release refreshes once; the inset is added on top of the bar's; end collapses it",
+          arguments: [0.0, 64])
+    func fullPull(topInset: Double) {
+        let rig = Rig(topInset: topInset)
+        rig.touchDown()
+        for p in [20.0, 40, 60, 80] { rig.pull(to: p) }
+        #expect(rig.states == [.pulling, .armed])
+        #expect(rig.cues == 1)
+        #expect(rig.control.pull.progress > 1)
+        rig.release()
+        #expect(rig.states == [.pulling, .armed, .refreshing])
+        #expect(rig.actions == 1)
+        rig.run(seconds: 1)
+        #expect(rig.control.addedInset == 54)
+        #expect(rig.scrollView.contentInset.top == topInset + 54)
+        #expect(abs(rig.scrollView.contentOffset.y + topInset + 54) < 0.5)
+        rig.control.endRefreshing(result: .success)
+        #expect(rig.states.last == .finishing(.success))
+        rig.run(seconds: 0.2)
+        #expect(rig.control.addedInset > 0 && rig.control.addedInset < 54)
+        rig.run(seconds: 0.25)
+        #expect(rig.states == [.pulling, .armed, .refreshing, .finishing(.success), .idle])
+        #expect(rig.scrollView.contentInset.top == topInset)
+        rig.run(seconds: 1)
+        #expect(abs(rig.scrollView.contentOffset.y + topInset) < 0.5)
+        #expect(rig.actions == 1 && rig.cues == 1)
+    }
+
+    @Test("Moving back 1 pt keeps the control armed; falling well below disarms; each crossing gives one cue")
+    func hysteresis() {
+        let rig = Rig()
+        rig.touchDown()
+        rig.pull(to: 30)
+        rig.pull(to: 55)
+        rig.pull(to: 54)
+        rig.pull(to: 53.5)
+        #expect(rig.control.state == .armed)
+        #expect(rig.cues == 1)
+        rig.pull(to: 51.5)
+        #expect(rig.control.state == .pulling)
+        rig.pull(to: 53.5)
+        #expect(rig.control.state == .pulling)
+        rig.pull(to: 54.5)
+        #expect(rig.control.state == .armed)
+        #expect(rig.cues == 2)
+        #expect(rig.states == [.pulling, .armed, .pulling, .armed])
+    }
+
+    @Test("Armed, then back to the top before release: no refresh")
+    func disarmBeforeRelease() {
+        let rig = Rig()
+        rig.touchDown()
+        rig.pull(to: 30)
+        rig.pull(to: 70)
+        rig.pull(to: 20)
+        rig.release()
+        rig.run(seconds: 1)
+        #expect(rig.states == [.pulling, .armed, .pulling, .idle])
+        #expect(rig.actions == 0)
+    }
+
+    @Test("The trigger distance is adjustable, never below the effect's minimum")
+    func adjustableTrigger() {
+        let rig = Rig()
+        rig.control.triggerDistance = 80
+        rig.touchDown()
+        rig.pull(to: 70)
+        #expect(rig.control.state == .pulling)
+        rig.pull(to: 81)
+        #expect(rig.control.state == .armed)
+        let newsRig = Rig(effect: RecordingEffect(metrics: news))
+        newsRig.control.triggerDistance = 30
+        #expect(newsRig.control.triggerDistance == 45)
+    }
+
+    @Test("Sticky: fires at the threshold with the finger down; the inset arrives with no jump; result 1 s, collapse 0.5 s")
+    func stickyAtThreshold() {
+        let rig = Rig(effect: RecordingEffect(metrics: sticky))
+        rig.touchDown()
+        for p in [30.0, 60, 87] { rig.pull(to: p) }
+        #expect(rig.states == [.pulling])
+        rig.pull(to: 90)
+        #expect(rig.states == [.pulling, .refreshing])
+        #expect(rig.actions == 1 && rig.cues == 1)
+        let before = rig.scrollView.contentOffset.y
+        rig.move(toFingerY: rig.fingerY)
+        #expect(rig.control.addedInset == 44)
+        #expect(abs(rig.scrollView.contentOffset.y - before) < 1e-9)
+        // Pulling further while refreshing changes nothing.
+        rig.move(toFingerY: rig.fingerY + 40)
+        rig.release()
+        rig.run(seconds: 1.5)
+        #expect(abs(rig.scrollView.contentOffset.y + 44) < 0.5)
+        rig.control.endRefreshing(result: .failure)
+        rig.run(seconds: 0.95)
+        #expect(rig.control.addedInset == 44)
+        rig.run(seconds: 0.3)
+        #expect(rig.control.addedInset > 0 && rig.control.addedInset < 44)
+        rig.run(seconds: 0.3)
+        #expect(rig.control.addedInset == 0)
+        #expect(rig.states == [.pulling, .refreshing, .finishing(.failure), .idle])
+    }
+
+    @Test("News: the inset drops to 32 over 0.2 s, stays 1.5 s, then to 0 over 0.2 s")
+    func newsTwoStages() {
+        let rig = Rig(effect: RecordingEffect(metrics: news), topInset: 64)
+        rig.control.beginRefreshing()
+        rig.run(seconds: 1)
+        #expect(rig.scrollView.contentInset.top == 64 + 70)
+        rig.control.endRefreshing(result: .message("12 new items"))
+        rig.run(seconds: 0.25)
+        #expect(rig.control.addedInset == 32)
+        rig.run(seconds: 1.4)
+        #expect(rig.control.addedInset == 32)
+        #expect(rig.control.title == "12 new items")
+        rig.run(seconds: 0.3)
+        #expect(rig.control.addedInset == 32 || rig.control.addedInset < 32)
+        rig.run(seconds: 0.2)
+        #expect(rig.scrollView.contentInset.top == 64)
+        #expect(rig.states == [.refreshing, .finishing(.message("12 new items")), .idle])
+    }
+
+    @Test("End while the finger is down: the content stays under the finger while the inset collapses, and no re-arm until lift")
+    func endWhileDragging() {
+        let rig = Rig()
+        rig.touchDown()
+        rig.pull(to: 30)
+        rig.pull(to: 70)
+        rig.release()
+        rig.run(seconds: 1)
+        rig.touchDown()
+        rig.move(toFingerY: rig.fingerY + 30)
+        let held = rig.scrollView.contentOffset.y
+        #expect(held < -54)
+        rig.control.endRefreshing()
+        var offsets: [Double] = []
+        for _ in 0..<40 {
+            rig.move(toFingerY: rig.fingerY)
+            offsets.append(rig.scrollView.contentOffset.y)
         }
-        #expect(states == [.pulling(progress: 10.0 / 54), .pulling(progress: 40.0 / 54), .armed, .armed])
-        control.update(pullDistance: 70, isDragging: false)
-        control.update(pullDistance: 60, isDragging: false)
-        #expect(control.state == .refreshing)
-        #expect(fired == 1)
-        control.endRefreshing()
-        #expect(control.state == .idle)
-        control.endRefreshing()
-        #expect(control.state == .idle)
+        #expect(offsets.allSatisfy { abs($0 - held) < 1e-6 })
+        #expect(rig.control.addedInset == 0)
+        // Still held past the threshold: shown as a pull, but it does not arm until the finger lifts.
+        #expect(rig.control.state == .pulling)
+        #expect(rig.control.distance > 54)
+        rig.release()
+        rig.run(seconds: 1)
+        #expect(rig.actions == 1 && rig.cues == 1)
+        #expect(rig.states == [.pulling, .armed, .refreshing, .finishing(.success), .idle, .pulling, .idle])
     }
 
-    @Test("Moving back under the threshold before release disarms")
-    func disarm() {
-        let control = RefreshControl(threshold: 54)
-        control.update(pullDistance: 60, isDragging: true)
-        control.update(pullDistance: 30, isDragging: true)
-        control.update(pullDistance: 30, isDragging: false)
-        #expect(control.state == .idle)
+    @Test("End while the inset is still coming in (begun from code): it turns back from where it is, with no jump")
+    func endDuringInsert() {
+        let rig = Rig()
+        rig.control.beginRefreshing()
+        rig.run(6)
+        let partial = rig.control.addedInset
+        #expect(partial > 0 && partial < 54)
+        rig.control.endRefreshing()
+        var previous = partial
+        for _ in 0..<30 {
+            rig.run()
+            #expect(rig.control.addedInset <= previous)
+            #expect(previous - rig.control.addedInset < 10)
+            previous = rig.control.addedInset
+        }
+        #expect(rig.control.addedInset == 0)
+        #expect(rig.control.state == .idle)
+    }
+}
+
+@Suite("RefreshControl: from code")
+struct FromCodeTests {
+    @Test("Begin twice: one refresh, one action, the header scrolled into view, the inset added once")
+    func beginTwice() {
+        let rig = Rig(topInset: 64)
+        rig.control.beginRefreshing()
+        rig.control.beginRefreshing()
+        rig.run(seconds: 0.1)
+        rig.control.beginRefreshing()
+        rig.run(seconds: 1)
+        #expect(rig.states == [.refreshing])
+        #expect(rig.actions == 1)
+        #expect(rig.scrollView.contentInset.top == 64 + 54)
+        #expect(abs(rig.scrollView.contentOffset.y + 64 + 54) < 1e-6)
+        #expect(rig.cues == 0)
     }
 
-    @Test("The pull distance is how far the content sits below its top")
-    func pullDistance() {
-        let scrollView = ScrollView(boundsSize: Size(375, 600), contentSize: Size(375, 2000))
-        #expect(RefreshControl.pullDistance(of: scrollView) == 0)
-        scrollView.setContentOffset(Point(0, 300))
-        #expect(RefreshControl.pullDistance(of: scrollView) == 0)
+    @Test("End twice: one finishing, and the inset goes back to the bar's exactly")
+    func endTwice() {
+        let rig = Rig(topInset: 64)
+        rig.control.beginRefreshing()
+        rig.run(seconds: 1)
+        rig.control.endRefreshing()
+        rig.control.endRefreshing(result: .failure)
+        rig.run(seconds: 1)
+        rig.control.endRefreshing()
+        #expect(rig.states == [.refreshing, .finishing(.success), .idle])
+        #expect(rig.scrollView.contentInset.top == 64)
+    }
+
+    @Test("Begin, end, begin again during the collapse: the inset is never more than one header")
+    func beginDuringFinishing() {
+        let rig = Rig()
+        var largest = 0.0
+        for _ in 0..<3 {
+            rig.control.beginRefreshing()
+            rig.run(seconds: 0.1)
+            largest = max(largest, rig.scrollView.contentInset.top)
+            rig.control.endRefreshing()
+            rig.run(seconds: 0.1)
+            largest = max(largest, rig.scrollView.contentInset.top)
+        }
+        rig.run(seconds: 1)
+        largest = max(largest, rig.scrollView.contentInset.top)
+        #expect(largest <= 54)
+        #expect(rig.actions == 3)
+        #expect(rig.states == [.refreshing, .finishing(.success), .refreshing, .finishing(.success),
+                               .refreshing, .finishing(.success), .idle])
+        #expect(rig.scrollView.contentInset.top == 0)
+    }
+
+    @Test("Begin with the list scrolled far down brings the header into view")
+    func beginScrolledDown() {
+        let rig = Rig(topInset: 64)
+        rig.scrollView.setContentOffset(Point(0, 800))
+        rig.control.beginRefreshing()
+        rig.run(seconds: 1)
+        #expect(abs(rig.scrollView.contentOffset.y + 64 + 54) < 1e-6)
+    }
+
+    @Test("Begin while not on screen waits in willRefresh, then refreshes once when shown")
+    func willRefresh() {
+        let rig = Rig()
+        rig.control.isOnScreen = false
+        rig.control.beginRefreshing()
+        rig.control.beginRefreshing()
+        rig.run(seconds: 0.5)
+        #expect(rig.states == [.willRefresh])
+        #expect(rig.actions == 0 && rig.control.addedInset == 0)
+        rig.control.isOnScreen = true
+        rig.run(seconds: 1)
+        #expect(rig.states == [.willRefresh, .refreshing])
+        #expect(rig.actions == 1 && rig.control.addedInset == 54)
+    }
+
+    @Test("Begin before attaching waits, and refreshes on attach")
+    func beginBeforeAttach() {
+        let rig = Rig(attach: false)
+        rig.control.beginRefreshing()
+        #expect(rig.control.state == .willRefresh)
+        rig.control.attach(to: rig.scrollView)
+        #expect(rig.control.state == .refreshing)
+        #expect(rig.actions == 1)
+    }
+
+    @Test("End cancels a waiting begin")
+    func endCancelsWait() {
+        let rig = Rig()
+        rig.control.isOnScreen = false
+        rig.control.beginRefreshing()
+        rig.control.endRefreshing()
+        rig.control.isOnScreen = true
+        rig.run(seconds: 1)
+        #expect(rig.states == [.willRefresh, .idle])
+        #expect(rig.actions == 0)
+    }
+
+    @Test("An inset the app changes during a refresh is kept when the refresh ends")
+    func foreignInsetKept() {
+        let rig = Rig(topInset: 64)
+        rig.control.beginRefreshing()
+        rig.run(seconds: 1)
+        var inset = rig.scrollView.contentInset
+        inset.top += 20
+        rig.scrollView.contentInset = inset
+        rig.control.endRefreshing()
+        rig.run(seconds: 1)
+        #expect(rig.scrollView.contentInset.top == 84)
+    }
+}
+
+@Suite("RefreshControl: effect, texts, last updated")
+struct EffectAndTextTests {
+    @Test("The effect hears each state change once, and a pull per frame with the header's size")
+    func effectProtocol() {
+        let effect = RecordingEffect()
+        let rig = Rig(effect: effect)
+        #expect(effect.control === rig.control)
+        rig.touchDown()
+        rig.pull(to: 27)
+        #expect(effect.lastPull?.progress == rig.control.pull.progress)
+        #expect(effect.lastPull?.isDragging == true)
+        #expect(effect.lastPull?.headerSize == Size(375, 54))
+        #expect(rig.control.headerLayer.frame == Rect(x: 0, y: -54, width: 375, height: 54))
+        rig.pull(to: 60)
+        rig.release()
+        #expect(effect.transitions.map(\.to) == [.pulling, .armed, .refreshing])
+        #expect(effect.transitions.map(\.from) == [.idle, .pulling, .armed])
+        let frames = effect.pullCount
+        rig.run(10)
+        #expect(effect.pullCount == frames + 10)
+    }
+
+    @Test("Titles follow the state, in English and Chinese")
+    func titles() {
+        let rig = Rig()
+        #expect(rig.control.title == "Pull down to refresh")
+        rig.control.language = .chinese
+        #expect(rig.control.title == "下拉可以刷新")
+        rig.touchDown()
+        rig.pull(to: 60)
+        #expect(rig.control.title == "松开立即刷新")
+        rig.control.language = .english
+        #expect(rig.control.title == "Release to refresh")
+        rig.release()
+        #expect(rig.control.title == "Loading...")
+        rig.control.language = .chinese
+        #expect(rig.control.title == "正在刷新数据中...")
+        rig.control.endRefreshing()
+        #expect(rig.control.title == "刷新成功")
+    }
+
+    @Test("News texts: 下拉刷新 / 释放刷新 / 加载中 / 加载完成")
+    func newsTexts() {
+        let s = RefreshStrings.news(.chinese)
+        #expect([RefreshState.pulling, .armed, .refreshing, .finishing(.success)].map(s.headerTitle(for:))
+            == ["下拉刷新", "释放刷新", "加载中", "加载完成"])
+        #expect(RefreshStrings.standard(.chinese).headerTitle(for: .finishing(.failure)) == "刷新失败")
+        #expect(RefreshStrings.standard(.english).footerTitle(for: .noMoreData, automatic: true) == "No more data")
+        #expect(RefreshStrings.standard(.chinese).footerTitle(for: .noMoreData, automatic: false) == "已经全部加载完毕")
+    }
+
+    @Test("Last updated: no record, then today's time after a refresh, per key, not after a failure")
+    func lastUpdated() {
+        let store = LastUpdatedStore()
+        let rig = Rig()
+        rig.control.lastUpdatedStore = store
+        rig.control.lastUpdatedKey = "inbox"
+        #expect(rig.control.lastUpdatedText == "Last updated: No record")
+        rig.control.beginRefreshing()
+        rig.control.endRefreshing(result: .failure)
+        #expect(rig.control.lastUpdated == nil)
+        rig.run(seconds: 1)
+        rig.control.beginRefreshing()
+        rig.control.endRefreshing()
+        #expect(rig.control.lastUpdatedText == "Last updated: Today 10:32")
+        rig.control.language = .chinese
+        #expect(rig.control.lastUpdatedText == "最后更新：今天 10:32")
+        rig.control.lastUpdatedKey = "outbox"
+        #expect(rig.control.lastUpdatedText == "最后更新：无记录")
+        rig.control.lastUpdatedKey = "inbox"
+        rig.control.dateSource = { RefreshDate(year: 2024, month: 5, day: 18, hour: 9, minute: 0) }
+        #expect(rig.control.lastUpdatedText == "最后更新：05-17 10:32")
+        rig.control.dateSource = { RefreshDate(year: 2025, month: 1, day: 2, hour: 9, minute: 5) }
+        #expect(rig.control.lastUpdatedText == "最后更新：2024-05-17 10:32")
+    }
+
+    @Test("Registry: a registered effect is made by name; built-in names come first")
+    func registry() {
+        RefreshEffects.register(name: "test-recording") { RecordingEffect(metrics: sticky) }
+        #expect(RefreshEffects.names.first == RefreshEffects.builtIn.first?.name)
+        #expect(RefreshEffects.names.contains("test-recording"))
+        #expect(RefreshEffects.make("test-recording")?.metrics == sticky)
+        #expect(RefreshEffects.make("no-such-effect") == nil)
+    }
+
+    @Test("Changing the effect mid-refresh hands it the state and its own inset")
+    func swapEffect() {
+        let rig = Rig()
+        rig.control.beginRefreshing()
+        rig.run(seconds: 1)
+        let next = RecordingEffect(metrics: sticky)
+        rig.control.setEffect(next)
+        #expect(next.transitions.map(\.to) == [.refreshing])
+        rig.run()
+        #expect(rig.control.addedInset == 44)
+        #expect(rig.control.triggerDistance == 88)
+    }
+}
+
+@Suite("RefreshControl: every registered effect")
+struct EveryEffectTests {
+    @Test("Short pull, full pull, release, end: the state sequence follows the effect's trigger",
+          arguments: RefreshEffects.builtIn.map(\.name))
+    func sequences(name: String) throws {
+        let effect = try #require(RefreshEffects.make(name))
+        let m = effect.metrics
+        let rig = Rig(effect: effect, topInset: 64)
+        rig.touchDown()
+        rig.pull(to: m.triggerDistance * 0.5)
+        rig.release()
+        rig.run(seconds: 1)
+        #expect(rig.states == [.pulling, .idle])
+        rig.touchDown()
+        rig.pull(to: m.triggerDistance * 0.5)
+        rig.pull(to: m.triggerDistance + 5)
+        rig.release()
+        let armed: [RefreshState] = m.trigger == .onRelease ? [.pulling, .armed, .refreshing] : [.pulling, .refreshing]
+        #expect(Array(rig.states.dropFirst(2)) == armed)
+        rig.run(seconds: 2)
+        #expect(rig.scrollView.contentInset.top == 64 + m.refreshingInset)
+        rig.control.endRefreshing()
+        rig.control.endRefreshing()
+        rig.run(seconds: 5)
+        #expect(Array(rig.states.suffix(2)) == [.finishing(.success), .idle])
+        #expect(rig.scrollView.contentInset.top == 64)
+        #expect(rig.actions == 1 && rig.cues == 1)
     }
 }

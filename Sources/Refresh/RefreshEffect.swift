@@ -1,0 +1,106 @@
+import Layers
+import Motion
+
+/// One change of the inset the control adds, on the way from refreshing back to rest.
+public struct RefreshInsetStage: Equatable, Sendable {
+    /// How long the previous stage's result stays before this one starts, in seconds.
+    public var delay: Double
+    /// The added top inset this stage ends at, in points.
+    public var inset: Double
+    /// How long the change takes, in seconds; 0 changes it at once.
+    public var duration: Double
+    public var timing: TimingFunction
+
+    public init(delay: Double = 0, inset: Double = 0, duration: Double, timing: TimingFunction = .easeInEaseOut) {
+        self.delay = delay
+        self.inset = inset
+        self.duration = duration
+        self.timing = timing
+    }
+}
+
+/// What an effect asks of the controller: its size, when it fires, and the timeline of the inset.
+///
+/// The defaults are MJRefresh's (REFERENCE §1, Classic), so a new effect states only what differs.
+public struct RefreshMetrics: Equatable, Sendable {
+    /// MJRefresh's header height, 54 pt (REFERENCE §1, Classic).
+    public static let classicHeaderHeight = 54.0
+    /// MJRefresh inserts the refreshing inset over 0.25 s (REFERENCE §1, Classic).
+    public static let classicInsertDuration = 0.25
+    /// MJRefresh takes the inset back over 0.4 s when a refresh ends (REFERENCE §1, Classic).
+    public static let classicRemoveDuration = 0.4
+
+    /// The height of the header view, above the content's top, in points.
+    public var headerHeight: Double
+    /// The pull, in points, at which a release (or the pull itself) starts a refresh.
+    public var triggerDistance: Double
+    /// The smallest trigger distance a caller may set (news: never below 45).
+    public var minimumTriggerDistance: Double
+    public var trigger: RefreshTrigger
+    /// The top inset added while refreshing, which holds the header in view.
+    public var refreshingInset: Double
+    /// How long inserting the refreshing inset takes, in seconds; 0 inserts it at once (sticky).
+    public var insertDuration: Double
+    public var insertTiming: TimingFunction
+    /// The steps from refreshing back to rest; the state returns to idle when the last one has run. An empty list,
+    /// or one that does not end at 0, is completed by removing what is left of the inset at once.
+    public var finishing: [RefreshInsetStage]
+    /// Which set of texts the effect shows.
+    public var textStyle: RefreshTextStyle
+
+    public init(headerHeight: Double = classicHeaderHeight, triggerDistance: Double? = nil,
+                minimumTriggerDistance: Double = 1, trigger: RefreshTrigger = .onRelease,
+                refreshingInset: Double? = nil, insertDuration: Double = classicInsertDuration,
+                insertTiming: TimingFunction = .easeInEaseOut,
+                finishing: [RefreshInsetStage] = [RefreshInsetStage(duration: classicRemoveDuration)],
+                textStyle: RefreshTextStyle = .standard) {
+        self.headerHeight = headerHeight
+        self.triggerDistance = triggerDistance ?? headerHeight
+        self.minimumTriggerDistance = minimumTriggerDistance
+        self.trigger = trigger
+        self.refreshingInset = refreshingInset ?? headerHeight
+        self.insertDuration = insertDuration
+        self.insertTiming = insertTiming
+        self.finishing = finishing
+        self.textStyle = textStyle
+    }
+}
+
+/// A refresh header's look: it builds its layers and reacts to the pull and to the controller's state changes.
+///
+/// The controller owns the state machine, the insets, the action and the texts; an effect never changes them.
+/// A minimal effect:
+///
+/// ```swift
+/// final class BarEffect: RefreshEffect {
+///     let metrics = RefreshMetrics(headerHeight: 44)
+///     let layer = Layer()
+///     private let bar = Layer()
+///     init() { bar.backgroundColor = Color(rgb: 0, 122, 255); layer.addSublayer(bar) }
+///     func update(pull: RefreshPull) {
+///         bar.frame = Rect(x: 0, y: 40, width: pull.headerSize.width * min(pull.progress, 1), height: 4)
+///     }
+///     func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
+///         bar.backgroundColor = new == .armed ? Color(rgb: 52, 199, 89) : Color(rgb: 0, 122, 255)
+///     }
+/// }
+/// // one line in RefreshEffects.builtIn: ("bar", { BarEffect() })
+/// ```
+public protocol RefreshEffect: AnyObject {
+    var metrics: RefreshMetrics { get }
+    /// The header's root layer. The controller puts it in a container whose frame is the header's place above
+    /// the content's top, (0, −headerHeight, width, headerHeight) in content coordinates; the effect lays out
+    /// its layer inside that container as it likes (it may move it, as four dots does).
+    var layer: Layer { get }
+    /// Called once per frame with the pull; this is where per-frame drawing happens.
+    func update(pull: RefreshPull)
+    /// Called once for each state change, at the time of the change.
+    func transition(from old: RefreshState, to new: RefreshState, at time: Double)
+    /// Called when the effect is given to a control, or taken from it (nil): effects that show texts or the
+    /// last-updated time keep it (weakly) to read them.
+    func didMove(to control: RefreshControl?)
+}
+
+extension RefreshEffect {
+    public func didMove(to control: RefreshControl?) {}
+}

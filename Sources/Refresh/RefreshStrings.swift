@@ -1,0 +1,136 @@
+/// The language of a control's texts.
+public enum RefreshLanguage: String, Equatable, Sendable, CaseIterable {
+    case english
+    case chinese
+}
+
+/// Which family of texts an effect shows: MJRefresh's, or the news header's short ones.
+public enum RefreshTextStyle: Equatable, Sendable {
+    case standard
+    case news
+}
+
+/// Every text a header or footer shows, in one language (REFERENCE §1, Classic and News).
+public struct RefreshStrings: Equatable, Sendable {
+    /// Idle or pulling, short of the threshold.
+    public var pullDown: String
+    /// Armed: letting go will refresh.
+    public var release: String
+    /// Refreshing.
+    public var refreshing: String
+    /// Finishing with success, failure, or after a refresh that had no result text of its own.
+    public var succeeded: String
+    public var failed: String
+    /// The prefix of the last-updated line, including its separator.
+    public var lastUpdated: String
+    /// The word for a last update made today.
+    public var today: String
+    /// Shown after the prefix when there was never an update.
+    public var noRecord: String
+    /// An automatic footer at rest.
+    public var footerIdleAuto: String
+    /// A back footer at rest.
+    public var footerIdleBack: String
+    /// A back footer pulled past its height.
+    public var footerRelease: String
+    /// A footer loading.
+    public var footerLoading: String
+    /// A footer with nothing more to load.
+    public var noMoreData: String
+
+    /// MJRefresh's texts (REFERENCE §1, Classic), the sticky header's results, and the footers'.
+    public static func standard(_ language: RefreshLanguage) -> RefreshStrings {
+        switch language {
+        case .english:
+            RefreshStrings(pullDown: "Pull down to refresh", release: "Release to refresh", refreshing: "Loading...",
+                           succeeded: "Refresh succeeded", failed: "Refresh failed",
+                           lastUpdated: "Last updated: ", today: "Today", noRecord: "No record",
+                           footerIdleAuto: "Tap or pull up to load more", footerIdleBack: "Pull up to load more",
+                           footerRelease: "Release to load more", footerLoading: "Loading more...",
+                           noMoreData: "No more data")
+        case .chinese:
+            RefreshStrings(pullDown: "下拉可以刷新", release: "松开立即刷新", refreshing: "正在刷新数据中...",
+                           succeeded: "刷新成功", failed: "刷新失败",
+                           lastUpdated: "最后更新：", today: "今天", noRecord: "无记录",
+                           footerIdleAuto: "点击或上拉加载更多", footerIdleBack: "上拉可以加载更多",
+                           footerRelease: "松开立即加载更多", footerLoading: "正在加载更多的数据...",
+                           noMoreData: "已经全部加载完毕")
+        }
+    }
+
+    /// The news header's texts (REFERENCE §1, News: 下拉刷新 / 释放刷新 / 加载中 / 加载完成).
+    public static func news(_ language: RefreshLanguage) -> RefreshStrings {
+        var strings = standard(language)
+        switch language {
+        case .english:
+            strings.pullDown = "Pull to refresh"
+            strings.release = "Release to refresh"
+            strings.refreshing = "Loading"
+            strings.succeeded = "Done"
+        case .chinese:
+            strings.pullDown = "下拉刷新"
+            strings.release = "释放刷新"
+            strings.refreshing = "加载中"
+            strings.succeeded = "加载完成"
+        }
+        return strings
+    }
+
+    public init(style: RefreshTextStyle, language: RefreshLanguage) {
+        self = style == .news ? .news(language) : .standard(language)
+    }
+
+    public init(pullDown: String, release: String, refreshing: String, succeeded: String, failed: String,
+                lastUpdated: String, today: String, noRecord: String, footerIdleAuto: String, footerIdleBack: String,
+                footerRelease: String, footerLoading: String, noMoreData: String) {
+        self.pullDown = pullDown
+        self.release = release
+        self.refreshing = refreshing
+        self.succeeded = succeeded
+        self.failed = failed
+        self.lastUpdated = lastUpdated
+        self.today = today
+        self.noRecord = noRecord
+        self.footerIdleAuto = footerIdleAuto
+        self.footerIdleBack = footerIdleBack
+        self.footerRelease = footerRelease
+        self.footerLoading = footerLoading
+        self.noMoreData = noMoreData
+    }
+
+    /// The header's title in `state`.
+    public func headerTitle(for state: RefreshState) -> String {
+        switch state {
+        case .idle, .pulling: pullDown
+        case .armed: release
+        case .willRefresh, .refreshing: refreshing
+        case .finishing(.success): succeeded
+        case .finishing(.failure): failed
+        case .finishing(.message(let text)): text
+        case .noMoreData: noMoreData
+        }
+    }
+
+    /// The footer's title in `state`; `automatic` picks the automatic footer's idle text.
+    public func footerTitle(for state: RefreshState, automatic: Bool) -> String {
+        switch state {
+        case .idle, .pulling, .finishing: automatic ? footerIdleAuto : footerIdleBack
+        case .armed: footerRelease
+        case .willRefresh, .refreshing: footerLoading
+        case .noMoreData: noMoreData
+        }
+    }
+
+    /// "Last updated: Today 10:32": today as the word and the time; another day of the same year as month-day and
+    /// time; another year in full (MJRefresh's format).
+    public func lastUpdatedText(_ date: RefreshDate?, now: RefreshDate) -> String {
+        guard let date else { return lastUpdated + noRecord }
+        let time = date.twoDigits(date.hour) + ":" + date.twoDigits(date.minute)
+        let day = date.twoDigits(date.month) + "-" + date.twoDigits(date.day)
+        if date.year == now.year && date.month == now.month && date.day == now.day {
+            return lastUpdated + today + " " + time
+        }
+        if date.year == now.year { return lastUpdated + day + " " + time }
+        return lastUpdated + String(date.year) + "-" + day + " " + time
+    }
+}

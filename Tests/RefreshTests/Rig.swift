@@ -1,0 +1,103 @@
+import Geometry
+import Layers
+import Refresh
+import Scrolling
+
+/// A tiny effect that only records what the controller tells it.
+final class RecordingEffect: RefreshEffect {
+    let metrics: RefreshMetrics
+    let layer = Layer()
+    private(set) var transitions: [(from: RefreshState, to: RefreshState, time: Double)] = []
+    private(set) var lastPull: RefreshPull?
+    private(set) var pullCount = 0
+    weak var control: RefreshControl?
+
+    init(metrics: RefreshMetrics = RefreshMetrics()) {
+        self.metrics = metrics
+    }
+
+    func update(pull: RefreshPull) {
+        lastPull = pull
+        pullCount += 1
+    }
+
+    func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
+        transitions.append((old, new, time))
+    }
+
+    func didMove(to control: RefreshControl?) {
+        self.control = control
+    }
+}
+
+/// A phone-sized scroll view with a control on it, driven frame by frame by a scripted finger at 60 frames a second.
+final class Rig {
+    static let frame = 1.0 / 60
+    static let viewport = Size(375, 600)
+    static let fingerX = 187.0
+    static let fingerStart = 100.0
+
+    let scrollView: ScrollView
+    let control: RefreshControl
+    var time = 0.0
+    var fingerY = Rig.fingerStart
+    /// Every state the control entered, in order.
+    var states: [RefreshState] = []
+    var actions = 0
+    var cues = 0
+
+    init(effect: any RefreshEffect = RecordingEffect(), topInset: Double = 0, contentHeight: Double = 2000,
+         attach: Bool = true) {
+        scrollView = ScrollView(boundsSize: Rig.viewport, contentSize: Size(375, contentHeight),
+                                contentInset: EdgeInsets(top: topInset))
+        control = RefreshControl(effect: effect, dateSource: { RefreshDate(year: 2024, month: 5, day: 17, hour: 10, minute: 32) })
+        control.stateDidChange = { [unowned self] _, new in states.append(new) }
+        control.action = { [unowned self] in actions += 1 }
+        control.cue = { [unowned self] in cues += 1 }
+        if attach { control.attach(to: scrollView) }
+    }
+
+    /// The scroll view's own top inset, without the control's.
+    var baseTop: Double { scrollView.contentInset.top - control.addedInset }
+
+    /// Advances `count` frames with no input.
+    func run(_ count: Int = 1) {
+        for _ in 0..<count {
+            time += Rig.frame
+            scrollView.step(to: time)
+            control.step(to: time)
+        }
+    }
+
+    /// Runs frames until `seconds` have passed.
+    func run(seconds: Double) {
+        run(Int((seconds / Rig.frame).rounded(.up)))
+    }
+
+    func touchDown() {
+        fingerY = Rig.fingerStart
+        scrollView.touchBegan(at: Point(Rig.fingerX, fingerY), time: time)
+    }
+
+    /// Moves the finger to `y` within one frame.
+    func move(toFingerY y: Double) {
+        time += Rig.frame
+        fingerY = y
+        scrollView.touchMoved(to: Point(Rig.fingerX, y), time: time)
+        scrollView.step(to: time)
+        control.step(to: time)
+    }
+
+    /// From a touch-down with the content at rest at its top, moves the finger so the pull is `distance`.
+    func pull(to distance: Double) {
+        let travel = -RubberBand.travel(forOffset: -distance, dimension: Rig.viewport.height)
+        move(toFingerY: Rig.fingerStart + travel)
+    }
+
+    /// Holds the finger still long enough that the release is not a fling, then lifts it.
+    func release() {
+        for _ in 0..<8 { move(toFingerY: fingerY) }
+        scrollView.touchEnded(at: Point(Rig.fingerX, fingerY), time: time)
+        run()
+    }
+}
