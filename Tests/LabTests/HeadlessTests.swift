@@ -3,7 +3,9 @@ import Glibc
 #endif
 import Geometry
 import Lab
+import Motion
 import Raster
+import Refresh
 import Testing
 
 /// A fresh, empty directory for one test's output.
@@ -55,6 +57,35 @@ struct HeadlessTests {
         let file = try HeadlessRun(frames: 1, outputDirectory: dir).run()[0]
         let error = #expect(throws: LabError.self) { try HeadlessRun(frames: 1, outputDirectory: file).run() }
         #expect(error?.description.contains(file) == true)
+    }
+
+    @Test("A pull down past the header's height and a release start one refresh; ending it brings the list back")
+    func pullToRefresh() {
+        let clock = SimulatedClock()
+        let simulation = Simulation(clock: clock)
+        var fired = 0
+        simulation.refreshControl.action = { fired += 1 }
+        simulation.handle(.touchDown(Point(187.5, 200)))
+        for i in 1...30 {
+            clock.advance(by: 1 / simulatedFrameRate)
+            simulation.handle(.touchMove(Point(187.5, 200 + Double(i) * 10)))
+            simulation.step()
+        }
+        #expect(simulation.refreshControl.state == .armed)
+        simulation.handle(.touchUp(Point(187.5, 500)))
+        for _ in 0..<60 {
+            clock.advance(by: 1 / simulatedFrameRate)
+            simulation.step()
+        }
+        #expect(simulation.refreshControl.state == .refreshing)
+        #expect(fired == 1)
+        simulation.refreshControl.endRefreshing()
+        for _ in 0..<60 {
+            clock.advance(by: 1 / simulatedFrameRate)
+            simulation.step()
+        }
+        #expect(simulation.refreshControl.state == .idle)
+        #expect(simulation.scrollView.contentInset.top == 0)
     }
 
     @Test("Zero frames is refused")
