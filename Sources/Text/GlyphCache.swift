@@ -6,8 +6,10 @@
 /// table at most half full, with a multiplicative hash of one packed 64-bit key. A hit is a few loads and
 /// two list splices, so drawing from a warm cache allocates nothing and hashes nothing expensive.
 public final class GlyphCache {
-    /// Sub-pixel x positions a glyph is rendered at: pens are snapped to quarters of a pixel.
-    public static let subpixelPositions = 4
+    /// Sub-pixel x positions a glyph is rendered at, as a power of two: 2 bits, pens snapped to quarter pixels.
+    public static let subpixelBits = 2
+    /// Sub-pixel x positions a glyph is rendered at: 4.
+    public static let subpixelPositions = 1 << subpixelBits
     /// Default bound on the bytes of cached masks: about 10 000 glyphs of 24×28 px.
     public static let defaultByteLimit = 8 << 20
     /// Default bound on the number of cached masks.
@@ -87,7 +89,12 @@ public final class GlyphCache {
     /// The mask of `glyph` of `fonts[font]` at `pixelSize` per em with the pen `subpixel` quarters of a pixel
     /// right of a whole pixel, rendered on first use. Its bytes stay valid until a later lookup evicts it.
     public func mask(fonts: FontSet, font: Int, glyph: UInt32, pixelSize: Double, subpixel: Int) -> GlyphMask {
-        let size64 = Int((pixelSize * 64).rounded())
+        mask(fonts: fonts, font: font, glyph: glyph, size64: Int((pixelSize * 64).rounded()), subpixel: subpixel)
+    }
+
+    /// The same lookup with the size already in 1/64 px, as a renderer computes it once per line.
+    @inline(__always)
+    func mask(fonts: FontSet, font: Int, glyph: UInt32, size64: Int, subpixel: Int) -> GlyphMask {
         let k = GlyphCache.key(font: font, glyph: glyph, size64: size64, subpixel: subpixel)
         var p = home(k)
         while true {
