@@ -40,7 +40,7 @@ public struct GlyphMask {
 
     /// Shortest stretch of fully covered pixels that becomes a solid run of its own; shorter ones stay inside
     /// a partial run, because a run costs more to start than a few blends do.
-    static let minSolidRun = 6
+    static let minSolidRun = 8
 
     /// Encodes `coverage` (`width × height`) as runs into `out`; returns how many UInt16 it wrote. Partial runs
     /// are maximal stretches of non-zero pixels; a stretch of at least `minSolidRun` pixels at 255 inside one is
