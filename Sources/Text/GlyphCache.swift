@@ -10,6 +10,9 @@ public final class GlyphCache {
     public static let subpixelBits = 2
     /// Sub-pixel x positions a glyph is rendered at: 4.
     public static let subpixelPositions = 1 << subpixelBits
+    /// Largest pixel size per em a glyph is rendered at; beyond it glyphs draw nothing (a mask of a bigger
+    /// glyph would be megabytes, and no screen text needs one).
+    public static let maxPixelSize = 2048.0
     /// Default bound on the bytes of cached masks: about 10 000 glyphs of 24×28 px.
     public static let defaultByteLimit = 8 << 20
     /// Default bound on the number of cached masks.
@@ -89,7 +92,8 @@ public final class GlyphCache {
     /// The mask of `glyph` of `fonts[font]` at `pixelSize` per em with the pen `subpixel` quarters of a pixel
     /// right of a whole pixel, rendered on first use. Its bytes stay valid until a later lookup evicts it.
     public func mask(fonts: FontSet, font: Int, glyph: UInt32, pixelSize: Double, subpixel: Int) -> GlyphMask {
-        mask(fonts: fonts, font: font, glyph: glyph, size64: Int((pixelSize * 64).rounded()), subpixel: subpixel)
+        guard pixelSize > 0, pixelSize <= GlyphCache.maxPixelSize else { return .empty }
+        return mask(fonts: fonts, font: font, glyph: glyph, size64: Int((pixelSize * 64).rounded()), subpixel: subpixel)
     }
 
     /// The same lookup with the size already in 1/64 px, as a renderer computes it once per line.

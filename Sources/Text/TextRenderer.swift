@@ -21,6 +21,10 @@ public final class TextRenderer {
     public let fonts: FontSet
     public let cache: GlyphCache
 
+    /// Largest pen coordinate in pixels that is drawn; beyond it a line is far off any canvas, and pixel
+    /// arithmetic in `Int` stays far from overflow.
+    static let maxCoordinate = 1e9
+
     public init(fonts: FontSet, cacheByteLimit: Int = GlyphCache.defaultByteLimit) {
         self.fonts = fonts
         cache = GlyphCache(byteLimit: cacheByteLimit)
@@ -43,7 +47,8 @@ public final class TextRenderer {
     public func draw(_ line: TextLine, at origin: Point, color: Color, scale: Double, clip: Rect? = nil,
                      into canvas: Canvas) {
         let pixelSize = line.size * scale
-        guard color.alpha > 0, pixelSize > 0, pixelSize.isFinite, origin.isFinite, !line.glyphs.isEmpty else { return }
+        guard color.alpha > 0, pixelSize > 0, pixelSize <= GlyphCache.maxPixelSize, origin.isFinite,
+              !line.glyphs.isEmpty else { return }
         // The clip, as whole pixels inside the canvas.
         var minX = 0, minY = 0, maxX = canvas.width, maxY = canvas.height
         if let clip {
@@ -55,7 +60,7 @@ public final class TextRenderer {
         }
         guard minX < maxX, minY < maxY else { return }
         let baseline = (origin.y * scale).rounded()
-        guard abs(baseline) < 1e9, abs(origin.x * scale) < 1e9 else { return }
+        guard abs(baseline) < TextRenderer.maxCoordinate, abs(origin.x * scale) < TextRenderer.maxCoordinate else { return }
         let by = Int(baseline)
         let premultiplied = color.premultipliedPixel
         let size64 = Int((pixelSize * 64).rounded())

@@ -73,7 +73,7 @@ struct TextRendererTests {
         #expect((0..<a.pixelCount).allSatisfy { a.pixels[$0] == b.pixels[$0] })
     }
 
-    @Test("The clip keeps every pixel outside it untouched, and text off the canvas is skipped")
+    @Test("The clip keeps every pixel outside it untouched; text off the canvas or at absurd sizes draws nothing")
     func clipping() {
         let renderer = TextRenderer(fonts: fonts)
         let canvas = Canvas(width: 200, height: 40, fill: .white)
@@ -89,8 +89,13 @@ struct TextRendererTests {
             }
         }
         #expect(inside > 50)
+        let before = (0..<canvas.pixelCount).map { canvas.pixels[$0] }
         renderer.draw("off", size: 16, at: Point(-500, -500), color: .black, scale: 2, into: canvas)
         renderer.draw("nan", size: .nan, at: Point(0, 10), color: .black, scale: 2, into: canvas)
+        renderer.draw("huge", size: 1e300, at: Point(0, 10), color: .black, scale: 2, into: canvas)
+        renderer.draw("far", size: 12, at: Point(1e200, 10), color: .black, scale: 2, into: canvas)
+        renderer.draw("inf", size: 12, at: Point(0, 10), color: .black, scale: .infinity, into: canvas)
+        #expect((0..<canvas.pixelCount).allSatisfy { canvas.pixels[$0] == before[$0] })
     }
 
     @Test("A character that no font has draws the missing-glyph box")
