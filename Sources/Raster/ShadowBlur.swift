@@ -65,38 +65,64 @@ public final class ShadowBlur {
         guard w > 0, h > 0, color.alpha > 0 else { return }
         let out = box.offsetBy(dx: dx, dy: dy).intersection(clip).intersection(target.pixelBox)
         guard !out.isEmpty else { return }
-        reserve(w * h, columns: w)
+        reserve(w * h, columns: Swift.max(w, h))
         loadAlpha(of: mask, box: box)
-        let (w0, w1, w2) = ShadowBlur.boxWidths(sigma: s)
-        for pass in 0..<3 {
-            let width = pass == 0 ? w0 : pass == 1 ? w1 : w2
-            guard width > 1 else { continue }
-            blurRows(front, into: back, width: w, height: h, radius: (width - 1) / 2)
-            blurColumns(back, into: front, width: w, height: h, radius: (width - 1) / 2)
-        }
+        let widths = ShadowBlur.boxWidths(sigma: s)
+        // Columns first, then the transposed buffer's columns (the original rows): every pass runs along
+        // contiguous memory and vectorises, where a running sum along a row is one long chain of dependent adds.
+        var a = front, b = back
+        blurThreeTimes(&a, &b, width: w, height: h, widths: widths)
+        transpose(a, into: b, width: w, height: h)
+        swap(&a, &b)
+        blurThreeTimes(&a, &b, width: h, height: w, widths: widths)
         // The colour at full alpha; its own alpha scales the blurred coverage.
         let solid = Color(red: color.red, green: color.green, blue: color.blue, alpha: 1).premultipliedPixel
         let factor = Float(Swift.min(Swift.max(color.alpha, 0), 1))
         let n = out.width
         for y in out.minY..<out.maxY {
-            let src = front + ((y - dy - box.minY) * w + (out.minX - dx - box.minX))
+            // `a` is transposed: the alpha of box pixel (x, y) is at x·h + y.
+            let src = a + ((out.minX - dx - box.minX) * h + (y - dy - box.minY))
             let dst = target.pixels + (y * target.width + out.minX)
             var i = 0
             while i < n {
-                let v = src[i] * factor
+                let v = src[i &* h] * factor
                 if v >= 0.5 {
-                    let a = UInt32(Swift.min(v + 0.5, 255))
-                    dst[i] = Pixel.sourceOver(a == 255 ? solid : Pixel.scale(solid, by: a), dst[i])
+                    let alpha = UInt32(Swift.min(v + 0.5, 255))
+                    dst[i] = Pixel.sourceOver(alpha == 255 ? solid : Pixel.scale(solid, by: alpha), dst[i])
                 }
                 i &+= 1
             }
         }
     }
 
-    /// The blurred alpha (0…255) at (x, y) of the box last painted, for tests; 0 outside it.
-    func blurredAlpha(x: Int, y: Int, box: PixelBox) -> Float {
-        guard x >= box.minX, x < box.maxX, y >= box.minY, y < box.maxY else { return 0 }
-        return front[(y - box.minY) * box.width + (x - box.minX)]
+    /// Three vertical box blurs of the given widths, ping-ponging between `a` and `b`; the result ends in `a`.
+    private func blurThreeTimes(_ a: inout UnsafeMutablePointer<Float>, _ b: inout UnsafeMutablePointer<Float>,
+                                width: Int, height: Int, widths: (Int, Int, Int)) {
+        for pass in 0..<3 {
+            let boxWidth = pass == 0 ? widths.0 : pass == 1 ? widths.1 : widths.2
+            guard boxWidth > 1 else { continue }
+            blurColumns(a, into: b, width: width, height: height, radius: (boxWidth - 1) / 2)
+            swap(&a, &b)
+        }
+    }
+
+    /// `src` (w × h, row after row) written column after column into `dst` (h × w), in tiles that stay in cache.
+    private func transpose(_ src: UnsafeMutablePointer<Float>, into dst: UnsafeMutablePointer<Float>,
+                           width w: Int, height h: Int) {
+        let tile = 32
+        var y0 = 0
+        while y0 < h {
+            let y1 = Swift.min(y0 + tile, h)
+            var x0 = 0
+            while x0 < w {
+                let x1 = Swift.min(x0 + tile, w)
+                for y in y0..<y1 {
+                    for x in x0..<x1 { dst[x &* h &+ y] = src[y &* w &+ x] }
+                }
+                x0 = x1
+            }
+            y0 = y1
+        }
     }
 
     private func reserve(_ count: Int, columns width: Int) {
@@ -123,23 +149,6 @@ public final class ShadowBlur {
             let src = mask.pixels + (y * mask.width + inside.minX)
             let dst = front + ((y - box.minY) * w + (inside.minX - box.minX))
             for i in 0..<inside.width { dst[i] = Float(src[i] >> 24) }
-        }
-    }
-
-    /// Each row of `src` averaged over a window of 2·radius + 1 pixels (zero beyond the ends), into `dst`.
-    private func blurRows(_ src: UnsafeMutablePointer<Float>, into dst: UnsafeMutablePointer<Float>,
-                          width w: Int, height h: Int, radius r: Int) {
-        let scale = 1 / Float(2 * r + 1)
-        for y in 0..<h {
-            let s = src + y * w, d = dst + y * w
-            var sum: Float = 0
-            for j in 0..<Swift.min(r, w - 1) + 1 { sum += s[j] }
-            for i in 0..<w {
-                d[i] = Swift.max(sum * scale, 0)
-                let add = i + r + 1, drop = i - r
-                if add < w { sum += s[add] }
-                if drop >= 0 { sum -= s[drop] }
-            }
         }
     }
 
