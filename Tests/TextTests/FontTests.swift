@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Geometry
 import Raster
 import Testing
@@ -103,5 +106,21 @@ struct FontSetTests {
     func notAFont() {
         let error = #expect(throws: FontError.self) { try Font(path: #filePath) }
         #expect(error?.description.contains("FontTests.swift") == true)
+    }
+}
+
+@Suite("Font search path")
+struct FontSearchPathTests {
+    @Test("A family fontconfig does not know is found by file name in the folders of REFRESHLAB_FONT_PATH")
+    func searchPath() throws {
+        let folder = String(Font.dejaVuSansPath.split(separator: "/").dropLast().joined(separator: "/"))
+        let request = FontRequest(family: "Renamed Sans", package: "fonts-dejavu-core",
+                                  debianPath: "/nonexistent/DejaVuSans.ttf")
+        #expect(request.locate() == nil)
+        setenv(FontRequest.searchPathVariable, "/nonexistent:/" + folder, 1)
+        defer { unsetenv(FontRequest.searchPathVariable) }
+        let found = try #require(request.locate())
+        #expect(found.path == "/" + folder + "/DejaVuSans.ttf")
+        #expect(try request.load().familyName == "DejaVu Sans")
     }
 }
