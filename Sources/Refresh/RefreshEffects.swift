@@ -11,6 +11,7 @@ public enum RefreshEffects {
     /// The effects that come with the lab, in the order the keyboard cycles through them.
     public static let builtIn: [(name: String, make: Maker)] = [
         ("placeholder", { PlaceholderEffect() }),
+        ("news", { NewsEffect() }),
     ]
 
     private static let registered = Mutex<[(name: String, make: Maker)]>([])

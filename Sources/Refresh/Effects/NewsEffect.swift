@@ -1,0 +1,337 @@
+import Geometry
+import Layers
+import Motion
+import Raster
+
+/// The NetEase News header (REFERENCE §1, News banner, `RefreshControl_News`): a tall grey view with a little
+/// animated newspaper and a short label; when a refresh ends, the header shrinks to a 32 pt banner that bounces in
+/// with the refresh's message ("12 new items"), stays 1.5 s, and goes away with the inset.
+///
+/// The controller runs the two-stage collapse (`metrics.finishing`); the effect follows the same clock: it shows
+/// the banner when the first stage has run, and fades it out when the control returns to idle. While the banner
+/// shows, a finger on the list freezes the banner's animations (QA1673's pause) and any release resumes them.
+///
+/// Layout inside the header's container (70 pt, the threshold, above the content's top):
+///
+/// ```
+///  y = −80 ┌──────────────── top view, 150 tall, grey ────────────────┐
+///          │                                                          │
+///  y = 0   │          ┌─48×48─┐                                       │  ← the header's container
+///          │          │ paper │  下拉刷新                              │
+///  y = 38  │          └───────┘        ┌ banner, 32 tall (hidden) ┐   │
+///  y = 70  └──────────────────────────────────────────────────────────┘  ← the content's top
+/// ```
+public final class NewsEffect: RefreshEffect {
+    /// Trigger distance and refreshing inset, 70 pt (RefreshControl_News: threshold 70).
+    public static let threshold = 70.0
+    /// The trigger distance is never set below 45 pt (RefreshControl_News).
+    public static let minimumThreshold = 45.0
+    /// The banner's height, and the inset the first collapse stage ends at, 32 pt (RefreshControl_News).
+    public static let bannerHeight = 32.0
+    /// The grey top view's height, 150 pt, taller than the header so a long pull shows no gap (RefreshControl_News).
+    public static let topViewHeight = 150.0
+    /// The top view's grey, RGB (235, 235, 235) (RefreshControl_News).
+    public static let topViewColor = Color(rgb: 235, 235, 235)
+    /// The animated image's side, 48 pt (RefreshControl_News: 48×48 image view).
+    public static let imageSide = 48.0
+    /// The image's animation cycles through its frames in 0.6 s (RefreshControl_News: animationDuration 0.6).
+    public static let imageCycleDuration = 0.6
+    /// The label's font size, 14 pt (RefreshControl_News).
+    public static let labelFontSize = 14.0
+    /// The label's grey, RGB (102, 102, 102) (RefreshControl_News).
+    public static let labelColor = Color(rgb: 102, 102, 102)
+    /// Each collapse stage of the inset takes 0.2 s (RefreshControl_News: animateWithDuration 0.2).
+    public static let collapseDuration = 0.2
+    /// The banner stays 1.5 s before the inset returns (RefreshControl_News: delay 1.5).
+    public static let bannerHoldDuration = 1.5
+    /// The banner's background, RGB (220, 232, 244) (RefreshControl_News).
+    public static let bannerColor = Color(rgb: 220, 232, 244)
+    /// The banner's text colour, RGB (69, 141, 243), at 14 pt like the label (RefreshControl_News).
+    public static let bannerTextColor = Color(rgb: 69, 141, 243)
+    /// Each half of the banner's bounce takes 0.25 s, ease-in (RefreshControl_News: animateWithDuration 0.25).
+    public static let bounceHalfDuration = 0.25
+    /// The scale the bounce overshoots to, 1.1, before it settles at exactly 1 (REFERENCE §1, News).
+    public static let bounceScale = 1.1
+    /// The banner fades out over 0.25 s once the inset is back (REFERENCE §1, News).
+    public static let fadeOutDuration = 0.25
+    /// At the end of a refresh the content is put at offset −70 past the scroll view's own inset, the header in
+    /// full view, before the collapse (RefreshControl_News: contentOffset −70).
+    public static let finishOffset = 70.0
+
+    /// The image's frames: a page with one, two, three, then four lines of text on it. Not from REFERENCE:
+    /// our own drawing of "news loading" for the demo's animated image.
+    static let imageFrameCount = 4
+    /// The headline bar's red, NetEase's brand colour. Not from REFERENCE: a touch of colour for the drawing.
+    static let headlineColor = Color(rgb: 221, 56, 44)
+    /// The gap between the image and the label, in points. Not from REFERENCE: the demo's row, by eye.
+    static let imageLabelGap = 8.0
+    /// The label's box width, wide enough for every title at 14 pt. Not from REFERENCE.
+    static let labelWidth = 112.0
+
+    public let metrics = RefreshMetrics(
+        headerHeight: NewsEffect.threshold, triggerDistance: NewsEffect.threshold,
+        minimumTriggerDistance: NewsEffect.minimumThreshold, trigger: .onRelease,
+        refreshingInset: NewsEffect.threshold,
+        finishing: [RefreshInsetStage(inset: NewsEffect.bannerHeight, duration: NewsEffect.collapseDuration),
+                    RefreshInsetStage(delay: NewsEffect.bannerHoldDuration, inset: 0,
+                                      duration: NewsEffect.collapseDuration)],
+        textStyle: .news)
+    public let layer = Layer()
+
+    /// The grey view with the image and the label; hidden while the banner shows.
+    public let topView = Layer()
+    /// The page outline and its lines, one path per frame.
+    public let image = ShapeLayer()
+    /// The red headline bar on the page, which does not change.
+    private let headline = ShapeLayer()
+    public let label = TextLayer()
+    /// The message banner at the bottom of the header: its animations are the ones a finger pauses.
+    public let banner = Layer()
+    public let bannerLabel = TextLayer()
+
+    /// The image's frames, built once.
+    let frames: [Path]
+    private weak var control: RefreshControl?
+    private var language = RefreshLanguage.english
+    private(set) var state = RefreshState.idle
+    private var size = Size.zero
+    /// The frame the image shows while pulled (nil while its cycle animation runs).
+    private var shownFrame: Int? = 0
+    /// The time the running refresh ended; the banner comes when the first collapse stage is over.
+    private var finishTime: Double?
+    /// The parent time at which the banner appeared, while it is (or was) shown for the current refresh.
+    public private(set) var bannerStartTime: Double?
+    /// The banner's local time at which its fade-out ends, while it fades.
+    private var fadeEndLocalTime: Double?
+    /// True while a finger holds the list and the banner's animations are frozen.
+    public private(set) var isBannerPaused = false
+
+    public init() {
+        var frames: [Path] = []
+        for k in 0..<NewsEffect.imageFrameCount { frames.append(NewsEffect.pagePath(lines: k + 1)) }
+        self.frames = frames
+
+        topView.backgroundColor = NewsEffect.topViewColor
+        image.fillColor = NewsEffect.labelColor
+        image.fillRule = .evenOdd
+        image.path = frames[0]
+        headline.fillColor = NewsEffect.headlineColor
+        headline.path = NewsEffect.headlinePath()
+        image.addSublayer(headline)
+        label.fontSize = NewsEffect.labelFontSize
+        label.foregroundColor = NewsEffect.labelColor
+        label.verticalAlignment = .center
+        topView.addSublayer(image)
+        topView.addSublayer(label)
+
+        banner.backgroundColor = NewsEffect.bannerColor
+        banner.isHidden = true
+        bannerLabel.fontSize = NewsEffect.labelFontSize
+        bannerLabel.foregroundColor = NewsEffect.bannerTextColor
+        bannerLabel.alignmentMode = .center
+        bannerLabel.verticalAlignment = .center
+        banner.addSublayer(bannerLabel)
+
+        layer.addSublayer(topView)
+        layer.addSublayer(banner)
+        refreshTexts()
+    }
+
+    // MARK: Drawing of the image
+
+    /// A page in a 48×48 box: a rounded outline 2 pt wide (even-odd ring) with `lines` lines of text under the
+    /// headline.
+    static func pagePath(lines: Int) -> Path {
+        var path = Path()
+        let page = Rect(x: 9, y: 5, width: 30, height: 38)
+        path.addRoundedRect(page, cornerRadius: 3)
+        path.addRoundedRect(page.insetBy(dx: 2, dy: 2), cornerRadius: 1)
+        for i in 0..<lines {
+            // The last line of a paragraph is shorter.
+            let width = i == 3 ? 12.0 : 20.0
+            path.addRect(Rect(x: 14, y: 22 + Double(i) * 5, width: width, height: 2))
+        }
+        return path
+    }
+
+    /// The headline bar at the top of the page.
+    static func headlinePath() -> Path {
+        Path.rect(Rect(x: 14, y: 10, width: 20, height: 7))
+    }
+
+    // MARK: RefreshEffect
+
+    public func didMove(to control: RefreshControl?) {
+        self.control = control
+        if let control { language = control.language }
+        refreshTexts()
+    }
+
+    public func update(pull: RefreshPull) {
+        if pull.headerSize != size { layout(pull.headerSize) }
+        if let control, control.language != language {
+            language = control.language
+            refreshTexts()
+        }
+        switch state {
+        case .idle, .pulling, .armed:
+            // Pulled: the page fills with lines as the pull nears the threshold.
+            let k = Swift.min(NewsEffect.imageFrameCount - 1,
+                              Swift.max(0, Int(pull.progress * Double(NewsEffect.imageFrameCount))))
+            if shownFrame != k {
+                shownFrame = k
+                image.path = frames[k]
+            }
+        default:
+            break
+        }
+        if case .finishing = state, bannerStartTime == nil, let end = finishTime,
+           pull.time >= end + NewsEffect.collapseDuration {
+            showBanner(at: end + NewsEffect.collapseDuration)
+        }
+        guard !banner.isHidden else { return }
+        let touching = control?.scrollView?.isTracking ?? pull.isDragging
+        if touching && !isBannerPaused {
+            banner.pause(atParentTime: pull.time)
+            isBannerPaused = true
+        } else if !touching && isBannerPaused {
+            banner.resume(atParentTime: pull.time)
+            isBannerPaused = false
+        }
+        if let end = fadeEndLocalTime, !isBannerPaused, banner.localTime(atParentTime: pull.time) >= end {
+            hideBanner()
+        }
+    }
+
+    public func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
+        state = new
+        switch new {
+        case .refreshing, .willRefresh:
+            startImageCycle(at: time)
+        case .finishing:
+            stopImageCycle(showing: NewsEffect.imageFrameCount - 1)
+            finishTime = time
+            bannerStartTime = nil
+            putHeaderInView()
+        case .idle, .pulling, .armed, .noMoreData:
+            stopImageCycle(showing: nil)
+            finishTime = nil
+            if case .finishing = old {
+                if bannerStartTime != nil { fadeOutBanner(at: time) } else { hideBanner() }
+            }
+            topView.isHidden = false
+        }
+        refreshTexts()
+    }
+
+    // MARK: Parts
+
+    private func layout(_ header: Size) {
+        size = header
+        layer.frame = Rect(origin: .zero, size: header)
+        let bottom = header.height
+        topView.frame = Rect(x: 0, y: bottom - NewsEffect.topViewHeight, width: header.width,
+                             height: NewsEffect.topViewHeight)
+        // The image and the label in a row, centred across, in the part of the top view the threshold shows.
+        let rowWidth = NewsEffect.imageSide + NewsEffect.imageLabelGap + NewsEffect.labelWidth
+        let left = ((header.width - rowWidth) / 2).rounded()
+        let visibleTop = NewsEffect.topViewHeight - NewsEffect.threshold
+        image.frame = Rect(x: left, y: visibleTop + (NewsEffect.threshold - NewsEffect.imageSide) / 2,
+                           width: NewsEffect.imageSide, height: NewsEffect.imageSide)
+        headline.frame = Rect(origin: .zero, size: image.bounds.size)
+        label.frame = Rect(x: left + NewsEffect.imageSide + NewsEffect.imageLabelGap, y: visibleTop,
+                           width: NewsEffect.labelWidth, height: NewsEffect.threshold)
+        banner.frame = Rect(x: 0, y: bottom - NewsEffect.bannerHeight, width: header.width,
+                            height: NewsEffect.bannerHeight)
+        bannerLabel.frame = Rect(origin: .zero, size: banner.bounds.size)
+    }
+
+    /// The texts of the current state and language, from the control's strings.
+    private func refreshTexts() {
+        let strings = control?.strings ?? RefreshStrings.news(language)
+        switch state {
+        case .finishing(.failure):
+            label.string = strings.failed
+            bannerLabel.string = strings.failed
+        case .finishing(.message(let text)):
+            label.string = strings.succeeded
+            bannerLabel.string = text
+        case .finishing(.success):
+            label.string = strings.succeeded
+            bannerLabel.string = strings.succeeded
+        default:
+            label.string = strings.headerTitle(for: state)
+        }
+    }
+
+    /// The image cycles through its frames every 0.6 s, from the time refreshing started.
+    private func startImageCycle(at time: Double) {
+        let cycle = KeyframeAnimation<Path>(keyPath: "path", values: frames, calculationMode: .discrete)
+        cycle.duration = NewsEffect.imageCycleDuration
+        cycle.repeatCount = .infinity
+        cycle.beginTime = image.localTime(atParentTime: time)
+        image.add(cycle, forKey: "cycle")
+        shownFrame = nil
+    }
+
+    private func stopImageCycle(showing frame: Int?) {
+        image.removeAnimation(forKey: "cycle")
+        let k = frame ?? 0
+        shownFrame = k
+        image.path = frames[k]
+    }
+
+    /// The demo sets the offset to −70 when a refresh ends, so the whole header shows before it collapses; never
+    /// under a finger, which would make the content jump.
+    private func putHeaderInView() {
+        guard let control, let scrollView = control.scrollView, !scrollView.isTracking else { return }
+        let ownTop = scrollView.contentInset.top - control.addedInset
+        scrollView.setContentOffset(Point(scrollView.contentOffset.x, -(ownTop + NewsEffect.finishOffset)))
+    }
+
+    /// The top view hides and the banner bounces in: opacity 0 → 1 and scale 1 → 1.1 over 0.25 s ease-in, then
+    /// back to exactly 1 over 0.25 s ease-in, both from `time`.
+    private func showBanner(at time: Double) {
+        bannerStartTime = time
+        fadeEndLocalTime = nil
+        topView.isHidden = true
+        banner.isHidden = false
+        banner.opacity = 1
+        banner.removeAllAnimations()
+        let begin = banner.localTime(atParentTime: time)
+        let bounce = KeyframeAnimation<Double>(keyPath: "transform.scale", values: [1, NewsEffect.bounceScale, 1],
+                                               keyTimes: [0, 0.5, 1], timingFunctions: [.easeIn, .easeIn])
+        bounce.duration = 2 * NewsEffect.bounceHalfDuration
+        bounce.beginTime = begin
+        banner.add(bounce, forKey: "bounce")
+        let fadeIn = BasicAnimation<Double>(keyPath: "opacity", from: 0, to: 1)
+        fadeIn.duration = NewsEffect.bounceHalfDuration
+        fadeIn.timingFunction = .easeIn
+        fadeIn.beginTime = begin
+        banner.add(fadeIn, forKey: "fade")
+    }
+
+    /// The banner fades out over 0.25 s from `time`, then hides; the top view is back under it.
+    private func fadeOutBanner(at time: Double) {
+        let begin = banner.localTime(atParentTime: time)
+        banner.opacity = 0
+        let fade = BasicAnimation<Double>(keyPath: "opacity", from: 1, to: 0)
+        fade.duration = NewsEffect.fadeOutDuration
+        fade.beginTime = begin
+        banner.add(fade, forKey: "fade")
+        fadeEndLocalTime = begin + NewsEffect.fadeOutDuration
+    }
+
+    private func hideBanner() {
+        banner.isHidden = true
+        banner.removeAllAnimations()
+        banner.opacity = 1
+        if isBannerPaused {
+            banner.speed = 1
+            banner.timeOffset = 0
+            isBannerPaused = false
+        }
+        fadeEndLocalTime = nil
+        bannerStartTime = nil
+    }
+}
