@@ -90,7 +90,7 @@ public final class NewsEffect: RefreshEffect {
     public let bannerLabel = TextLayer()
 
     /// The image's frames, built once.
-    let frames: [Path]
+    public let frames: [Path]
     private weak var control: RefreshControl?
     private var language = RefreshLanguage.english
     private(set) var state = RefreshState.idle
