@@ -1,6 +1,7 @@
 import Geometry
 import Layers
 import Motion
+import Raster
 import Scrolling
 
 /// A footer that loads more content at the end of the list: automatically when it comes into view, or when pulled
@@ -23,12 +24,31 @@ public final class LoadMoreFooter {
     public static let defaultTriggerPercent = 1.0
     /// The back footer takes its inset back as the header does, over 0.4 s (REFERENCE §1, Classic).
     public static let removeDuration = RefreshMetrics.classicRemoveDuration
+    /// The title's size, 14 pt. Not from REFERENCE: MJRefresh's label font size.
+    public static let titleFontSize = 14.0
+    /// The title's grey. Not from REFERENCE: MJRefresh's label colour, RGB (90, 90, 90).
+    public static let titleColor = Color(rgb: 90, 90, 90)
+    /// The spinner's side, 20 pt. Not from REFERENCE: UIActivityIndicatorView's gray style.
+    public static let spinnerSide = 20.0
+    /// How far left of the footer's centre the spinner's centre sits, clear of the title. Not from REFERENCE: by eye,
+    /// for titles up to about 140 pt wide.
+    public static let spinnerOffset = 90.0
+    /// The spinner's spokes; it turns one spoke's angle at a time. Not from REFERENCE: UIActivityIndicatorView's 12.
+    public static let spokeCount = 12
+    /// One turn of the spinner takes 1 s. Not from REFERENCE: UIActivityIndicatorView's pace.
+    public static let spinnerPeriod = 1.0
+    /// The spokes' grey. Not from REFERENCE: UIActivityIndicatorView's gray style.
+    public static let spokeColor = Color(rgb: 110, 110, 115)
 
     public let mode: Mode
     public let height: Double
     public private(set) var state: RefreshState = .idle
     /// The footer's container, at (0, contentHeight, width, height) in content coordinates.
     public let layer = Layer()
+    /// The footer's title, centred: "Tap or pull up to load more", "Loading more...", "No more data", …
+    public let titleLayer = TextLayer()
+    /// The activity indicator left of the title, shown while loading.
+    public let spinner = Layer()
     public private(set) weak var scrollView: ScrollView?
     /// Called once each time loading starts.
     public var action: (() -> Void)?
@@ -54,11 +74,71 @@ public final class LoadMoreFooter {
     private var baseBottom = 0.0
     private var writtenBottom = Double.nan
     private var lastTime = 0.0
+    /// The state and language the title was last written for, so a steady frame writes nothing.
+    private var titleKey: (state: RefreshState, language: RefreshLanguage)?
+    private var laidOutWidth = -1.0
 
     public init(mode: Mode = .automatic(triggerPercent: LoadMoreFooter.defaultTriggerPercent),
                 height: Double = LoadMoreFooter.defaultHeight) {
         self.mode = mode
         self.height = height
+        titleLayer.fontSize = LoadMoreFooter.titleFontSize
+        titleLayer.foregroundColor = LoadMoreFooter.titleColor
+        titleLayer.alignmentMode = .center
+        titleLayer.verticalAlignment = .center
+        layer.addSublayer(titleLayer)
+        LoadMoreFooter.addSpokes(to: spinner)
+        spinner.isHidden = true
+        layer.addSublayer(spinner)
+        updateTitle()
+    }
+
+    /// Spokes from 5 to 9 pt out of the centre, 2 pt wide with round ends, fading clockwise behind the first.
+    private static func addSpokes(to spinner: Layer) {
+        let side = LoadMoreFooter.spinnerSide
+        spinner.bounds = Rect(x: 0, y: 0, width: side, height: side)
+        var spoke = Path()
+        spoke.addRoundedRect(Rect(x: side / 2 - 1, y: 1, width: 2, height: 5), cornerRadius: 1)
+        let n = LoadMoreFooter.spokeCount
+        for i in 0..<n {
+            let shape = ShapeLayer(frame: spinner.bounds)
+            shape.path = spoke
+            shape.fillColor = LoadMoreFooter.spokeColor
+            shape.transform = AffineTransform(rotationAngle: 2 * Double.pi * Double(i) / Double(n))
+            // The head (spoke 0) is darkest; the spokes behind it, anticlockwise, fade to a quarter.
+            shape.opacity = 1 - 0.75 * Double((n - i) % n) / Double(n - 1)
+            spinner.addSublayer(shape)
+        }
+    }
+
+    /// The spinner turns by one spoke at a time, a turn a second, from `time` on.
+    private func startSpinner(at time: Double) {
+        let n = LoadMoreFooter.spokeCount
+        let steps = (0..<n).map { 2 * Double.pi * Double($0) / Double(n) }
+        let turn = KeyframeAnimation<Double>(keyPath: "transform.rotation.z", values: steps, calculationMode: .discrete)
+        turn.duration = LoadMoreFooter.spinnerPeriod
+        turn.repeatCount = .infinity
+        turn.beginTime = spinner.localTime(atParentTime: time)
+        spinner.add(turn, forKey: "spin")
+        spinner.isHidden = false
+    }
+
+    private func stopSpinner() {
+        spinner.removeAnimation(forKey: "spin")
+        spinner.isHidden = true
+    }
+
+    private func updateTitle() {
+        if let key = titleKey, key.state == state, key.language == language { return }
+        titleKey = (state, language)
+        titleLayer.string = title
+    }
+
+    private func layoutContent(width: Double) {
+        guard width != laidOutWidth else { return }
+        laidOutWidth = width
+        titleLayer.frame = Rect(x: 0, y: 0, width: width, height: height)
+        spinner.position = Point(width / 2 - LoadMoreFooter.spinnerOffset, height / 2)
     }
 
     // MARK: Attaching
@@ -123,9 +203,11 @@ public final class LoadMoreFooter {
         }
         if let scrollView {
             layer.frame = Rect(x: 0, y: scrollView.contentSize.height, width: scrollView.boundsSize.width, height: height)
+            layoutContent(width: scrollView.boundsSize.width)
         }
         layer.isHidden = isHidden
         evaluate(at: lastTime)
+        updateTitle()
     }
 
     /// How far the content's end sits above the bottom of the visible area (above a tab bar's inset), in points:
@@ -218,6 +300,8 @@ public final class LoadMoreFooter {
         guard new != state else { return }
         let old = state
         state = new
+        if new == .refreshing { startSpinner(at: now) } else if old == .refreshing { stopSpinner() }
+        updateTitle()
         stateDidChange?(old, new)
     }
 }
