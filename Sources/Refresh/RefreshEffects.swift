@@ -11,7 +11,9 @@ public enum RefreshEffects {
     /// The effects that come with the lab, in the order the keyboard cycles through them.
     public static let builtIn: [(name: String, make: Maker)] = [
         ("placeholder", { PlaceholderEffect() }),
+        ("ring", { RingEffect() }),
         ("news", { NewsEffect() }),
+        ("classic", { ClassicEffect() }),
     ]
 
     private static let registered = Mutex<[(name: String, make: Maker)]>([])

@@ -1,0 +1,266 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Geometry
+import Layers
+import Motion
+import Raster
+import Synchronization
+import Text
+
+/// The classic header of MJRefresh and EGORefreshTableHeaderView: a downward arrow that flips when letting go would
+/// refresh, the state's text with the last-updated line below it, and the iOS activity indicator while refreshing.
+///
+/// The texts are the control's (English or Chinese, `RefreshControl.title` and `lastUpdatedText`); the arrow sits
+/// left of the wider of the two lines, as MJRefresh's normal header places it. The arrow's flip and the indicator's
+/// turn are worked out from the frame's time in `update(pull:)`, so any frame can be drawn on its own.
+public final class ClassicEffect: RefreshEffect {
+    // MARK: Constants
+
+    /// How long the arrow takes to flip, 0.18 s (EGORefreshTableHeaderView's FLIP_ANIMATION_DURATION).
+    public static let flipDuration = 0.18
+    /// The arrow's turn while armed, 180° (EGORefreshTableHeaderView flips it by π).
+    public static let flippedAngle = Double.pi
+    /// Font size of both lines, 14 pt; not in REFERENCE: MJRefresh's MJRefreshLabelFont.
+    public static let fontSize = 14.0
+    /// Colour of both lines; not in REFERENCE: MJRefresh's MJRefreshLabelTextColor, RGB (90, 90, 90).
+    public static let textColor = Color(rgb: 90, 90, 90)
+    /// Gap between the arrow's centre and the text, 25 pt; not in REFERENCE: MJRefresh's MJRefreshLabelLeftInset.
+    public static let labelLeftInset = 25.0
+    /// The arrow image's size, 15 × 40 pt; not in REFERENCE: MJRefresh's arrow.png.
+    public static let arrowSize = Size(15, 40)
+    /// The arrow's colour; not in REFERENCE: the grey of MJRefresh's arrow.png.
+    public static let arrowColor = Color(rgb: 150, 150, 150)
+    /// The arrow's line width, 1.5 pt; not in REFERENCE: read off MJRefresh's arrow.png.
+    public static let arrowLineWidth = 1.5
+    /// The activity indicator's size, 20 pt; not in REFERENCE: UIActivityIndicatorView's gray style.
+    public static let spinnerDiameter = 20.0
+    /// Number of spokes, 12 (UIActivityIndicatorView).
+    public static let spokeCount = 12
+    /// A spoke's width, 2 pt, and its ends' distances from the centre, 4.5 and 9.5 pt; not in REFERENCE: measured
+    /// off UIActivityIndicatorView's gray style.
+    public static let spokeWidth = 2.0, spokeInnerRadius = 4.5, spokeOuterRadius = 9.5
+    /// The spokes' grey; not in REFERENCE: UIActivityIndicatorView's gray style.
+    public static let spokeColor = Color(rgb: 128, 128, 128)
+    /// The alpha of the spoke farthest behind the leading one (which is opaque); not in REFERENCE.
+    public static let trailingSpokeAlpha = 0.2
+    /// One turn of the indicator, 1 s, in 12 steps; not in REFERENCE: UIActivityIndicatorView's pace.
+    public static let spinPeriod = 1.0
+
+    public let metrics = RefreshMetrics()
+    public let layer = Layer()
+    public let stateLabel = TextLayer()
+    public let lastUpdatedLabel = TextLayer()
+    /// The arrow, turned about its centre by `arrowAngle`.
+    public let arrow = ShapeLayer()
+    /// The activity indicator: 12 spokes, turned in steps of 30°.
+    public let spinner = Layer()
+    private var spokes: [ShapeLayer] = []
+
+    private weak var control: RefreshControl?
+    private var state = RefreshState.idle
+    private var flipFrom = 0.0, flipTo = 0.0, flipStart = -Double.infinity
+    private var spinStart = 0.0
+    private var fadeStart: Double?
+    /// What the texts were made from, so that they are made again only when one of these changes.
+    private var textsAreCurrent = false
+    private var shownLanguage = RefreshLanguage.english
+    private var shownDate: RefreshDate?
+    private var textWidth = 0.0
+    private var laidOutWidth = -1.0
+
+    /// The arrow's turn in the last frame, radians clockwise.
+    public private(set) var arrowAngle = 0.0
+    /// How many 30° steps the indicator has turned in the last frame (0…11).
+    public private(set) var spinnerStep = 0
+    /// The indicator's alpha in the last frame (it fades out while the inset goes back).
+    public private(set) var spinnerAlpha = 1.0
+
+    public init() {
+        for label in [stateLabel, lastUpdatedLabel] {
+            label.fontSize = ClassicEffect.fontSize
+            label.foregroundColor = ClassicEffect.textColor
+            label.alignmentMode = .center
+            label.verticalAlignment = .center
+            layer.addSublayer(label)
+        }
+        let size = ClassicEffect.arrowSize
+        arrow.bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        var path = Path()
+        let mid = size.width / 2, inset = ClassicEffect.arrowLineWidth
+        path.move(to: Point(mid, inset))
+        path.line(to: Point(mid, size.height - inset))
+        path.move(to: Point(inset, size.height - inset - (mid - inset)))
+        path.line(to: Point(mid, size.height - inset))
+        path.line(to: Point(size.width - inset, size.height - inset - (mid - inset)))
+        arrow.path = path
+        arrow.fillColor = nil
+        arrow.strokeColor = ClassicEffect.arrowColor
+        arrow.lineWidth = ClassicEffect.arrowLineWidth
+        arrow.lineCap = .round
+        arrow.lineJoin = .round
+        layer.addSublayer(arrow)
+
+        let d = ClassicEffect.spinnerDiameter
+        spinner.bounds = Rect(x: 0, y: 0, width: d, height: d)
+        spinner.isHidden = true
+        for k in 0..<ClassicEffect.spokeCount {
+            let spoke = ShapeLayer(frame: spinner.bounds)
+            spoke.path = ClassicEffect.spokePath(behindLeader: k)
+            spoke.fillColor = ClassicEffect.spokeColor(behindLeader: k, fade: 1)
+            spinner.addSublayer(spoke)
+            spokes.append(spoke)
+        }
+        layer.addSublayer(spinner)
+    }
+
+    /// A spoke `k` steps (of 30°) behind the leading one, which points straight up.
+    static func spokePath(behindLeader k: Int) -> Path {
+        let c = spinnerDiameter / 2, w = spokeWidth
+        var bar = Path()
+        bar.addRoundedRect(Rect(x: c - w / 2, y: c - spokeOuterRadius, width: w, height: spokeOuterRadius - spokeInnerRadius),
+                           cornerRadius: w / 2)
+        let turn = -2 * Double.pi * Double(k) / Double(spokeCount)
+        let t = AffineTransform(translationX: -c, y: -c).concatenating(AffineTransform(rotationAngle: turn))
+            .concatenating(AffineTransform(translationX: c, y: c))
+        return bar.applying(t)
+    }
+
+    /// The colour of the spoke `k` steps behind the leader: opaque at the lead, fading linearly to
+    /// `trailingSpokeAlpha`, all multiplied by `fade`.
+    static func spokeColor(behindLeader k: Int, fade: Double) -> Color {
+        let share = Double(k) / Double(spokeCount - 1)
+        return spokeColor.withAlphaMultiplied(by: (1 - (1 - trailingSpokeAlpha) * share) * fade)
+    }
+
+    // MARK: RefreshEffect
+
+    public func didMove(to control: RefreshControl?) {
+        self.control = control
+        textsAreCurrent = false
+    }
+
+    public func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
+        state = new
+        textsAreCurrent = false
+        let armed = new == .armed
+        let target = armed ? ClassicEffect.flippedAngle : 0
+        switch new {
+        case .armed, .pulling, .idle:
+            if old.isBusy {
+                // Back from a refresh the arrow is down again at once (MJRefresh resets its transform).
+                flipFrom = 0
+                flipTo = 0
+                flipStart = -Double.infinity
+            } else if target != flipTo {
+                flipFrom = arrowAngle(at: time)
+                flipTo = target
+                flipStart = time
+            }
+            fadeStart = nil
+        case .refreshing, .willRefresh:
+            if !old.isBusy && old != .willRefresh { spinStart = time }
+            fadeStart = nil
+        case .finishing:
+            fadeStart = time
+        case .noMoreData:
+            break
+        }
+    }
+
+    /// The arrow's turn at `time`: it flips to 180° over 0.18 s when armed and back when disarmed (ease in, ease
+    /// out, as a UIView animation), from wherever it was.
+    public func arrowAngle(at time: Double) -> Double {
+        let f = (time - flipStart) / ClassicEffect.flipDuration
+        guard f < 1 else { return flipTo }
+        return flipFrom + (flipTo - flipFrom) * TimingFunction.easeInEaseOut.value(at: Swift.max(0, f))
+    }
+
+    public func update(pull: RefreshPull) {
+        let time = pull.time
+        let size = pull.headerSize
+        refreshTextsIfNeeded()
+        if size.width != laidOutWidth || !textsAreCurrentLayout {
+            layout(size)
+        }
+
+        let busy = state.isBusy || state == .willRefresh
+        arrow.isHidden = busy
+        spinner.isHidden = !busy
+        if busy {
+            let turns = Swift.max(0, time - spinStart) / ClassicEffect.spinPeriod
+            let steps = Int((turns * Double(ClassicEffect.spokeCount)).rounded(.down))
+            spinnerStep = steps % ClassicEffect.spokeCount
+            spinner.transform = AffineTransform(rotationAngle: 2 * Double.pi * Double(spinnerStep) / Double(ClassicEffect.spokeCount))
+            var fade = 1.0
+            if let start = fadeStart {
+                fade = 1 - Swift.min(1, Swift.max(0, (time - start) / RefreshMetrics.classicRemoveDuration))
+            }
+            if fade != spinnerAlpha {
+                spinnerAlpha = fade
+                for (k, spoke) in spokes.enumerated() { spoke.fillColor = ClassicEffect.spokeColor(behindLeader: k, fade: fade) }
+            }
+        } else {
+            arrowAngle = arrowAngle(at: time)
+            arrow.transform = AffineTransform(rotationAngle: arrowAngle)
+            if spinnerAlpha != 1 {
+                spinnerAlpha = 1
+                for (k, spoke) in spokes.enumerated() { spoke.fillColor = ClassicEffect.spokeColor(behindLeader: k, fade: 1) }
+            }
+        }
+    }
+
+    // MARK: Texts and layout
+
+    private var textsAreCurrentLayout = false
+
+    /// Makes the two lines again when the state, the language or the last-updated time changed.
+    private func refreshTextsIfNeeded() {
+        let language = control?.language ?? .english
+        let date = control?.lastUpdated
+        guard !textsAreCurrent || language != shownLanguage || date != shownDate else { return }
+        let strings = control?.strings ?? RefreshStrings(style: metrics.textStyle, language: language)
+        let title = strings.headerTitle(for: state)
+        let updated = control?.lastUpdatedText ?? strings.lastUpdatedText(nil, now: RefreshDate.current())
+        if stateLabel.string != title { stateLabel.string = title }
+        if lastUpdatedLabel.string != updated { lastUpdatedLabel.string = updated }
+        textWidth = Swift.max(ClassicEffect.measure(title), ClassicEffect.measure(updated))
+        shownLanguage = language
+        shownDate = date
+        textsAreCurrent = true
+        textsAreCurrentLayout = false
+    }
+
+    /// MJRefresh's normal header: the state line in the top half, the last-updated line in the bottom half, the
+    /// arrow and the indicator centred vertically, `labelLeftInset` left of the wider line.
+    private func layout(_ size: Size) {
+        layer.frame = Rect(origin: .zero, size: size)
+        let half = size.height / 2
+        stateLabel.frame = Rect(x: 0, y: 0, width: size.width, height: half)
+        lastUpdatedLabel.frame = Rect(x: 0, y: half, width: size.width, height: half)
+        let centre = Point(size.width / 2 - textWidth / 2 - ClassicEffect.labelLeftInset, half)
+        arrow.position = centre
+        spinner.position = centre
+        laidOutWidth = size.width
+        textsAreCurrentLayout = true
+    }
+
+    /// The fonts the texts are measured with: the standard set, as the layer renderer loads it, loaded once.
+    private static let measuringFonts = Mutex<FontSet?>(nil)
+    private static let measuringFontsFailed = Atomic<Bool>(false)
+
+    /// The width of `text` at the labels' size, in points; 0 when no font loads.
+    static func measure(_ text: String) -> Double {
+        guard !measuringFontsFailed.load(ordering: .relaxed) else { return 0 }
+        return measuringFonts.withLock { fonts -> Double in
+            if fonts == nil {
+                fonts = try? FontSet.standard()
+                if fonts == nil { measuringFontsFailed.store(true, ordering: .relaxed) }
+            }
+            guard let set = fonts else { return 0 }
+            return TextLine(text, fonts: set, size: fontSize).width
+        }
+    }
+}

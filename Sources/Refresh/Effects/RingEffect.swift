@@ -1,0 +1,355 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Geometry
+import Layers
+import Motion
+import Raster
+
+/// Where the ring's arc and arrow are at one moment, as plain numbers (fractions of a turn, clockwise from the
+/// 3 o'clock direction, as Android's `CircularProgressDrawable` keeps them).
+///
+/// On screen the arc starts at `startTrim + rotation + groupRotation` turns and sweeps `endTrim − startTrim` turns;
+/// the arrowhead sits at its head. Trims may exceed 1: only the sum matters on screen.
+public struct RingPose: Equatable, Sendable {
+    /// Where the arc starts, in turns before the rotations.
+    public var startTrim: Double
+    /// Where the arc ends (its head), in turns before the rotations.
+    public var endTrim: Double
+    /// The ring's own rotation, in turns.
+    public var rotation: Double
+    /// The rotation of the whole drawing, in turns (the indeterminate cycle's 216° per cycle).
+    public var groupRotation: Double
+    /// The arrowhead's scale, 0 (none) to 1.
+    public var arrowScale: Double
+
+    public init(startTrim: Double, endTrim: Double, rotation: Double, groupRotation: Double = 0, arrowScale: Double = 0) {
+        self.startTrim = startTrim
+        self.endTrim = endTrim
+        self.rotation = rotation
+        self.groupRotation = groupRotation
+        self.arrowScale = arrowScale
+    }
+
+    /// The arc's length in turns.
+    public var sweep: Double { endTrim - startTrim }
+
+    /// Where the arc's tail is on screen, in turns in 0..<1.
+    public var screenStart: Double {
+        let a = startTrim + rotation + groupRotation
+        return a - a.rounded(.down)
+    }
+}
+
+/// The Qidian reader's ring (`ZNRefreshHUD`) finished the way its author wanted, as Android's Material spinner
+/// (`SwipeRefreshLayout` with `CircularProgressDrawable`) does it: a white disc with a soft shadow holding an arc with
+/// round caps and an arrowhead at its head. Pulling grows the arc and the arrow and turns the ring; the arc is
+/// faint until the threshold. Refreshing first shrinks a visible drag arc (666 ms), then runs the indeterminate
+/// cycle (1332 ms: the head runs ahead, then the tail catches up) that always starts where the last one stopped,
+/// changing colour at the end of each cycle. Ending scales the disc away over 0.3 s while the inset goes.
+///
+/// Everything is worked out from the frame's time and the pull in `update(pull:)` (no layer animations), as the
+/// Android drawable works out its frame in `draw`: any frame can be drawn, stepped or recorded on its own.
+public final class RingEffect: RefreshEffect {
+    // MARK: Constants (REFERENCE §1, Ring)
+
+    /// The disc's diameter, 40 pt (ZNRefreshHUD's 40×40 disc; CircularProgressDrawable's normal circle).
+    public static let circleDiameter = 40.0
+    /// Radius of the arc's centre line, 7.5 pt (CircularProgressDrawable, normal size).
+    public static let centerRadius = 7.5
+    /// Width of the arc, 2.5 pt (CircularProgressDrawable, normal size).
+    public static let strokeWidth = 2.5
+    /// Base of the arrowhead at scale 1, 10 pt (CircularProgressDrawable, normal size).
+    public static let arrowWidth = 10.0
+    /// Height of the arrowhead at scale 1, 5 pt (CircularProgressDrawable, normal size).
+    public static let arrowHeight = 5.0
+    /// The pull that arms the ring and the spinner's resting offset, 64 pt (SwipeRefreshLayout's circle target).
+    public static let dragDistance = 64.0
+    /// Pull beyond the threshold over which the tension term grows, 2 × 64 pt (SwipeRefreshLayout's slingshot).
+    public static let maxExtraPull = 2 * dragDistance
+    /// Share of the drag distance before the arc starts to grow, 0.4 (SwipeRefreshLayout: max(d − 0.4, 0)).
+    public static let arcStartFraction = 0.4
+    /// Longest arc, 0.8 turn (CircularProgressDrawable's MAX_PROGRESS_ARC).
+    public static let maxArc = 0.8
+    /// Shortest arc of the cycle, 0.01 turn (CircularProgressDrawable's MIN_PROGRESS_ARC).
+    public static let minArc = 0.01
+    /// Arc alpha below the threshold, 0.3 (ZNRefreshHUD and SwipeRefreshLayout's starting alpha).
+    public static let faintAlpha = 0.3
+    /// Arc alpha at or past the threshold, 1.0.
+    public static let fullAlpha = 1.0
+    /// How long the alpha takes to change, 0.3 s (SwipeRefreshLayout's ALPHA_ANIMATION_DURATION 300 ms).
+    public static let alphaDuration = 0.3
+    /// One indeterminate cycle, 1.332 s (CircularProgressDrawable's ANIMATION_DURATION 1332 ms).
+    public static let cycleDuration = 1.332
+    /// The phase that shrinks a visible drag arc before the cycles, 0.666 s (half a cycle).
+    public static let shrinkDuration = cycleDuration / 2
+    /// The ring's advance per cycle, 0.21 turn (1 − (0.8 − 0.01)).
+    public static let ringRotationPerCycle = 1 - (maxArc - minArc)
+    /// The whole drawing's turn per cycle, 216° = 0.6 turn (1080° / 5).
+    public static let groupRotationPerCycle = 216.0 / 360
+    /// Share of a cycle after which the colour blends to the next, 0.75 (the last 25 %).
+    public static let colorChangeStart = 0.75
+    /// The finish: the disc scales to 0.01 over 0.3 s (ZNRefreshHUD), while the inset goes back.
+    public static let finishDuration = 0.3
+    /// The disc's scale at the end of the finish, 0.01 (ZNRefreshHUD).
+    public static let finishScale = 0.01
+    /// The disc's shadow opacity, 0.15 (ZNRefreshHUD).
+    public static let shadowOpacity = 0.15
+    /// The shadow's blur, 3.5 pt; not in REFERENCE: Android's CircleImageView (shadow radius 3.5 dp).
+    public static let shadowRadius = 3.5
+    /// The shadow's drop, 1.75 pt down; not in REFERENCE: Android's CircleImageView (y offset 1.75 dp).
+    public static let shadowOffset = Size(0, 1.75)
+    /// The cycle's colours: the Qidian orange first; the others are not in REFERENCE (Material demo colours).
+    public static let colors = [Color(rgb: 255, 149, 0), Color(rgb: 66, 133, 244), Color(rgb: 219, 68, 55),
+                                Color(rgb: 15, 157, 88)]
+
+    public let metrics = RefreshMetrics(headerHeight: dragDistance, triggerDistance: dragDistance,
+                                        refreshingInset: dragDistance,
+                                        finishing: [RefreshInsetStage(duration: finishDuration)])
+    public let layer = Layer()
+    /// The white disc; it rides with the pull and scales away at the end.
+    public let disc = Layer()
+    /// The arc and the arrowhead, turned so the arc starts at `pose.screenStart`.
+    private let spinner = Layer()
+    public let arc = ShapeLayer()
+    public let arrow = ShapeLayer()
+
+    // MARK: What the last frame showed
+
+    /// The pose of the last frame.
+    public private(set) var pose = RingPose(startTrim: 0, endTrim: 0, rotation: -0.125)
+    /// The arc's alpha in the last frame.
+    public private(set) var arcAlpha = faintAlpha
+    /// The arc's colour (before alpha) in the last frame.
+    public private(set) var color = colors[0]
+    /// The disc's scale in the last frame.
+    public private(set) var discScale = 1.0
+
+    // MARK: Timelines
+
+    private var state = RefreshState.idle
+    private var alphaFrom = faintAlpha, alphaTo = faintAlpha, alphaStart = -Double.infinity
+    /// The drag pose that was showing when refreshing started, when it had an arc to shrink.
+    private var shrinkFrom: RingPose?
+    private var shrinkStart = 0.0
+    /// When the cycles start, and the tail and ring rotation they start from.
+    private var cyclesStart = 0.0
+    private var cycleOrigin = RingPose(startTrim: 0, endTrim: minArc, rotation: 0)
+    private var finishStart: Double?
+    /// The arrow's scale its path was built for.
+    private var arrowPathScale = -1.0
+
+    public init() {
+        let d = RingEffect.circleDiameter
+        disc.bounds = Rect(x: 0, y: 0, width: d, height: d)
+        disc.backgroundColor = .white
+        disc.cornerRadius = d / 2
+        disc.shadowOpacity = RingEffect.shadowOpacity
+        disc.shadowRadius = RingEffect.shadowRadius
+        disc.shadowOffset = RingEffect.shadowOffset
+        spinner.frame = disc.bounds
+        arc.frame = disc.bounds
+        var circle = Path()
+        let c = Point(d / 2, d / 2)
+        circle.addArc(center: c, radius: RingEffect.centerRadius, startAngle: 0, endAngle: 2 * Double.pi, clockwise: true)
+        arc.path = circle
+        arc.fillColor = nil
+        arc.lineWidth = RingEffect.strokeWidth
+        arc.lineCap = .round
+        arc.strokeEnd = 0
+        arrow.frame = disc.bounds
+        arrow.isHidden = true
+        layer.addSublayer(disc)
+        disc.addSublayer(spinner)
+        spinner.addSublayer(arc)
+        spinner.addSublayer(arrow)
+    }
+
+    // MARK: Formulas
+
+    /// SwipeRefreshLayout's tension term for `extra` points of pull beyond the threshold: with
+    /// s = max(0, min(extra, 2·64)/64), t = (s/4 − (s/4)²)·2, so t grows from 0 to 0.5 and stops at 2 × 64 pt.
+    public static func tension(extra: Double) -> Double {
+        let s = Swift.max(0, Swift.min(extra, maxExtraPull) / dragDistance)
+        let q = s / 4
+        return (q - q * q) * 2
+    }
+
+    /// The pose while dragging at `distance` points with the threshold at `trigger`: d = min(1, distance/trigger),
+    /// a = max(d − 0.4, 0)·5/3, end trim min(0.8, 0.8a), arrow scale min(1, a), rotation (−0.25 + 0.4a + 2t)·0.5.
+    public static func dragPose(distance: Double, trigger: Double = dragDistance) -> RingPose {
+        let d = Swift.min(1, Swift.max(0, distance / trigger))
+        let a = Swift.max(d - arcStartFraction, 0) * 5 / 3
+        let t = tension(extra: distance - trigger)
+        return RingPose(startTrim: 0, endTrim: Swift.min(maxArc, maxArc * a), rotation: (-0.25 + 0.4 * a + 2 * t) * 0.5,
+                        groupRotation: 0, arrowScale: Swift.min(1, a))
+    }
+
+    /// The disc's top in the header (0 at the header's top, the content's top at 64): the spinner's offset from the
+    /// list's top is −40 + 64·d + 2·64·t (SwipeRefreshLayout), so below the threshold the disc rides on the content,
+    /// its bottom at the content's top, and past it the disc lags behind the content; refreshing it rests with its
+    /// bottom 64 pt below the top of the list.
+    public static func circleTop(distance: Double, trigger: Double = dragDistance) -> Double {
+        let d = Swift.min(1, Swift.max(0, distance / trigger))
+        let fromListTop = -circleDiameter + dragDistance * d + 2 * dragDistance * tension(extra: distance - trigger)
+        return fromListTop - (distance - dragDistance)
+    }
+
+    /// The shrink phase `fraction` (0…1) of the way: the tail catches up to 0.01 short of the head, the ring turns
+    /// on to the next whole turn (⌊rotation/0.8⌋ + 1, as CircularProgressDrawable) and the arrow shrinks away.
+    public static func shrinkPose(from p: RingPose, fraction f: Double) -> RingPose {
+        let target = (p.rotation / maxArc).rounded(.down) + 1
+        return RingPose(startTrim: p.startTrim + (p.endTrim - minArc - p.startTrim) * f, endTrim: p.endTrim,
+                        rotation: p.rotation + (target - p.rotation) * f, groupRotation: 0,
+                        arrowScale: p.arrowScale * (1 - f))
+    }
+
+    /// The pose `elapsed` seconds into the indeterminate cycles that start from `origin` (its tail and rotation).
+    /// In each cycle the head grows from tail + 0.01 to tail + 0.8 over the first half (fast-out-slow-in), then the
+    /// tail follows to head − 0.01; the next cycle starts from that tail, the ring 0.21 turn and the whole drawing
+    /// 216° further on, so the arc never jumps.
+    public static func cyclePose(origin: RingPose, elapsed: Double) -> RingPose {
+        let cycles = Swift.max(0, elapsed) / cycleDuration
+        let n = cycles.rounded(.down)
+        let u = cycles - n
+        let tail = origin.startTrim + (maxArc - minArc) * n
+        let start: Double, end: Double
+        if u < 0.5 {
+            start = tail
+            end = tail + minArc + (maxArc - minArc) * TimingFunction.fastOutSlowIn.value(at: u * 2)
+        } else {
+            end = tail + maxArc
+            start = tail + (maxArc - minArc) * TimingFunction.fastOutSlowIn.value(at: u * 2 - 1)
+        }
+        let group = groupRotationPerCycle * (n + u)
+        return RingPose(startTrim: start, endTrim: end, rotation: origin.rotation + ringRotationPerCycle * (n + u),
+                        groupRotation: group - group.rounded(.down), arrowScale: 0)
+    }
+
+    /// The colour `elapsed` seconds into the cycles: cycle n shows colour n, blending linearly to colour n + 1 in
+    /// its last 25 %.
+    public static func cycleColor(elapsed: Double) -> Color {
+        let cycles = Swift.max(0, elapsed) / cycleDuration
+        let n = cycles.rounded(.down)
+        let u = cycles - n
+        let i = Int(n.truncatingRemainder(dividingBy: Double(colors.count)))
+        let from = colors[i]
+        guard u > colorChangeStart else { return from }
+        let to = colors[(i + 1) % colors.count]
+        let f = (u - colorChangeStart) / (1 - colorChangeStart)
+        return Color(red: from.red + (to.red - from.red) * f, green: from.green + (to.green - from.green) * f,
+                     blue: from.blue + (to.blue - from.blue) * f, alpha: from.alpha + (to.alpha - from.alpha) * f)
+    }
+
+    // MARK: RefreshEffect
+
+    public func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
+        state = new
+        switch new {
+        case .refreshing:
+            let p = pose
+            finishStart = nil
+            if p.endTrim > p.startTrim {
+                shrinkFrom = p
+                shrinkStart = time
+                cyclesStart = time + RingEffect.shrinkDuration
+                let end = RingEffect.shrinkPose(from: p, fraction: 1)
+                cycleOrigin = RingPose(startTrim: end.startTrim, endTrim: end.endTrim, rotation: end.rotation)
+            } else {
+                shrinkFrom = nil
+                cyclesStart = time
+                cycleOrigin = RingPose(startTrim: 0, endTrim: RingEffect.minArc, rotation: 0)
+            }
+            setAlphaTarget(RingEffect.fullAlpha, at: time)
+        case .finishing:
+            finishStart = time
+        case .idle:
+            if old.isBusy {
+                // The reset: the next pull starts from a fresh ring.
+                shrinkFrom = nil
+                finishStart = nil
+                alphaFrom = RingEffect.faintAlpha
+                alphaTo = RingEffect.faintAlpha
+                alphaStart = -Double.infinity
+            }
+        default:
+            break
+        }
+    }
+
+    public func update(pull: RefreshPull) {
+        let time = pull.time
+        layer.frame = Rect(origin: .zero, size: pull.headerSize)
+        let trigger = pull.progress > 0 ? pull.distance / pull.progress : RingEffect.dragDistance
+        let d = RingEffect.circleDiameter
+        disc.position = Point(pull.headerSize.width / 2, RingEffect.circleTop(distance: pull.distance, trigger: trigger) + d / 2)
+
+        var scale = 1.0
+        switch state {
+        case .refreshing, .finishing:
+            if let from = shrinkFrom, time < cyclesStart {
+                let f = Swift.min(1, Swift.max(0, (time - shrinkStart) / RingEffect.shrinkDuration))
+                pose = RingEffect.shrinkPose(from: from, fraction: f)
+                color = RingEffect.colors[0]
+            } else {
+                pose = RingEffect.cyclePose(origin: cycleOrigin, elapsed: time - cyclesStart)
+                color = RingEffect.cycleColor(elapsed: time - cyclesStart)
+            }
+            if let start = finishStart {
+                let f = Swift.min(1, Swift.max(0, (time - start) / RingEffect.finishDuration))
+                scale = 1 + (RingEffect.finishScale - 1) * f
+            }
+        default:
+            pose = RingEffect.dragPose(distance: pull.distance, trigger: trigger)
+            color = RingEffect.colors[0]
+            setAlphaTarget(pull.progress >= 1 ? RingEffect.fullAlpha : RingEffect.faintAlpha, at: time)
+        }
+        discScale = scale
+        disc.transform = scale == 1 ? .identity : AffineTransform(scaleX: scale, y: scale)
+        arcAlpha = alpha(at: time)
+        let ink = color.withAlphaMultiplied(by: arcAlpha)
+
+        spinner.transform = AffineTransform(rotationAngle: 2 * Double.pi * pose.screenStart)
+        let sweep = Swift.min(1, Swift.max(0, pose.sweep))
+        arc.strokeEnd = sweep
+        arc.strokeColor = ink
+        arrow.isHidden = pose.arrowScale <= 0
+        if !arrow.isHidden {
+            if pose.arrowScale != arrowPathScale { buildArrow(scale: pose.arrowScale) }
+            arrow.fillColor = ink
+            arrow.transform = AffineTransform(rotationAngle: 2 * Double.pi * sweep)
+        }
+    }
+
+    /// The arc's alpha at `time` on its 300 ms change (ease in, ease out, as Android's default interpolator).
+    public func alpha(at time: Double) -> Double {
+        let f = (time - alphaStart) / RingEffect.alphaDuration
+        guard f < 1 else { return alphaTo }
+        return alphaFrom + (alphaTo - alphaFrom) * TimingFunction.easeInEaseOut.value(at: Swift.max(0, f))
+    }
+
+    private func setAlphaTarget(_ target: Double, at time: Double) {
+        guard target != alphaTo else { return }
+        alphaFrom = alpha(at: time)
+        alphaTo = target
+        alphaStart = time
+    }
+
+    /// The arrowhead for the arc's head at angle 0 (before the arrow layer's turn): its base, `arrowWidth × scale`
+    /// wide and centred on the arc's radius, lies half a stroke ahead of the head (where the round cap ends) and its
+    /// tip points clockwise, `arrowHeight × scale` further on. Built only when the scale changes.
+    private func buildArrow(scale: Double) {
+        let c = RingEffect.circleDiameter / 2
+        let w = RingEffect.arrowWidth * scale, h = RingEffect.arrowHeight * scale
+        let x = c + RingEffect.centerRadius, y = c + RingEffect.strokeWidth / 2
+        var path = Path()
+        path.move(to: Point(x - w / 2, y))
+        path.line(to: Point(x + w / 2, y))
+        path.line(to: Point(x, y + h))
+        path.close()
+        arrow.path = path
+        arrowPathScale = scale
+    }
+}
