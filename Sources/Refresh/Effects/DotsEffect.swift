@@ -1,0 +1,240 @@
+import Geometry
+import Layers
+import Motion
+import Raster
+
+/// The four-dot header (MSRefreshHeader): a thick line draws itself from dot to dot round a diamond as the list
+/// is pulled, each dot appearing as the line reaches it; while refreshing the diamond turns and the dots breathe.
+///
+/// Everything while pulling is a function of the pull p (REFERENCE §1, Four dots), worked out by `pose(pull:)`:
+/// the top dot fades in over the first 15 pt; from 15 to 55 pt the line runs through four stages of 10 pt, one
+/// per side of the diamond, each stage stretching the line from its dot to the next (first 5 pt) and then pulling
+/// its tail after it (last 5 pt). The line's trim changes only with the pull, so a still frame re-strokes nothing.
+public final class DotsEffect: RefreshEffect {
+    // MARK: Constants (REFERENCE §1, Four dots)
+
+    /// The header's side, 35 pt (MSRefreshHeader: SURefreshHeaderHeight, a 35×35 header).
+    public static let headerSide = 35.0
+    /// Dot radius (MSRefreshHeader: SURefreshPointRadius 5).
+    public static let dotRadius = 5.0
+    /// The joining line's width, a dot's diameter (MSRefreshHeader: lineWidth = 2 × radius).
+    public static let lineWidth = 2 * dotRadius
+    /// Top dot colour (MSRefreshHeader: RGB 90, 200, 200).
+    public static let topColor = Color(rgb: 90, 200, 200)
+    /// Left dot colour (MSRefreshHeader: RGB 250, 85, 78).
+    public static let leftColor = Color(rgb: 250, 85, 78)
+    /// Bottom dot colour (MSRefreshHeader: RGB 92, 201, 105).
+    public static let bottomColor = Color(rgb: 92, 201, 105)
+    /// Right dot colour (MSRefreshHeader: RGB 253, 175, 75).
+    public static let rightColor = Color(rgb: 253, 175, 75)
+    /// The pull that arms the header and where it stops moving (MSRefreshHeader: SURefreshPullLen 55).
+    public static let pullLength = 55.0
+    /// The pull where the line starts, 40 pt before the end (MSRefreshHeader: SURefreshPullLen − 40 = 15).
+    public static let lineStart = pullLength - 40
+    /// The top dot's opacity is p over this, until the line starts (MSRefreshHeader: progress / 20).
+    public static let fadeInLength = 20.0
+    /// The pull of one stage, one side of the diamond (MSRefreshHeader: 4 stages of 10 pt).
+    public static let stageLength = 10.0
+    /// Half a stage: the line stretches for this much, then its tail follows (MSRefreshHeader: halves of 5 pt).
+    public static let halfStage = stageLength / 2
+    /// The stroke fraction the line gains per point of pull: a quarter of the path per half stage (MSRefreshHeader: sub / 40 × 2).
+    public static let strokePerPoint = 1.0 / 20
+    /// The shortest tail the line keeps behind the next dot until late in a stage (MSRefreshHeader: (k+1)/4 − 0.1).
+    public static let tailLength = 0.1
+    /// The header's y while it moves with the pull at half speed: −(35 + (p − 35)/2) (MSRefreshHeader).
+    public static let followRate = 0.5
+    /// Where the header stays once p ≥ 55: −(55 − (55 − 35)/2) = −45 (MSRefreshHeader).
+    public static let pinnedY = -(pullLength - (pullLength - headerSide) / 2)
+    /// How long the refreshing inset takes to come in and to go (MSRefreshHeader: UIView animation of 0.5 s).
+    public static let insetDuration = 0.5
+    /// One turn of the header while refreshing, linear, repeated (MSRefreshHeader: rotationAni 1.0 s, 0 → 2π).
+    public static let turnDuration = 1.0
+    /// How far each dot moves inward and back, twice per turn (MSRefreshHeader: SURefreshTranslatLen 5).
+    public static let breathDistance = 5.0
+    /// The breathing keyframes as fractions of the distance: in, out, in, out (MSRefreshHeader: 0, 5, 0, 5, 0).
+    static let breathKeyframes = [0.0, 1, 0, 1, 0]
+
+    /// Fires on release at 55; the inset of 55 comes in and goes over 0.5 s with UIView's default curve.
+    public let metrics = RefreshMetrics(
+        headerHeight: DotsEffect.headerSide, triggerDistance: DotsEffect.pullLength, trigger: .onRelease,
+        refreshingInset: DotsEffect.pullLength, insertDuration: DotsEffect.insetDuration,
+        finishing: [RefreshInsetStage(duration: DotsEffect.insetDuration)])
+
+    // MARK: The pose at a pull
+
+    /// What the header shows at one pull.
+    public struct Pose: Equatable, Sendable {
+        /// The header's top in the content's coordinates (0 is the content's top; the header is above, negative).
+        public var headerY: Double
+        public var topOpacity: Double
+        public var strokeStart: Double
+        public var strokeEnd: Double
+        /// The sub-phase 0…7 (two per stage), or 8 once all four dots show.
+        public var subPhase: Int
+        public var showsLeft: Bool
+        public var showsBottom: Bool
+        public var showsRight: Bool
+        /// The colour of the dot the line is leaving.
+        public var lineColor: Color
+    }
+
+    /// The sub-phase given once the whole diamond shows.
+    public static let completePhase = 8
+
+    /// The pose at pull `p` (points past the content's resting top).
+    public static func pose(pull p: Double) -> Pose {
+        let y: Double
+        if p <= headerSide {
+            y = -p
+        } else if p < pullLength {
+            y = -(headerSide + (p - headerSide) * followRate)
+        } else {
+            y = pinnedY
+        }
+        var opacity = 1.0, start = 0.0, end = 0.0, index = 0
+        if p < lineStart {
+            opacity = Swift.max(p, 0) / fadeInLength
+        } else if p < pullLength {
+            let stage = Swift.min(Int((p - lineStart) / stageLength), 3)
+            let k = Double(stage)
+            let sub = p - lineStart - k * stageLength
+            if sub <= halfStage {
+                index = 2 * stage
+                start = k / 4
+                end = k / 4 + sub * strokePerPoint
+            } else {
+                index = 2 * stage + 1
+                end = (k + 1) / 4
+                start = Swift.max(k / 4 + (sub - halfStage) * strokePerPoint, (k + 1) / 4 - tailLength)
+            }
+        } else {
+            index = completePhase
+            start = 1
+            end = 1
+        }
+        let color = index > 5 ? rightColor : index > 3 ? bottomColor : index > 1 ? leftColor : topColor
+        return Pose(headerY: y, topOpacity: opacity, strokeStart: start, strokeEnd: end, subPhase: index,
+                    showsLeft: index > 1, showsBottom: index > 3, showsRight: index > 5, lineColor: color)
+    }
+
+    // MARK: Layers
+
+    /// The 35 × 35 header; it turns about its centre while refreshing.
+    public let layer = Layer()
+    public let line = ShapeLayer()
+    public let topDot: ShapeLayer
+    public let leftDot: ShapeLayer
+    public let bottomDot: ShapeLayer
+    public let rightDot: ShapeLayer
+
+    private var busy = false
+    private var lastPull = Double.nan
+    private var lastWidth = Double.nan
+    private let turn: BasicAnimation<Double>
+    /// One breathing animation per dot, in top, left, bottom, right order.
+    private let breaths: [KeyframeAnimation<Double>]
+
+    /// The dots' centres in the header: top, left, bottom, right.
+    public static let centres = [Point(headerSide / 2, dotRadius), Point(dotRadius, headerSide / 2),
+                                 Point(headerSide / 2, headerSide - dotRadius), Point(headerSide - dotRadius, headerSide / 2)]
+
+    public init() {
+        layer.name = "dots"
+        layer.bounds = Rect(x: 0, y: 0, width: DotsEffect.headerSide, height: DotsEffect.headerSide)
+        let c = DotsEffect.centres
+        func dot(_ centre: Point, _ color: Color) -> ShapeLayer {
+            let r = DotsEffect.dotRadius
+            let d = ShapeLayer()
+            d.frame = Rect(x: centre.x - r, y: centre.y - r, width: 2 * r, height: 2 * r)
+            d.path = Path.ellipse(in: Rect(x: 0, y: 0, width: 2 * r, height: 2 * r))
+            d.fillColor = color
+            return d
+        }
+        topDot = dot(c[0], DotsEffect.topColor)
+        leftDot = dot(c[1], DotsEffect.leftColor)
+        bottomDot = dot(c[2], DotsEffect.bottomColor)
+        rightDot = dot(c[3], DotsEffect.rightColor)
+
+        line.frame = layer.bounds
+        var path = Path()
+        path.move(to: c[0])
+        for i in [1, 2, 3, 0] { path.line(to: c[i]) }
+        line.path = path
+        line.fillColor = nil
+        line.strokeColor = DotsEffect.topColor
+        line.lineWidth = DotsEffect.lineWidth
+        line.lineCap = .round
+        line.lineJoin = .round
+
+        // As the original stacks them: the top dot, the line over it, then the other three over the line.
+        for l in [topDot, line, leftDot, bottomDot, rightDot] { layer.addSublayer(l) }
+
+        turn = BasicAnimation<Double>(keyPath: "transform.rotation.z", from: 0, to: 2 * Double.pi)
+        turn.duration = DotsEffect.turnDuration
+        turn.repeatCount = .infinity
+        turn.timingFunction = .linear
+        // Inward is down for the top dot, right for the left one, up for the bottom one, left for the right one.
+        let inward: [(String, Double)] = [("transform.translation.y", 1), ("transform.translation.x", 1),
+                                          ("transform.translation.y", -1), ("transform.translation.x", -1)]
+        breaths = inward.map { keyPath, sign in
+            let a = KeyframeAnimation<Double>(keyPath: keyPath,
+                                              values: DotsEffect.breathKeyframes.map { $0 * sign * DotsEffect.breathDistance })
+            a.duration = DotsEffect.turnDuration
+            a.repeatCount = .infinity
+            a.timingFunction = .linear
+            return a
+        }
+        apply(DotsEffect.pose(pull: 0))
+    }
+
+    private var dots: [ShapeLayer] { [topDot, leftDot, bottomDot, rightDot] }
+
+    // MARK: Frames
+
+    public func update(pull: RefreshPull) {
+        let width = pull.headerSize.width
+        // While refreshing and ending the header keeps the look it had when it fired.
+        let p = busy ? DotsEffect.pullLength : pull.distance
+        guard p != lastPull || width != lastWidth else { return }
+        lastPull = p
+        lastWidth = width
+        let pose = DotsEffect.pose(pull: p)
+        apply(pose)
+        // The container's top is at −35 in the content's coordinates.
+        let side = DotsEffect.headerSide
+        layer.frame = Rect(x: (width - side) / 2, y: pose.headerY + side, width: side, height: side)
+    }
+
+    private func apply(_ pose: Pose) {
+        topDot.opacity = pose.topOpacity
+        leftDot.isHidden = !pose.showsLeft
+        bottomDot.isHidden = !pose.showsBottom
+        rightDot.isHidden = !pose.showsRight
+        line.strokeStart = pose.strokeStart
+        line.strokeEnd = pose.strokeEnd
+        line.strokeColor = pose.lineColor
+    }
+
+    public func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
+        switch new {
+        case .refreshing:
+            busy = true
+            lastPull = .nan
+            turn.beginTime = layer.localTime(atParentTime: time)
+            layer.add(turn, forKey: "turn")
+            for (dot, breath) in zip(dots, breaths) {
+                breath.beginTime = dot.localTime(atParentTime: time)
+                dot.add(breath, forKey: "breath")
+            }
+        case .finishing:
+            // The animations run on while the inset goes back; they are removed when it is gone.
+            busy = true
+        case .idle, .pulling, .armed, .willRefresh, .noMoreData:
+            guard busy || old.isBusy else { return }
+            busy = false
+            lastPull = .nan
+            layer.removeAllAnimations()
+            for dot in dots { dot.removeAllAnimations() }
+        }
+    }
+}

@@ -1,0 +1,472 @@
+import Geometry
+import Layers
+import Motion
+import Raster
+import Text
+
+/// QQ's sticky header (ZNStickyRefresher): a grey blob with a refresh icon that stretches like taffy as the list
+/// is pulled, fires while the finger is still down, gives way to a spinner and ends with a result row.
+///
+/// The blob is drawn in its own 30 pt wide box, `H − 14` tall for a pull of H between 44 and 88 (REFERENCE §1,
+/// Sticky): a top half circle of radius R·s about (15, 15), a bottom half circle of radius R·s² whose centre is
+/// R·s² above the box's bottom, and two quadratic curves between them whose control points sit R·s² either side
+/// of the middle, halfway down; s falls from 1 to 0.4 over the stretch and also scales the icon.
+///
+/// Layout: the 157 × 44 refresh view is centred across the header. Short of 44 pt it rests at the bottom of the
+/// header, so the list uncovers it; past 44 pt its top follows the top of the gap, so the blob hangs from there
+/// and stretches down to 7 pt above the content. The blob's outline is rebuilt only when the pull changes it.
+public final class StickyEffect: RefreshEffect {
+    // MARK: Constants (REFERENCE §1, Sticky)
+
+    /// The header's original height, 44 pt (ZNStickyRefresher: originalHeight).
+    public static let originalHeight = 44.0
+    /// The width of the refresh view that holds the blob and the result row (ZNStickyRefresher: 157×44 view).
+    public static let viewWidth = 157.0
+    /// Blob radius R (ZNStickyRefresher: 30×30 blob).
+    public static let blobRadius = 15.0
+    /// The blob's left edge inside the refresh view (ZNStickyRefresher: blob at (63, 7)).
+    public static let blobX = 63.0
+    /// The margin above and below the blob (ZNStickyRefresher: margin 7, the blob's y).
+    public static let blobMargin = 7.0
+    /// How far past the original height the blob stretches (ZNStickyRefresher: maximum stretch 44).
+    public static let maxStretch = 44.0
+    /// How much the top circle shrinks at full stretch: s = 1 − 0.6·(H − 44)/44 (ZNStickyRefresher: maximum scale factor 0.6).
+    public static let maxScaleFactor = 0.6
+    /// The blob's fill, UIKit's dark grey (white 1/3) at alpha 0.6 (ZNStickyRefresher: dark grey, alpha 0.6).
+    public static let blobColor = Color(white: 1.0 / 3.0, alpha: 0.6)
+    /// The refresh icon's side (ZNStickyRefresher: a 20×20 icon).
+    public static let iconSize = 20.0
+    /// The icon's offset inside the blob (ZNStickyRefresher: icon at (5, 5)).
+    public static let iconInset = 5.0
+    /// The pull that fires the refresh: twice the original height (ZNStickyRefresher: height > 2·originalHeight).
+    public static let triggerHeight = 2 * originalHeight
+    /// How long the blob takes to fade and collapse when a refresh begins (ZNStickyRefresher: 0.15 s).
+    public static let blobFadeDuration = 0.15
+    /// When the spinner starts after the refresh begins (ZNStickyRefresher: 0.2 s later).
+    public static let spinnerDelay = 0.2
+    /// How long the result row takes to fade in (ZNStickyRefresher: 0.5 s).
+    public static let resultFadeDuration = 0.5
+    /// How long the result stays before the inset collapses (ZNStickyRefresher: a 0.5 s wait).
+    public static let resultWait = 0.5
+    /// How long the inset takes to collapse after the result (ZNStickyRefresher: 0.5 s).
+    public static let collapseDuration = 0.5
+    /// The result row's font size (ZNStickyRefresher: 14 pt).
+    public static let resultFontSize = 14.0
+    /// The result row's colour (ZNStickyRefresher: grey 0.54).
+    public static let resultColor = Color(white: 0.54)
+
+    // Sizes of the drawn icons, not given by REFERENCE: chosen to read like the phone's at these sizes.
+
+    /// The refresh arrow's circle radius inside its 20 pt box; not from REFERENCE.
+    static let arrowRadius = 6.0
+    /// The refresh arrow's line width; not from REFERENCE.
+    static let arrowLineWidth = 2.0
+    /// The refresh arrow's colour: white on the grey blob; not from REFERENCE.
+    static let arrowColor = Color.white
+    /// The spinner's side, UIActivityIndicatorView's small style (20 pt); not from REFERENCE.
+    static let spinnerSize = 20.0
+    /// The spinner's spokes: 12, one lit more per step, a turn a second (UIActivityIndicatorView); not from REFERENCE.
+    static let spokeCount = 12
+    /// One turn of the spinner, in seconds (UIActivityIndicatorView); not from REFERENCE.
+    static let spinnerPeriod = 1.0
+    /// Spoke width, inner and outer radius in the 20 pt spinner; not from REFERENCE.
+    static let spokeWidth = 2.0, spokeInner = 4.5, spokeOuter = 9.5
+    /// The spinner's grey, and how much fainter each spoke behind the lit one is; not from REFERENCE.
+    static let spinnerGrey = 0.5, spokeFade = 0.07
+    /// The result icon's side and its gap to the text; not from REFERENCE.
+    static let resultIconSize = 16.0, resultIconGap = 6.0
+
+    /// The metrics: fires at 88 with the finger down, adds 44 at once, keeps the result 0.5 s + 0.5 s, then takes
+    /// the inset back over 0.5 s with UIView's default curve.
+    public let metrics = RefreshMetrics(
+        headerHeight: StickyEffect.originalHeight, triggerDistance: StickyEffect.triggerHeight, trigger: .atThreshold,
+        refreshingInset: StickyEffect.originalHeight, insertDuration: 0,
+        finishing: [RefreshInsetStage(delay: StickyEffect.resultFadeDuration + StickyEffect.resultWait,
+                                      duration: StickyEffect.collapseDuration)])
+
+    // MARK: The blob's geometry
+
+    /// The blob's outline at one header height, in the blob's own coordinates (x 0…30, y 0…H − 14).
+    public struct BlobGeometry: Equatable, Sendable {
+        /// The header height it was made for, clamped to 44…88.
+        public var height: Double
+        /// s = 1 − 0.6·(H − 44)/44, from 1 at 44 to 0.4 at 88; the icon scales by it.
+        public var scale: Double
+        public var topCenter: Point
+        /// R·s.
+        public var topRadius: Double
+        public var bottomCenter: Point
+        /// R·s².
+        public var bottomRadius: Double
+        /// The control points of the curve down the left side and of the one up the right side.
+        public var leftControl: Point
+        public var rightControl: Point
+
+        public init(height: Double) {
+            let r = StickyEffect.blobRadius
+            let h = Swift.min(Swift.max(height, StickyEffect.originalHeight), StickyEffect.triggerHeight)
+            let s = 1 - StickyEffect.maxScaleFactor * (h - StickyEffect.originalHeight) / StickyEffect.maxStretch
+            self.height = h
+            scale = s
+            topCenter = Point(r, r)
+            topRadius = r * s
+            bottomRadius = r * s * s
+            bottomCenter = Point(r, h - 2 * StickyEffect.blobMargin - bottomRadius)
+            let midY = r + (bottomCenter.y - r) / 2
+            leftControl = Point(r - bottomRadius, midY)
+            rightControl = Point(r + bottomRadius, midY)
+        }
+
+        /// The box the blob fills: 30 wide, H − 14 tall.
+        public var boxHeight: Double { height - 2 * StickyEffect.blobMargin }
+
+        /// The closed outline: the top half circle left to right, the right curve down, the bottom half circle
+        /// right to left, the left curve up.
+        public var path: Path {
+            var p = Path()
+            p.addArc(center: topCenter, radius: topRadius, startAngle: Double.pi, endAngle: 2 * Double.pi,
+                     clockwise: true)
+            p.quad(to: Point(bottomCenter.x + bottomRadius, bottomCenter.y), control: rightControl)
+            p.addArc(center: bottomCenter, radius: bottomRadius, startAngle: 0, endAngle: Double.pi, clockwise: true)
+            p.quad(to: Point(topCenter.x - topRadius, topCenter.y), control: leftControl)
+            p.close()
+            return p
+        }
+    }
+
+    // MARK: Phases
+
+    /// ZNStickyRefresher's own states, which the effect goes through as the control's state and the pull change.
+    public enum Phase: Equatable, Sendable {
+        /// At rest, nothing pulled.
+        case original
+        /// Pulled less than the original height.
+        case normal
+        /// Pulled between 44 and 88: the blob stretches.
+        case showStickyEffect
+        case refreshing
+        case succeeded
+        case failed
+    }
+
+    public private(set) var phase = Phase.original {
+        didSet { if phase != oldValue { phaseDidChange?(phase) } }
+    }
+    /// Called with each new phase.
+    public var phaseDidChange: ((Phase) -> Void)?
+
+    // MARK: Layers
+
+    public let layer = Layer()
+    /// The 157 × 44 refresh view, centred across the header.
+    public let refreshView = Layer()
+    /// The blob's box, hung from its top edge and cut to its bounds, so that collapsing its height hides it.
+    public let blob = Layer()
+    public let blobShape = ShapeLayer()
+    /// The refresh icon, scaled by s about its centre.
+    public let icon = Layer()
+    public let spinner = Layer()
+    public let resultRow = ResultRowLayer()
+
+    private weak var control: RefreshControl?
+    private var busy = false
+    /// The header height the blob was last laid out for; NaN forces a layout.
+    private var blobHeight = Double.nan
+    private var rootFrame = Rect.zero
+
+    private let fadeOut: BasicAnimation<Double>
+    private let collapse: BasicAnimation<Double>
+    private let spinnerHold: BasicAnimation<Double>
+    private let spin: KeyframeAnimation<Double>
+    private let resultFade: BasicAnimation<Double>
+
+    public init() {
+        layer.name = "sticky"
+        refreshView.frame = Rect(x: 0, y: 0, width: StickyEffect.viewWidth, height: StickyEffect.originalHeight)
+        layer.addSublayer(refreshView)
+
+        blob.anchorPoint = Point(0.5, 0)
+        blob.masksToBounds = true
+        blob.frame = Rect(x: StickyEffect.blobX, y: StickyEffect.blobMargin, width: 2 * StickyEffect.blobRadius,
+                          height: 2 * StickyEffect.blobRadius)
+        blobShape.frame = Rect(x: 0, y: 0, width: 2 * StickyEffect.blobRadius, height: 2 * StickyEffect.blobRadius)
+        blobShape.fillColor = StickyEffect.blobColor
+        blob.addSublayer(blobShape)
+        icon.frame = Rect(x: StickyEffect.iconInset, y: StickyEffect.iconInset, width: StickyEffect.iconSize,
+                          height: StickyEffect.iconSize)
+        for part in StickyEffect.makeArrow() { icon.addSublayer(part) }
+        blob.addSublayer(icon)
+        refreshView.addSublayer(blob)
+
+        let side = StickyEffect.spinnerSize
+        spinner.frame = Rect(x: (StickyEffect.viewWidth - side) / 2, y: (StickyEffect.originalHeight - side) / 2,
+                             width: side, height: side)
+        for spoke in StickyEffect.makeSpokes() { spinner.addSublayer(spoke) }
+        spinner.isHidden = true
+        refreshView.addSublayer(spinner)
+
+        resultRow.fontSize = StickyEffect.resultFontSize
+        resultRow.foregroundColor = StickyEffect.resultColor
+        resultRow.alignmentMode = .center
+        resultRow.verticalAlignment = .center
+        // The text is centred half an icon and a gap right of the middle, so that icon and text together are centred.
+        let shift = (StickyEffect.resultIconSize + StickyEffect.resultIconGap) / 2
+        resultRow.frame = Rect(x: shift, y: 0, width: StickyEffect.viewWidth, height: StickyEffect.originalHeight)
+        resultRow.isHidden = true
+        refreshView.addSublayer(resultRow)
+
+        fadeOut = BasicAnimation<Double>(keyPath: "opacity", from: 1, to: 0)
+        collapse = BasicAnimation<Double>(keyPath: "bounds.size.height", to: 0)
+        for a in [fadeOut, collapse] {
+            a.duration = StickyEffect.blobFadeDuration
+            a.timingFunction = .easeInEaseOut
+        }
+        // Keeps the spinner out of sight until it starts; the model opacity (1) shows after.
+        spinnerHold = BasicAnimation<Double>(keyPath: "opacity", from: 0, to: 0)
+        spinnerHold.duration = StickyEffect.spinnerDelay
+        var steps: [Double] = []
+        for i in 0..<StickyEffect.spokeCount { steps.append(2 * Double.pi * Double(i) / Double(StickyEffect.spokeCount)) }
+        spin = KeyframeAnimation<Double>(keyPath: "transform.rotation.z", values: steps, calculationMode: .discrete)
+        spin.duration = StickyEffect.spinnerPeriod
+        spin.repeatCount = .infinity
+        resultFade = BasicAnimation<Double>(keyPath: "opacity", from: 0, to: 1)
+        resultFade.duration = StickyEffect.resultFadeDuration
+        resultFade.timingFunction = .easeInEaseOut
+
+        layoutBlob(height: StickyEffect.originalHeight)
+    }
+
+    public func didMove(to control: RefreshControl?) {
+        self.control = control
+    }
+
+    // MARK: Frames
+
+    public func update(pull: RefreshPull) {
+        let h = pull.distance
+        // Short of 44 the view rests at the header's bottom; past it, its top follows the top of the gap.
+        let frame = Rect(x: 0, y: StickyEffect.originalHeight - Swift.max(h, StickyEffect.originalHeight),
+                         width: pull.headerSize.width, height: StickyEffect.originalHeight)
+        if frame != rootFrame {
+            rootFrame = frame
+            layer.frame = frame
+            refreshView.frame = Rect(x: ((frame.width - StickyEffect.viewWidth) / 2).rounded(), y: 0,
+                                     width: StickyEffect.viewWidth, height: StickyEffect.originalHeight)
+        }
+        guard !busy else { return }
+        phase = h <= 0 ? .original : h < StickyEffect.originalHeight ? .normal : .showStickyEffect
+        layoutBlob(height: h)
+    }
+
+    /// Lays the blob out for header height `height` (clamped to 44…88); nothing is rebuilt when it is unchanged.
+    private func layoutBlob(height: Double) {
+        let h = Swift.min(Swift.max(height, StickyEffect.originalHeight), StickyEffect.triggerHeight)
+        guard h != blobHeight else { return }
+        blobHeight = h
+        let g = BlobGeometry(height: h)
+        blobShape.path = g.path
+        blob.bounds.size = Size(2 * StickyEffect.blobRadius, g.boxHeight)
+        blob.position = Point(StickyEffect.blobX + StickyEffect.blobRadius, StickyEffect.blobMargin)
+        icon.transform = AffineTransform(scaleX: g.scale, y: g.scale)
+    }
+
+    public func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
+        switch new {
+        case .refreshing:
+            busy = true
+            phase = .refreshing
+            startRefreshing(at: time)
+        case .finishing(let result):
+            busy = true
+            phase = result == .failure ? .failed : .succeeded
+            showResult(result, state: new, at: time)
+        case .idle, .pulling, .armed, .noMoreData, .willRefresh:
+            if busy || old.isBusy { reset() }
+        }
+    }
+
+    /// The blob fades and collapses; the spinner turns after a short pause.
+    private func startRefreshing(at time: Double) {
+        resultRow.isHidden = true
+        resultRow.removeAllAnimations()
+        blob.removeAllAnimations()
+        // The refresh fires within the frame that crossed the threshold: the blob fades from the shape of that pull.
+        layoutBlob(height: control?.distance ?? blobHeight)
+        // The model is where the fade ends; the animations run from the current look to it.
+        let start = blob.localTime(atParentTime: time)
+        fadeOut.beginTime = start
+        collapse.beginTime = start
+        collapse.fromValue = blob.bounds.height
+        blob.opacity = 0
+        blob.bounds.size.height = 0
+        blob.add(fadeOut, forKey: "fade")
+        blob.add(collapse, forKey: "collapse")
+
+        spinner.isHidden = false
+        spinner.removeAllAnimations()
+        spinner.opacity = 1
+        spinnerHold.beginTime = spinner.localTime(atParentTime: time)
+        spinner.add(spinnerHold, forKey: "hold")
+        spin.beginTime = spinner.localTime(atParentTime: time + StickyEffect.spinnerDelay)
+        spinner.add(spin, forKey: "spin")
+    }
+
+    /// The spinner stops and the result row fades in with its icon.
+    private func showResult(_ result: RefreshResult, state: RefreshState, at time: Double) {
+        spinner.removeAllAnimations()
+        spinner.isHidden = true
+        blob.removeAllAnimations()
+        blob.opacity = 0
+        resultRow.string = control?.strings.headerTitle(for: state) ?? ""
+        resultRow.iconPath = result == .failure ? StickyEffect.failureIcon : StickyEffect.successIcon
+        resultRow.isHidden = false
+        resultRow.removeAllAnimations()
+        resultRow.opacity = 1
+        resultFade.beginTime = resultRow.localTime(atParentTime: time)
+        resultRow.add(resultFade, forKey: "fade")
+    }
+
+    /// Back to the original look once the refresh is over.
+    private func reset() {
+        busy = false
+        phase = .original
+        blob.removeAllAnimations()
+        blob.opacity = 1
+        spinner.removeAllAnimations()
+        spinner.isHidden = true
+        resultRow.removeAllAnimations()
+        resultRow.isHidden = true
+        blobHeight = .nan
+        layoutBlob(height: StickyEffect.originalHeight)
+    }
+
+    // MARK: Drawn icons
+
+    /// The refresh icon in its 20 pt box: three quarters of a circle, clockwise from the right round to the top,
+    /// with an arrowhead at the top pointing on clockwise.
+    static func makeArrow() -> [ShapeLayer] {
+        let c = StickyEffect.iconSize / 2
+        let r = StickyEffect.arrowRadius
+        let arc = ShapeLayer()
+        arc.frame = Rect(x: 0, y: 0, width: StickyEffect.iconSize, height: StickyEffect.iconSize)
+        var path = Path()
+        path.addArc(center: Point(c, c), radius: r, startAngle: 0, endAngle: 1.5 * Double.pi, clockwise: true)
+        arc.path = path
+        arc.fillColor = nil
+        arc.strokeColor = StickyEffect.arrowColor
+        arc.lineWidth = StickyEffect.arrowLineWidth
+        arc.lineCap = .round
+        let head = ShapeLayer()
+        head.frame = arc.frame
+        let w = StickyEffect.arrowLineWidth
+        var tip = Path()
+        tip.move(to: Point(c + 2 * w, c - r))
+        tip.line(to: Point(c - 0.5 * w, c - r - 1.6 * w))
+        tip.line(to: Point(c - 0.5 * w, c - r + 1.6 * w))
+        tip.close()
+        head.path = tip
+        head.fillColor = StickyEffect.arrowColor
+        return [arc, head]
+    }
+
+    /// Twelve spokes round the spinner's centre, the one at the top lit and each one behind it (anticlockwise)
+    /// fainter, as UIActivityIndicatorView draws them; the spinner turns by whole spokes.
+    static func makeSpokes() -> [ShapeLayer] {
+        let side = StickyEffect.spinnerSize
+        let c = side / 2
+        var spoke = Path()
+        let w = StickyEffect.spokeWidth
+        spoke.addRoundedRect(Rect(x: c - w / 2, y: c - StickyEffect.spokeOuter, width: w,
+                                  height: StickyEffect.spokeOuter - StickyEffect.spokeInner), cornerRadius: w / 2)
+        var layers: [ShapeLayer] = []
+        let n = StickyEffect.spokeCount
+        for i in 0..<n {
+            let angle = 2 * Double.pi * Double(i) / Double(n)
+            let turn = AffineTransform(translationX: -c, y: -c)
+                .concatenating(AffineTransform(rotationAngle: angle))
+                .concatenating(AffineTransform(translationX: c, y: c))
+            let layer = ShapeLayer()
+            layer.frame = Rect(x: 0, y: 0, width: side, height: side)
+            layer.path = spoke.applying(turn)
+            let behind = Double((n - i) % n)
+            layer.fillColor = Color(white: StickyEffect.spinnerGrey, alpha: 1 - StickyEffect.spokeFade * behind)
+            layers.append(layer)
+        }
+        return layers
+    }
+
+    /// A circle with a tick, as an outline to fill, in a 16 pt box.
+    static let successIcon: Path = {
+        var mark = Path()
+        let s = StickyEffect.resultIconSize
+        mark.move(to: Point(s * 0.28, s * 0.52))
+        mark.line(to: Point(s * 0.44, s * 0.68))
+        mark.line(to: Point(s * 0.72, s * 0.36))
+        return resultIcon(mark: mark)
+    }()
+
+    /// A circle with a cross, as an outline to fill, in a 16 pt box.
+    static let failureIcon: Path = {
+        var mark = Path()
+        let s = StickyEffect.resultIconSize
+        mark.move(to: Point(s * 0.34, s * 0.34))
+        mark.line(to: Point(s * 0.66, s * 0.66))
+        mark.move(to: Point(s * 0.66, s * 0.34))
+        mark.line(to: Point(s * 0.34, s * 0.66))
+        return resultIcon(mark: mark)
+    }()
+
+    /// The ring and `mark` stroked 1.5 pt wide, as one path to fill with the non-zero rule: the ring's two
+    /// outlines wind opposite ways, and the mark inside it does not touch the ring.
+    private static func resultIcon(mark: Path) -> Path {
+        let s = StickyEffect.resultIconSize
+        let stroker = Stroker()
+        var ring = Path()
+        ring.addCircle(center: Point(s / 2, s / 2), radius: s / 2 - 0.75)
+        let style = StrokeStyle(lineWidth: 1.5, lineCap: .round, lineJoin: .round)
+        var outline = stroker.stroke(ring, style: style, tolerance: 0.01)
+        for e in stroker.stroke(mark, style: style, tolerance: 0.01).elements { outline.append(e) }
+        return outline
+    }
+}
+
+/// The result row: a line of text centred in its bounds with a small icon drawn before it, in the text's colour.
+///
+/// The icon's place depends on the text's width, which only the renderer's fonts know: the row measures the line
+/// when it draws (once per string) and puts the icon a gap to the left of it.
+public final class ResultRowLayer: TextLayer {
+    /// The icon's outline in a `StickyEffect.resultIconSize` box, filled with the text's colour.
+    public var iconPath = Path()
+    private var measured: (string: String, size: Double, fonts: ObjectIdentifier, width: Double)?
+
+    /// The width of the current string as the renderer lays it out, measured once per string.
+    private func textWidth(fonts: FontSet, size: Double) -> Double {
+        let id = ObjectIdentifier(fonts)
+        if let m = measured, m.string == string, m.size == size, m.fonts == id { return m.width }
+        let width = TextLine(string, fonts: fonts, size: size).width
+        measured = (string, size, id, width)
+        return width
+    }
+
+    public override func draw(in context: LayerDrawingContext) {
+        super.draw(in: context)
+        guard !string.isEmpty, !iconPath.isEmpty, let text = context.renderer.loadTextRenderer() else { return }
+        let (color, size) = textPresentation(at: context.time)
+        let b = presentation(at: context.time).bounds
+        let left = b.minX + (b.width - textWidth(fonts: text.fonts, size: size)) / 2
+        let side = StickyEffect.resultIconSize
+        let origin = Point(left - StickyEffect.resultIconGap - side, b.midY - side / 2)
+        context.fill(iconPath, offset: origin, color: color)
+    }
+
+    public override func contentBounds(at time: Double) -> Rect? {
+        guard let box = super.contentBounds(at: time) else { return nil }
+        let extra = StickyEffect.resultIconGap + StickyEffect.resultIconSize
+        let b = presentation(at: time).bounds
+        let top = Swift.min(box.minY, b.midY - StickyEffect.resultIconSize / 2)
+        let bottom = Swift.max(box.maxY, b.midY + StickyEffect.resultIconSize / 2)
+        return Rect(x: box.minX - extra, y: top, width: box.width + extra, height: bottom - top)
+    }
+
+    public override var contentPrimitiveCount: Int { string.isEmpty ? 0 : 2 }
+}
