@@ -10,6 +10,8 @@ public enum RefreshEffects {
 
     /// The effects that come with the lab, in the order the keyboard cycles through them.
     public static let builtIn: [(name: String, make: Maker)] = [
+        ("sticky", { StickyEffect() }),
+        ("dots", { DotsEffect() }),
         ("placeholder", { PlaceholderEffect() }),
         ("ring", { RingEffect() }),
         ("news", { NewsEffect() }),
