@@ -153,7 +153,10 @@ public final class RingEffect: RefreshEffect {
         arc.frame = disc.bounds
         var circle = Path()
         let c = Point(d / 2, d / 2)
-        circle.addArc(center: c, radius: RingEffect.centerRadius, startAngle: 0, endAngle: 2 * Double.pi, clockwise: true)
+        // Two half turns from 3 o'clock, clockwise: the trims are then fractions of a turn from there.
+        circle.addArc(center: c, radius: RingEffect.centerRadius, startAngle: 0, endAngle: Double.pi, clockwise: true)
+        circle.addArc(center: c, radius: RingEffect.centerRadius, startAngle: Double.pi, endAngle: 2 * Double.pi,
+                      clockwise: true)
         arc.path = circle
         arc.fillColor = nil
         arc.lineWidth = RingEffect.strokeWidth

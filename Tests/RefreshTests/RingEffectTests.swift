@@ -1,0 +1,296 @@
+import Geometry
+import Refresh
+import Testing
+
+/// Values worked out by hand from REFERENCE §1 (Ring): d = min(1, pull/64), a = max(d − 0.4, 0)·5/3,
+/// end = min(0.8, 0.8a), arrow = min(1, a), rotation = (−0.25 + 0.4a + 2t)·0.5 with t = (s/4 − (s/4)²)·2,
+/// s = max(0, min(extra, 128)/64); the cycle of 1.332 s with fast-out-slow-in halves.
+private func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { abs(a - b) <= tolerance }
+
+/// A frame of the ring's pull, for driving the effect without a scroll view.
+private func pull(_ distance: Double, at time: Double, dragging: Bool = true) -> RefreshPull {
+    RefreshPull(distance: distance, progress: distance / 64, isDragging: dragging, time: time,
+                headerSize: Size(375, 64))
+}
+
+/// fast-out-slow-in, cubic-bezier(0.4, 0, 0.2, 1), at x = 0.5: solving x(s) = 0.5 for the curve's parameter by
+/// bisection on paper gives s ≈ 0.3371 and y(s) = 3(1 − s)s² + s³ ≈ 0.775561.
+private let fastOutSlowInHalf = 0.7755613111
+
+@Suite("Ring effect")
+struct RingEffectTests {
+    // MARK: Drag geometry
+
+    @Test("Tension: 0 at the threshold, 0.375 at 64 pt beyond, 0.5 from 128 pt beyond on")
+    func tension() {
+        #expect(RingEffect.tension(extra: -10) == 0)
+        #expect(RingEffect.tension(extra: 0) == 0)
+        // s = 0.5: (0.125 − 0.015625)·2
+        #expect(close(RingEffect.tension(extra: 32), 0.21875))
+        // s = 1: (0.25 − 0.0625)·2
+        #expect(close(RingEffect.tension(extra: 64), 0.375))
+        // s = 2: (0.5 − 0.25)·2, and capped there
+        #expect(close(RingEffect.tension(extra: 128), 0.5))
+        #expect(close(RingEffect.tension(extra: 500), 0.5))
+    }
+
+    @Test("Drag pose below 40 % of the threshold: no arc, no arrow, rotation −0.125 turn")
+    func dragBelowArc() {
+        let p = RingEffect.dragPose(distance: 20)
+        #expect(p.startTrim == 0 && p.endTrim == 0 && p.arrowScale == 0)
+        #expect(close(p.rotation, -0.125))
+    }
+
+    @Test("Drag pose half way (32 pt): a = 1/6, end 2/15, arrow 1/6, rotation −0.0916…")
+    func dragHalfWay() {
+        let p = RingEffect.dragPose(distance: 32)
+        #expect(close(p.endTrim, 0.8 / 6))
+        #expect(close(p.arrowScale, 1.0 / 6))
+        #expect(close(p.rotation, (-0.25 + 0.4 / 6) * 0.5))
+    }
+
+    @Test("Drag pose at the threshold: end 0.8, arrow 1, rotation 0.075; beyond, only the tension turns it")
+    func dragAtAndBeyond() {
+        let at = RingEffect.dragPose(distance: 64)
+        #expect(close(at.endTrim, 0.8) && close(at.arrowScale, 1) && close(at.rotation, 0.075))
+        let beyond = RingEffect.dragPose(distance: 96)
+        #expect(close(beyond.endTrim, 0.8) && close(beyond.arrowScale, 1))
+        #expect(close(beyond.rotation, (0.15 + 2 * 0.21875) * 0.5))   // 0.29375
+        let far = RingEffect.dragPose(distance: 400)
+        #expect(close(far.rotation, (0.15 + 1) * 0.5))                 // 0.575
+    }
+
+    @Test("The disc rides on the content below the threshold and lags behind it beyond")
+    func circlePlace() {
+        // Below: −40 + 64·(p/64) − (p − 64) = 24 for any p.
+        #expect(close(RingEffect.circleTop(distance: 0), 24))
+        #expect(close(RingEffect.circleTop(distance: 30), 24))
+        #expect(close(RingEffect.circleTop(distance: 64), 24))
+        // 96: −40 + 64 + 128·0.21875 − 32 = 20.
+        #expect(close(RingEffect.circleTop(distance: 96), 20))
+        // 192: −40 + 64 + 64 − 128 = −40.
+        #expect(close(RingEffect.circleTop(distance: 192), -40))
+    }
+
+    @Test("The effect's layers show the drag pose: arc trimmed to the sweep, turned to its start, arrow at its head")
+    func layersWhileDragging() {
+        let ring = RingEffect()
+        ring.update(pull: pull(32, at: 0))
+        #expect(close(ring.arc.strokeEnd, 0.8 / 6))
+        #expect(ring.arc.strokeStart == 0)
+        #expect(!ring.arrow.isHidden)
+        // The disc: 40 across, centred horizontally, its top 24 below the header's top.
+        #expect(close(ring.disc.frame.minX, 375.0 / 2 - 20) && close(ring.disc.frame.minY, 24))
+        #expect(close(ring.disc.frame.width, 40))
+        ring.update(pull: pull(10, at: 0.1))
+        #expect(ring.arc.strokeEnd == 0)
+        #expect(ring.arrow.isHidden)
+    }
+
+    // MARK: Alpha
+
+    @Test("Alpha 0.3 below the threshold, 1.0 at it over 300 ms (0.65 half way), and back")
+    func alphaTimeline() {
+        let ring = RingEffect()
+        ring.update(pull: pull(50, at: 0.5))
+        #expect(close(ring.arcAlpha, 0.3))
+        ring.update(pull: pull(64, at: 1.0))
+        #expect(close(ring.arcAlpha, 0.3))
+        #expect(close(ring.alpha(at: 1.15), 0.65, 1e-6))   // ease in, ease out: half way at half time
+        ring.update(pull: pull(70, at: 1.3))
+        #expect(close(ring.arcAlpha, 1))
+        ring.update(pull: pull(40, at: 2.0))
+        #expect(close(ring.alpha(at: 2.15), 0.65, 1e-6))
+        #expect(close(ring.alpha(at: 2.3), 0.3))
+    }
+
+    // MARK: The indeterminate cycle
+
+    @Test("Cycle at 0, 333, 666, 999 and 1332 ms")
+    func cycleTimes() {
+        let origin = RingPose(startTrim: 0, endTrim: 0.01, rotation: 0)
+        let p0 = RingEffect.cyclePose(origin: origin, elapsed: 0)
+        #expect(close(p0.startTrim, 0) && close(p0.endTrim, 0.01) && close(p0.rotation, 0) && close(p0.groupRotation, 0))
+        let p1 = RingEffect.cyclePose(origin: origin, elapsed: 0.333)
+        #expect(close(p1.startTrim, 0))
+        #expect(close(p1.endTrim, 0.01 + 0.79 * fastOutSlowInHalf, 1e-6))
+        #expect(close(p1.rotation, 0.21 * 0.25) && close(p1.groupRotation, 0.6 * 0.25))
+        let p2 = RingEffect.cyclePose(origin: origin, elapsed: 0.666)
+        #expect(close(p2.startTrim, 0) && close(p2.endTrim, 0.8))
+        let p3 = RingEffect.cyclePose(origin: origin, elapsed: 0.999)
+        #expect(close(p3.endTrim, 0.8))
+        #expect(close(p3.startTrim, 0.79 * fastOutSlowInHalf, 1e-6))
+        let p4 = RingEffect.cyclePose(origin: origin, elapsed: 1.332)
+        #expect(close(p4.startTrim, 0.79) && close(p4.endTrim, 0.8))
+        #expect(close(p4.rotation, 0.21) && close(p4.groupRotation, 0.6))
+        // Two cycles: the tail 1.58 on, the ring 0.42, the drawing 1.2 turns (0.2 of a turn on screen).
+        let p5 = RingEffect.cyclePose(origin: origin, elapsed: 2.664)
+        #expect(close(p5.startTrim, 1.58) && close(p5.endTrim, 1.59))
+        #expect(close(p5.rotation, 0.42) && close(p5.groupRotation, 0.2))
+    }
+
+    @Test("Across two cycles the arc never jumps: tail and head move less than 0.01 turn per millisecond")
+    func cycleContinuity() {
+        let origin = RingPose(startTrim: 0.3, endTrim: 0.31, rotation: 1)
+        func ends(_ t: Double) -> (tail: Double, head: Double) {
+            let p = RingEffect.cyclePose(origin: origin, elapsed: t)
+            return (p.startTrim + p.rotation + p.groupRotation, p.endTrim + p.rotation + p.groupRotation)
+        }
+        func turnDistance(_ a: Double, _ b: Double) -> Double {
+            let d = (a - b).truncatingRemainder(dividingBy: 1)
+            return min(abs(d), 1 - abs(d))
+        }
+        var last = ends(0)
+        var worst = 0.0
+        for ms in 1...2700 {
+            let now = ends(Double(ms) / 1000)
+            worst = max(worst, turnDistance(now.tail, last.tail), turnDistance(now.head, last.head))
+            last = now
+        }
+        #expect(worst < 0.01)
+        // At the half and the end of a cycle the two sides meet exactly.
+        for boundary in [0.666, 1.332, 1.998, 2.664] {
+            let before = ends(boundary - 1e-9), after = ends(boundary + 1e-9)
+            #expect(turnDistance(before.tail, after.tail) < 1e-6)
+            #expect(turnDistance(before.head, after.head) < 1e-6)
+        }
+    }
+
+    @Test("The colour holds for three quarters of a cycle, then blends to the next")
+    func cycleColours() {
+        let c = RingEffect.colors
+        #expect(RingEffect.cycleColor(elapsed: 0.5 * 1.332) == c[0])
+        let mid = RingEffect.cycleColor(elapsed: 0.875 * 1.332)
+        #expect(close(mid.red, (c[0].red + c[1].red) / 2, 1e-9))
+        #expect(close(mid.blue, (c[0].blue + c[1].blue) / 2, 1e-9))
+        #expect(RingEffect.cycleColor(elapsed: 1.332 * 1.25) == c[1])
+    }
+
+    @Test("The shrink phase: the tail catches up to 0.01 behind the head, the ring turns on to a whole turn, the arrow goes")
+    func shrinkPhase() {
+        let drag = RingEffect.dragPose(distance: 64)   // 0 … 0.8, rotation 0.075, arrow 1
+        let half = RingEffect.shrinkPose(from: drag, fraction: 0.5)
+        #expect(close(half.startTrim, 0.395) && close(half.endTrim, 0.8))
+        #expect(close(half.rotation, 0.075 + (1 - 0.075) * 0.5) && close(half.arrowScale, 0.5))
+        let done = RingEffect.shrinkPose(from: drag, fraction: 1)
+        #expect(close(done.startTrim, 0.79) && close(done.rotation, 1) && done.arrowScale == 0)
+    }
+
+    @Test("Refreshing after a pull: 666 ms of shrinking, then cycles that start where it stopped")
+    func refreshingTimeline() {
+        let ring = RingEffect()
+        ring.update(pull: pull(64, at: 0))
+        ring.transition(from: .armed, to: .refreshing, at: 0)
+        ring.update(pull: pull(64, at: 0.333, dragging: false))
+        #expect(close(ring.pose.startTrim, 0.395) && close(ring.pose.arrowScale, 0.5))
+        ring.update(pull: pull(64, at: 0.666, dragging: false))
+        #expect(close(ring.pose.startTrim, 0.79) && close(ring.pose.endTrim, 0.8) && close(ring.pose.rotation, 1))
+        #expect(ring.arrow.isHidden)
+        // 666 ms into the cycles (1332 ms in all) the head has reached tail + 0.8.
+        ring.update(pull: pull(64, at: 1.332, dragging: false))
+        #expect(close(ring.pose.startTrim, 0.79) && close(ring.pose.endTrim, 1.59))
+        #expect(close(ring.arcAlpha, 1))
+        // The finish: the disc scales to 0.01 over 0.3 s (0.505 half way) while the arc keeps turning.
+        ring.transition(from: .refreshing, to: .finishing(.success), at: 2)
+        ring.update(pull: pull(32, at: 2.15, dragging: false))
+        #expect(close(ring.discScale, 0.505))
+        ring.update(pull: pull(0, at: 2.3, dragging: false))
+        #expect(close(ring.discScale, 0.01))
+        ring.transition(from: .finishing(.success), to: .idle, at: 2.3)
+        ring.update(pull: pull(0, at: 2.4, dragging: false))
+        #expect(ring.discScale == 1 && close(ring.arcAlpha, 0.3) && ring.arc.strokeEnd == 0)
+    }
+
+    @Test("A refresh begun from code has no arc to shrink: the cycle starts at once with the arrow off")
+    func beginFromCodeStartsCycle() {
+        let ring = RingEffect()
+        ring.update(pull: pull(0, at: 0, dragging: false))
+        ring.transition(from: .idle, to: .refreshing, at: 0)
+        ring.update(pull: pull(10, at: 0.666, dragging: false))
+        #expect(close(ring.pose.startTrim, 0) && close(ring.pose.endTrim, 0.8))
+        #expect(ring.arrow.isHidden)
+    }
+
+    // MARK: Scripted pulls
+
+    @Test("Short of the threshold: pulling → idle, nothing fires")
+    func shortPull() {
+        let rig = Rig(effect: RingEffect())
+        #expect(rig.control.triggerDistance == 64)
+        rig.touchDown()
+        rig.pull(to: 40)
+        rig.release()
+        rig.run(seconds: 1)
+        #expect(rig.states == [.pulling, .idle])
+        #expect(rig.actions == 0 && rig.cues == 0)
+    }
+
+    @Test("Past the threshold and released: armed → refreshing with a 64 pt inset; ending collapses it in 0.3 s")
+    func pullReleaseEnd() {
+        let rig = Rig(effect: RingEffect())
+        rig.touchDown()
+        rig.pull(to: 30)
+        rig.pull(to: 80)
+        #expect(rig.states == [.pulling, .armed] && rig.cues == 1)
+        rig.release()
+        #expect(rig.states.last == .refreshing && rig.actions == 1)
+        rig.run(seconds: 1)
+        #expect(rig.control.addedInset == 64)
+        rig.control.endRefreshing()
+        rig.run(seconds: 0.2)
+        #expect(rig.states.last == .finishing(.success))
+        rig.run(seconds: 0.2)
+        #expect(rig.states.last == .idle && rig.control.addedInset == 0)
+    }
+
+    @Test("Ending while the finger is down goes back to idle without a second refresh")
+    func endWhileDragging() {
+        let rig = Rig(effect: RingEffect())
+        rig.touchDown()
+        rig.pull(to: 30)
+        rig.pull(to: 80)
+        rig.release()
+        rig.run(seconds: 0.5)
+        rig.touchDown()
+        rig.move(toFingerY: rig.fingerY + 30)
+        rig.control.endRefreshing()
+        rig.run(seconds: 0.5)
+        // Still held past the threshold: a pull again once the inset is gone, but no arming until the finger lifts.
+        #expect(rig.control.state == .pulling && rig.control.distance > 64)
+        rig.release()
+        rig.run(seconds: 1)
+        #expect(rig.actions == 1 && rig.cues == 1)
+        #expect(rig.states == [.pulling, .armed, .refreshing, .finishing(.success), .idle, .pulling, .idle])
+    }
+
+    @Test("Begin from code twice and end twice: one refresh, one finish, the inset added once")
+    func beginTwiceEndTwice() {
+        let rig = Rig(effect: RingEffect())
+        rig.control.beginRefreshing()
+        rig.control.beginRefreshing()
+        rig.run(seconds: 0.5)
+        #expect(rig.actions == 1 && rig.control.addedInset == 64)
+        rig.control.endRefreshing()
+        rig.control.endRefreshing()
+        rig.run(seconds: 0.5)
+        #expect(rig.states == [.refreshing, .finishing(.success), .idle])
+        #expect(rig.scrollView.contentInset.top == 0)
+    }
+
+    // MARK: Pictures
+
+    @Test("Goldens: pulled below the threshold, past it, and refreshing")
+    func goldens() {
+        let rig = Rig(effect: RingEffect())
+        rig.touchDown()
+        rig.pull(to: 48)
+        rig.run(seconds: 0.4)
+        Golden.expect(rig.snapshot(height: 100), named: "ring-pull-48")
+        rig.pull(to: 100)
+        rig.run(seconds: 0.4)
+        Golden.expect(rig.snapshot(height: 120), named: "ring-pull-100")
+        rig.release()
+        rig.run(seconds: 1.5)
+        Golden.expect(rig.snapshot(height: 100), named: "ring-refreshing")
+    }
+}
