@@ -184,3 +184,36 @@ struct ClassicEffectTests {
         Golden.expect(rig.snapshot(height: 80), named: "classic-armed-chinese")
     }
 }
+
+@Suite("Classic effect: cost")
+struct ClassicCostTests {
+    @Test("Frames re-stroke nothing: the arrow turns and the indicator steps by transforms")
+    func steadyFrame() {
+        let effect = ClassicEffect()
+        _ = effectFrameCost(effect, frames: 1) { _ in (40, 0) }
+        let builds = effect.arrow.strokeBuildCount
+        effect.transition(from: .pulling, to: .armed, at: 1)
+        _ = effectFrameCost(effect, frames: 30) { i in (60, 1 + Double(i) / 60) }
+        #expect(effect.arrow.strokeBuildCount == builds)
+        #expect(effect.arrowAngle == Double.pi)
+    }
+
+    #if !DEBUG
+    @Test("Release: the arrow flipping and the indicator spinning each draw inside 0.3 ms a frame at scale 2")
+    func releaseTiming() {
+        let effect = ClassicEffect()
+        effect.transition(from: .idle, to: .pulling, at: 0)
+        let flipping = effectFrameCost(effect, frames: 600) { i in
+            // Arm and disarm every 0.4 s: the arrow is always turning.
+            if i % 24 == 0 { effect.transition(from: .pulling, to: .armed, at: Double(i) / 60) }
+            if i % 24 == 12 { effect.transition(from: .armed, to: .pulling, at: Double(i) / 60) }
+            return (54, Double(i) / 60)
+        }
+        effect.transition(from: .pulling, to: .refreshing, at: 100)
+        let spinning = effectFrameCost(effect, frames: 600) { i in (54, 100 + Double(i) / 60) }
+        print("classic: arrow flipping \(flipping * 1e6) µs, indicator \(spinning * 1e6) µs per frame")
+        #expect(flipping < effectFrameBudget)
+        #expect(spinning < effectFrameBudget)
+    }
+    #endif
+}

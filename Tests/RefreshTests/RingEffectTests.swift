@@ -294,3 +294,37 @@ struct RingEffectTests {
         Golden.expect(rig.snapshot(height: 100), named: "ring-refreshing")
     }
 }
+
+@Suite("Ring effect: cost")
+struct RingCostTests {
+    @Test("A still pull re-strokes nothing and rebuilds no arrow")
+    func steadyFrame() {
+        let ring = RingEffect()
+        _ = effectFrameCost(ring, frames: 1) { _ in (80, 0) }
+        let builds = ring.arc.strokeBuildCount
+        let arrow = ring.arrow.path
+        _ = effectFrameCost(ring, frames: 30) { i in (80, 1 + Double(i) / 60) }
+        #expect(ring.arc.strokeBuildCount == builds)
+        #expect(ring.arrow.path == arrow)
+    }
+
+    #if !DEBUG
+    @Test("Release: pulling, refreshing and finishing each draw inside 0.3 ms a frame at scale 2")
+    func releaseTiming() {
+        let ring = RingEffect()
+        // The pull sweeps 0 → 128 and back: a new trim, arrow and turn every frame.
+        let pulling = effectFrameCost(ring, frames: 600) { i in
+            let f = Double(i % 128) / 64
+            return (64 * (f <= 1 ? f : 2 - f) * 2, Double(i) / 60)
+        }
+        ring.transition(from: .armed, to: .refreshing, at: 100)
+        let refreshing = effectFrameCost(ring, frames: 600) { i in (64, 100 + Double(i) / 60) }
+        ring.transition(from: .refreshing, to: .finishing(.success), at: 200)
+        let finishing = effectFrameCost(ring, frames: 18, warmUp: 0) { i in (64, 200 + Double(i) / 60) }
+        print("ring: pulling \(pulling * 1e6) µs, refreshing \(refreshing * 1e6) µs, finishing \(finishing * 1e6) µs per frame")
+        #expect(pulling < effectFrameBudget)
+        #expect(refreshing < effectFrameBudget)
+        #expect(finishing < effectFrameBudget)
+    }
+    #endif
+}
