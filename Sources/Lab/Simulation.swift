@@ -17,17 +17,41 @@ public enum InputEvent: Equatable, Sendable {
 /// The simulator without a window: the phone's screen, its scrolling list and what draws them.
 ///
 /// The window feeds it events and shows its canvas; headless runs do the same from a script on a simulated clock.
+/// The header (one of `RefreshEffects`, chosen by name) and the load-more footer are layer trees whose animations
+/// run on the simulation's clock; every frame draws their presentation values at the time of the frame's step.
 public final class Simulation {
+    /// The effect shown at start: the first of the keyboard's order (keys 1…5), the sticky header.
+    public static let defaultEffectName = "sticky"
+    /// How long a refresh or a load runs before the simulator ends it by itself (when `autoEndsRefreshing`), in
+    /// seconds: long enough to watch the refreshing animation, as a quick network answer would be.
+    public static let autoEndDelay = 1.5
+    /// How many new items an automatic end reports on the news banner.
+    public static let newItemsPerRefresh = 12
+
     public let phone: Phone
     public let clock: Clock
     public let scrollView: ScrollView
     public let refreshControl = RefreshControl()
+    /// The automatic load-more footer under the list's last row.
+    public let footer = LoadMoreFooter()
     public let list: DemoList
     /// The frame the simulation draws into, `phone.pixelWidth × phone.pixelHeight`.
     public let canvas: Canvas
+    /// Runs the header's and the footer's animations on `clock`.
+    public let animator: Animator
+    /// Draws every layer tree of the frame; it keeps its buffers from frame to frame.
+    public let renderer = LayerRenderer()
+    /// The name of the header's effect.
+    public private(set) var effectName: String
+    /// Whether refreshes and loads end by themselves `autoEndDelay` after they start (the simulator's "auto end").
+    public var autoEndsRefreshing = true
 
-    private let rasterizer = Rasterizer()
     private let navigationBar: Layer
+    /// The time of the last step: the frame is drawn at it.
+    private var frameTime: Double?
+    /// When the running refresh and the running load started, for the automatic end.
+    private var refreshStart: Double?
+    private var loadStart: Double?
     static let background = Color(rgb: 242, 242, 247)
     static let barColor = Color(rgb: 248, 248, 248, alpha: 0.94)
     static let hairlineColor = Color(rgb: 0, 0, 0, alpha: 0.3)
@@ -36,12 +60,29 @@ public final class Simulation {
     public init(phone: Phone = Phone(), clock: Clock = MonotonicClock()) {
         self.phone = phone
         self.clock = clock
+        animator = Animator(clock: clock)
         list = DemoList(width: phone.screenSize.width)
         scrollView = ScrollView(boundsSize: phone.listFrame.size,
                                 contentSize: Size(phone.screenSize.width, list.contentHeight))
         canvas = Canvas(width: phone.pixelWidth, height: phone.pixelHeight, fill: Simulation.background)
         navigationBar = Simulation.makeNavigationBar(phone)
+        refreshControl.headerLayer.animator = animator
+        footer.layer.animator = animator
+        effectName = RefreshEffects.names.first ?? ""
         refreshControl.attach(to: scrollView)
+        footer.attach(to: scrollView)
+        if !selectEffect(named: Simulation.defaultEffectName), let first = RefreshEffects.names.first {
+            selectEffect(named: first)
+        }
+    }
+
+    /// Shows the effect registered under `name` in the header; false (and no change) when there is none.
+    @discardableResult
+    public func selectEffect(named name: String) -> Bool {
+        guard let effect = RefreshEffects.make(name) else { return false }
+        refreshControl.setEffect(effect)
+        effectName = name
+        return true
     }
 
     private static func makeNavigationBar(_ phone: Phone) -> Layer {
@@ -71,15 +112,54 @@ public final class Simulation {
     /// Advances physics and animations to the clock's time; call once per frame, before `render()`.
     public func step() {
         let now = clock.now
+        frameTime = now
         scrollView.step(to: now)
+        endByThemselves(at: now)
         refreshControl.step(to: now)
+        footer.step(to: now)
+        animator.update(to: now)
     }
 
-    /// True while something moves without input (momentum, bounce, an inset animation): the window keeps drawing.
-    public var isAnimating: Bool { scrollView.isAnimating || refreshControl.isAnimating }
+    /// The simulator's automatic end: a refresh or a load that has run `autoEndDelay` ends, the refresh with
+    /// `autoEndResult`, the load with no more data (the demo list does not grow); a refresh makes the footer ready
+    /// to load again.
+    private func endByThemselves(at now: Double) {
+        if refreshControl.state == .refreshing {
+            let start = refreshStart ?? now
+            refreshStart = start
+            if autoEndsRefreshing && now - start >= Simulation.autoEndDelay {
+                refreshControl.endRefreshing(result: autoEndResult)
+                footer.resetNoMoreData()
+            }
+        } else {
+            refreshStart = nil
+        }
+        if footer.state == .refreshing {
+            let start = loadStart ?? now
+            loadStart = start
+            if autoEndsRefreshing && now - start >= Simulation.autoEndDelay { footer.endRefreshingWithNoMoreData() }
+        } else {
+            loadStart = nil
+        }
+    }
 
-    /// Draws the current state into `canvas`.
+    /// What an automatic end reports: on the news header a banner message in the control's language, else success.
+    public var autoEndResult: RefreshResult {
+        guard refreshControl.metrics.textStyle == .news else { return .success }
+        let n = String(Simulation.newItemsPerRefresh)
+        return .message(refreshControl.language == .chinese ? "为你推荐" + n + "条新内容" : n + " new items")
+    }
+
+    /// True while something moves without input (momentum, bounce, an inset animation, a layer animation): the
+    /// window keeps drawing.
+    public var isAnimating: Bool {
+        scrollView.isAnimating || refreshControl.isAnimating || footer.state == .refreshing
+            || animator.hasRunningAnimations
+    }
+
+    /// Draws the current state into `canvas`, the layers' presentation values at the time of the last step.
     public func render() {
+        let time = frameTime ?? clock.now
         canvas.clear(to: Simulation.background)
         let s = phone.scale
         let listFrame = phone.listFrame
@@ -89,8 +169,11 @@ public final class Simulation {
             .concatenating(toPixels)
         let viewport = Rect(origin: offset, size: listFrame.size)
         let clip = Rect(x: listFrame.minX * s, y: listFrame.minY * s, width: listFrame.width * s, height: listFrame.height * s)
-        list.draw(viewport: viewport, transform: contentToPixels, clip: clip, canvas: canvas, rasterizer: rasterizer)
-        refreshControl.headerLayer.render(into: canvas, rasterizer: rasterizer, transform: contentToPixels)
-        navigationBar.render(into: canvas, rasterizer: rasterizer, transform: toPixels)
+        list.draw(viewport: viewport, transform: contentToPixels, clip: clip, canvas: canvas,
+                  rasterizer: renderer.rasterizer)
+        refreshControl.headerLayer.render(into: canvas, at: time, transform: contentToPixels, clip: clip,
+                                          renderer: renderer)
+        footer.layer.render(into: canvas, at: time, transform: contentToPixels, clip: clip, renderer: renderer)
+        navigationBar.render(into: canvas, at: time, transform: toPixels, renderer: renderer)
     }
 }

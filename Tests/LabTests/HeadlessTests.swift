@@ -59,33 +59,95 @@ struct HeadlessTests {
         #expect(error?.description.contains(file) == true)
     }
 
-    @Test("A pull down past the header's height and a release start one refresh; ending it brings the list back")
-    func pullToRefresh() {
-        let clock = SimulatedClock()
-        let simulation = Simulation(clock: clock)
-        var fired = 0
-        simulation.refreshControl.action = { fired += 1 }
+    /// Pulls the list down by 300 pt of finger travel over half a second, from the top.
+    func pullDown(_ simulation: Simulation, _ clock: SimulatedClock) {
         simulation.handle(.touchDown(Point(187.5, 200)))
         for i in 1...30 {
             clock.advance(by: 1 / simulatedFrameRate)
             simulation.handle(.touchMove(Point(187.5, 200 + Double(i) * 10)))
             simulation.step()
         }
-        #expect(simulation.refreshControl.state == .armed)
-        simulation.handle(.touchUp(Point(187.5, 500)))
-        for _ in 0..<60 {
+    }
+
+    func run(_ simulation: Simulation, _ clock: SimulatedClock, frames: Int) {
+        for _ in 0..<frames {
             clock.advance(by: 1 / simulatedFrameRate)
             simulation.step()
         }
+    }
+
+    @Test("A pull down past the header's height and a release start one refresh; ending it brings the list back",
+          arguments: RefreshEffects.names)
+    func pullToRefresh(effect: String) {
+        let clock = SimulatedClock()
+        let simulation = Simulation(clock: clock)
+        simulation.autoEndsRefreshing = false
+        #expect(simulation.selectEffect(named: effect))
+        var fired = 0
+        simulation.refreshControl.action = { fired += 1 }
+        pullDown(simulation, clock)
+        // Armed, or already refreshing for an effect that fires at its threshold with the finger down.
+        let expected: RefreshState = simulation.refreshControl.metrics.trigger == .onRelease ? .armed : .refreshing
+        #expect(simulation.refreshControl.state == expected)
+        simulation.handle(.touchUp(Point(187.5, 500)))
+        run(simulation, clock, frames: 60)
         #expect(simulation.refreshControl.state == .refreshing)
         #expect(fired == 1)
         simulation.refreshControl.endRefreshing()
-        for _ in 0..<60 {
-            clock.advance(by: 1 / simulatedFrameRate)
-            simulation.step()
-        }
+        // Every effect's finishing timeline is over within 3 s (news: 0.2 + 1.5 + 0.2 s).
+        run(simulation, clock, frames: 180)
         #expect(simulation.refreshControl.state == .idle)
         #expect(simulation.scrollView.contentInset.top == 0)
+    }
+
+    @Test("Auto end: a refresh ends by itself 1.5 s after it starts; the news header gets a banner message")
+    func autoEnd() {
+        let clock = SimulatedClock()
+        let simulation = Simulation(clock: clock)
+        #expect(simulation.autoEndsRefreshing)
+        #expect(simulation.selectEffect(named: "news"))
+        #expect(simulation.effectName == "news")
+        var states: [RefreshState] = []
+        simulation.refreshControl.stateDidChange = { _, new in states.append(new) }
+        pullDown(simulation, clock)
+        simulation.handle(.touchUp(Point(187.5, 500)))
+        run(simulation, clock, frames: 1)
+        #expect(simulation.refreshControl.state == .refreshing)
+        // 1.5 s = 90 frames after the refresh started (a frame's rounding either way).
+        run(simulation, clock, frames: 88)
+        #expect(simulation.refreshControl.state == .refreshing)
+        run(simulation, clock, frames: 3)
+        #expect(simulation.refreshControl.state == .finishing(.message("12 new items")))
+        simulation.render()
+        run(simulation, clock, frames: 180)
+        #expect(states.suffix(3) == [.refreshing, .finishing(.message("12 new items")), .idle])
+    }
+
+    @Test("Effects are chosen by name; an unknown name changes nothing; the default is sticky, else the first")
+    func selectEffect() {
+        let simulation = Simulation(clock: SimulatedClock())
+        let names = RefreshEffects.names
+        #expect(simulation.effectName == (names.contains("sticky") ? "sticky" : names.first))
+        #expect(simulation.selectEffect(named: "news"))
+        #expect(simulation.refreshControl.effect is NewsEffect)
+        #expect(!simulation.selectEffect(named: "no such effect"))
+        #expect(simulation.effectName == "news" && simulation.refreshControl.effect is NewsEffect)
+    }
+
+    @Test("The header is drawn at the step's time with its presentation values: the news banner in the frame")
+    func headerDrawn() {
+        let clock = SimulatedClock()
+        let simulation = Simulation(clock: clock)
+        simulation.selectEffect(named: "news")
+        simulation.refreshControl.beginRefreshing()
+        run(simulation, clock, frames: 60)
+        simulation.refreshControl.endRefreshing(result: .message("3 new items"))
+        // 0.2 s collapse, then the bounce's first 0.25 s: by 0.6 s the banner is opaque and 32 pt tall.
+        run(simulation, clock, frames: 36)
+        simulation.render()
+        // The banner fills the 32 pt above the content's top, just under the navigation bar (64 pt).
+        let x = 20, y = Int((64 + 16) * 2)
+        #expect(simulation.canvas[x, y] == Color(rgb: 220, 232, 244).premultipliedPixel)
     }
 
     @Test("Zero frames is refused")
