@@ -191,6 +191,10 @@ extension Path {
 
     /// Feeds `sink` the path mapped through `transform` as straight edges that stay within `tolerance` of the
     /// curves, closing every contour (fills treat open contours as closed).
+    ///
+    /// Inlinable so that a rasterizer in another module gets a copy specialised for its sink: each edge is then
+    /// a direct, inlined call rather than a protocol call through a witness table.
+    @inlinable
     public func flattenForFill<Sink: EdgeSink>(transform t: AffineTransform, tolerance: Double, into sink: inout Sink) {
         var start = Point.zero, last = Point.zero, open = false
         func closeContour(_ sink: inout Sink) {
@@ -208,24 +212,32 @@ extension Path {
                 last = q
             case .quad(let c, let p):
                 let c1 = t.apply(c), p2 = t.apply(p)
-                let dd = (last - c1 * 2 + p2).length
+                // The second difference's length, written out by coordinates (the same arithmetic as
+                // `(last - c1 * 2 + p2).length`) so that nothing here is a call into another module.
+                let ddx = last.x - c1.x * 2 + p2.x, ddy = last.y - c1.y * 2 + p2.y
+                let dd = (ddx * ddx + ddy * ddy).squareRoot()
                 let n = Path.segmentCount(secondDifference: dd, degreeFactor: 0.25, tolerance: tolerance)
                 let p0 = last
                 for i in 1...n {
                     let s = Double(i) / Double(n), u = 1 - s
-                    let q = i == n ? p2 : p0 * (u * u) + c1 * (2 * u * s) + p2 * (s * s)
+                    let a = u * u, b = 2 * u * s, c = s * s
+                    let q = i == n ? p2 : Point(p0.x * a + c1.x * b + p2.x * c, p0.y * a + c1.y * b + p2.y * c)
                     sink.addEdge(from: last, to: q)
                     last = q
                 }
             case .cubic(let a, let b, let p):
                 let c1 = t.apply(a), c2 = t.apply(b), p3 = t.apply(p)
                 let p0 = last
-                let dd = Swift.max((p0 - c1 * 2 + c2).length, (c1 - c2 * 2 + p3).length)
+                let ax = p0.x - c1.x * 2 + c2.x, ay = p0.y - c1.y * 2 + c2.y
+                let bx = c1.x - c2.x * 2 + p3.x, by = c1.y - c2.y * 2 + p3.y
+                let dd = Swift.max((ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
                 let n = Path.segmentCount(secondDifference: dd, degreeFactor: 0.75, tolerance: tolerance)
                 for i in 1...n {
                     let s = Double(i) / Double(n), u = 1 - s
+                    let k0 = u * u * u, k1 = 3 * u * u * s, k2 = 3 * u * s * s, k3 = s * s * s
                     let q = i == n ? p3
-                        : p0 * (u * u * u) + c1 * (3 * u * u * s) + c2 * (3 * u * s * s) + p3 * (s * s * s)
+                        : Point(p0.x * k0 + c1.x * k1 + c2.x * k2 + p3.x * k3,
+                                p0.y * k0 + c1.y * k1 + c2.y * k2 + p3.y * k3)
                     sink.addEdge(from: last, to: q)
                     last = q
                 }
@@ -240,9 +252,14 @@ extension Path {
     /// Segments needed so that a uniform split of a Bézier curve stays within `tolerance`: the chord error of a
     /// degree-d curve cut into n equal parameter steps is at most d(d−1)/8 · M / n², M the largest second difference
     /// of its control points (Wang's formula); `degreeFactor` is d(d−1)/8.
+    @usableFromInline @inline(__always)
     static func segmentCount(secondDifference m: Double, degreeFactor: Double, tolerance: Double) -> Int {
-        let n = (degreeFactor * m / Swift.max(tolerance, 1e-6)).squareRoot().rounded(.up)
-        guard n.isFinite, n >= 1 else { return 1 }
-        return Swift.min(Int(n), maxSegmentsPerCurve)
+        let v = (degreeFactor * m / Swift.max(tolerance, 1e-6)).squareRoot()
+        // ⌈v⌉ by truncation, once v is known to be in range: `rounded(.up)` is a library call at the baseline CPU
+        // level, made for every curve of every glyph. A NaN or infinite count gives 1, a huge finite one the cap.
+        guard v < Double(maxSegmentsPerCurve) else { return v.isFinite ? maxSegmentsPerCurve : 1 }
+        guard v > 1 else { return 1 }
+        let n = Int(v)
+        return Double(n) < v ? n &+ 1 : n
     }
 }

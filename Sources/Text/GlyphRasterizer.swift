@@ -95,40 +95,32 @@ public struct GlyphMask {
     }
 }
 
-/// Turns glyph outlines into coverage masks with the shared `Rasterizer`, so that text is anti-aliased by the
-/// same coverage code as every other shape.
+/// Turns glyph outlines into coverage masks with the shared coverage code (`MaskRasterizer`), so that text is
+/// anti-aliased exactly as every other shape.
 ///
-/// The outline is filled in opaque white into a scratch canvas that is clear outside the glyph's box; the alpha
-/// of each pixel is then exactly its coverage, is copied out, and the box is cleared again for the next glyph.
-/// The canvas and the output buffer grow to the largest glyph seen and are reused: rendering allocates nothing
-/// once they are big enough.
+/// The outline is filled straight into an 8-bit mask the size of the glyph's box: no colour, no canvas, no copy.
+/// The buffers grow to the largest glyph seen and are reused: rendering allocates nothing once they are big enough.
 public final class GlyphRasterizer {
-    /// Side of the scratch canvas first made, in pixels: holds any glyph up to about 100 px per em.
-    static let initialSide = 128
     /// Flattening tolerance for glyph curves, in pixels: FreeType's smooth rasterizer splits a curve until its
     /// second difference is at most 1/4 px, which bounds its distance from the chords by 1/16 px; matching that
     /// bound gives the closest coverage to FreeType's and half the segments of a 1/64 px tolerance.
     public static let defaultTolerance = 1.0 / 16
 
-    private let rasterizer = Rasterizer()
+    private let rasterizer = MaskRasterizer()
 
     /// Flattening tolerance for glyph curves, in pixels; see `defaultTolerance`.
     public var tolerance: Double {
         get { rasterizer.tolerance }
         set { rasterizer.tolerance = newValue }
     }
-    private var scratch: Canvas
-    private var output: UnsafeMutablePointer<UInt8>
-    private var outputCapacity: Int
 
     public init() {
         rasterizer.tolerance = GlyphRasterizer.defaultTolerance
-        scratch = Canvas(width: GlyphRasterizer.initialSide, height: GlyphRasterizer.initialSide, fill: .clear)
-        outputCapacity = GlyphRasterizer.initialSide * GlyphRasterizer.initialSide
-        output = .allocate(capacity: outputCapacity)
     }
 
-    deinit { output.deallocate() }
+    /// Largest side of a glyph's box in pixels: a glyph is a few hundred pixels at most, so a bigger box means a
+    /// broken outline or size.
+    static let maxSide = 1 << 14
 
     /// The box of pixels, relative to the pen's whole pixel, that `outline` scaled by `scale` (pixels per font
     /// unit) touches with the pen at (`offsetX`, `offsetY`); width or height 0 when it touches none.
@@ -136,13 +128,30 @@ public final class GlyphRasterizer {
         -> (left: Int, top: Int, width: Int, height: Int) {
         let b = outline.bounds
         guard !outline.path.isEmpty, b.width > 0 || b.height > 0, scale > 0 else { return (0, 0, 0, 0) }
-        let x0 = (b.minX * scale + offsetX).rounded(.down), x1 = (b.maxX * scale + offsetX).rounded(.up)
-        let y0 = (b.minY * scale + offsetY).rounded(.down), y1 = (b.maxY * scale + offsetY).rounded(.up)
-        // A glyph is a few hundred pixels at most; a box beyond this limit means a broken outline or size.
-        let limit = 1 << 14
-        guard x0.isFinite, x1.isFinite, y0.isFinite, y1.isFinite,
-              x1 - x0 <= Double(limit), y1 - y0 <= Double(limit) else { return (0, 0, 0, 0) }
-        return (Int(x0), Int(y0), Int(x1 - x0), Int(y1 - y0))
+        let x0 = b.minX * scale + offsetX, x1 = b.maxX * scale + offsetX
+        let y0 = b.minY * scale + offsetY, y1 = b.maxY * scale + offsetY
+        // The sides must be finite and the box small before they are turned into integers.
+        let limit = Double(maxSide)
+        guard (x0 + x1 + y0 + y1).isFinite, abs(x0) < 1e15, abs(y0) < 1e15, x1 - x0 <= limit, y1 - y0 <= limit
+        else { return (0, 0, 0, 0) }
+        let left = floor(x0), top = floor(y0), right = ceil(x1), bottom = ceil(y1)
+        guard right - left <= maxSide, bottom - top <= maxSide else { return (0, 0, 0, 0) }
+        return (left, top, right - left, bottom - top)
+    }
+
+    /// ⌊v⌋ for finite |v| < 2⁶³, by truncation: `rounded(.down)` is a library call at the baseline CPU level,
+    /// and a glyph needs four of these.
+    @inline(__always)
+    static func floor(_ v: Double) -> Int {
+        let t = Int(v)
+        return Double(t) > v ? t &- 1 : t
+    }
+
+    /// ⌈v⌉ for finite |v| < 2⁶³; see `floor`.
+    @inline(__always)
+    static func ceil(_ v: Double) -> Int {
+        let t = Int(v)
+        return Double(t) < v ? t &+ 1 : t
     }
 
     /// The coverage of `outline` scaled by `scale` pixels per font unit, pen at (`offsetX`, `offsetY`) pixels
@@ -150,29 +159,12 @@ public final class GlyphRasterizer {
     public func render(_ outline: GlyphOutline, scale: Double, offsetX: Double, offsetY: Double = 0) -> GlyphMask {
         let box = GlyphRasterizer.pixelBox(outline, scale: scale, offsetX: offsetX, offsetY: offsetY)
         guard box.width > 0, box.height > 0 else { return .empty }
-        let w = box.width, h = box.height
-        if w > scratch.width || h > scratch.height {
-            scratch = Canvas(width: Swift.max(w, scratch.width), height: Swift.max(h, scratch.height), fill: .clear)
-        }
-        if w * h > outputCapacity {
-            output.deallocate()
-            outputCapacity = w * h
-            output = .allocate(capacity: outputCapacity)
-        }
         let transform = AffineTransform(a: scale, b: 0, c: 0, d: scale,
                                         tx: offsetX - Double(box.left), ty: offsetY - Double(box.top))
-        rasterizer.fill(outline.path, transform: transform, color: .white, rule: outline.isEvenOdd ? .evenOdd : .nonZero,
-                        clip: Rect(x: 0, y: 0, width: Double(w), height: Double(h)), into: scratch)
-        // White at coverage c is c in every channel: the low byte is the coverage.
-        let stride = scratch.width
-        for j in 0..<h {
-            let row = scratch.pixels + j &* stride
-            let out = output + j &* w
-            for i in 0..<w {
-                out[i] = UInt8(truncatingIfNeeded: row[i])
-                row[i] = 0
-            }
-        }
-        return GlyphMask(left: box.left, top: box.top, width: w, height: h, coverage: UnsafePointer(output))
+        guard let coverage = rasterizer.fill(outline.path, transform: transform,
+                                             rule: outline.isEvenOdd ? .evenOdd : .nonZero,
+                                             width: box.width, height: box.height, bounds: outline.bounds)
+        else { return .empty }
+        return GlyphMask(left: box.left, top: box.top, width: box.width, height: box.height, coverage: coverage)
     }
 }

@@ -1,0 +1,271 @@
+import Geometry
+
+/// Fills paths into 8-bit coverage masks: the same cells and the same coverage as `Rasterizer.fill`, with no
+/// colour, no compositing and no canvas. Glyph masks are made this way.
+///
+/// A mask is a box of `width × height` bytes whose pixel (0, 0) is the pixel at the origin of the transformed
+/// path's space; each byte is the coverage that `Rasterizer.fill` would give that pixel (in opaque white over
+/// transparent black, the byte is exactly the alpha). The edges go straight into `CoverageCells` through a
+/// flattening specialised for them, and `CoverageSweep` turns the cells into bytes. Nothing outside the box is
+/// touched or cleared, so a small glyph costs its own few hundred bytes, whatever the largest glyph was.
+///
+/// The cell buffer and the mask grow to the largest box seen and are reused: steady-state filling allocates
+/// nothing.
+public final class MaskRasterizer {
+    /// Flattening tolerance in pixels; see `Rasterizer.defaultTolerance`.
+    public var tolerance = Rasterizer.defaultTolerance
+
+    private var cells = CoverageCells()
+    /// Cells for paths that lie inside their box, `(width + 2) × height`, all zero between fills.
+    private var interior: UnsafeMutablePointer<Int32>
+    private var interiorCapacity = 1
+    private var mask: UnsafeMutablePointer<UInt8>
+    private var maskCapacity = 0
+
+    public init() {
+        mask = .allocate(capacity: 1)
+        interior = .allocate(capacity: 1)
+        interior.initialize(to: 0)
+    }
+
+    deinit {
+        cells.release()
+        interior.deallocate()
+        mask.deallocate()
+    }
+
+    /// Fills `path`, mapped through `transform`, into a `width × height` mask and returns its bytes, row after
+    /// row; they stay valid until the next fill, and only while this rasterizer lives. Parts of the path outside
+    /// the box are clipped away.
+    ///
+    /// `bounds`, when given, must contain every point and control point of `path` (before the transform), as
+    /// `Path.controlPointBounds` does: a caller that keeps them (a glyph outline) saves a pass over the path.
+    /// Returns nil, drawing nothing, when the box is empty, or when a coordinate is not finite or lies beyond
+    /// `Rasterizer.maxCoordinate`.
+    public func fill(_ path: Path, transform: AffineTransform = .identity, rule: FillRule = .nonZero,
+                     width: Int, height: Int, bounds: Rect? = nil) -> UnsafePointer<UInt8>? {
+        guard width > 0, height > 0, width <= MaskRasterizer.maxSide, height <= MaskRasterizer.maxSide,
+              let box = MaskRasterizer.mappedBox(path, transform, bounds) else { return nil }
+        let count = width &* height
+        if count > maskCapacity {
+            mask.deallocate()
+            maskCapacity = Swift.max(count, maskCapacity &* 2)
+            mask = .allocate(capacity: maskCapacity)
+        }
+        let tol = tolerance > 0 && tolerance.isFinite ? tolerance : Rasterizer.defaultTolerance
+        let w = Double(width), h = Double(height), slack = MaskRasterizer.slack
+        if box.minX >= -slack, box.minY >= -slack, box.maxX <= w + slack, box.maxY <= h + slack {
+            // The path lies inside the box (a glyph in its own box always does): no clipping, no bookkeeping.
+            let cellCount = (width &+ 2) &* height
+            if cellCount > interiorCapacity {
+                interior.deallocate()
+                interiorCapacity = Swift.max(cellCount, interiorCapacity &* 2)
+                interior = .allocate(capacity: interiorCapacity)
+                interior.initialize(repeating: 0, count: interiorCapacity)
+            }
+            var sink = InteriorCells(cells: interior, stride: width &+ 2, maxX: w, maxY: h)
+            path.flattenForFill(transform: transform, tolerance: tol, into: &sink)
+            CoverageSweep.rows(interior, stride: width &+ 2, width: width, from: 0, to: height &- 1, rule: rule,
+                               into: mask)
+        } else {
+            cells.begin(area: ClipBox(minX: 0, minY: 0, maxX: w, maxY: h))
+            path.flattenForFill(transform: transform, tolerance: tol, into: &cells)
+            CoverageSweep.write(cells: &cells, rule: rule, width: width, height: height, into: mask)
+        }
+        return UnsafePointer(mask)
+    }
+
+    /// How far, in pixels, a path's mapped bounds may pass the box's sides and still count as inside: rounding
+    /// in the caller's box arithmetic, far below what coverage can show; points that far out are clamped.
+    static let slack = 1e-6
+
+    /// Largest side of a mask, in pixels: a glyph is a few hundred; a box beyond this is a broken size.
+    public static let maxSide = 1 << 14
+
+    /// The bounds of `path` mapped through `t`, judged from `bounds` when the caller gives them; nil when a
+    /// point is not finite or lies beyond `Rasterizer.maxCoordinate`.
+    static func mappedBox(_ path: Path, _ t: AffineTransform, _ bounds: Rect?) -> ClipBox? {
+        guard !path.isEmpty else { return nil }
+        guard let b = bounds else { return Rasterizer.mappedBounds(path, t) }
+        // The four corners of the bounds, mapped, contain the mapped path; the sum catches a NaN anywhere.
+        let x0 = b.minX, y0 = b.minY, x1 = b.maxX, y1 = b.maxY
+        let xs = (t.a * x0, t.a * x1), ys = (t.b * x0, t.b * x1), xs2 = (t.c * y0, t.c * y1), ys2 = (t.d * y0, t.d * y1)
+        let box = ClipBox(minX: Swift.min(xs.0, xs.1) + Swift.min(xs2.0, xs2.1) + t.tx,
+                          minY: Swift.min(ys.0, ys.1) + Swift.min(ys2.0, ys2.1) + t.ty,
+                          maxX: Swift.max(xs.0, xs.1) + Swift.max(xs2.0, xs2.1) + t.tx,
+                          maxY: Swift.max(ys.0, ys.1) + Swift.max(ys2.0, ys2.1) + t.ty)
+        guard (box.minX + box.maxX + box.minY + box.maxY).isFinite else { return nil }
+        let limit = Rasterizer.maxCoordinate
+        guard box.minX >= -limit, box.minY >= -limit, box.maxX <= limit, box.maxY <= limit else { return nil }
+        return box
+    }
+}
+
+/// The cells of a fill whose path lies inside its box: the same area arithmetic as `CoverageCells`, without
+/// what only a clipped fill needs. No edge is clipped (its ends are only clamped onto the box, against
+/// rounding), no row or column range is tracked and no cell is marked, because a glyph touches nearly every
+/// row and column of its own box and the sweep visits them all anyway. The state is three values the
+/// specialised flattening keeps in registers, which is most of the gain over `CoverageCells` per edge.
+struct InteriorCells: EdgeSink {
+    let cells: UnsafeMutablePointer<Int32>
+    let stride: Int
+    let maxX: Double, maxY: Double
+
+    @inline(__always)
+    mutating func addEdge(from p0: Point, to p1: Point) {
+        var x0 = Swift.min(Swift.max(p0.x, 0), maxX), y0 = Swift.min(Swift.max(p0.y, 0), maxY)
+        var x1 = Swift.min(Swift.max(p1.x, 0), maxX), y1 = Swift.min(Swift.max(p1.y, 0), maxY)
+        var scale = CoverageCells.oneScale
+        if y0 > y1 {
+            swap(&x0, &x1); swap(&y0, &y1)
+            scale = -scale
+        }
+        guard y0 < y1 else { return }
+        let firstRow = Int(y0)
+        let lastRow = CoverageCells.lastIndex(y1)
+        if x0 == x1 {
+            let ix = Int(x0)
+            let keep = 1 - (x0 - Double(ix))
+            var row = firstRow
+            var ya = y0
+            while row <= lastRow {
+                let yb = Swift.min(Double(row &+ 1), y1)
+                let total = CoverageCells.fixed((yb - ya) * scale)
+                let here = CoverageCells.fixed(Double(total) * keep)
+                let line = cells + row &* stride
+                line[ix] &+= here
+                line[ix &+ 1] &+= total &- here
+                ya = yb
+                row &+= 1
+            }
+            return
+        }
+        let dxdy = (x1 - x0) / (y1 - y0)
+        var row = firstRow
+        var ya = y0, xa = x0
+        while row <= lastRow {
+            let yb: Double, xb: Double
+            if row == lastRow {
+                yb = y1; xb = x1
+            } else {
+                yb = Double(row &+ 1); xb = x0 + (yb - y0) * dxdy
+            }
+            let h = (yb - ya) * scale
+            let (left, right) = xa < xb ? (xa, xb) : (xb, xa)
+            let il = Int(left)
+            let line = cells + row &* stride
+            if right <= Double(il &+ 1) {
+                let total = CoverageCells.fixed(h)
+                let here = CoverageCells.fixed(h * (Double(il &+ 1) - 0.5 * (left + right)))
+                line[il] &+= here
+                line[il &+ 1] &+= total &- here
+            } else {
+                // Divided here, not once per edge: most edges of a glyph never cross a pixel side within a row.
+                InteriorCells.across(line, left, right, il, h, scale / abs(dxdy))
+            }
+            ya = yb; xa = xb
+            row &+= 1
+        }
+    }
+
+    /// `CoverageCells.across` for one row's cells: the same deltas, in the same order.
+    @inline(never)
+    static func across(_ line: UnsafeMutablePointer<Int32>, _ left: Double, _ right: Double, _ il: Int,
+                       _ h: Double, _ perX: Double) {
+        let ir = Swift.max(il, CoverageCells.lastIndex(right))
+        let total = CoverageCells.fixed(h)
+        let wl = Double(il &+ 1) - left
+        var done = CoverageCells.fixed(perX * (0.5 * wl * wl))
+        line[il] &+= done
+        var k = il &+ 1
+        var reach = wl + 0.5
+        while k < ir {
+            let c = CoverageCells.fixed(perX * reach)
+            line[k] &+= c &- done
+            done = c
+            reach += 1
+            k &+= 1
+        }
+        let wr = right - Double(ir)
+        let c = CoverageCells.fixed(perX * (Double(ir) - left + wr - 0.5 * wr * wr))
+        line[ir] &+= c &- done
+        line[ir &+ 1] &+= total &- c
+    }
+}
+
+/// Turns the cells of one fill into coverage bytes, row by row, in two passes over the row's cells.
+///
+/// A glyph's box is small and mostly touched by its edges, so the rows are swept densely rather than by the
+/// marked cells as `SpanCompositor` does: the first pass is the running sum, stored back in place (one add per
+/// cell, the only serial dependency); the second maps each sum to a byte and zeroes the cell, with no branch and
+/// no dependency between pixels, a loop the compiler vectorises. Together they cost less than the branchy walk
+/// over marks and runs at these sizes. Every column of a touched row is swept (cells beyond the last written one
+/// are zero and give zero), so a row costs no calls. Rows outside the touched ones are zeroed whole; the mark
+/// bits, not needed here, are cleared to restore `CoverageCells`' invariant.
+enum CoverageSweep {
+    static func write(cells: inout CoverageCells, rule: FillRule, width: Int, height: Int,
+                      into mask: UnsafeMutablePointer<UInt8>) {
+        switch rule {
+        case .nonZero: run(cells: &cells, width: width, height: height, mask: mask, NonZeroCoverage.self)
+        case .evenOdd: run(cells: &cells, width: width, height: height, mask: mask, EvenOddCoverage.self)
+        }
+    }
+
+    /// The row loop, specialised per rule so that the coverage function inlines into it.
+    @inline(__always)
+    private static func run<Rule: CoverageRule>(cells: inout CoverageCells, width: Int, height: Int,
+                                                mask: UnsafeMutablePointer<UInt8>, _ rule: Rule.Type) {
+        // The cells' origin is the mask's (0, 0): the fill's area is the whole box.
+        guard !cells.isEmpty else {
+            mask.update(repeating: 0, count: width &* height)
+            return
+        }
+        let firstRow = Swift.max(cells.minRow, 0), lastRow = Swift.min(cells.maxRow, height &- 1)
+        if firstRow > 0 { mask.update(repeating: 0, count: firstRow &* width) }
+        if lastRow < height &- 1 {
+            (mask + (lastRow &+ 1) &* width).update(repeating: 0, count: (height &- 1 &- lastRow) &* width)
+        }
+        let stride = cells.stride, wordsPerRow = cells.wordsPerRow
+        (cells.bits + firstRow &* wordsPerRow).update(repeating: 0, count: (lastRow &- firstRow &+ 1) &* wordsPerRow)
+        sweep(cells.cells, stride: stride, width: width, from: firstRow, to: lastRow, mask: mask, rule)
+    }
+
+    /// Sweeps rows `first…last` of `cells` (`stride` cells a row, the box's width plus two spare cells) into
+    /// the same rows of `mask`, leaving the cells zero.
+    static func rows(_ cells: UnsafeMutablePointer<Int32>, stride: Int, width: Int, from first: Int, to last: Int,
+                     rule: FillRule, into mask: UnsafeMutablePointer<UInt8>) {
+        switch rule {
+        case .nonZero: sweep(cells, stride: stride, width: width, from: first, to: last, mask: mask, NonZeroCoverage.self)
+        case .evenOdd: sweep(cells, stride: stride, width: width, from: first, to: last, mask: mask, EvenOddCoverage.self)
+        }
+    }
+
+    @inline(__always)
+    private static func sweep<Rule: CoverageRule>(_ cells: UnsafeMutablePointer<Int32>, stride: Int, width: Int,
+                                                  from first: Int, to last: Int, mask: UnsafeMutablePointer<UInt8>,
+                                                  _ rule: Rule.Type) {
+        var row = first
+        while row <= last {
+            let line = cells + row &* stride
+            let out = mask + row &* width
+            var acc: Int32 = 0
+            var i = 0
+            while i < width {
+                acc &+= line[i]
+                line[i] = acc
+                i &+= 1
+            }
+            i = 0
+            while i < width {
+                out[i] = UInt8(truncatingIfNeeded: Rule.coverage(line[i]))
+                line[i] = 0
+                i &+= 1
+            }
+            // The two spare cells right of the box, cleared by two stores: a call to clear them would cost more
+            // than a narrow glyph's whole row.
+            line[width] = 0
+            line[width &+ 1] = 0
+            row &+= 1
+        }
+    }
+}
