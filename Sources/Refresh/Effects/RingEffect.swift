@@ -71,6 +71,14 @@ public final class RingEffect: RefreshEffect {
     public static let maxExtraPull = 2 * dragDistance
     /// Share of the drag distance before the arc starts to grow, 0.4 (SwipeRefreshLayout: max(d − 0.4, 0)).
     public static let arcStartFraction = 0.4
+    /// The drag rotation's start, −0.25 turn, before the factor 0.5 (SwipeRefreshLayout's moveSpinner).
+    public static let dragRotationStart = -0.25
+    /// The drag rotation's turn per unit of a, 0.4 (SwipeRefreshLayout's moveSpinner).
+    public static let dragRotationPerA = 0.4
+    /// The drag rotation's turn per unit of tension, 2 (SwipeRefreshLayout's moveSpinner).
+    public static let dragRotationPerTension = 2.0
+    /// The factor on the whole drag rotation, 0.5 (SwipeRefreshLayout's moveSpinner).
+    public static let dragRotationFactor = 0.5
     /// Longest arc, 0.8 turn (CircularProgressDrawable's MAX_PROGRESS_ARC).
     public static let maxArc = 0.8
     /// Shortest arc of the cycle, 0.01 turn (CircularProgressDrawable's MIN_PROGRESS_ARC).
@@ -119,7 +127,7 @@ public final class RingEffect: RefreshEffect {
     // MARK: What the last frame showed
 
     /// The pose of the last frame.
-    public private(set) var pose = RingPose(startTrim: 0, endTrim: 0, rotation: -0.125)
+    public private(set) var pose = RingPose(startTrim: 0, endTrim: 0, rotation: dragRotationStart * dragRotationFactor)
     /// The arc's alpha in the last frame.
     public private(set) var arcAlpha = faintAlpha
     /// The arc's colour (before alpha) in the last frame.
@@ -149,6 +157,9 @@ public final class RingEffect: RefreshEffect {
         disc.shadowOpacity = RingEffect.shadowOpacity
         disc.shadowRadius = RingEffect.shadowRadius
         disc.shadowOffset = RingEffect.shadowOffset
+        // The shadow is the disc's alone: given as a path, the renderer fills one circle for it instead of drawing
+        // the disc, the arc and the arrow a second time.
+        disc.shadowPath = Path.ellipse(in: disc.bounds)
         spinner.frame = disc.bounds
         arc.frame = disc.bounds
         var circle = Path()
@@ -186,7 +197,7 @@ public final class RingEffect: RefreshEffect {
         let d = Swift.min(1, Swift.max(0, distance / trigger))
         let a = Swift.max(d - arcStartFraction, 0) * 5 / 3
         let t = tension(extra: distance - trigger)
-        return RingPose(startTrim: 0, endTrim: Swift.min(maxArc, maxArc * a), rotation: (-0.25 + 0.4 * a + 2 * t) * 0.5,
+        return RingPose(startTrim: 0, endTrim: Swift.min(maxArc, maxArc * a), rotation: (dragRotationStart + dragRotationPerA * a + dragRotationPerTension * t) * dragRotationFactor,
                         groupRotation: 0, arrowScale: Swift.min(1, a))
     }
 
