@@ -1,5 +1,6 @@
 import CFreeType
 import Geometry
+import Raster
 
 /// A font could not be found or loaded; the message names the font, the file and the Debian package to install.
 public struct FontError: Error, CustomStringConvertible, Equatable {
@@ -16,6 +17,15 @@ public struct GlyphOutline: Sendable {
     public let bounds: Rect
     /// TrueType outlines fill non-zero; a font may ask for even-odd.
     public let isEvenOdd: Bool
+    /// The path packed for `GlyphMaskRasterizer`, once per glyph rather than once per rendering.
+    public let packed: PackedPath
+
+    public init(path: Path, bounds: Rect, isEvenOdd: Bool) {
+        self.path = path
+        self.bounds = bounds
+        self.isEvenOdd = isEvenOdd
+        packed = PackedPath(path)
+    }
 }
 
 /// A font face loaded with FreeType, whose glyph outlines become our `Path`s so that text is filled by the same

@@ -95,8 +95,9 @@ public struct GlyphMask {
     }
 }
 
-/// Turns glyph outlines into coverage masks with the shared coverage code (`MaskRasterizer`), so that text is
-/// anti-aliased exactly as every other shape.
+/// Turns glyph outlines into coverage masks with `GlyphMaskRasterizer`, the integer area accumulator made for
+/// paths inside their own box: the same coverage model as every other shape (exact area), with fixed-point
+/// edges because a glyph set is tens of thousands of short ones and their per-edge cost is the whole price.
 ///
 /// The outline is filled straight into an 8-bit mask the size of the glyph's box: no colour, no canvas, no copy.
 /// The buffers grow to the largest glyph seen and are reused: rendering allocates nothing once they are big enough.
@@ -106,7 +107,7 @@ public final class GlyphRasterizer {
     /// bound gives the closest coverage to FreeType's and half the segments of a 1/64 px tolerance.
     public static let defaultTolerance = 1.0 / 16
 
-    private let rasterizer = MaskRasterizer()
+    private let rasterizer = GlyphMaskRasterizer()
 
     /// Flattening tolerance for glyph curves, in pixels; see `defaultTolerance`.
     public var tolerance: Double {
@@ -159,11 +160,10 @@ public final class GlyphRasterizer {
     public func render(_ outline: GlyphOutline, scale: Double, offsetX: Double, offsetY: Double = 0) -> GlyphMask {
         let box = GlyphRasterizer.pixelBox(outline, scale: scale, offsetX: offsetX, offsetY: offsetY)
         guard box.width > 0, box.height > 0 else { return .empty }
-        let transform = AffineTransform(a: scale, b: 0, c: 0, d: scale,
-                                        tx: offsetX - Double(box.left), ty: offsetY - Double(box.top))
-        guard let coverage = rasterizer.fill(outline.path, transform: transform,
+        guard let coverage = rasterizer.fill(outline.packed, scale: scale, dx: offsetX - Double(box.left),
+                                             dy: offsetY - Double(box.top),
                                              rule: outline.isEvenOdd ? .evenOdd : .nonZero,
-                                             width: box.width, height: box.height, bounds: outline.bounds)
+                                             width: box.width, height: box.height)
         else { return .empty }
         return GlyphMask(left: box.left, top: box.top, width: box.width, height: box.height, coverage: coverage)
     }

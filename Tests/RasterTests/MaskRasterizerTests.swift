@@ -92,3 +92,83 @@ import Testing
         #expect(mask.fill(.rect(Rect(x: 0, y: 0, width: 2, height: 2)), transform: huge, width: 4, height: 4) == nil)
     }
 }
+
+/// The integer glyph rasterizer against the general fill: the same exact-area model, its points rounded to
+/// 1/256 px, so every pixel agrees within a few levels and the ink within a fraction of a percent.
+@Suite struct GlyphMaskRasterizerTests {
+    @Test(arguments: [FillRule.nonZero, .evenOdd])
+    func pathsInsideTheBoxAgreeWithTheGeneralFill(rule: FillRule) throws {
+        var g = SeededGenerator(seed: 23)
+        let general = MaskRasterizer(), fixed = GlyphMaskRasterizer()
+        general.tolerance = 1.0 / 64
+        fixed.tolerance = 1.0 / 64
+        var inkGeneral = 0, inkFixed = 0, worst = 0
+        for _ in 0..<60 {
+            let w = g.int(in: 3...48), h = g.int(in: 3...48)
+            let path = MaskRasterizerTests.randomPath(&g, in: 0...1)
+            // Unequal scales are not the glyph case: map the unit square onto the box by a uniform scale.
+            let s = Double(min(w, h)), dx = g.double(in: 0...Double(w) - s), dy = g.double(in: 0...Double(h) - s)
+            let t = AffineTransform(a: s, b: 0, c: 0, d: s, tx: dx, ty: dy)
+            let a = try #require(general.fill(path, transform: t, rule: rule, width: w, height: h))
+            let expected = Array(UnsafeBufferPointer(start: a, count: w * h))
+            let b = try #require(fixed.fill(path, scale: s, dx: dx, dy: dy, rule: rule, width: w, height: h))
+            for i in 0..<(w * h) {
+                worst = max(worst, abs(Int(b[i]) - Int(expected[i])))
+                inkGeneral += Int(expected[i])
+                inkFixed += Int(b[i])
+            }
+        }
+        #expect(inkGeneral > 0)
+        #expect(worst <= 4)
+        #expect(abs(Double(inkFixed - inkGeneral)) <= 0.002 * Double(inkGeneral))
+    }
+
+    @Test func edgesOnTheFixedGridGiveExactCoverage() throws {
+        let fixed = GlyphMaskRasterizer()
+        // x from 0.25 to 2.5, y from 0.5 to 2: quarter-pixel columns and half rows, all exact in 1/256 px.
+        let bytes = try #require(fixed.fill(.rect(Rect(x: 0.25, y: 0.5, width: 2.25, height: 1.5)), scale: 1,
+                                            dx: 0, dy: 0, width: 3, height: 2))
+        #expect(Array(UnsafeBufferPointer(start: bytes, count: 6)) == [96, 128, 64, 192, 255, 128])
+    }
+
+    @Test func aSlantedEdgeCoversTheExactTriangle() throws {
+        let fixed = GlyphMaskRasterizer()
+        // A right triangle over a 4 × 1 box: the hypotenuse crosses four pixels within one row.
+        var p = Path()
+        p.move(to: Point(0, 0)); p.line(to: Point(4, 1)); p.line(to: Point(0, 1)); p.close()
+        let bytes = try #require(fixed.fill(p, scale: 1, dx: 0, dy: 0, width: 4, height: 1))
+        // Pixel k keeps 1 − (2k + 1)/8 of its area below the line: 256 levels a pixel, truncated.
+        #expect(Array(UnsafeBufferPointer(start: bytes, count: 4)) == [224, 160, 96, 32])
+    }
+
+    @Test func evenOddLeavesTheInnerSquareEmpty() throws {
+        let fixed = GlyphMaskRasterizer()
+        var p = Path.rect(Rect(x: 0, y: 0, width: 4, height: 4))
+        for e in Path.rect(Rect(x: 1, y: 1, width: 2, height: 2)).elements { p.append(e) }
+        let even = try #require(fixed.fill(p, scale: 1, dx: 0, dy: 0, rule: .evenOdd, width: 4, height: 4))
+        #expect(even[5] == 0 && even[0] == 255)
+        let nonZero = try #require(fixed.fill(p, scale: 1, dx: 0, dy: 0, rule: .nonZero, width: 4, height: 4))
+        #expect(nonZero[5] == 255 && nonZero[0] == 255)
+    }
+
+    @Test func aSmallMaskAfterALargeOneIsCleanAndFull() throws {
+        let fixed = GlyphMaskRasterizer()
+        _ = fixed.fill(.rect(Rect(x: 0, y: 0, width: 60, height: 60)), scale: 1, dx: 0, dy: 0, width: 60, height: 60)
+        let small = try #require(fixed.fill(.rect(Rect(x: 1, y: 1, width: 2, height: 1)), scale: 1, dx: 0, dy: 0,
+                                            width: 4, height: 3))
+        #expect(Array(UnsafeBufferPointer(start: small, count: 12)) == [0, 0, 0, 0, 0, 255, 255, 0, 0, 0, 0, 0])
+    }
+
+    @Test func brokenInputDrawsNothingOrStaysInTheBox() throws {
+        let fixed = GlyphMaskRasterizer()
+        #expect(fixed.fill(Path(), scale: 1, dx: 0, dy: 0, width: 4, height: 4) == nil)
+        #expect(fixed.fill(.rect(Rect(x: 0, y: 0, width: 2, height: 2)), scale: .nan, dx: 0, dy: 0,
+                           width: 4, height: 4) == nil)
+        #expect(fixed.fill(.rect(Rect(x: 0, y: 0, width: 2, height: 2)), scale: 1, dx: 0, dy: 0,
+                           width: 0, height: 4) == nil)
+        // A path far outside the box is clamped onto its sides: whatever it draws, it draws inside the box.
+        let far = try #require(fixed.fill(.rect(Rect(x: -1e6, y: -5, width: 3e6, height: 1e7)), scale: 1,
+                                          dx: 0, dy: 0, width: 4, height: 4))
+        #expect(Array(UnsafeBufferPointer(start: far, count: 16)).allSatisfy { $0 == 255 })
+    }
+}
