@@ -1,7 +1,7 @@
 import Geometry
 import Raster
 
-/// The list the simulator scrolls: rows of an inbox, drawn as placeholder shapes until text arrives.
+/// The list the simulator scrolls: rows of an inbox, drawn as content placeholders (avatar and grey bars).
 ///
 /// Every row's shapes are built once; drawing translates them, so a frame allocates nothing.
 public final class DemoList {

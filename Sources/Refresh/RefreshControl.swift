@@ -11,7 +11,7 @@ import Scrolling
 /// release its bounce retargets the new edge, so the content never jumps.
 ///
 /// ```swift
-/// let control = RefreshControl(effect: RefreshEffects.make("placeholder")!)
+/// let control = RefreshControl(effect: RefreshEffects.make("classic")!)
 /// control.attach(to: scrollView)
 /// control.action = { model.reload { control.endRefreshing(result: .success) } }
 /// // each frame, after scrollView.step(to: now):
@@ -87,7 +87,7 @@ public final class RefreshControl {
     private var writtenTop = Double.nan
     private var lastTime = 0.0
 
-    public init(effect: any RefreshEffect = PlaceholderEffect(), lastUpdatedStore: LastUpdatedStore = LastUpdatedStore(),
+    public init(effect: any RefreshEffect = ClassicEffect(), lastUpdatedStore: LastUpdatedStore = LastUpdatedStore(),
                 dateSource: @escaping () -> RefreshDate = RefreshDate.current) {
         self.effect = effect
         self.lastUpdatedStore = lastUpdatedStore

@@ -12,7 +12,6 @@ public enum RefreshEffects {
     public static let builtIn: [(name: String, make: Maker)] = [
         ("sticky", { StickyEffect() }),
         ("dots", { DotsEffect() }),
-        ("placeholder", { PlaceholderEffect() }),
         ("ring", { RingEffect() }),
         ("news", { NewsEffect() }),
         ("classic", { ClassicEffect() }),
