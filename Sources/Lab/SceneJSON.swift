@@ -57,6 +57,9 @@ struct JSONReader {
     private let bytes: [UInt8]
     private var index = 0
     private var depth = 0
+    /// When not nil, the byte offset of every value's first byte, in document order (a value before its children);
+    /// gesture scripts use it to put a line and column on a field whose value is wrong.
+    private var valueOffsets: [Int]?
 
     private init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -76,6 +79,30 @@ struct JSONReader {
 
     static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
         try parse(Array(text.utf8))
+    }
+
+    /// Parses a whole document as `parse(_:)` does, and also returns the byte offset where each value starts, in
+    /// document order: the root first, then each object's values and each array's elements depth first.
+    static func parseWithOffsets(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (value: JSONValue, offsets: [Int]) {
+        var reader = JSONReader(bytes)
+        reader.valueOffsets = []
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.index = 3 }
+        reader.skipSpace()
+        let value = try reader.parseValue()
+        reader.skipSpace()
+        guard reader.index == bytes.count else { throw reader.error("unexpected text after the end of the document") }
+        return (value, reader.valueOffsets ?? [])
+    }
+
+    /// The 1-based line and column (in bytes) of a byte offset in `bytes`.
+    static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+        let at = Swift.max(0, Swift.min(offset, bytes.count))
+        var line = 1, lineStart = 0
+        for i in 0..<at where bytes[i] == UInt8(ascii: "\n") {
+            line += 1
+            lineStart = i + 1
+        }
+        return (line, at - lineStart + 1)
     }
 
     private func error(_ reason: String, at offset: Int? = nil) -> JSONSyntaxError {
@@ -107,6 +134,7 @@ struct JSONReader {
 
     private mutating func parseValue() throws(JSONSyntaxError) -> JSONValue {
         guard index < bytes.count else { throw error("expected a value but found the end of the file") }
+        valueOffsets?.append(index)
         switch bytes[index] {
         case UInt8(ascii: "{"): return try parseObject()
         case UInt8(ascii: "["): return try parseArray()

@@ -1,0 +1,304 @@
+import Geometry
+import Motion
+import Refresh
+
+/// A gesture script laid out on frames: what happens at each frame of the simulated clock.
+///
+/// Frame `f` is at `f / 60` s. Steps without a duration (down, up, key, refresh, a move or a wheel without one)
+/// happen at the current frame; a move or wheel lasting `d` seconds takes the next `round(d · 60)` frames (at
+/// least one), one sample each; a wait moves the current frame on by `round(d · 60)`. The run ends with the
+/// frame the last step leaves it at, so `frameCount` is that frame plus one.
+public struct ScriptTimeline: Equatable, Sendable {
+    /// Something that happens at a frame, before the frame's step.
+    public enum Action: Equatable, Sendable {
+        case input(InputEvent)
+        case command(Command)
+        case endRefresh(RefreshResult)
+    }
+
+    /// Every action with its frame, in the order they happen (frames never decrease).
+    public let actions: [(frame: Int, action: Action)]
+    public let frameCount: Int
+
+    public static func == (a: ScriptTimeline, b: ScriptTimeline) -> Bool {
+        a.frameCount == b.frameCount && a.actions.count == b.actions.count
+            && zip(a.actions, b.actions).allSatisfy { $0.frame == $1.frame && $0.action == $1.action }
+    }
+
+    /// The number of frames a duration takes on the simulated clock.
+    public static func frames(for seconds: Double) -> Int {
+        Int((seconds * simulatedFrameRate).rounded())
+    }
+
+    public init(_ script: GestureScript) {
+        var actions: [(frame: Int, action: Action)] = []
+        var frame = 0
+        var finger = Point(0, 0)
+        for step in script.steps {
+            switch step {
+            case .down(let p):
+                finger = p
+                actions.append((frame, .input(.touchDown(p))))
+            case .move(let to, let duration, let easing):
+                let n = ScriptTimeline.frames(for: duration)
+                if n == 0 {
+                    actions.append((frame, .input(.touchMove(to))))
+                } else {
+                    let from = finger
+                    let timing = easing.timingFunction
+                    for k in 1...n {
+                        let progress = k == n ? 1 : timing.value(at: Double(k) / Double(n))
+                        let p = Point(from.x + (to.x - from.x) * progress, from.y + (to.y - from.y) * progress)
+                        actions.append((frame + k, .input(.touchMove(p))))
+                    }
+                    frame += n
+                }
+                finger = to
+            case .up(let p):
+                if let p {
+                    actions.append((frame, .input(.touchMove(p))))
+                    finger = p
+                }
+                actions.append((frame, .input(.touchUp(finger))))
+            case .wait(let seconds):
+                frame += ScriptTimeline.frames(for: seconds)
+            case .wheel(let delta, let duration):
+                let n = ScriptTimeline.frames(for: duration)
+                if n == 0 {
+                    actions.append((frame, .input(.wheel(delta))))
+                } else {
+                    let part = Point(delta.x / Double(n), delta.y / Double(n))
+                    for k in 1...n { actions.append((frame + k, .input(.wheel(part)))) }
+                    frame += n
+                }
+            case .key(_, let command):
+                actions.append((frame, .command(command)))
+            case .beginRefresh:
+                actions.append((frame, .command(.beginRefresh)))
+            case .endRefresh(let result):
+                actions.append((frame, .endRefresh(result)))
+            }
+        }
+        self.actions = actions
+        frameCount = frame + 1
+    }
+}
+
+/// Replays a gesture script on a simulation driven by a simulated clock, one frame at a time.
+///
+/// Each frame runs in three phases that a host may time one by one: `applyInput()` (the frame's actions),
+/// `update()` (physics and animations at the frame's time) and `draw()` (the frame into the simulation's canvas).
+/// `runFrame()` does all three. Frame 0 is at time 0; each later frame first moves the clock on by 1/60 s.
+public final class ScriptReplay {
+    public let script: GestureScript
+    public let timeline: ScriptTimeline
+    public let clock: SimulatedClock
+    public let simulation: Simulation
+    /// The frame the next `applyInput()` runs; `frameCount` once the replay is over.
+    public private(set) var frame = 0
+    /// True once a `Q` or `Escape` key in the script asked to quit: the replay stops after that frame.
+    public private(set) var quitRequested = false
+    private var nextAction = 0
+
+    /// A replay of `script` with the header `effect` (or the script's own, or the simulator's default).
+    ///
+    /// - Throws: `LabError` when `effect` names no effect.
+    public init(script: GestureScript, effect: String? = nil, phone: Phone = Phone()) throws {
+        self.script = script
+        timeline = ScriptTimeline(script)
+        clock = SimulatedClock()
+        simulation = Simulation(phone: phone, clock: clock)
+        if let name = effect ?? script.effect {
+            guard simulation.selectEffect(named: name) else {
+                throw LabError("unknown effect '\(name)'; expected one of " + RefreshEffects.names.joined(separator: ", "))
+            }
+        }
+        simulation.autoEndsRefreshing = script.autoEnd ?? true
+    }
+
+    public var frameCount: Int { timeline.frameCount }
+    public var isFinished: Bool { frame >= timeline.frameCount || quitRequested }
+
+    /// The frame's time on the simulated clock, in seconds.
+    public var time: Double { clock.now }
+
+    /// Moves the clock to this frame's time and applies the actions of the frame.
+    public func applyInput() {
+        if frame > 0 { clock.advance(by: 1 / simulatedFrameRate) }
+        let actions = timeline.actions
+        while nextAction < actions.count && actions[nextAction].frame == frame {
+            apply(actions[nextAction].action)
+            nextAction += 1
+        }
+    }
+
+    /// Steps physics and animations to the frame's time.
+    public func update() {
+        simulation.step()
+    }
+
+    /// Draws the frame into `simulation.canvas`.
+    public func draw() {
+        simulation.render()
+    }
+
+    /// Ends the frame: the next call of `applyInput()` runs the next one.
+    public func finishFrame() {
+        frame += 1
+    }
+
+    /// Runs one whole frame: input, update, draw.
+    public func runFrame() {
+        applyInput()
+        update()
+        draw()
+        finishFrame()
+    }
+
+    private func apply(_ action: ScriptTimeline.Action) {
+        switch action {
+        case .input(let event):
+            simulation.handle(event)
+        case .endRefresh(let result):
+            simulation.refreshControl.endRefreshing(result: result)
+        case .command(let command):
+            perform(command)
+        }
+    }
+
+    /// What a key does in a headless run: what it does in the window, for the commands that change the simulation.
+    private func perform(_ command: Command) {
+        switch command {
+        case .selectEffect(let index):
+            let names = RefreshEffects.names
+            if names.indices.contains(index) { simulation.selectEffect(named: names[index]) }
+        case .nextEffect:
+            let names = RefreshEffects.names
+            if let i = names.firstIndex(of: simulation.effectName) {
+                simulation.selectEffect(named: names[(i + 1) % names.count])
+            }
+        case .beginRefresh:
+            simulation.refreshControl.beginRefreshing()
+        case .endRefreshSuccess:
+            simulation.refreshControl.endRefreshing(result: .success)
+        case .endRefreshFailure:
+            simulation.refreshControl.endRefreshing(result: .failure)
+        case .endRefreshMessage:
+            simulation.refreshControl.endRefreshing(result: simulation.autoEndResult)
+        case .toggleAutoEnd:
+            simulation.autoEndsRefreshing.toggle()
+        case .toggleNoMoreData:
+            if simulation.footer.state == .noMoreData {
+                simulation.footer.resetNoMoreData()
+            } else {
+                simulation.footer.endRefreshingWithNoMoreData()
+            }
+        case .toggleLanguage:
+            let language: RefreshLanguage = simulation.refreshControl.language == .english ? .chinese : .english
+            simulation.refreshControl.language = language
+            simulation.footer.language = language
+        case .quit:
+            quitRequested = true
+        default:
+            // Slow motion, pause, overlays, recording and screenshots belong to the window.
+            break
+        }
+    }
+}
+
+/// Where a headless run of a script writes what it saw; every output is optional.
+public struct ScriptRunOutputs: Sendable {
+    /// A folder for the frames as PNGs (`frame-0000.png`, …).
+    public var framesDirectory: String?
+    /// A `.gif` or `.mp4` recorded through ffmpeg.
+    public var capturePath: String?
+    /// JSON lines of state changes (see `StateChange.jsonLine`).
+    public var eventsPath: String?
+    /// A JSON line per frame (see `TraceWriter`).
+    public var tracePath: String?
+
+    public init(framesDirectory: String? = nil, capturePath: String? = nil, eventsPath: String? = nil,
+                tracePath: String? = nil) {
+        self.framesDirectory = framesDirectory
+        self.capturePath = capturePath
+        self.eventsPath = eventsPath
+        self.tracePath = tracePath
+    }
+}
+
+/// A headless run of a gesture script: the replay, with its state changes logged and its frames, trace and
+/// capture written as they are made.
+///
+/// Every output is opened before the first frame, so a bad path fails at once and not after a long run; every line
+/// and frame is on disk as soon as it is made, so a run stopped half-way keeps what it did.
+public final class ScriptRun {
+    public let replay: ScriptReplay
+    public let events: EventLog
+    public let outputs: ScriptRunOutputs
+    /// Times each frame's phases when set: input, update, draw, and writing the frame out as the upload.
+    public var recorder: FrameRecorder?
+    private let trace: TraceWriter?
+    private var sinks: [any FrameSink] = []
+
+    /// Prepares a run: the replay and every output.
+    ///
+    /// - Throws: `LabError` for an unknown effect or an output that cannot be written (naming it).
+    public init(script: GestureScript, effect: String? = nil, outputs: ScriptRunOutputs = ScriptRunOutputs(),
+                phone: Phone = Phone(), searchPath: String? = FFmpegCapture.processSearchPath) throws {
+        replay = try ScriptReplay(script: script, effect: effect, phone: phone)
+        self.outputs = outputs
+        events = try EventLog(simulation: replay.simulation, path: outputs.eventsPath)
+        trace = try outputs.tracePath.map { try TraceWriter(path: $0) }
+        if let directory = outputs.framesDirectory { sinks.append(try PNGSequence(directory: directory)) }
+        if let capture = outputs.capturePath {
+            sinks.append(try FFmpegCapture(output: capture, width: phone.pixelWidth, height: phone.pixelHeight,
+                                           searchPath: searchPath))
+        }
+    }
+
+    public var simulation: Simulation { replay.simulation }
+
+    /// Runs one frame and writes its outputs.
+    public func runFrame() throws {
+        let frame = replay.frame
+        events.frame = frame
+        recorder?.beginFrame(at: Double(frame) / simulatedFrameRate)
+        replay.applyInput()
+        recorder?.endPhase(.input)
+        replay.update()
+        recorder?.endPhase(.update)
+        replay.draw()
+        recorder?.endPhase(.draw)
+        try trace?.record(frame: frame, time: replay.time, simulation: simulation)
+        for sink in sinks { try sink.write(simulation.canvas, frame: frame) }
+        recorder?.endPhase(.upload)
+        recorder?.endFrame(state: simulation.refreshControl.state, effect: simulation.effectName)
+        replay.finishFrame()
+    }
+
+    /// Runs every frame of the script, then finishes every output; returns the number of frames run.
+    @discardableResult
+    public func run() throws -> Int {
+        do {
+            while !replay.isFinished { try runFrame() }
+        } catch {
+            // What was made so far is kept: close everything, then report the first failure.
+            try? finish()
+            throw error
+        }
+        try finish()
+        return replay.frame
+    }
+
+    /// Closes the trace, the events file and the captures.
+    public func finish() throws {
+        var failure: (any Error)?
+        for sink in sinks {
+            do { try sink.finish() } catch { failure = failure ?? error }
+        }
+        sinks.removeAll()
+        do { try trace?.close() } catch { failure = failure ?? error }
+        do { try events.close() } catch { failure = failure ?? error }
+        if let failure { throw failure }
+    }
+}
