@@ -1,0 +1,545 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Refresh
+
+/// The phases of a frame, in the order a frame runs them (DESIGN, "How a frame flows").
+public enum FramePhase: Int, CaseIterable, Sendable {
+    /// Events turned into touches and commands.
+    case input
+    /// Physics, the refresh control and the layers' animations stepped to the frame's time.
+    case update
+    /// The list, header, footer and overlays drawn into the canvas.
+    case draw
+    /// The canvas copied into the window's texture.
+    case upload
+    /// The texture presented (with vsync, mostly waiting: little CPU).
+    case present
+
+    public var name: String {
+        switch self {
+        case .input: "input"
+        case .update: "update"
+        case .draw: "draw"
+        case .upload: "upload"
+        case .present: "present"
+        }
+    }
+}
+
+/// One frame's timing: when it began on the frame clock, the interval since the previous frame, and the CPU time
+/// of each phase, all in seconds.
+public struct FrameSample: Equatable, Sendable {
+    /// The frame's number since the recorder was made, from 0.
+    public var index = 0
+    /// The frame clock's time at `beginFrame(at:)`: the monotonic clock in the window, the simulated clock headless.
+    public var time = 0.0
+    /// Seconds since the previous frame began (the budget for the first frame, which has none before it).
+    public var interval = 0.0
+    public var input = 0.0
+    public var update = 0.0
+    public var draw = 0.0
+    public var upload = 0.0
+    public var present = 0.0
+    /// The refresh control's state at the end of the frame, as a code of `FrameRecorder.stateNames`.
+    public var stateCode: UInt8 = 0
+    /// The header effect, as an index into the recorder's effect names.
+    public var effectCode: UInt16 = 0
+
+    public init() {}
+
+    public subscript(phase: FramePhase) -> Double {
+        get {
+            switch phase {
+            case .input: input
+            case .update: update
+            case .draw: draw
+            case .upload: upload
+            case .present: present
+            }
+        }
+        set {
+            switch phase {
+            case .input: input = newValue
+            case .update: update = newValue
+            case .draw: draw = newValue
+            case .upload: upload = newValue
+            case .present: present = newValue
+            }
+        }
+    }
+
+    /// The frame's work: the sum of its phases' CPU time.
+    public var cpuTime: Double { input + update + draw + upload + present }
+}
+
+/// Times every frame by phase, keeps the recent frames for the HUD and, while recording, writes a CSV row per
+/// frame and a JSON summary at the end.
+///
+/// ```swift
+/// let recorder = FrameRecorder(budget: 1 / 60)
+/// recorder.beginFrame(at: clock.now)
+/// handleEvents();           recorder.endPhase(.input)
+/// simulation.step();        recorder.endPhase(.update)
+/// simulation.render();      recorder.endPhase(.draw)
+/// upload();                 recorder.endPhase(.upload)
+/// present();                recorder.endPhase(.present)
+/// recorder.endFrame(state: simulation.refreshControl.state, effect: simulation.effectName)
+/// ```
+///
+/// Phase times are the thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`) by default: what the frame's own work cost,
+/// not the time it spent waiting for vsync or preempted by other processes; the interval, from the caller's frame
+/// clock, shows when frames came late. Headless runs pass the simulated clock's time, so their intervals are exactly
+/// one budget while their phase times are real.
+///
+/// Nothing here allocates in the steady state: the recent frames live in a ring allocated once, rows are formatted
+/// into a byte buffer allocated once and written to the temporary CSV every `flushInterval` frames (so a crash loses
+/// at most that many rows, and they are in `FILE.tmp`), and the arrays the summary needs are reserved for
+/// `reservedFrames` frames when recording starts.
+public final class FrameRecorder: @unchecked Sendable {
+    /// What measures the phases.
+    public enum PhaseClock: Sendable {
+        /// `CLOCK_THREAD_CPUTIME_ID`: CPU time of the calling thread.
+        case threadCPU
+        /// `CLOCK_MONOTONIC`: wall time, waits included.
+        case monotonic
+    }
+
+    /// Names of the refresh states in CSV files, indexed by `FrameSample.stateCode`.
+    public static let stateNames = ["idle", "pulling", "armed", "willRefresh", "refreshing", "finishing(success)",
+                                    "finishing(failure)", "finishing(message)", "noMoreData"]
+    private static let stateBytes = stateNames.map { Array($0.utf8) }
+
+    /// The code of `state` in `stateNames`.
+    public static func stateCode(_ state: RefreshState) -> UInt8 {
+        switch state {
+        case .idle: 0
+        case .pulling: 1
+        case .armed: 2
+        case .willRefresh: 3
+        case .refreshing: 4
+        case .finishing(.success): 5
+        case .finishing(.failure): 6
+        case .finishing(.message): 7
+        case .noMoreData: 8
+        }
+    }
+
+    /// Rows are written to the temporary CSV every this many frames (one second at 60 Hz).
+    public static let flushInterval = 60
+    /// Frames of room reserved for the summary when recording starts (ten minutes at 60 Hz); longer recordings grow.
+    public static let reservedFrames = 36_000
+
+    /// Seconds per frame: 1 / the display's refresh rate.
+    public let budget: Double
+    public let phaseClock: PhaseClock
+    /// How many recent frames the ring keeps.
+    public let historyCapacity: Int
+    /// Frames ended so far.
+    public private(set) var frameCount = 0
+
+    private let history: UnsafeMutableBufferPointer<FrameSample>
+    private let scratch: UnsafeMutableBufferPointer<Double>
+    private var current = FrameSample()
+    private var phaseMark = 0.0
+    private var previousFrameTime: Double?
+    private var effectNames: [String] = []
+    private var effectBytes: [[UInt8]] = []
+    private var lastEffect = -1
+
+    // Recording; guarded by `lock`, as the termination watcher may finish a recording from its own thread.
+    private let lock: UnsafeMutablePointer<pthread_mutex_t>
+    private var csvFile: AtomicFile?
+    private var jsonFile: AtomicFile?
+    private var rows = ByteBuffer(capacity: 0)
+    private var recordedIntervals: [Double] = []
+    private var recordedCPU: [Double] = []
+    private var framesSinceFlush = 0
+    private var recordingError: LabError?
+
+    public init(budget: Double = 1 / simulatedFrameRate, historyCapacity: Int = 240,
+                phaseClock: PhaseClock = .threadCPU) {
+        self.budget = budget > 0 && budget.isFinite ? budget : 1 / simulatedFrameRate
+        self.phaseClock = phaseClock
+        self.historyCapacity = Swift.max(historyCapacity, 1)
+        history = .allocate(capacity: self.historyCapacity)
+        history.initialize(repeating: FrameSample())
+        scratch = .allocate(capacity: self.historyCapacity)
+        scratch.initialize(repeating: 0)
+        lock = .allocate(capacity: 1)
+        pthread_mutex_init(lock, nil)
+    }
+
+    deinit {
+        abandonRecording()
+        history.deallocate()
+        scratch.deallocate()
+        rows.deallocate()
+        pthread_mutex_destroy(lock)
+        lock.deallocate()
+    }
+
+    // MARK: Timing a frame
+
+    /// The phase clock's reading, in seconds.
+    @inline(__always)
+    public func phaseNow() -> Double {
+        var ts = timespec()
+        clock_gettime(phaseClock == .threadCPU ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+
+    /// Starts a frame at `time` on the frame clock (seconds); its interval is the time since the previous frame.
+    public func beginFrame(at time: Double) {
+        current = FrameSample()
+        current.index = frameCount
+        current.time = time
+        if let previous = previousFrameTime {
+            current.interval = Swift.max(time - previous, 0)
+        } else {
+            current.interval = budget
+        }
+        previousFrameTime = time
+        phaseMark = phaseNow()
+    }
+
+    /// Ends `phase`: it gets the CPU time since the frame began or the previous phase ended (added to, when a
+    /// phase is ended twice in a frame).
+    public func endPhase(_ phase: FramePhase) {
+        let now = phaseNow()
+        current[phase] += Swift.max(now - phaseMark, 0)
+        phaseMark = now
+    }
+
+    /// Adds `seconds` to a phase measured elsewhere.
+    public func add(_ seconds: Double, to phase: FramePhase) {
+        current[phase] += Swift.max(seconds, 0)
+    }
+
+    /// Ends the frame: it joins the recent frames and, while recording, the recording.
+    public func endFrame(state: RefreshState, effect: String) {
+        current.stateCode = FrameRecorder.stateCode(state)
+        current.effectCode = UInt16(truncatingIfNeeded: effectCode(effect))
+        history[frameCount % historyCapacity] = current
+        frameCount += 1
+        if csvFile != nil { record(current) }
+    }
+
+    private func effectCode(_ name: String) -> Int {
+        if lastEffect >= 0 && effectNames[lastEffect] == name { return lastEffect }
+        if let i = effectNames.firstIndex(of: name) {
+            lastEffect = i
+        } else {
+            effectNames.append(name)
+            effectBytes.append(Array(name.utf8))
+            lastEffect = effectNames.count - 1
+        }
+        return lastEffect
+    }
+
+    /// The name of an effect code of a sample.
+    public func effectName(_ code: UInt16) -> String {
+        Int(code) < effectNames.count ? effectNames[Int(code)] : ""
+    }
+
+    // MARK: Recent frames (for the HUD)
+
+    /// How many recent frames the ring holds.
+    public var recentCount: Int { Swift.min(frameCount, historyCapacity) }
+
+    /// A recent frame: 0 is the last one ended, 1 the one before, …; `back` must be below `recentCount`.
+    public func recent(_ back: Int) -> FrameSample {
+        precondition(back >= 0 && back < recentCount, "no such recent frame")
+        return history[(frameCount - 1 - back) % historyCapacity]
+    }
+
+    /// The last frame ended, if any.
+    public var lastFrame: FrameSample? { frameCount > 0 ? recent(0) : nil }
+
+    /// Frames per second over the recent frames of the last second (by their intervals).
+    public var framesPerSecond: Double {
+        var total = 0.0
+        var n = 0
+        while n < recentCount {
+            let interval = recent(n).interval
+            if total + interval > 1 && n > 0 { break }
+            total += interval
+            n += 1
+        }
+        return total > 0 ? Double(n) / total : 0
+    }
+
+    /// Mean CPU time of the recent frames, in seconds.
+    public var recentMeanCPUTime: Double {
+        guard recentCount > 0 else { return 0 }
+        var total = 0.0
+        for i in 0..<recentCount { total += recent(i).cpuTime }
+        return total / Double(recentCount)
+    }
+
+    /// Nearest-rank percentile `p` of the recent frames' CPU time, in seconds (sorted in a buffer made once).
+    public func recentCPUTime(percentile p: Double) -> Double {
+        let n = recentCount
+        for i in 0..<n { scratch[i] = recent(i).cpuTime }
+        var part = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
+        part.sort()
+        return TimingSummary.nearestRank(scratch, count: n, p)
+    }
+
+    // MARK: Recording
+
+    public var isRecording: Bool {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return csvFile != nil
+    }
+
+    /// Starts writing frames to `csvPath` (a row per frame from the next one) and, when stopped, the summary to
+    /// `jsonPath`. Both files appear only when the recording stops, whole (each is written to `PATH.tmp` and then
+    /// renamed). Throws a message naming the path when either cannot be written; a recording under way is first
+    /// stopped and saved.
+    public func startRecording(csvPath: String, jsonPath: String) throws {
+        if isRecording { try stopRecording() }
+        let csv = try AtomicFile(path: csvPath)
+        let json: AtomicFile
+        do { json = try AtomicFile(path: jsonPath) } catch { csv.abandon(); throw error }
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        if rows.storage.count == 0 { rows = ByteBuffer(capacity: 64 * 1024) }
+        rows.removeAll()
+        rows.append(string: TimingFiles.header + "\n")
+        recordedIntervals.removeAll(keepingCapacity: true)
+        recordedCPU.removeAll(keepingCapacity: true)
+        recordedIntervals.reserveCapacity(FrameRecorder.reservedFrames)
+        recordedCPU.reserveCapacity(FrameRecorder.reservedFrames)
+        framesSinceFlush = 0
+        recordingError = nil
+        csvFile = csv
+        jsonFile = json
+        FrameRecorder.register(self)
+    }
+
+    private func record(_ sample: FrameSample) {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        guard let csv = csvFile else { return }
+        TimingFiles.appendRow(sample, state: FrameRecorder.stateBytes[Int(sample.stateCode)],
+                              effect: effectBytes[Int(sample.effectCode)], budget: budget, to: &rows)
+        recordedIntervals.append(sample.interval)
+        recordedCPU.append(sample.cpuTime)
+        framesSinceFlush += 1
+        if framesSinceFlush >= FrameRecorder.flushInterval {
+            framesSinceFlush = 0
+            writePendingRows(to: csv)
+        }
+    }
+
+    /// Frames recorded so far in the recording under way (0 when not recording).
+    public var recordedFrameCount: Int {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return csvFile == nil ? 0 : recordedCPU.count
+    }
+
+    /// Writes the rows formatted so far to the temporary CSV. Called with the lock held.
+    private func writePendingRows(to csv: AtomicFile) {
+        guard rows.count > 0 else { return }
+        do {
+            try csv.write(rows)
+        } catch let error as LabError {
+            // Kept in memory and retried at the next flush; reported when the recording stops.
+            if recordingError == nil { recordingError = error }
+            return
+        } catch {
+            return
+        }
+        rows.removeAll()
+    }
+
+    /// Writes the rows formatted so far to the temporary CSV (`CSV.tmp`) without ending the recording.
+    public func flush() {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        if let csv = csvFile { writePendingRows(to: csv) }
+    }
+
+    /// The summary of the recording under way.
+    public var currentSummary: TimingSummary {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return TimingSummary(budget: budget, intervals: recordedIntervals, cpuTimes: recordedCPU)
+    }
+
+    /// Ends the recording: writes the last rows and the summary, and renames both files into place. Returns the
+    /// summary, or nil when nothing was being recorded. Throws a message naming the file that could not be
+    /// written (its rows stay in `PATH.tmp` when only the rename failed).
+    @discardableResult
+    public func stopRecording() throws -> TimingSummary? {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return try finishRecording()
+    }
+
+    /// With the lock held.
+    private func finishRecording() throws -> TimingSummary? {
+        guard let csv = csvFile, let json = jsonFile else { return nil }
+        csvFile = nil
+        jsonFile = nil
+        FrameRecorder.unregister(self)
+        let summary = TimingSummary(budget: budget, intervals: recordedIntervals, cpuTimes: recordedCPU)
+        defer { rows.removeAll() }
+        try csv.write(rows)
+        if let error = recordingError { throw error }
+        try csv.commit()
+        try json.write(TimingFiles.json(summary))
+        try json.commit()
+        return summary
+    }
+
+    /// Drops a recording under way without writing its files.
+    public func abandonRecording() {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        csvFile?.abandon()
+        jsonFile?.abandon()
+        if csvFile != nil { FrameRecorder.unregister(self) }
+        csvFile = nil
+        jsonFile = nil
+    }
+
+    // MARK: Termination
+
+    /// Makes SIGINT (Ctrl-C) and SIGTERM end the process cleanly, with every recording under way saved whole.
+    ///
+    /// The signal handler only writes the signal's number to a pipe (write(2) is async-signal-safe; formatting
+    /// and renaming files in a handler is not, and the frame loop may be in the middle of a row). A watcher thread
+    /// reads the pipe and sets `terminationSignal`, which frame loops check once a frame to quit as if the user
+    /// had pressed Q (stopping their recordings themselves). If the process is still running `gracePeriod` seconds
+    /// later (a loop blocked waiting for events, or one that does not check), or on a second signal, the watcher
+    /// finishes every recording under way itself, runs the handlers added with `addTerminationHandler`, and exits
+    /// with status 128 + the signal's number. Call it once, early; later calls change nothing.
+    public static func flushOnTermination(gracePeriod: Double = 1.0) {
+        pthread_mutex_lock(globalLock)
+        defer { pthread_mutex_unlock(globalLock) }
+        guard !handlersInstalled else { return }
+        handlersInstalled = true
+        var fds: [Int32] = [-1, -1]
+        guard pipe(&fds) == 0 else { return }
+        _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
+        _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
+        terminationPipeRead = fds[0]
+        terminationPipeWrite = fds[1]
+        terminationGrace = gracePeriod
+        for sig in [SIGINT, SIGTERM] {
+            var action = sigaction()
+            #if canImport(Glibc)
+            action.__sigaction_handler.sa_handler = terminationSignalHandler
+            #else
+            action.__sigaction_u.__sa_handler = terminationSignalHandler
+            #endif
+            sigemptyset(&action.sa_mask)
+            action.sa_flags = SA_RESTART
+            sigaction(sig, &action, nil)
+        }
+        var thread = pthread_t()
+        pthread_create(&thread, nil, { _ in
+            FrameRecorder.watchForTermination()
+            return nil
+        }, nil)
+        pthread_detach(thread)
+    }
+
+    /// The signal that asked the process to end (SIGINT or SIGTERM), or nil; frame loops check it every frame.
+    public static var terminationSignal: Int32? {
+        pthread_mutex_lock(globalLock)
+        defer { pthread_mutex_unlock(globalLock) }
+        return receivedSignal
+    }
+
+    /// True once SIGINT or SIGTERM has arrived: the frame loop should stop its recording and quit.
+    public static var terminationRequested: Bool { terminationSignal != nil }
+
+    /// Adds work for the watcher to do before it exits the process itself (closing another file, say); it runs on
+    /// the watcher's thread, after the recordings are saved.
+    public static func addTerminationHandler(_ handler: @escaping @Sendable () -> Void) {
+        pthread_mutex_lock(globalLock)
+        defer { pthread_mutex_unlock(globalLock) }
+        terminationHandlers.append(handler)
+    }
+
+    /// Saves every recording under way (what the watcher does before exiting); returns how many were saved.
+    @discardableResult
+    public static func finishAllRecordings() -> Int {
+        pthread_mutex_lock(globalLock)
+        let recorders = active
+        pthread_mutex_unlock(globalLock)
+        var saved = 0
+        for recorder in recorders {
+            do {
+                if try recorder.stopRecording() != nil { saved += 1 }
+            } catch {
+                let message = "refreshlab: \(error)\n"
+                _ = message.withCString { posixWrite(2, $0, strlen($0)) }
+            }
+        }
+        return saved
+    }
+
+    private static func register(_ recorder: FrameRecorder) {
+        pthread_mutex_lock(globalLock)
+        defer { pthread_mutex_unlock(globalLock) }
+        if !active.contains(where: { $0 === recorder }) { active.append(recorder) }
+    }
+
+    private static func unregister(_ recorder: FrameRecorder) {
+        pthread_mutex_lock(globalLock)
+        defer { pthread_mutex_unlock(globalLock) }
+        active.removeAll { $0 === recorder }
+    }
+
+    private static func watchForTermination() {
+        let fd = terminationPipeRead
+        var byte: UInt8 = 0
+        while read(fd, &byte, 1) < 0 && errno == EINTR {}
+        let signal = Int32(byte)
+        pthread_mutex_lock(globalLock)
+        receivedSignal = signal
+        let grace = terminationGrace
+        pthread_mutex_unlock(globalLock)
+        // Wait for the frame loop to quit by itself, or for a second signal.
+        var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        _ = poll(&waiter, 1, Int32(Swift.max(grace, 0) * 1000))
+        finishAllRecordings()
+        pthread_mutex_lock(globalLock)
+        let handlers = terminationHandlers
+        pthread_mutex_unlock(globalLock)
+        for handler in handlers { handler() }
+        _exit(128 + signal)
+    }
+}
+
+// The termination machinery's state: written before the handlers are installed or under `globalLock`.
+private nonisolated(unsafe) let globalLock: UnsafeMutablePointer<pthread_mutex_t> = {
+    let lock = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
+    pthread_mutex_init(lock, nil)
+    return lock
+}()
+private nonisolated(unsafe) var handlersInstalled = false
+private nonisolated(unsafe) var receivedSignal: Int32?
+private nonisolated(unsafe) var terminationGrace = 1.0
+private nonisolated(unsafe) var terminationHandlers: [@Sendable () -> Void] = []
+private nonisolated(unsafe) var active: [FrameRecorder] = []
+private nonisolated(unsafe) var terminationPipeRead: Int32 = -1
+/// Read by the signal handler: set once before the handler is installed.
+private nonisolated(unsafe) var terminationPipeWrite: Int32 = -1
+
+/// Writes the signal's number to the pipe, and nothing else: write(2) is async-signal-safe.
+private func terminationSignalHandler(_ signal: Int32) {
+    var byte = UInt8(truncatingIfNeeded: signal)
+    let saved = errno
+    _ = write(terminationPipeWrite, &byte, 1)
+    errno = saved
+}

@@ -1,0 +1,312 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A growable byte buffer allocated once, into which rows are formatted without making strings: numbers are
+/// written digit by digit (fixed point), names are copied from byte tables made once.
+public struct ByteBuffer {
+    public private(set) var storage: UnsafeMutableBufferPointer<UInt8>
+    public private(set) var count = 0
+
+    public init(capacity: Int) {
+        storage = .allocate(capacity: Swift.max(capacity, 64))
+    }
+
+    /// Frees the storage; the buffer must not be used afterwards.
+    public mutating func deallocate() {
+        storage.deallocate()
+        storage = UnsafeMutableBufferPointer(start: nil, count: 0)
+        count = 0
+    }
+
+    public mutating func removeAll() { count = 0 }
+
+    /// Makes room for `extra` more bytes; grows (rarely: the buffer is flushed long before) by doubling.
+    @inline(__always)
+    mutating func reserve(_ extra: Int) {
+        guard count + extra > storage.count else { return }
+        let grown = UnsafeMutableBufferPointer<UInt8>.allocate(capacity: Swift.max(storage.count * 2, count + extra))
+        if count > 0 { grown.baseAddress!.update(from: storage.baseAddress!, count: count) }
+        storage.deallocate()
+        storage = grown
+    }
+
+    @inline(__always)
+    public mutating func append(_ byte: UInt8) {
+        reserve(1)
+        storage[count] = byte
+        count += 1
+    }
+
+    public mutating func append(_ bytes: [UInt8]) {
+        reserve(bytes.count)
+        for b in bytes {
+            storage[count] = b
+            count += 1
+        }
+    }
+
+    public mutating func append(_ text: StaticString) {
+        let n = text.utf8CodeUnitCount
+        reserve(n)
+        let p = text.utf8Start
+        for i in 0..<n { storage[count + i] = p[i] }
+        count += n
+    }
+
+    /// A string (for names and messages outside the frame loop).
+    public mutating func append(string: String) {
+        append(Array(string.utf8))
+    }
+
+    /// A whole number in decimal.
+    public mutating func append(int value: Int) {
+        reserve(21)
+        var v = value
+        if v < 0 {
+            storage[count] = UInt8(ascii: "-")
+            count += 1
+            v = v == Int.min ? Int.max : -v
+        }
+        var digits = 1
+        var t = v
+        while t >= 10 { t /= 10; digits += 1 }
+        var i = count + digits - 1
+        repeat {
+            storage[i] = UInt8(ascii: "0") + UInt8(v % 10)
+            v /= 10
+            i -= 1
+        } while v > 0
+        count += digits
+    }
+
+    /// `value` with exactly `decimals` digits after the point, rounded half away from zero; a value that is not
+    /// finite or too large for fixed point is written as 0.
+    public mutating func append(fixed value: Double, decimals: Int) {
+        var scale = 1.0
+        for _ in 0..<decimals { scale *= 10 }
+        guard value.isFinite, abs(value) * scale < 9e17 else {
+            append(int: 0)
+            if decimals > 0 { append(UInt8(ascii: ".")); for _ in 0..<decimals { append(UInt8(ascii: "0")) } }
+            return
+        }
+        var scaled = Int((abs(value) * scale).rounded())
+        if value < 0 && scaled > 0 { append(UInt8(ascii: "-")) }
+        var divisor = 1
+        for _ in 0..<decimals { divisor *= 10 }
+        append(int: scaled / divisor)
+        guard decimals > 0 else { return }
+        append(UInt8(ascii: "."))
+        scaled %= divisor
+        reserve(decimals)
+        var i = count + decimals - 1
+        for _ in 0..<decimals {
+            storage[i] = UInt8(ascii: "0") + UInt8(scaled % 10)
+            scaled /= 10
+            i -= 1
+        }
+        count += decimals
+    }
+
+    /// The bytes so far as a string (tests and small files).
+    public var string: String {
+        String(decoding: UnsafeBufferPointer(rebasing: storage[0..<count]), as: UTF8.self)
+    }
+}
+
+/// write(2), outside `AtomicFile` whose own `write` methods hide it.
+@inline(__always)
+func posixWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }
+
+/// A file written atomically: bytes go to `path.tmp` beside it, and `commit()` renames that over `path`, so a
+/// reader sees either no file or the whole file, never a part of one.
+public final class AtomicFile {
+    public let path: String
+    public var temporaryPath: String { path + ".tmp" }
+    private var descriptor: Int32
+
+    /// Creates (or truncates) the temporary file; throws a message naming the path when it cannot be written.
+    public init(path: String) throws {
+        self.path = path
+        descriptor = open(path + ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else {
+            throw LabError("cannot write '\(path)': \(AtomicFile.reason(errno)); choose a directory you can write to")
+        }
+    }
+
+    deinit { abandon() }
+
+    public var isOpen: Bool { descriptor >= 0 }
+
+    static func reason(_ code: Int32) -> String {
+        guard let text = strerror(code) else { return "error \(code)" }
+        return String(cString: text)
+    }
+
+    /// Appends bytes to the temporary file.
+    public func write(_ bytes: UnsafeRawBufferPointer) throws {
+        guard descriptor >= 0, var p = bytes.baseAddress else { return }
+        var left = bytes.count
+        while left > 0 {
+            let n = posixWrite(descriptor, p, left)
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw LabError("cannot write '\(temporaryPath)': \(AtomicFile.reason(errno)); check that the disk has room")
+            }
+            left -= n
+            p += n
+        }
+    }
+
+    public func write(_ buffer: ByteBuffer) throws {
+        try write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer.storage)[0..<buffer.count]))
+    }
+
+    /// Closes the temporary file and renames it over `path`.
+    public func commit() throws {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+        guard rename(temporaryPath, path) == 0 else {
+            let why = AtomicFile.reason(errno)
+            unlink(temporaryPath)
+            throw LabError("cannot create '\(path)': \(why); choose a directory you can write to")
+        }
+    }
+
+    /// Closes and removes the temporary file; `path` is left as it was.
+    public func abandon() {
+        guard descriptor >= 0 else { return }
+        close(descriptor)
+        descriptor = -1
+        unlink(temporaryPath)
+    }
+
+    /// Writes `bytes` to `path` atomically in one go.
+    public static func write(_ buffer: ByteBuffer, to path: String) throws {
+        let file = try AtomicFile(path: path)
+        try file.write(buffer)
+        try file.commit()
+    }
+}
+
+/// The CSV and JSON files of a recording.
+///
+/// CSV, one row per frame after the header (times in milliseconds with microsecond digits, the frame's time in
+/// seconds):
+///
+/// ```
+/// frame,time_s,interval_ms,input_ms,update_ms,draw_ms,upload_ms,present_ms,cpu_ms,state,effect,dropped
+/// 0,0.000000,16.667,0.012,0.051,1.204,0.000,0.000,1.267,idle,sticky,0
+/// ```
+///
+/// JSON summary: `frames`, `budget_ms`, `refresh_rate_hz`, `interval_ms` and `cpu_ms` (each with p50, p90, p95,
+/// p99 and max), `mean_cpu_ms`, `janky_frames`, `janky_frames_2x`, `dropped_frames`.
+public enum TimingFiles {
+    /// The CSV's columns, in order.
+    public static let columns = ["frame", "time_s", "interval_ms", "input_ms", "update_ms", "draw_ms", "upload_ms",
+                                 "present_ms", "cpu_ms", "state", "effect", "dropped"]
+    public static var header: String { columns.joined(separator: ",") }
+
+    /// Appends one frame's row (with its newline).
+    @inline(__always)
+    public static func appendRow(_ s: FrameSample, state: [UInt8], effect: [UInt8], budget: Double,
+                                 to out: inout ByteBuffer) {
+        out.append(int: s.index); out.append(UInt8(ascii: ","))
+        out.append(fixed: s.time, decimals: 6); out.append(UInt8(ascii: ","))
+        out.append(fixed: s.interval * 1000, decimals: 3); out.append(UInt8(ascii: ","))
+        for phase in FramePhase.allCases {
+            out.append(fixed: s[phase] * 1000, decimals: 3); out.append(UInt8(ascii: ","))
+        }
+        out.append(fixed: s.cpuTime * 1000, decimals: 3); out.append(UInt8(ascii: ","))
+        out.append(state); out.append(UInt8(ascii: ","))
+        out.append(effect); out.append(UInt8(ascii: ","))
+        out.append(int: TimingSummary.droppedFrames(interval: s.interval, budget: budget))
+        out.append(UInt8(ascii: "\n"))
+    }
+
+    /// The JSON summary, pretty-printed with one field a line.
+    public static func json(_ s: TimingSummary) -> ByteBuffer {
+        var out = ByteBuffer(capacity: 1024)
+        func ms(_ v: Double) -> Double { v * 1000 }
+        func distribution(_ name: StaticString, _ d: TimingSummary.Distribution) {
+            out.append("  \""); out.append(name); out.append("\": {")
+            out.append("\"p50\": "); out.append(fixed: ms(d.p50), decimals: 3)
+            out.append(", \"p90\": "); out.append(fixed: ms(d.p90), decimals: 3)
+            out.append(", \"p95\": "); out.append(fixed: ms(d.p95), decimals: 3)
+            out.append(", \"p99\": "); out.append(fixed: ms(d.p99), decimals: 3)
+            out.append(", \"max\": "); out.append(fixed: ms(d.max), decimals: 3)
+            out.append("},\n")
+        }
+        out.append("{\n  \"frames\": "); out.append(int: s.frameCount); out.append(",\n")
+        out.append("  \"budget_ms\": "); out.append(fixed: ms(s.budget), decimals: 3); out.append(",\n")
+        out.append("  \"refresh_rate_hz\": "); out.append(fixed: s.budget > 0 ? 1 / s.budget : 0, decimals: 2)
+        out.append(",\n")
+        distribution("interval_ms", s.interval)
+        distribution("cpu_ms", s.cpuTime)
+        out.append("  \"mean_cpu_ms\": "); out.append(fixed: ms(s.meanCPUTime), decimals: 3); out.append(",\n")
+        out.append("  \"janky_frames\": "); out.append(int: s.jankyFrames); out.append(",\n")
+        out.append("  \"janky_frames_2x\": "); out.append(int: s.badlyJankyFrames); out.append(",\n")
+        out.append("  \"dropped_frames\": "); out.append(int: s.droppedFrames); out.append("\n}\n")
+        return out
+    }
+}
+
+/// One row of a timings CSV read back (by `refreshlab report` and tests).
+public struct TimingRow: Equatable, Sendable {
+    public var frame: Int
+    /// Seconds.
+    public var time: Double
+    /// Seconds, as the phases below.
+    public var interval: Double
+    public var phases: [Double]
+    public var cpuTime: Double
+    public var state: String
+    public var effect: String
+    public var dropped: Int
+
+    /// Reads a timings CSV; a malformed file throws a message naming the path, line and column at fault.
+    public static func parse(_ text: String, path: String) throws -> [TimingRow] {
+        var rows: [TimingRow] = []
+        var lineNumber = 0
+        var sawHeader = false
+        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            if line.isEmpty { continue }
+            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            if !sawHeader {
+                guard fields.map(String.init) == TimingFiles.columns else {
+                    throw LabError("\(path):\(lineNumber): not a timings CSV: the header should be '\(TimingFiles.header)'; "
+                        + "record one with the R key or 'refreshlab run --headless … --timings FILE'")
+                }
+                sawHeader = true
+                continue
+            }
+            guard fields.count == TimingFiles.columns.count else {
+                throw LabError("\(path):\(lineNumber): \(fields.count) fields, expected \(TimingFiles.columns.count) (\(TimingFiles.header))")
+            }
+            func number(_ i: Int) throws -> Double {
+                guard let v = Double(fields[i]), v.isFinite else {
+                    throw LabError("\(path):\(lineNumber): column \(i + 1) ('\(TimingFiles.columns[i])'): '\(fields[i])' is not a number")
+                }
+                return v
+            }
+            func integer(_ i: Int) throws -> Int {
+                guard let v = Int(fields[i]) else {
+                    throw LabError("\(path):\(lineNumber): column \(i + 1) ('\(TimingFiles.columns[i])'): '\(fields[i])' is not a whole number")
+                }
+                return v
+            }
+            rows.append(TimingRow(frame: try integer(0), time: try number(1), interval: try number(2) / 1000,
+                                  phases: try (3..<8).map { try number($0) / 1000 }, cpuTime: try number(8) / 1000,
+                                  state: String(fields[9]), effect: String(fields[10]), dropped: try integer(11)))
+        }
+        guard sawHeader else {
+            throw LabError("\(path): the file is empty; a timings CSV starts with the header '\(TimingFiles.header)'")
+        }
+        return rows
+    }
+}
