@@ -117,6 +117,8 @@ public final class ScriptReplay {
     }
 
     public var frameCount: Int { timeline.frameCount }
+    /// The header effects a script or a run may name.
+    public static var effectNames: [String] { RefreshEffects.names }
     public var isFinished: Bool { frame >= timeline.frameCount || quitRequested }
 
     /// The frame's time on the simulated clock, in seconds.
@@ -276,11 +278,21 @@ public final class ScriptRun {
         replay.finishFrame()
     }
 
+    /// True when SIGINT or SIGTERM stopped the run before the script's end (see
+    /// `FrameRecorder.flushOnTermination`); what was made so far is written whole.
+    public private(set) var wasInterrupted = false
+
     /// Runs every frame of the script, then finishes every output; returns the number of frames run.
     @discardableResult
     public func run() throws -> Int {
         do {
-            while !replay.isFinished { try runFrame() }
+            while !replay.isFinished {
+                if FrameRecorder.terminationRequested {
+                    wasInterrupted = true
+                    break
+                }
+                try runFrame()
+            }
         } catch {
             // What was made so far is kept: close everything, then report the first failure.
             try? finish()

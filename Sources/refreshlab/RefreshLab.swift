@@ -20,14 +20,16 @@ struct RefreshLabCommand: ParsableCommand {
             every frame as a PNG.
             """,
         version: "0.1.0",
-        subcommands: [SceneCommand.self]
+        subcommands: [SceneCommand.self, RunCommand.self]
     )
 
     @Flag(help: "Run without a window or display, on a simulated clock, and write frames as PNG files.")
     var headless = false
 
-    @Option(help: ArgumentHelp("Number of frames to render (with --headless; default 60).", valueName: "n"))
-    var frames: Int?
+    /// A string, so that `run --frames DIR` can name a folder: this parser takes --frames after a subcommand too.
+    @Option(help: ArgumentHelp("Number of frames to render (with --headless; default 60); with 'run', the folder "
+                               + "for the frames' PNGs.", valueName: "n"))
+    var frames: String?
 
     @Option(help: ArgumentHelp("Directory for the frame PNGs, created if missing (with --headless; default 'frames').",
                                valueName: "dir"))
@@ -38,11 +40,13 @@ struct RefreshLabCommand: ParsableCommand {
         if !headless && (frames != nil || out != nil) {
             throw ValidationError("--frames and --out go with --headless")
         }
-        if let frames, frames < 1 {
-            throw ValidationError("--frames must be at least 1, not \(frames)")
+        let count = try frames.map { text in
+            guard let n = Int(text) else { throw ValidationError("--frames takes a number of frames, not '\(text)'") }
+            guard n >= 1 else { throw ValidationError("--frames must be at least 1, not \(n)") }
+            return n
         }
         if headless {
-            let run = HeadlessRun(frames: frames ?? 60, outputDirectory: out ?? "frames")
+            let run = HeadlessRun(frames: count ?? 60, outputDirectory: out ?? "frames")
             let written = try run.run()
             print("wrote \(written.count) frames to \(run.outputDirectory)/")
             return
