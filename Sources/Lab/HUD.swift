@@ -1,0 +1,179 @@
+import Geometry
+import Raster
+import Refresh
+import Text
+
+/// The heads-up display in the screen's top-right corner: frames per second; the last, mean and p99 frame time
+/// (CPU time of the recent frames); the refresh state and the pull distance; and a live graph of the recent frames,
+/// one bar per frame stacked by phase with a line at the budget, as Android's Profile GPU Rendering draws it.
+///
+/// Drawing allocates nothing once warm: numbers are formatted into a byte buffer made once and drawn a character
+/// at a time from lines laid out on first use; bars are filled straight into the canvas's pixels.
+public final class HUD {
+    /// The panel's size and margin from the screen's top-right corner, in points.
+    public static let width = 150.0
+    public static let margin = 6.0
+    public static let padding = 6.0
+    /// Text size and line spacing, in points: 10 pt is 20 px at scale 2, legible on the simulated phone.
+    public static let fontSize = 10.0
+    public static let lineHeight = 13.0
+    /// The graph's height in points: it spans 0 to `graphRange` budgets, so the budget line sits at half height
+    /// and a frame over twice the budget fills it.
+    public static let graphHeight = 44.0
+    public static let graphRange = 2.0
+    /// Width of one frame's bar, in points (1 pt = 2 px at scale 2).
+    public static let barWidth = 1.0
+
+    public static let background = Color(rgb: 0, 0, 0, alpha: 0.72)
+    public static let textColor = Color(rgb: 255, 255, 255)
+    public static let budgetColor = Color(rgb: 0, 230, 118)
+    /// Each phase's colour in the bars (after Android's Profile GPU Rendering: input teal, update green, draw
+    /// blue, upload purple, present orange).
+    public static func color(of phase: FramePhase) -> Color {
+        switch phase {
+        case .input: Color(rgb: 0, 150, 136)
+        case .update: Color(rgb: 76, 175, 80)
+        case .draw: Color(rgb: 33, 150, 243)
+        case .upload: Color(rgb: 171, 71, 188)
+        case .present: Color(rgb: 255, 152, 0)
+        }
+    }
+
+    /// Whether the frame graph is drawn under the figures (the G key).
+    public var showsGraph = true
+
+    private var glyphLines: [TextLine?] = []
+    private var stateLines: [TextLine] = []
+    private var digitWidth = 0.0
+    private var line = ByteBuffer(capacity: 64)
+    private let phaseColors: [UInt32] = FramePhase.allCases.map { HUD.color(of: $0).premultipliedPixel }
+    private let backgroundPixel = HUD.background.premultipliedPixel
+    private let budgetPixel = HUD.budgetColor.premultipliedPixel
+
+    public init() {}
+
+    deinit { line.deallocate() }
+
+    /// The panel's frame in screen points.
+    public func panelFrame(screen: Size) -> Rect {
+        let textHeight = 3 * HUD.lineHeight
+        let height = 2 * HUD.padding + textHeight + (showsGraph ? HUD.graphHeight + HUD.padding : 0)
+        return Rect(x: screen.width - HUD.width - HUD.margin, y: HUD.margin + 20, width: HUD.width, height: height)
+    }
+
+    /// The graph's frame in screen points (inside the panel, under the text).
+    public func graphFrame(screen: Size) -> Rect {
+        let panel = panelFrame(screen: screen)
+        return Rect(x: panel.minX + HUD.padding, y: panel.minY + HUD.padding + 3 * HUD.lineHeight + HUD.padding,
+                    width: panel.width - 2 * HUD.padding, height: HUD.graphHeight)
+    }
+
+    /// How many frames the graph shows: one bar per `barWidth` of its width, at most the recorder's ring.
+    public func barCount(screen: Size, recorder: FrameRecorder) -> Int {
+        Swift.min(Int(graphFrame(screen: screen).width / HUD.barWidth), recorder.historyCapacity)
+    }
+
+    /// Draws the HUD for `recorder`'s recent frames into `canvas` (pixels at `scale` per point). Without `text`
+    /// (no fonts) only the panel and the graph are drawn.
+    public func draw(recorder: FrameRecorder, state: RefreshState, pullDistance: Double, screen: Size, scale: Double,
+                     text: TextRenderer?, into canvas: Canvas) {
+        let panel = panelFrame(screen: screen)
+        fill(panel, pixel: backgroundPixel, scale: scale, canvas: canvas)
+        if let text { drawFigures(recorder: recorder, state: state, pullDistance: pullDistance, panel: panel,
+                                  scale: scale, text: text, canvas: canvas) }
+        if showsGraph { drawGraph(recorder: recorder, frame: graphFrame(screen: screen), scale: scale, canvas: canvas) }
+    }
+
+    // MARK: Figures
+
+    private func prepare(_ text: TextRenderer) {
+        guard glyphLines.isEmpty else { return }
+        glyphLines = (0..<128).map { code -> TextLine? in
+            guard code >= 32 && code < 127 else { return nil }
+            return text.layout(String(Character(Unicode.Scalar(UInt8(code)))), size: HUD.fontSize)
+        }
+        stateLines = FrameRecorder.stateNames.map { text.layout($0, size: HUD.fontSize) }
+        digitWidth = glyphLines[Int(UInt8(ascii: "0"))]?.width ?? HUD.fontSize * 0.6
+    }
+
+    private func drawFigures(recorder: FrameRecorder, state: RefreshState, pullDistance: Double, panel: Rect,
+                             scale: Double, text: TextRenderer, canvas: Canvas) {
+        prepare(text)
+        let x = panel.minX + HUD.padding
+        var baseline = panel.minY + HUD.padding + HUD.fontSize
+        let last = recorder.lastFrame?.cpuTime ?? 0
+        // "60 fps  last 1.23 ms"
+        line.removeAll()
+        line.append(int: Int(recorder.framesPerSecond.rounded())); line.append(" fps  last ")
+        line.append(fixed: last * 1000, decimals: 2); line.append(" ms")
+        drawLine(at: Point(x, baseline), scale: scale, text: text, canvas: canvas)
+        baseline += HUD.lineHeight
+        // "mean 1.10  p99 2.34 ms"
+        line.removeAll()
+        line.append("mean "); line.append(fixed: recorder.recentMeanCPUTime * 1000, decimals: 2)
+        line.append("  p99 "); line.append(fixed: recorder.recentCPUTime(percentile: 0.99) * 1000, decimals: 2)
+        line.append(" ms")
+        drawLine(at: Point(x, baseline), scale: scale, text: text, canvas: canvas)
+        baseline += HUD.lineHeight
+        // "refreshing  pull 64.0 pt"
+        let stateLine = stateLines[Int(FrameRecorder.stateCode(state))]
+        text.draw(stateLine, at: Point(x, baseline), color: HUD.textColor, scale: scale, into: canvas)
+        line.removeAll()
+        line.append("  pull "); line.append(fixed: pullDistance, decimals: 1); line.append(" pt")
+        drawLine(at: Point(x + stateLine.width, baseline), scale: scale, text: text, canvas: canvas)
+    }
+
+    /// Draws the bytes in `line` one character at a time from the laid-out characters.
+    private func drawLine(at origin: Point, scale: Double, text: TextRenderer, canvas: Canvas) {
+        var x = origin.x
+        for i in 0..<line.count {
+            let code = Int(line.storage[i])
+            guard code < glyphLines.count, let glyph = glyphLines[code] else { continue }
+            if code != 32 {
+                text.draw(glyph, at: Point(x, origin.y), color: HUD.textColor, scale: scale, into: canvas)
+            }
+            x += glyph.width
+        }
+    }
+
+    // MARK: Graph
+
+    private func drawGraph(recorder: FrameRecorder, frame: Rect, scale: Double, canvas: Canvas) {
+        let bars = Swift.min(Int(frame.width / HUD.barWidth), recorder.historyCapacity)
+        let pointsPerSecond = frame.height / (HUD.graphRange * recorder.budget)
+        // Newest frame on the right, as Android draws it.
+        for back in 0..<Swift.min(bars, recorder.recentCount) {
+            let sample = recorder.recent(back)
+            let x = frame.maxX - Double(back + 1) * HUD.barWidth
+            var top = frame.maxY
+            for phase in FramePhase.allCases {
+                let h = Swift.min(sample[phase] * pointsPerSecond, top - frame.minY)
+                guard h > 0 else { continue }
+                fill(Rect(x: x, y: top - h, width: HUD.barWidth, height: h), pixel: phaseColors[phase.rawValue],
+                     scale: scale, canvas: canvas)
+                top -= h
+            }
+        }
+        let budgetY = frame.maxY - recorder.budget * pointsPerSecond
+        fill(Rect(x: frame.minX, y: budgetY - 0.5 / scale, width: frame.width, height: 1 / scale * 2),
+             pixel: budgetPixel, scale: scale, canvas: canvas)
+    }
+
+    /// Blends a premultiplied pixel over the whole pixels a rectangle (points) covers, rounded to the pixel grid.
+    private func fill(_ rect: Rect, pixel: UInt32, scale: Double, canvas: Canvas) {
+        let x0 = Swift.max(0, Int((rect.minX * scale).rounded()))
+        let x1 = Swift.min(canvas.width, Int((rect.maxX * scale).rounded()))
+        let y0 = Swift.max(0, Int((rect.minY * scale).rounded()))
+        let y1 = Swift.min(canvas.height, Int((rect.maxY * scale).rounded()))
+        guard x0 < x1, y0 < y1 else { return }
+        let opaque = pixel >> 24 == 0xFF
+        for y in y0..<y1 {
+            let row = canvas.pixels + y * canvas.width
+            if opaque {
+                for x in x0..<x1 { row[x] = pixel }
+            } else {
+                for x in x0..<x1 { row[x] = Pixel.sourceOver(pixel, row[x]) }
+            }
+        }
+    }
+}
