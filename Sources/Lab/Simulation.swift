@@ -29,7 +29,8 @@ public final class Simulation {
     public static let newItemsPerRefresh = 12
 
     public let phone: Phone
-    public let clock: Clock
+    /// The simulation's time: the base clock given at init, slowed, paused or stepped by the simulator's tools.
+    public let clock: TimeControl
     public let scrollView: ScrollView
     public let refreshControl = RefreshControl()
     /// The automatic load-more footer under the list's last row.
@@ -45,6 +46,18 @@ public final class Simulation {
     public private(set) var effectName: String
     /// Whether refreshes and loads end by themselves `autoEndDelay` after they start (the simulator's "auto end").
     public var autoEndsRefreshing = true
+    /// The overlays' switches, flipped by their keys: the debug overlay (D), the frame-time graph (G), the help (H).
+    public var showsDebugOverlay = false
+    public var showsFrameGraph = false
+    public var showsHelp = false
+    /// The language of the list, the header and the footer (L).
+    public internal(set) var language = RefreshLanguage.english
+    /// What the keyboard asked of the host since it last looked (`takeHostRequests()`).
+    public internal(set) var hostRequests: HostRequests = []
+    /// The short message at the bottom of the screen saying what the last key did.
+    public let toast = Toast()
+    /// The help, debug and toast drawing.
+    let overlays = Overlays()
 
     private let navigationBar: Layer
     /// The time of the last step: the frame is drawn at it.
@@ -59,8 +72,8 @@ public final class Simulation {
 
     public init(phone: Phone = Phone(), clock: Clock = MonotonicClock()) {
         self.phone = phone
-        self.clock = clock
-        animator = Animator(clock: clock)
+        self.clock = TimeControl(base: clock)
+        animator = Animator(clock: self.clock)
         list = DemoList(width: phone.screenSize.width)
         scrollView = ScrollView(boundsSize: phone.listFrame.size,
                                 contentSize: Size(phone.screenSize.width, list.contentHeight))
@@ -98,9 +111,10 @@ public final class Simulation {
         return bar
     }
 
-    /// Applies one input event that happened at `time` (the clock's now when nil); points are in screen coordinates.
+    /// Applies one input event that happened at `time` on the base clock (the clock given at init; its now when
+    /// nil); points are in screen coordinates. Slow animations and pause bend the time the scroll view sees.
     public func handle(_ event: InputEvent, at time: Double? = nil) {
-        let t = time ?? clock.now
+        let t = time.map { clock.time(atBase: $0) } ?? clock.now
         switch event {
         case .touchDown(let p): scrollView.touchBegan(at: p, time: t)
         case .touchMove(let p): scrollView.touchMoved(to: p, time: t)
@@ -153,8 +167,9 @@ public final class Simulation {
     /// True while something moves without input (momentum, bounce, an inset animation, a layer animation): the
     /// window keeps drawing.
     public var isAnimating: Bool {
-        scrollView.isAnimating || refreshControl.isAnimating || footer.state == .refreshing
+        let moving = scrollView.isAnimating || refreshControl.isAnimating || footer.state == .refreshing
             || animator.hasRunningAnimations
+        return (moving && !clock.isPaused) || toast.isVisible(at: clock.base.now)
     }
 
     /// Draws the current state into `canvas`, the layers' presentation values at the time of the last step.
@@ -170,10 +185,11 @@ public final class Simulation {
         let viewport = Rect(origin: offset, size: listFrame.size)
         let clip = Rect(x: listFrame.minX * s, y: listFrame.minY * s, width: listFrame.width * s, height: listFrame.height * s)
         list.draw(viewport: viewport, transform: contentToPixels, clip: clip, canvas: canvas,
-                  rasterizer: renderer.rasterizer)
+                  rasterizer: renderer.rasterizer, text: renderer.loadTextRenderer())
         refreshControl.headerLayer.render(into: canvas, at: time, transform: contentToPixels, clip: clip,
                                           renderer: renderer)
         footer.layer.render(into: canvas, at: time, transform: contentToPixels, clip: clip, renderer: renderer)
         navigationBar.render(into: canvas, at: time, transform: toPixels, renderer: renderer)
+        overlays.draw(self, time: time, contentToPixels: contentToPixels, listClip: clip)
     }
 }

@@ -33,9 +33,10 @@ struct HeadlessTests {
         let drag = DemoDrag(start: Point(187.5, 560), distance: 5 * DemoList.rowHeight)
         let written = try HeadlessRun(frames: 3, outputDirectory: dir, drag: drag).run()
         let first = try PNG.read(from: written[0]), last = try PNG.read(from: written[2])
-        // The first row's avatar centre, in pixels: margin + radius across, navigation bar + half a row down.
+        // The first row's avatar, in pixels: margin + radius across, navigation bar + half a row down, 16 pt above
+        // the centre so the initials do not cover it.
         let x = Int((DemoList.margin + DemoList.avatarDiameter / 2) * 2)
-        let y = Int((Phone().navigationBarHeight + DemoList.rowHeight / 2) * 2)
+        let y = Int((Phone().navigationBarHeight + DemoList.rowHeight / 2 - 16) * 2)
         let palette = [Color(rgb: 255, 59, 48), Color(rgb: 175, 82, 222)]
         #expect(first[x, y] == palette[0].premultipliedPixel)
         #expect(last[x, y] == palette[1].premultipliedPixel)

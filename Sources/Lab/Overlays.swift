@@ -1,0 +1,227 @@
+import Geometry
+import Layers
+import Raster
+import Refresh
+import Text
+
+/// The short message that says what the last key did, at the bottom of the screen.
+///
+/// It lives on the base clock (wall time in the window), so that it fades on time even while the simulation is
+/// paused or slowed. Its text is laid out once when shown; drawing it allocates nothing.
+public final class Toast {
+    /// How long a toast stays, in seconds, its last `fadeDuration` fading out.
+    public static let duration = 1.6
+    public static let fadeDuration = 0.3
+    static let fontSize = 14.0
+    static let padding = Size(14, 8)
+    /// Distance of the toast's bottom above the screen's bottom, in points.
+    static let bottomMargin = 48.0
+    static let background = Color(rgb: 30, 30, 32, alpha: 0.86)
+
+    /// The text shown (or last shown).
+    public private(set) var text = ""
+    /// When it was shown, on the base clock; nil before the first.
+    public private(set) var shownAt: Double?
+    private var line: TextLine?
+    private var pill: Path?
+
+    public init() {}
+
+    func show(_ text: String, at time: Double) {
+        self.text = text
+        shownAt = time
+        line = nil
+        pill = nil
+    }
+
+    /// Whether the toast is on screen at `time` (base clock).
+    public func isVisible(at time: Double) -> Bool {
+        guard let shownAt, !text.isEmpty else { return false }
+        return time >= shownAt && time < shownAt + Toast.duration
+    }
+
+    /// Its opacity at `time`: 1, then a linear fade over the last `fadeDuration`.
+    public func opacity(at time: Double) -> Double {
+        guard isVisible(at: time), let shownAt else { return 0 }
+        let left = shownAt + Toast.duration - time
+        return Swift.min(1, left / Toast.fadeDuration)
+    }
+
+    func draw(screen: Size, scale: Double, time: Double, text renderer: TextRenderer?, rasterizer: Rasterizer,
+              into canvas: Canvas) {
+        let alpha = opacity(at: time)
+        guard alpha > 0, let renderer else { return }
+        if line == nil {
+            let laid = renderer.layout(text, size: Toast.fontSize, maxWidth: screen.width - 48)
+            let w = laid.width + 2 * Toast.padding.width, h = laid.lineHeight + 2 * Toast.padding.height
+            var p = Path()
+            p.addRoundedRect(Rect(x: (screen.width - w) / 2, y: screen.height - Toast.bottomMargin - h, width: w, height: h),
+                             cornerRadius: h / 2)
+            line = laid
+            pill = p
+        }
+        guard let line, let pill else { return }
+        let box = pill.controlPointBounds
+        rasterizer.fill(pill, transform: AffineTransform(scaleX: scale, y: scale),
+                        color: Toast.background.withAlphaMultiplied(by: alpha), into: canvas)
+        renderer.draw(line, at: line.origin(in: box, alignment: .center), color: Color.white.withAlphaMultiplied(by: alpha),
+                      scale: scale, into: canvas)
+    }
+}
+
+/// The help (H or F1), the debug overlay (D) and the toast, drawn over the frame.
+final class Overlays {
+    static let helpBackground = Color(rgb: 0, 0, 0, alpha: 0.78)
+    static let helpKeyColor = Color(rgb: 255, 214, 10)
+    static let helpFontSize = 13.0
+    static let helpRowHeight = 21.0
+    static let outlineColor = Color(rgb: 255, 0, 160)
+    static let handleColor = Color(rgb: 0, 160, 255)
+    static let triggerColor = Color(rgb: 255, 59, 48)
+    static let insetColor = Color(rgb: 52, 199, 89)
+    static let debugTextColor = Color(rgb: 200, 0, 130)
+
+    /// The help's lines (key, what it does), laid out on first show.
+    private var helpLines: [(key: TextLine, help: TextLine)] = []
+    private var helpTitle: TextLine?
+    /// The debug overlay's texts, laid out again only when what they say changes.
+    private var stateText: (state: RefreshState, effect: String, line: TextLine)?
+    private var triggerText: (distance: Double, line: TextLine)?
+    private let stroker = Stroker()
+
+    func draw(_ simulation: Simulation, time: Double, contentToPixels: AffineTransform, listClip: Rect) {
+        let canvas = simulation.canvas, scale = simulation.phone.scale
+        let rasterizer = simulation.renderer.rasterizer
+        let needsText = simulation.showsDebugOverlay || simulation.showsHelp
+            || simulation.toast.isVisible(at: simulation.clock.base.now)
+        let text = needsText ? simulation.renderer.loadTextRenderer() : nil
+        if simulation.showsDebugOverlay {
+            drawDebug(simulation, time: time, contentToPixels: contentToPixels, clip: listClip, text: text)
+        }
+        if simulation.showsHelp, let text { drawHelp(simulation.phone, text: text, rasterizer: rasterizer, into: canvas) }
+        simulation.toast.draw(screen: simulation.phone.screenSize, scale: scale, time: simulation.clock.base.now,
+                              text: text, rasterizer: rasterizer, into: canvas)
+    }
+
+    // MARK: Help
+
+    private func drawHelp(_ phone: Phone, text: TextRenderer, rasterizer: Rasterizer, into canvas: Canvas) {
+        let s = phone.scale
+        if helpLines.isEmpty {
+            helpTitle = text.layout("Keys (H or F1 hides this)", size: 15)
+            helpLines = Command.keyBindings.map { binding in
+                (text.layout(binding.keys, size: Overlays.helpFontSize),
+                 text.layout(binding.help, size: Overlays.helpFontSize, maxWidth: phone.screenSize.width - 120))
+            }
+        }
+        rasterizer.fill(.rect(Rect(origin: .zero, size: phone.screenSize)), transform: AffineTransform(scaleX: s, y: s),
+                        color: Overlays.helpBackground, into: canvas)
+        let top = Swift.max(24, (phone.screenSize.height - Double(helpLines.count + 2) * Overlays.helpRowHeight) / 2)
+        if let helpTitle { text.draw(helpTitle, at: Point(28, top), color: .white, scale: s, into: canvas) }
+        for (i, row) in helpLines.enumerated() {
+            let y = top + Double(i + 2) * Overlays.helpRowHeight
+            text.draw(row.key, at: Point(28, y), color: Overlays.helpKeyColor, scale: s, into: canvas)
+            text.draw(row.help, at: Point(100, y), color: .white, scale: s, into: canvas)
+        }
+    }
+
+    // MARK: Debug
+
+    private func drawDebug(_ simulation: Simulation, time: Double, contentToPixels: AffineTransform, clip: Rect,
+                           text: TextRenderer?) {
+        let canvas = simulation.canvas, s = simulation.phone.scale
+        let rasterizer = simulation.renderer.rasterizer
+        // The header's shapes: outlines, and the Bézier control points with their handles.
+        walk(simulation.refreshControl.headerLayer, parent: contentToPixels, time: time) { path, m in
+            outline(path, transform: m, width: 1, color: Overlays.outlineColor, rasterizer: rasterizer, clip: clip,
+                    canvas: canvas)
+            handles(path, transform: m, rasterizer: rasterizer, clip: clip, canvas: canvas)
+        }
+        // Where the top of the content must come down to for the pull to arm, and the inset a refresh holds:
+        // lines fixed on the screen, measured from the list's top plus the scroll view's own inset.
+        let control = simulation.refreshControl
+        let ownTop = simulation.scrollView.contentInset.top - control.addedInset
+        let listTop = simulation.phone.listFrame.minY + ownTop
+        let width = simulation.phone.screenSize.width
+        horizontal(y: listTop + control.triggerDistance, width: width, scale: s, color: Overlays.triggerColor,
+                   rasterizer: rasterizer, canvas: canvas)
+        horizontal(y: listTop + control.metrics.refreshingInset, width: width, scale: s, color: Overlays.insetColor,
+                   rasterizer: rasterizer, canvas: canvas)
+        guard let text else { return }
+        if triggerText?.distance != control.triggerDistance {
+            let d = control.triggerDistance
+            triggerText = (d, text.layout("trigger " + String(Int(d.rounded())) + " pt", size: 10))
+        }
+        if let triggerText {
+            text.draw(triggerText.line, at: Point(width - triggerText.line.width - 6, listTop + control.triggerDistance - 3),
+                      color: Overlays.triggerColor, scale: s, into: canvas)
+        }
+        if stateText == nil || stateText?.state != control.state || stateText?.effect != simulation.effectName {
+            stateText = (control.state, simulation.effectName,
+                         text.layout(simulation.effectName + " · " + control.state.description, size: 12))
+        }
+        if let stateText {
+            text.draw(stateText.line, at: Point(8, simulation.phone.listFrame.minY + 16), color: Overlays.debugTextColor,
+                      scale: s, into: canvas)
+        }
+    }
+
+    /// Calls `body` with every visible shape layer's path at `time` and the transform from its coordinates to pixels.
+    private func walk(_ layer: Layer, parent: AffineTransform, time: Double, _ body: (Path, AffineTransform) -> Void) {
+        guard !layer.isHidden else { return }
+        let p = layer.presentation(at: time)
+        let m = p.transformToSuperlayer.concatenating(parent)
+        if let shape = layer as? ShapeLayer, let path = shape.shapePresentation(at: time).path, !path.isEmpty {
+            body(path, m)
+        }
+        for sublayer in layer.sublayers { walk(sublayer, parent: m, time: time, body) }
+    }
+
+    private func outline(_ path: Path, transform m: AffineTransform, width pixels: Double, color: Color,
+                         rasterizer: Rasterizer, clip: Rect, canvas: Canvas) {
+        let pointsPerPixel = 1 / Swift.max(1e-6, Swift.abs(m.determinant).squareRoot())
+        let style = StrokeStyle(lineWidth: pixels * pointsPerPixel, lineCap: .butt, lineJoin: .round, miterLimit: 4,
+                                dashPattern: [], dashPhase: 0)
+        let stroked = stroker.stroke(path, style: style, tolerance: 0.25 * pointsPerPixel)
+        rasterizer.fill(stroked, transform: m, color: color, clip: clip, into: canvas)
+    }
+
+    /// Lines from each curve's end points to its control points, and a small square on every control point.
+    private func handles(_ path: Path, transform m: AffineTransform, rasterizer: Rasterizer, clip: Rect, canvas: Canvas) {
+        var handleLines = Path(), dots = Path()
+        var current = Point.zero
+        func dot(_ p: Point) {
+            let q = m.apply(p)
+            dots.addRect(Rect(x: q.x - 2, y: q.y - 2, width: 4, height: 4))
+        }
+        for element in path.elements {
+            switch element {
+            case .move(let p), .line(let p):
+                current = p
+            case .quad(let c, let p):
+                handleLines.move(to: current); handleLines.line(to: c); handleLines.line(to: p)
+                dot(c)
+                current = p
+            case .cubic(let c1, let c2, let p):
+                handleLines.move(to: current); handleLines.line(to: c1)
+                handleLines.move(to: p); handleLines.line(to: c2)
+                dot(c1); dot(c2)
+                current = p
+            case .close:
+                break
+            }
+        }
+        if !handleLines.isEmpty {
+            outline(handleLines, transform: m, width: 1, color: Overlays.handleColor.withAlphaMultiplied(by: 0.7), rasterizer: rasterizer,
+                    clip: clip, canvas: canvas)
+        }
+        rasterizer.fill(dots, color: Overlays.handleColor, clip: clip, into: canvas)
+    }
+
+    private func horizontal(y: Double, width: Double, scale: Double, color: Color, rasterizer: Rasterizer,
+                            canvas: Canvas) {
+        let py = (y * scale).rounded()
+        rasterizer.fill(.rect(Rect(x: 0, y: py - 1, width: width * scale, height: 2)), color: color.withAlphaMultiplied(by: 0.8),
+                        into: canvas)
+    }
+}

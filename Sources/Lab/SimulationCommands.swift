@@ -1,0 +1,131 @@
+import Refresh
+
+/// What a command asks of the program around the simulation: things only it can do (a file, a window).
+public struct HostRequests: OptionSet, Sendable {
+    public let rawValue: Int
+    public init(rawValue: Int) { self.rawValue = rawValue }
+
+    /// Save the current frame as a PNG (C).
+    public static let screenshot = HostRequests(rawValue: 1)
+    /// Start or stop recording frame timings (R).
+    public static let toggleRecording = HostRequests(rawValue: 2)
+    /// Quit (Q, Esc).
+    public static let quit = HostRequests(rawValue: 4)
+}
+
+extension Simulation {
+    /// Does what a key does and returns the toast that says so (also shown on screen).
+    ///
+    /// Commands that only the host can carry out (screenshot, recording, quit) are added to `hostRequests`; the
+    /// host takes them with `takeHostRequests()` and may replace the toast with one naming the file it wrote.
+    @discardableResult
+    public func perform(_ command: Command) -> String {
+        let text = apply(command)
+        toast.show(text, at: clock.base.now)
+        return text
+    }
+
+    /// Hands the host what the keyboard asked of it since the last call, and forgets it.
+    public func takeHostRequests() -> HostRequests {
+        let requests = hostRequests
+        hostRequests = []
+        return requests
+    }
+
+    /// Shows `text` in the toast (a host's own message: a file written, a failure).
+    public func showToast(_ text: String) {
+        toast.show(text, at: clock.base.now)
+    }
+
+    /// The keyboard's effects in order, their names as `RefreshEffects` registers them.
+    public var effectNames: [String] { RefreshEffects.names }
+
+    private func apply(_ command: Command) -> String {
+        switch command {
+        case .selectEffect(let index):
+            let names = effectNames
+            guard names.indices.contains(index) else { return "No effect on key \(index + 1)" }
+            return showEffect(names[index])
+        case .nextEffect:
+            let names = effectNames
+            guard !names.isEmpty else { return "No effects" }
+            let current = names.firstIndex(of: effectName) ?? -1
+            return showEffect(names[(current + 1) % names.count])
+        case .beginRefresh:
+            if refreshControl.state.isBusy { return "Already refreshing" }
+            refreshControl.beginRefreshing()
+            return "Refreshing from code"
+        case .endRefreshSuccess:
+            return end(with: .success, named: "success")
+        case .endRefreshFailure:
+            return end(with: .failure, named: "failure")
+        case .endRefreshMessage:
+            let n = String(Simulation.newItemsPerRefresh)
+            let message = language == .chinese ? "为你推荐" + n + "条新内容" : n + " new items"
+            return end(with: .message(message), named: "“" + message + "”")
+        case .toggleAutoEnd:
+            autoEndsRefreshing.toggle()
+            return autoEndsRefreshing ? "Auto end on: refreshes end after 1.5 s" : "Auto end off: end with Return, F or M"
+        case .toggleNoMoreData:
+            if footer.state == .noMoreData {
+                footer.resetNoMoreData()
+                return "Footer: more data to load"
+            }
+            footer.endRefreshingWithNoMoreData()
+            return "Footer: no more data"
+        case .toggleLanguage:
+            setLanguage(language == .english ? .chinese : .english)
+            return language == .chinese ? "语言：中文" : "Language: English"
+        case .toggleSlowAnimations:
+            clock.isSlow.toggle()
+            return clock.isSlow ? "Slow animations ×10" : "Slow animations off"
+        case .togglePause:
+            clock.isPaused.toggle()
+            return clock.isPaused ? "Paused: . steps one frame" : "Resumed"
+        case .stepFrame:
+            guard clock.stepFrame() else { return "Pause with P first, then . steps one frame" }
+            return "One frame forward"
+        case .toggleDebugOverlay:
+            showsDebugOverlay.toggle()
+            return showsDebugOverlay ? "Debug overlay on" : "Debug overlay off"
+        case .toggleFrameGraph:
+            showsFrameGraph.toggle()
+            return showsFrameGraph ? "Frame-time graph on" : "Frame-time graph off"
+        case .toggleRecording:
+            hostRequests.insert(.toggleRecording)
+            return "Recording timings"
+        case .screenshot:
+            hostRequests.insert(.screenshot)
+            return "Screenshot"
+        case .toggleHelp:
+            showsHelp.toggle()
+            return showsHelp ? "Help: every key" : "Help hidden"
+        case .quit:
+            hostRequests.insert(.quit)
+            return "Quit"
+        }
+    }
+
+    private func showEffect(_ name: String) -> String {
+        guard selectEffect(named: name) else { return "No effect named \(name)" }
+        let position = (effectNames.firstIndex(of: name) ?? 0) + 1
+        return "\(position) · \(name)"
+    }
+
+    private func end(with result: RefreshResult, named: String) -> String {
+        guard refreshControl.state == .refreshing else {
+            return "Not refreshing: pull down or press Space first"
+        }
+        refreshControl.endRefreshing(result: result)
+        footer.resetNoMoreData()
+        return "Ended with " + named
+    }
+
+    /// Switches the list, the header and the footer to `language`.
+    public func setLanguage(_ newLanguage: RefreshLanguage) {
+        language = newLanguage
+        refreshControl.language = newLanguage
+        footer.language = newLanguage
+        list.language = newLanguage
+    }
+}
