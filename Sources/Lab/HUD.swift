@@ -159,8 +159,12 @@ public final class HUD {
              pixel: budgetPixel, scale: scale, canvas: canvas)
     }
 
-    /// Blends a premultiplied pixel over the whole pixels a rectangle (points) covers, rounded to the pixel grid.
     private func fill(_ rect: Rect, pixel: UInt32, scale: Double, canvas: Canvas) {
+        HUD.fill(rect, pixel: pixel, scale: scale, canvas: canvas)
+    }
+
+    /// Blends a premultiplied pixel over the whole pixels a rectangle (points) covers, rounded to the pixel grid.
+    static func fill(_ rect: Rect, pixel: UInt32, scale: Double, canvas: Canvas) {
         let x0 = Swift.max(0, Int((rect.minX * scale).rounded()))
         let x1 = Swift.min(canvas.width, Int((rect.maxX * scale).rounded()))
         let y0 = Swift.max(0, Int((rect.minY * scale).rounded()))

@@ -310,3 +310,36 @@ public struct TimingRow: Equatable, Sendable {
         return rows
     }
 }
+
+extension TimingFiles {
+    /// The whole of a text file; throws a message naming the path and what to do.
+    public static func readText(_ path: String) throws -> String {
+        guard let file = fopen(path, "rb") else {
+            throw LabError("cannot read '\(path)': \(AtomicFile.reason(errno)); give the path of a timings CSV")
+        }
+        defer { fclose(file) }
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = fread(&chunk, 1, chunk.count, file)
+            if n > 0 { bytes += chunk[0..<n] }
+            if n < chunk.count { break }
+        }
+        if ferror(file) != 0 { throw LabError("cannot read '\(path)': \(AtomicFile.reason(errno))") }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// The JSON summary written beside a CSV: `T.csv` → `T.json`.
+    public static func summaryPath(forCSV csv: String) -> String {
+        csv.hasSuffix(".csv") ? String(csv.dropLast(4)) + ".json" : csv + ".json"
+    }
+
+    /// The budget (seconds) a JSON summary gives, or nil when the file is missing or has none.
+    public static func budget(fromSummaryAt path: String) -> Double? {
+        guard access(path, R_OK) == 0, let text = try? readText(path),
+              let value = try? JSONReader.parse(text), case .object(let fields) = value,
+              let field = fields.first(where: { $0.key == "budget_ms" })?.value,
+              case .number(let ms) = field, ms > 0, ms.isFinite else { return nil }
+        return ms / 1000
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Lab
+import Raster
+import Text
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// `refreshlab report TIMINGS.csv --out CHART.png`: the frame-time chart of a recording.
+struct ReportCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "report",
+        abstract: "Draw the frame-time chart of a timings CSV as a PNG.",
+        discussion: """
+            One bar per frame stacked by phase (input, update, draw, upload, present), a line at the budget, \
+            the axis in milliseconds and the summary's figures in the title. The budget comes from --budget-ms, \
+            else from the JSON summary beside the CSV (TIMINGS.json), else from the median frame interval. \
+            Record timings with the R key in the window or 'refreshlab run --headless … --timings FILE'.
+            """
+    )
+
+    /// The root command: it also declares `--out`, and its parser takes that option wherever it appears.
+    @ParentCommand var root: RefreshLabCommand
+
+    @Argument(help: ArgumentHelp("The timings CSV.", valueName: "timings.csv"))
+    var file: String
+
+    @Option(help: ArgumentHelp("Where to write the chart (PNG).", valueName: "png"))
+    var out: String?
+
+    @Option(name: .customLong("budget-ms"), help: ArgumentHelp("The frame budget in milliseconds.", valueName: "ms"))
+    var budgetMilliseconds: Double?
+
+    func run() throws {
+        guard let out = out ?? root.out else {
+            throw LabError("give the chart's path with --out CHART.png")
+        }
+        if let budgetMilliseconds, !(budgetMilliseconds > 0 && budgetMilliseconds.isFinite) {
+            throw LabError("--budget-ms must be a positive number of milliseconds, not \(budgetMilliseconds)")
+        }
+        let rows = try TimingRow.parse(try TimingFiles.readText(file), path: file)
+        guard !rows.isEmpty else {
+            throw LabError("\(file): no frames after the header; record for at least one frame")
+        }
+        let median = TimingSummary.Distribution(rows.map(\.interval)).p50
+        let budget = budgetMilliseconds.map { $0 / 1000 }
+            ?? TimingFiles.budget(fromSummaryAt: TimingFiles.summaryPath(forCSV: file))
+            ?? (median > 0 ? median : 1 / simulatedFrameRate)
+        let text: TextRenderer?
+        do {
+            text = TextRenderer(fonts: try FontSet.standard())
+        } catch {
+            let message = "refreshlab: \(error); the chart is drawn without its labels\n"
+            _ = message.withCString { write(2, $0, strlen($0)) }
+            text = nil
+        }
+        let chart = TimingChart(rows: rows, budget: budget)
+        let canvas = chart.render(title: "Frame times: " + file.split(separator: "/").last.map(String.init)!, text: text)
+        do {
+            try PNG.write(canvas, to: out)
+        } catch {
+            throw LabError("\(error); check that the folder of '\(out)' exists and is writable")
+        }
+        print("wrote \(out) (\(canvas.width)×\(canvas.height)): \(chart.figures)")
+    }
+}
