@@ -56,17 +56,20 @@ struct RefreshLabCommand: ParsableCommand {
             guard n >= 1 else { throw ValidationError("--frames must be at least 1, not \(n)") }
             return n
         }
+        if headless && (scale != nil || effect != nil || events != nil) {
+            throw ValidationError("--scale, --effect and --events go with the window or with 'run --headless'")
+        }
         if headless {
             let run = HeadlessRun(frames: count ?? 60, outputDirectory: out ?? "frames")
             let written = try run.run()
             print("wrote \(written.count) frames to \(run.outputDirectory)/")
             return
         }
+        let phone = Phone(scale: try WindowOptions.scale(scale))
         guard Display.isAvailable else {
             throw LabError("no display to open a window on (DISPLAY is not set); "
                 + "run 'refreshlab --headless --frames 60 --out frames' to render without one")
         }
-        let phone = Phone(scale: try WindowOptions.scale(scale))
         let simulation = Simulation(phone: phone)
         if let effect, !simulation.selectEffect(named: effect) {
             throw ValidationError("--effect: no effect named '\(effect)'; choose one of "

@@ -54,6 +54,9 @@ struct RunCommand: ParsableCommand {
         }
         // `--frames DIR`: the root command's parser takes --frames wherever it appears, as a string.
         let framesDirectory = root.frames
+        // So too --effect, --events and --scale, which the root has for the window: its values stand for ours.
+        let effect = self.effect ?? root.effect, events = self.events ?? root.events
+        let scale = try self.scale ?? root.scale.map { t in try Double(t) ?? { throw LabError("--scale takes a number, not '\(t)'") }() }
         if root.out != nil {
             throw LabError("'refreshlab run' writes frames with --frames DIR, not --out")
         }
