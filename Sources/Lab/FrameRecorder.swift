@@ -444,6 +444,12 @@ public final class FrameRecorder: @unchecked Sendable {
             action.sa_flags = SA_RESTART
             sigaction(sig, &action, nil)
         }
+        // A process started with the signals blocked (its parent's mask is inherited) would never see them.
+        var unblock = sigset_t()
+        sigemptyset(&unblock)
+        sigaddset(&unblock, SIGINT)
+        sigaddset(&unblock, SIGTERM)
+        pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         var thread = pthread_t()
         pthread_create(&thread, nil, { _ in
             FrameRecorder.watchForTermination()

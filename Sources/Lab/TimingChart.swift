@@ -155,6 +155,16 @@ public struct TimingChart {
         return canvas
     }
 
+    /// Draws the chart with the standard fonts; when they cannot be loaded, without its labels and with a
+    /// warning saying what to install.
+    public func renderWithStandardFonts(title: String) -> (canvas: Canvas, warning: String?) {
+        do {
+            return (render(title: title, text: TextRenderer(fonts: try FontSet.standard())), nil)
+        } catch {
+            return (render(title: title, text: nil), "\(error); the chart is drawn without its labels")
+        }
+    }
+
     /// The summary's figures in one line.
     public var figures: String {
         let s = summary

@@ -1,7 +1,6 @@
 import ArgumentParser
 import Lab
 import Raster
-import Text
 
 #if canImport(Glibc)
 import Glibc
@@ -49,16 +48,13 @@ struct ReportCommand: ParsableCommand {
         let budget = budgetMilliseconds.map { $0 / 1000 }
             ?? TimingFiles.budget(fromSummaryAt: TimingFiles.summaryPath(forCSV: file))
             ?? (median > 0 ? median : 1 / simulatedFrameRate)
-        let text: TextRenderer?
-        do {
-            text = TextRenderer(fonts: try FontSet.standard())
-        } catch {
-            let message = "refreshlab: \(error); the chart is drawn without its labels\n"
-            _ = message.withCString { write(2, $0, strlen($0)) }
-            text = nil
-        }
         let chart = TimingChart(rows: rows, budget: budget)
-        let canvas = chart.render(title: "Frame times: " + file.split(separator: "/").last.map(String.init)!, text: text)
+        let (canvas, warning) = chart.renderWithStandardFonts(
+            title: "Frame times: " + (file.split(separator: "/").last.map(String.init) ?? file))
+        if let warning {
+            let message = "refreshlab: " + warning + "\n"
+            _ = message.withCString { write(2, $0, strlen($0)) }
+        }
         do {
             try PNG.write(canvas, to: out)
         } catch {

@@ -1,0 +1,86 @@
+import Geometry
+import Raster
+import Testing
+@testable import Lab
+
+@Suite("Timing report chart")
+struct ReportTests {
+    /// Four frames, budget 10 ms: 2 + 3 ms, 10 ms, 15 ms and 40 ms of CPU time.
+    static let csv = """
+        frame,time_s,interval_ms,input_ms,update_ms,draw_ms,upload_ms,present_ms,cpu_ms,state,effect,dropped
+        0,0.000000,10.000,2.000,0.000,3.000,0.000,0.000,5.000,idle,sticky,0
+        1,0.010000,10.000,0.000,4.000,6.000,0.000,0.000,10.000,pulling,sticky,0
+        2,0.020000,10.000,0.000,0.000,10.000,0.000,5.000,15.000,armed,sticky,0
+        3,0.030000,30.000,0.000,0.000,40.000,0.000,0.000,40.000,refreshing,sticky,2
+
+        """
+
+    func chart() throws -> TimingChart {
+        TimingChart(rows: try TimingRow.parse(ReportTests.csv, path: "t.csv"), budget: 0.010)
+    }
+
+    @Test("the chart's size, axis and bar columns")
+    func geometry() throws {
+        let c = try chart()
+        // Four frames need less than the least plot width: 64 + 960 + 24 by 92 + 420 + 44 pixels.
+        #expect(c.size.width == 1048 && c.size.height == 556)
+        // The slowest frame (40 ms) is within 8 budgets: the axis reaches 40 ms in steps of 5 (8 lines).
+        #expect(c.axis.step == 5 && c.axis.top == 40)
+        // 240 px per frame with a one-pixel gap.
+        #expect(c.columns(ofFrame: 0) == (64, 303))
+        #expect(c.columns(ofFrame: 1) == (304, 543))
+        #expect(c.y(ofSeconds: 0) == 512 && c.y(ofSeconds: 0.005) == 459.5 && c.y(ofSeconds: 0.1) == 92)
+        #expect(c.summary.frameCount == 4 && c.summary.jankyFrames == 2 && c.summary.badlyJankyFrames == 1)
+        #expect(c.summary.droppedFrames == 2)
+    }
+
+    @Test("bars stacked by phase where expected, budget line over them")
+    func bars() throws {
+        let canvas = try chart().render(title: "t", text: nil)
+        func at(_ x: Int, _ y: Int) -> UInt32 { canvas[x, y] }
+        let white = Color(rgb: 255, 255, 255).premultipliedPixel
+        // Frame 0: input 512 → 491 (2 ms at 10.5 px/ms), draw 491 → 459.5, then nothing.
+        #expect(at(100, 500) == HUD.color(of: .input).premultipliedPixel)
+        #expect(at(100, 475) == HUD.color(of: .draw).premultipliedPixel)
+        #expect(at(100, 440) == white)
+        // Frame 1: update up to 470, then draw up to 407 where the budget line is drawn (rows 406 and 407).
+        #expect(at(400, 490) == HUD.color(of: .update).premultipliedPixel)
+        #expect(at(400, 430) == HUD.color(of: .draw).premultipliedPixel)
+        #expect(at(400, 407) == TimingChart.budgetColor.premultipliedPixel)
+        #expect(at(100, 406) == TimingChart.budgetColor.premultipliedPixel)
+        // Frame 2: present (5 ms) on top of 10 ms of drawing: 407 → 354.5.
+        #expect(at(600, 380) == HUD.color(of: .present).premultipliedPixel)
+        #expect(at(600, 340) == white)
+        // Frame 3 fills the plot to its top; the gap column between bars stays white.
+        #expect(at(900, 100) == HUD.color(of: .draw).premultipliedPixel)
+        #expect(at(303, 480) == white)
+    }
+
+    @Test("the chart is written as a PNG of its size")
+    func png() throws {
+        let dir = timingTemporaryDirectory("report")
+        let (canvas, _) = try chart().renderWithStandardFonts(title: "Frame times: t.csv")
+        try PNG.write(canvas, to: dir + "/chart.png")
+        let back = try PNG.read(from: dir + "/chart.png")
+        #expect(back.width == 1048 && back.height == 556)
+        #expect(back[900, 100] == HUD.color(of: .draw).premultipliedPixel)
+    }
+
+    @Test("the budget is read from the JSON summary beside the CSV")
+    func budgetFromSummary() throws {
+        let dir = timingTemporaryDirectory("report-budget")
+        let recorder = FrameRecorder(budget: 1.0 / 120)
+        try recorder.startRecording(csvPath: dir + "/t.csv", jsonPath: TimingFiles.summaryPath(forCSV: dir + "/t.csv"))
+        recorder.beginFrame(at: 0)
+        recorder.endFrame(state: .idle, effect: "dots")
+        try recorder.stopRecording()
+        #expect(TimingFiles.summaryPath(forCSV: "a/t.csv") == "a/t.json")
+        #expect(TimingFiles.budget(fromSummaryAt: dir + "/t.json") == 0.008333)
+        #expect(TimingFiles.budget(fromSummaryAt: dir + "/missing.json") == nil)
+    }
+
+    @Test("a missing file is named")
+    func missing() {
+        #expect { try TimingFiles.readText("/nonexistent/t.csv") } throws: { "\($0)".contains("cannot read '/nonexistent/t.csv'") }
+    }
+}
