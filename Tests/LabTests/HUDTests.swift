@@ -111,3 +111,40 @@ struct HUDTests {
         #expect(hud.barCount(screen: HUDTests.screen, recorder: FrameRecorder(historyCapacity: 30)) == 30)
     }
 }
+
+@Suite("HUD cost")
+struct HUDCostTests {
+    /// Release only: the debug build is tens of times slower in pixel loops. Prints the median of 200 draws.
+    @Test("drawing the HUD with its graph takes well under a millisecond at scale 2",
+          .enabled(if: !isDebugBuild, "a release build"))
+    func cost() throws {
+        guard let fonts = try? FontSet.standard() else { return }
+        let text = TextRenderer(fonts: fonts)
+        let recorder = FrameRecorder(budget: 1.0 / 60, phaseClock: .monotonic)
+        for i in 0..<240 {
+            recorder.beginFrame(at: Double(i) / 60)
+            recorder.add(0.0005 + Double(i % 7) * 0.0003, to: .draw)
+            recorder.add(0.0002, to: .update)
+            recorder.endFrame(state: .pulling, effect: "sticky")
+        }
+        let canvas = Canvas(width: 750, height: 1334, fill: Color(rgb: 242, 242, 247))
+        let hud = HUD()
+        var times: [Double] = []
+        for i in 0..<220 {
+            let start = recorder.phaseNow()
+            hud.draw(recorder: recorder, state: .pulling, pullDistance: Double(i) * 0.37, screen: Size(375, 667),
+                     scale: 2, text: text, into: canvas)
+            if i >= 20 { times.append(recorder.phaseNow() - start) }
+        }
+        times.sort()
+        let median = times[times.count / 2], p99 = TimingSummary.nearestRank(times, 0.99)
+        print("HUD draw at scale 2: median \(Int(median * 1e6)) µs, p99 \(Int(p99 * 1e6)) µs")
+        #expect(median < 0.001)
+    }
+}
+
+#if DEBUG
+let isDebugBuild = true
+#else
+let isDebugBuild = false
+#endif
