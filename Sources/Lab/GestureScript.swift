@@ -249,7 +249,7 @@ struct ScriptReader {
                 + "\(item.kindDescription == "an object" ? "an empty object" : item.kindDescription)")
         }
         guard ScriptReader.stepNames.contains(first.key) else {
-            throw error(at: node + 1, "\(label): unknown step \"\(first.key)\"; expected one of "
+            throw error(at: node, "\(label): unknown step \"\(first.key)\"; expected one of "
                 + ScriptReader.stepNames.map { "\"\($0)\"" }.joined(separator: ", "))
         }
         // Where each field's value starts, and which extra fields the step allows.
