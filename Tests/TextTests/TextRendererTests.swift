@@ -110,4 +110,65 @@ struct TextRendererTests {
         #expect(row.filter { $0 < 128 }.count >= 2)
         #expect(canvas[4 + mask.left + mask.width / 2, midY] == 0xFFFF_FFFF)
     }
+
+    @Test("Compositing a mask gives, per channel, round((c·m + d·(255 − m)) / 255) for opaque colours and the exact source-over blend otherwise, for every width, clip and background")
+    func compositeMatchesPerPixelBlend() {
+        var random = SeededRandom(seed: 7)
+        for trial in 0..<300 {
+            let w = Int.random(in: 1...40, using: &random), h = Int.random(in: 1...6, using: &random)
+            // Zeros, partial values and runs of 255, as glyph masks have.
+            var bytes = [UInt8](repeating: 0, count: w * h)
+            for k in 0..<bytes.count {
+                switch Int.random(in: 0..<4, using: &random) {
+                case 0: bytes[k] = 0
+                case 1: bytes[k] = 255
+                default: bytes[k] = UInt8.random(in: 0...255, using: &random)
+                }
+            }
+            var runs = [UInt16](repeating: 0, count: GlyphMask.runCapacity(width: w, height: h))
+            _ = bytes.withUnsafeBufferPointer { b in
+                runs.withUnsafeMutableBufferPointer { GlyphMask.writeRuns(b.baseAddress!, width: w, height: h, into: $0.baseAddress!) }
+            }
+            let opaque = trial % 3 != 0
+            let color = opaque ? 0xFF00_0000 | UInt32.random(in: 0...0xFF_FFFF, using: &random)
+                : Color(rgb: 200, 40, 90, alpha: Double.random(in: 0.1...0.9, using: &random)).premultipliedPixel
+            let canvas = Canvas(width: 48, height: 10, fill: .white)
+            for k in 0..<canvas.pixelCount { canvas.pixels[k] = UInt32.random(in: 0...UInt32.max, using: &random) | 0xFF00_0000 }
+            let before = (0..<canvas.pixelCount).map { canvas.pixels[$0] }
+            let x = Int.random(in: -4...12, using: &random), y = Int.random(in: 0...3, using: &random)
+            let clipped = trial % 4 == 0
+            let minX = clipped ? Int.random(in: 0...10, using: &random) : 0
+            let maxX = clipped ? Int.random(in: 20...48, using: &random) : 48
+            bytes.withUnsafeBufferPointer { b in
+                runs.withUnsafeBufferPointer { r in
+                    let mask = GlyphMask(left: 0, top: 0, width: w, height: h, coverage: b.baseAddress, runs: r.baseAddress)
+                    TextRenderer.composite(mask, x: x, y: y, color: color, minX: minX, minY: 0, maxX: maxX, maxY: 10,
+                                           into: canvas)
+                }
+            }
+            var wrong = 0
+            for py in 0..<10 {
+                for px in 0..<48 {
+                    let i = px - x, j = py - y
+                    let inside = i >= 0 && i < w && j >= 0 && j < h && px >= minX && px < maxX
+                    let m = inside ? UInt32(bytes[j * w + i]) : 0
+                    let d = before[py * 48 + px]
+                    var expected: UInt32 = 0
+                    for shift in [0, 8, 16, 24] as [UInt32] {
+                        let c = color >> shift & 0xFF, dc = d >> shift & 0xFF
+                        let value: UInt32
+                        if opaque {
+                            value = (c * m + dc * (255 - m) + 127) / 255
+                        } else {
+                            let s = (c * m + 127) / 255, sa = ((color >> 24) * m + 127) / 255
+                            value = s + (dc * (255 - sa) + 127) / 255
+                        }
+                        expected |= value << shift
+                    }
+                    if canvas.pixels[py * 48 + px] != expected { wrong += 1 }
+                }
+            }
+            #expect(wrong == 0, "trial \(trial): width \(w), x \(x), clip \(minX)..<\(maxX): \(wrong) pixels differ")
+        }
+    }
 }
