@@ -8,23 +8,36 @@ import Darwin
 extension Path {
     /// Appends a circular arc as `UIBezierPath.addArc(withCenter:radius:startAngle:endAngle:clockwise:)`: angles in
     /// radians from +x towards +y, so on a y-down screen `clockwise` means increasing angle. A line joins the
-    /// current point to the arc's start; with no current point the arc starts a contour. A sweep of 2π or more
-    /// draws the full circle once.
+    /// current point to the arc's start; with no current point the arc starts a contour. As in UIKit, a difference
+    /// of 2π or more in the drawing direction draws the full circle once; a difference against the drawing
+    /// direction goes the other way round to the end angle, so a whole number of turns that way draws no arc.
     public mutating func addArc(center: Point, radius: Double, startAngle: Double, endAngle: Double, clockwise: Bool) {
         guard center.isFinite, radius.isFinite, startAngle.isFinite, endAngle.isFinite else { return }
         let r = Swift.abs(radius)
-        let twoPi = 2 * Double.pi
-        var sweep = endAngle - startAngle
-        if clockwise {
-            if sweep >= twoPi { sweep = twoPi } else if sweep < 0 { sweep = sweep.truncatingRemainder(dividingBy: twoPi) + twoPi }
-            if sweep >= twoPi { sweep = 0 }
-        } else {
-            if sweep <= -twoPi { sweep = -twoPi } else if sweep > 0 { sweep = sweep.truncatingRemainder(dividingBy: twoPi) - twoPi }
-            if sweep <= -twoPi { sweep = 0 }
-        }
+        let sweep = Path.arcSweep(from: startAngle, to: endAngle, clockwise: clockwise)
         let start = Point(center.x + r * cos(startAngle), center.y + r * sin(startAngle))
         if currentPoint == nil || lastIsClose { move(to: start) } else { line(to: start) }
         appendEllipticalArc(center: center, rx: r, ry: r, cosPhi: 1, sinPhi: 0, startAngle: startAngle, sweep: sweep)
+    }
+
+    /// The signed sweep UIKit draws from `start` to `end`: in the drawing direction (positive when `clockwise`)
+    /// it is clamped to one turn; against it, the angles are taken modulo 2π and the arc goes the other way round,
+    /// so it is less than a turn and zero when the two angles name the same point.
+    static func arcSweep(from start: Double, to end: Double, clockwise: Bool) -> Double {
+        let twoPi = 2 * Double.pi
+        // Measured in the drawing direction, so that one rule serves both.
+        let forward = clockwise ? end - start : start - end
+        let sweep: Double
+        if forward >= twoPi {
+            sweep = twoPi
+        } else if forward >= 0 {
+            sweep = forward
+        } else {
+            // forward is in (−∞, 0): its remainder is in (−2π, 0], and 2π more is the way round to the end.
+            let wrapped = forward.truncatingRemainder(dividingBy: twoPi) + twoPi
+            sweep = wrapped >= twoPi ? 0 : wrapped
+        }
+        return clockwise ? sweep : -sweep
     }
 
     /// Appends an SVG elliptical arc (the `A` command) from the current point to `end`: radii `rx`, `ry`, the
