@@ -25,15 +25,25 @@ extension Path {
     /// `strokeStart` and `strokeEnd`: the fractions are of the length of all contours together, contours keep their
     /// order, and a closed contour that is cut becomes open. `start >= end` gives an empty path.
     public func trimmed(from start: Double, to end: Double, tolerance: Double = Path.defaultMeasureTolerance) -> Path {
+        if Path.trimKeepsAll(start, end) { return self }
+        var out = Path()
+        trimmed(from: start, to: end, tolerance: tolerance, into: &out)
+        return out
+    }
+
+    /// The same trim written into `out`, which is emptied first and keeps its storage: a caller that trims every
+    /// frame into the same path allocates only while the trimmed path outgrows every earlier one.
+    public func trimmed(from start: Double, to end: Double, tolerance: Double = Path.defaultMeasureTolerance,
+                        into out: inout Path) {
+        out.removeAll(keepingCapacity: true)
+        if Path.trimKeepsAll(start, end) { return out.append(contentsOf: self) }
         let f0 = start.isNaN ? 0 : Swift.min(Swift.max(start, 0), 1)
         let f1 = end.isNaN ? 1 : Swift.min(Swift.max(end, 0), 1)
-        if f0 <= 0 && f1 >= 1 { return self }
-        guard f0 < f1 else { return Path() }
+        guard f0 < f1 else { return }
         let total = length(tolerance: tolerance)
-        guard total > 0, total.isFinite else { return Path() }
+        guard total > 0, total.isFinite else { return }
         let s0 = f0 * total, s1 = f1 * total
 
-        var out = Path()
         var contourStart = Point.zero, last = Point.zero
         var distance = 0.0          // length before the current element
         var contourBegin = 0.0      // length where the current contour began
@@ -79,7 +89,11 @@ extension Path {
             }
             continuing = t1 >= 1
         }
-        return out
+    }
+
+    /// True when fractions `start` and `end` (clamped as `trimmed` clamps them) keep the whole path.
+    static func trimKeepsAll(_ start: Double, _ end: Double) -> Bool {
+        (start.isNaN || start <= 0) && (end.isNaN || end >= 1)
     }
 
     /// Where element `e` (drawn from `p0`) ends; `close` ends at the contour's start.

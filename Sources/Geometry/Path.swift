@@ -17,11 +17,12 @@ public struct Path: Hashable, Sendable {
         case close
     }
 
-    public private(set) var elements: [Element] = []
+    /// Set only by the module's builders (here and in `PathReuse.swift`), which keep the three in step.
+    public internal(set) var elements: [Element] = []
     /// The first point of the current contour, where `close` returns to.
-    public private(set) var contourStart: Point = .zero
+    public internal(set) var contourStart: Point = .zero
     /// The end point of the last element, or nil when the path is empty.
-    public private(set) var currentPoint: Point?
+    public internal(set) var currentPoint: Point?
 
     public init() {}
 

@@ -5,9 +5,10 @@ import Raster
 /// A layer that fills and strokes a path, as `CAShapeLayer`; the path is in the layer's coordinates.
 ///
 /// The stroke's outline is cached with the inputs that made it (the path, the trim, the style and the flattening
-/// tolerance), so a frame that changes none of them strokes nothing and allocates nothing. The tolerance is a
-/// tenth of a pixel rounded down to a power of two in points, so that a scale animation re-strokes only when the
-/// scale doubles or halves.
+/// tolerance), so a frame that changes none of them strokes nothing. When they change (a spinner's trim moving
+/// every frame), the trim and the outline are built again into paths the layer keeps, so once those have grown
+/// to the largest stroke seen, a frame allocates nothing. The tolerance is a tenth of a pixel rounded down to a
+/// power of two in points, so that a scale animation re-strokes only when the scale doubles or halves.
 open class ShapeLayer: Layer {
     public var path: Path?
     /// Core Animation's default fill is opaque black; nil fills nothing.
@@ -72,7 +73,13 @@ open class ShapeLayer: Layer {
         var style: StrokeStyle
         var tolerance: Double
     }
-    private var cachedStroke: (key: StrokeKey, outline: Path, bounds: Rect)?
+    /// The inputs of the outline in `strokeOutline`, or nil before the first stroke.
+    private var strokeKey: StrokeKey?
+    /// The trimmed path and its stroke's outline, rebuilt in place: the layer holds their only references
+    /// between frames, so emptying them keeps their buffers.
+    private var trimmedPath = Path()
+    private var outline = Path()
+    private var outlineBounds = Rect.zero
     /// How many times the stroke outline was built: a frame that finds it cached adds nothing.
     public private(set) var strokeBuildCount = 0
 
@@ -80,13 +87,19 @@ open class ShapeLayer: Layer {
     func strokeOutline(_ path: Path, _ s: ShapePresentation, tolerance: Double, stroker: Stroker) -> (Path, Rect) {
         let key = StrokeKey(path: path, start: s.strokeStart, end: s.strokeEnd, style: strokeStyle(s),
                             tolerance: tolerance)
-        if let c = cachedStroke, c.key == key { return (c.outline, c.bounds) }
-        let trimmed = path.trimmed(from: s.strokeStart, to: s.strokeEnd)
-        let outline = trimmed.isEmpty ? Path() : stroker.stroke(trimmed, style: key.style, tolerance: tolerance)
-        let bounds = outline.controlPointBounds
-        cachedStroke = (key, outline, bounds)
+        if let cached = strokeKey, cached == key { return (outline, outlineBounds) }
+        // Dropped first, so that the key holds no second reference to a path being rebuilt.
+        strokeKey = nil
+        path.trimmed(from: s.strokeStart, to: s.strokeEnd, into: &trimmedPath)
+        if trimmedPath.isEmpty {
+            outline.removeAll(keepingCapacity: true)
+        } else {
+            stroker.stroke(trimmedPath, style: key.style, tolerance: tolerance, into: &outline)
+        }
+        outlineBounds = outline.controlPointBounds
+        strokeKey = key
         strokeBuildCount += 1
-        return (outline, bounds)
+        return (outline, outlineBounds)
     }
 
     /// The flattening tolerance in points for a layer drawn at `pixelsPerPoint`: a tenth of a pixel, rounded down

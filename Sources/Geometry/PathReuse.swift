@@ -1,0 +1,36 @@
+/// Building paths again into storage they already own: what a frame that changes geometry uses so that, once the
+/// buffers have grown to the largest path seen, it allocates nothing.
+extension Path {
+    /// Removes every element; with `keepingCapacity` the element buffer stays allocated for the next build.
+    public mutating func removeAll(keepingCapacity: Bool = false) {
+        elements.removeAll(keepingCapacity: keepingCapacity)
+        contourStart = .zero
+        currentPoint = nil
+    }
+
+    /// Appends the elements of `other` as they are, continuing from its current point and contour start.
+    public mutating func append(contentsOf other: Path) {
+        guard !other.isEmpty else { return }
+        if elements.isEmpty {
+            // The common case (a copy into reused storage): the elements are already well formed.
+            elements.append(contentsOf: other.elements)
+            contourStart = other.contourStart
+            currentPoint = other.currentPoint
+        } else {
+            for e in other.elements { append(e) }
+        }
+    }
+}
+
+extension Stroker {
+    /// The outline of `path` stroked with `style`, written into `outline`, which is emptied first and keeps its
+    /// storage (the same outline as `stroke(_:style:tolerance:)`).
+    public func stroke(_ path: Path, style: StrokeStyle, tolerance: Double, into outline: inout Path) {
+        var sink = PathOutlineSink()
+        // Moved in and out by swapping, so that the buffer stays uniquely owned and is never copied.
+        swap(&sink.path, &outline)
+        sink.path.removeAll(keepingCapacity: true)
+        stroke(path, style: style, tolerance: tolerance, into: &sink)
+        swap(&sink.path, &outline)
+    }
+}

@@ -1,0 +1,54 @@
+import Testing
+@testable import Geometry
+
+/// Building into reused paths gives what the allocating calls give, and keeps the storage.
+@Suite struct PathReuseTests {
+    func spinnerArc() -> Path {
+        var p = Path()
+        p.addArc(center: Point(10, 10), radius: 8, startAngle: -Double.pi / 2, endAngle: Double.pi, clockwise: true)
+        p.line(to: Point(30, 10))
+        return p
+    }
+
+    @Test func removeAllKeepsTheBufferWhenAsked() {
+        var p = spinnerArc()
+        let capacity = p.elements.capacity
+        p.removeAll(keepingCapacity: true)
+        #expect(p.isEmpty && p.currentPoint == nil && p.contourStart == .zero)
+        #expect(p.elements.capacity == capacity)
+        // Drawing again starts a contour, as in a new path.
+        p.line(to: Point(1, 2))
+        #expect(p.elements == [.move(Point(1, 2))])
+        p.removeAll()
+        #expect(p.elements.capacity == 0)
+    }
+
+    @Test func trimmingIntoAPathEqualsTrimmed() {
+        let arc = spinnerArc()
+        var out = Path.rect(Rect(x: 0, y: 0, width: 1, height: 1))
+        for (a, b) in [(0.0, 1.0), (0.1, 0.6), (0.5, 0.5), (0.7, 0.2), (-1, 2), (Double.nan, 0.3), (0.25, 1)] {
+            arc.trimmed(from: a, to: b, into: &out)
+            #expect(out == arc.trimmed(from: a, to: b))
+        }
+    }
+
+    @Test func strokingIntoAPathEqualsStroke() {
+        let stroker = Stroker()
+        let style = StrokeStyle(lineWidth: 3, lineCap: .round, lineJoin: .round)
+        var outline = Path.rect(Rect(x: 0, y: 0, width: 1, height: 1))
+        for end in [0.2, 0.9, 0.4] {
+            let piece = spinnerArc().trimmed(from: 0.05, to: end)
+            stroker.stroke(piece, style: style, tolerance: 0.05, into: &outline)
+            #expect(outline == stroker.stroke(piece, style: style, tolerance: 0.05))
+        }
+    }
+
+    @Test func appendingAPathKeepsItsContours() {
+        var p = Path()
+        p.append(contentsOf: spinnerArc())
+        #expect(p == spinnerArc())
+        p.append(contentsOf: Path.rect(Rect(x: 40, y: 0, width: 2, height: 2)))
+        #expect(p.elements.count == spinnerArc().elements.count + Path.rect(Rect(x: 40, y: 0, width: 2, height: 2)).elements.count)
+        #expect(p.currentPoint == Point(40, 0))
+    }
+}
