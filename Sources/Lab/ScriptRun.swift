@@ -168,43 +168,12 @@ public final class ScriptReplay {
         }
     }
 
-    /// What a key does in a headless run: what it does in the window, for the commands that change the simulation.
+    /// What a key does in a headless run: exactly what it does in the window (`Simulation.perform`), toast
+    /// included. Of what only a host can do, a headless run honours quit; screenshots and recordings belong to the
+    /// window (a run writes frames with `--frames` and timings with `--timings`).
     private func perform(_ command: Command) {
-        switch command {
-        case .selectEffect(let index):
-            let names = RefreshEffects.names
-            if names.indices.contains(index) { simulation.selectEffect(named: names[index]) }
-        case .nextEffect:
-            let names = RefreshEffects.names
-            if let i = names.firstIndex(of: simulation.effectName) {
-                simulation.selectEffect(named: names[(i + 1) % names.count])
-            }
-        case .beginRefresh:
-            simulation.refreshControl.beginRefreshing()
-        case .endRefreshSuccess:
-            simulation.refreshControl.endRefreshing(result: .success)
-        case .endRefreshFailure:
-            simulation.refreshControl.endRefreshing(result: .failure)
-        case .endRefreshMessage:
-            simulation.refreshControl.endRefreshing(result: simulation.autoEndResult)
-        case .toggleAutoEnd:
-            simulation.autoEndsRefreshing.toggle()
-        case .toggleNoMoreData:
-            if simulation.footer.state == .noMoreData {
-                simulation.footer.resetNoMoreData()
-            } else {
-                simulation.footer.endRefreshingWithNoMoreData()
-            }
-        case .toggleLanguage:
-            let language: RefreshLanguage = simulation.refreshControl.language == .english ? .chinese : .english
-            simulation.refreshControl.language = language
-            simulation.footer.language = language
-        case .quit:
-            quitRequested = true
-        default:
-            // Slow motion, pause, overlays, recording and screenshots belong to the window.
-            break
-        }
+        simulation.perform(command)
+        if simulation.takeHostRequests().contains(.quit) { quitRequested = true }
     }
 }
 
