@@ -1,17 +1,98 @@
 import Benchmark
+import Geometry
 import Lab
+import Motion
+import Refresh
 
-/// The steady-state frame of the list: stepping and drawing must allocate nothing.
+/// Full frames of the simulator at 750×1334 (the phone at 2×): the demo list's visible rows with their text, the
+/// navigation bar, the footer and a header effect, stepped and drawn as the window does. Before measuring, every
+/// frame shown is run once, so that the rows' texts and the glyphs are laid out and cached: the steady state must
+/// allocate nothing.
 let benchmarks: @Sendable () -> Void = {
-    Benchmark("list frame (750×1334)",
-              configuration: .init(metrics: [.wallClock, .mallocCountTotal], maxDuration: .seconds(3))) { benchmark in
-        let simulation = Simulation()
-        simulation.render()
+    let metrics: [BenchmarkMetric] = [.wallClock, .mallocCountTotal]
+    let configuration = Benchmark.Configuration(metrics: metrics, maxDuration: .seconds(2), maxIterations: 2000)
+
+    Benchmark("list frame (750×1334)", configuration: configuration) { benchmark in
+        let bench = ListFrameBench(effect: Simulation.defaultEffectName)
+        bench.warm(frames: 10)
         benchmark.startMeasurement()
-        for _ in benchmark.scaledIterations {
-            simulation.step()
-            simulation.render()
+        for _ in benchmark.scaledIterations { bench.frame() }
+    }
+
+    Benchmark("list frame, scrolling with the finger (750×1334)", configuration: configuration) { benchmark in
+        let bench = ListFrameBench(effect: Simulation.defaultEffectName)
+        bench.startScrolling()
+        bench.warm(frames: ListFrameBench.scrollPeriod)
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { bench.frame() }
+    }
+
+    for name in RefreshEffects.names {
+        Benchmark("list frame, \(name) held mid-pull (750×1334)", configuration: configuration) { benchmark in
+            let bench = ListFrameBench(effect: name)
+            bench.holdPull()
+            bench.warm(frames: 60)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { bench.frame() }
+        }
+        Benchmark("list frame, \(name) refreshing (750×1334)", configuration: configuration) { benchmark in
+            let bench = ListFrameBench(effect: name)
+            bench.simulation.autoEndsRefreshing = false
+            bench.simulation.perform(.beginRefresh)
+            // Past the toast, whose text is laid out when shown.
+            bench.warm(frames: Int(Toast.duration * 60) + 60)
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { bench.frame() }
         }
     }
     headerEffectBenchmarks()
+}
+
+/// A simulation on a simulated clock, as the window runs it, one frame per call.
+final class ListFrameBench {
+    /// Frames of one up-and-down cycle of the scrolling finger.
+    static let scrollPeriod = 120
+    let clock = SimulatedClock()
+    let simulation: Simulation
+    private var scrolling = false
+    private var frameIndex = 0
+
+    init(effect: String) {
+        simulation = Simulation(clock: clock)
+        _ = simulation.selectEffect(named: effect)
+    }
+
+    /// A finger down from the top, dragged to a pull of about 60 pt (short of every effect's trigger), and held.
+    func holdPull() {
+        simulation.handle(.touchDown(Point(187.5, 200)))
+        for i in 1...20 {
+            clock.advance(by: 1.0 / 60)
+            simulation.handle(.touchMove(Point(187.5, 200 + Double(i) * 5)))
+            simulation.step()
+        }
+    }
+
+    /// A finger that moves the list up and down by 300 pt, a triangle wave, from the next frame on.
+    func startScrolling() {
+        simulation.handle(.touchDown(Point(187.5, 500)))
+        scrolling = true
+    }
+
+    func warm(frames: Int) {
+        for _ in 0..<frames { frame() }
+    }
+
+    /// One frame: input, a sixtieth of a second on, step and draw.
+    @inline(never)
+    func frame() {
+        clock.advance(by: 1.0 / 60)
+        if scrolling {
+            let phase = frameIndex % ListFrameBench.scrollPeriod, half = ListFrameBench.scrollPeriod / 2
+            let travel = 300.0 * Double(phase < half ? phase : ListFrameBench.scrollPeriod - phase) / Double(half)
+            simulation.handle(.touchMove(Point(187.5, 500 - travel)))
+        }
+        frameIndex += 1
+        simulation.step()
+        simulation.render()
+    }
 }
