@@ -153,13 +153,20 @@ public final class TextRenderer {
         var src = coverage, line = dst
         for _ in 0..<rows {
             var i = r
-            if r != 0 {
+            if r > 4 {
                 // The head [0, 8) overlaps the block at r: both are read before either is written, and the head,
                 // holding only its first r coverages, is written first. A read of pixels that a write has just
                 // half covered would wait for that write to reach the cache.
                 let head = mix8(load(src) & headKeep, line, even, odd)
                 let next = mix8(load(src + r), line + r, even, odd)
                 store(head, line)
+                store(next, line + r)
+                i = r &+ 8
+            } else if r != 0 {
+                // The same with a head of four pixels.
+                let head = mix8(load(src) & headKeep, line, even, odd).0
+                let next = mix8(load(src + r), line + r, even, odd)
+                UnsafeMutableRawPointer(line).storeBytes(of: head, as: SIMD8<UInt16>.self)
                 store(next, line + r)
                 i = r &+ 8
             }
@@ -205,7 +212,15 @@ public final class TextRenderer {
         let n = 255 &- m
         let te = even &* m &+ (d & 0x00FF) &* n &+ 128
         let to = odd &* m &+ (d &>> 8) &* n &+ 128
-        return ((te &+ (te &>> 8)) &>> 8) | ((to &+ (to &>> 8)) & 0xFF00)
+        return divide255(te) | divide255(to) &<< 8
+    }
+
+    /// ⌊(t + ⌊t / 256⌋) / 256⌋ per lane, which is `t − 128` divided by 255 and rounded: the same as
+    /// ⌊257 t / 2¹⁶⌋ for 16-bit t (writing t = 256q + s, both add less than one to q + s before the last
+    /// division), and that is one high-half multiply (`pmulhuw`) in place of two shifts and an add.
+    @inline(__always)
+    static func divide255(_ t: SIMD8<UInt16>) -> SIMD8<UInt16> {
+        SIMD8<UInt16>(truncatingIfNeeded: (SIMD8<UInt32>(truncatingIfNeeded: t) &* 257) &>> 16)
     }
 
     /// The same blend over plain coverage bytes, for masks without runs.
