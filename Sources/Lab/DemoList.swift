@@ -170,6 +170,14 @@ public final class DemoList {
         public var time: String
         /// Unread messages; 0 shows no badge.
         public var unread: Int
+
+        public init(initials: String, title: String, subtitle: String, time: String, unread: Int) {
+            self.initials = initials
+            self.title = title
+            self.subtitle = subtitle
+            self.time = time
+            self.unread = unread
+        }
     }
 
     static let englishNames = [
