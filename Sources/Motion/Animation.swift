@@ -113,7 +113,8 @@ public class PropertyAnimation<Value: Animatable>: Animation {
     public override func animates(keyPath: String) -> Bool { keyPath == self.keyPath }
 
     public override func apply<V: Animatable>(to value: inout V, keyPath: String, atParentTime t: Double) {
-        guard keyPath == self.keyPath, V.self == Value.self else { return }
+        // The type test first: comparing metadata is cheaper than comparing strings.
+        guard V.self == Value.self, keyPath == self.keyPath else { return }
         // The types are equal, checked above, so the casts reinterpret a value as its own type; unlike a cast
         // through `Any` they box nothing. Doubles and points, most of what effects animate, take a path on the
         // concrete final classes: a generic class's methods called through its vtable are not specialised and look
@@ -124,7 +125,16 @@ public class PropertyAnimation<Value: Animatable>: Animation {
         } else if V.self == Point.self {
             var p = unsafeBitCast(value, to: Point.self)
             if evaluateConcrete(&p, atParentTime: t) { value = unsafeBitCast(p, to: V.self) }
-        } else if let v = self.value(atParentTime: t, base: unsafeBitCast(value, to: Value.self)) {
+        } else {
+            applyGeneric(to: &value, atParentTime: t)
+        }
+    }
+
+    /// The path for other value types, kept out of `apply`: its `Value?` made `apply` fetch Optional's metadata
+    /// on every call, even for doubles and points, which cost as much as evaluating the animation.
+    @inline(never)
+    private func applyGeneric<V: Animatable>(to value: inout V, atParentTime t: Double) {
+        if let v = self.value(atParentTime: t, base: unsafeBitCast(value, to: Value.self)) {
             value = unsafeBitCast(v, to: V.self)
         }
     }
@@ -314,8 +324,13 @@ public final class AnimationGroup: Animation {
     public override func apply<V: Animatable>(to value: inout V, keyPath: String, atParentTime t: Double) {
         guard let f = fraction(atParentTime: t) else { return }
         let local = f * simpleDuration
-        for child in animations {
-            child.apply(to: &value, keyPath: keyPath, atParentTime: local)
+        // Without a retain and release per child, as in `AnimationSet.value(forKeyPath:model:atTime:)`.
+        animations.withUnsafeBufferPointer { children in
+            for i in children.indices {
+                Unmanaged.passUnretained(children[i])._withUnsafeGuaranteedRef {
+                    $0.apply(to: &value, keyPath: keyPath, atParentTime: local)
+                }
+            }
         }
     }
 }
