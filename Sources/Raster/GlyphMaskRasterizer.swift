@@ -22,10 +22,18 @@ public final class GlyphMaskRasterizer {
     private var mask: UnsafeMutablePointer<UInt8>
     private var maskCapacity = 0
 
+    /// Side of the box, in pixels, that a new rasterizer has room for: larger than any glyph of screen text
+    /// (about 66 KB of cells), so that rendering allocates nothing from the first glyph on, where buffers
+    /// grown on demand would reallocate again and again while the glyphs get bigger.
+    public static let initialSide = 128
+
     public init() {
-        cells = .allocate(capacity: 1)
-        cells.initialize(to: 0)
-        mask = .allocate(capacity: 1)
+        let side = GlyphMaskRasterizer.initialSide
+        cellCapacity = (side + 2) * side
+        cells = .allocate(capacity: cellCapacity)
+        cells.initialize(repeating: 0, count: cellCapacity)
+        maskCapacity = side * side
+        mask = .allocate(capacity: maskCapacity)
     }
 
     deinit {

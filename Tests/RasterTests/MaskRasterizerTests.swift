@@ -153,7 +153,11 @@ import Testing
 
     @Test func aSmallMaskAfterALargeOneIsCleanAndFull() throws {
         let fixed = GlyphMaskRasterizer()
-        _ = fixed.fill(.rect(Rect(x: 0, y: 0, width: 60, height: 60)), scale: 1, dx: 0, dy: 0, width: 60, height: 60)
+        // Larger than the room a new rasterizer starts with: the buffers grow, and the big mask is full.
+        let side = GlyphMaskRasterizer.initialSide + 72
+        let big = try #require(fixed.fill(.rect(Rect(x: 0, y: 0, width: Double(side), height: 60)), scale: 1,
+                                          dx: 0, dy: 0, width: side, height: 60))
+        #expect(UnsafeBufferPointer(start: big, count: side * 60).allSatisfy { $0 == 255 })
         let small = try #require(fixed.fill(.rect(Rect(x: 1, y: 1, width: 2, height: 1)), scale: 1, dx: 0, dy: 0,
                                             width: 4, height: 3))
         #expect(Array(UnsafeBufferPointer(start: small, count: 12)) == [0, 0, 0, 0, 0, 255, 255, 0, 0, 0, 0, 0])
