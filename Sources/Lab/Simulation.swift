@@ -60,6 +60,8 @@ public final class Simulation {
     let overlays = Overlays()
 
     private let navigationBar: Layer
+    /// The bar's title, in the list's language.
+    let navigationTitle = TextLayer()
     /// The time of the last step: the frame is drawn at it.
     private var frameTime: Double?
     /// When the running refresh and the running load started, for the automatic end.
@@ -78,7 +80,8 @@ public final class Simulation {
         scrollView = ScrollView(boundsSize: phone.listFrame.size,
                                 contentSize: Size(phone.screenSize.width, list.contentHeight))
         canvas = Canvas(width: phone.pixelWidth, height: phone.pixelHeight, fill: Simulation.background)
-        navigationBar = Simulation.makeNavigationBar(phone)
+        navigationBar = Simulation.makeNavigationBar(phone, title: navigationTitle)
+        navigationTitle.string = Simulation.titles[.english] ?? ""
         refreshControl.headerLayer.animator = animator
         footer.layer.animator = animator
         effectName = RefreshEffects.names.first ?? ""
@@ -98,15 +101,23 @@ public final class Simulation {
         return true
     }
 
-    private static func makeNavigationBar(_ phone: Phone) -> Layer {
+    /// The navigation bar's title in each language, as a mail app's inbox.
+    static let titles: [RefreshLanguage: String] = [.english: "Inbox", .chinese: "收件箱"]
+    /// The title's size: UIKit's navigation bar title is 17 pt.
+    static let titleFontSize = 17.0
+
+    private static func makeNavigationBar(_ phone: Phone, title: TextLayer) -> Layer {
         let bar = Layer(frame: Rect(x: 0, y: 0, width: phone.screenSize.width, height: phone.navigationBarHeight))
         bar.backgroundColor = barColor
         let hairline = Layer(frame: Rect(x: 0, y: phone.navigationBarHeight - 0.5, width: phone.screenSize.width, height: 0.5))
         hairline.backgroundColor = hairlineColor
         bar.addSublayer(hairline)
-        let title = Layer(frame: Rect(x: phone.screenSize.width / 2 - 40, y: 36, width: 80, height: 14))
-        title.backgroundColor = titleColor
-        title.cornerRadius = 7
+        // The title is centred in the 44 pt bar under the 20 pt status bar.
+        title.frame = Rect(x: 0, y: 20, width: phone.screenSize.width, height: 44)
+        title.fontSize = titleFontSize
+        title.foregroundColor = titleColor
+        title.alignmentMode = .center
+        title.verticalAlignment = .center
         bar.addSublayer(title)
         return bar
     }

@@ -127,5 +127,6 @@ extension Simulation {
         refreshControl.language = newLanguage
         footer.language = newLanguage
         list.language = newLanguage
+        navigationTitle.string = Simulation.titles[newLanguage] ?? ""
     }
 }
