@@ -256,8 +256,10 @@ struct FixedCells {
         let base0 = r0 << FixedCells.bits
         if r0 == r1 {
             let line = cells + r0 &* stride
-            if FixedCells.oneColumn(line, x0, y0 &- base0, x1, y1 &- base0, sign) { return }
-            FixedCells.across(line, x0, y0 &- base0, x1, y1 &- base0, sign, Double(y1 &- y0) / Double(x1 &- x0))
+            let dydx = Double(y1 &- y0) / Double(x1 &- x0)
+            if !FixedCells.twoColumns(line, x0, y0 &- base0, x1, y1 &- base0, sign, dydx) {
+                FixedCells.across(line, x0, y0 &- base0, x1, y1 &- base0, sign, dydx)
+            }
             return
         }
         if x0 == x1 {
@@ -272,19 +274,20 @@ struct FixedCells {
         var line = cells + r0 &* stride
         var row = r0
         var ya = y0 &- base0
-        while row <= r1 {
-            let xb: Int, yb: Int
-            if row == r1 {
-                xb = x1; yb = y1 &- (r1 << FixedCells.bits)
-            } else {
-                xb = x0 &+ GlyphMaskRasterizer.round(Double(((row &+ 1) << FixedCells.bits) &- y0) * dxdy); yb = one
-            }
-            if !FixedCells.oneColumn(line, xa, ya, xb, yb, sign) {
-                FixedCells.across(line, xa, ya, xb, yb, sign, dydx)
+        // Whole rows up to the last, which ends at the edge's end: no test of the last row inside the loop, whose
+        // outcome flips once per edge and so costs a misprediction per edge.
+        while row < r1 {
+            let xb = x0 &+ GlyphMaskRasterizer.round(Double(((row &+ 1) << FixedCells.bits) &- y0) * dxdy)
+            if !FixedCells.twoColumns(line, xa, ya, xb, one, sign, dydx) {
+                FixedCells.across(line, xa, ya, xb, one, sign, dydx)
             }
             xa = xb; ya = 0
             row &+= 1
             line += stride
+        }
+        let yb = y1 &- (r1 << FixedCells.bits)
+        if !FixedCells.twoColumns(line, xa, ya, x1, yb, sign, dydx) {
+            FixedCells.across(line, xa, ya, x1, yb, sign, dydx)
         }
     }
 
@@ -296,8 +299,7 @@ struct FixedCells {
         var line = cells + r0 &* stride
         var h = ((r0 &+ 1) << FixedCells.bits) &- y0
         var row = r0
-        while row <= r1 {
-            if row == r1 { h = y1 &- (r1 << FixedCells.bits) }
+        while row < r1 {
             let here = Int32(truncatingIfNeeded: h &* keep) &* sign
             let total = Int32(truncatingIfNeeded: h << (FixedCells.bits &+ 1)) &* sign
             line[ix] &+= here
@@ -306,6 +308,11 @@ struct FixedCells {
             row &+= 1
             line += stride
         }
+        // The last row, ending at y1 (the caller handles edges within one row).
+        h = y1 &- (r1 << FixedCells.bits)
+        let here = Int32(truncatingIfNeeded: h &* keep) &* sign
+        line[ix] &+= here
+        line[ix &+ 1] &+= Int32(truncatingIfNeeded: h << (FixedCells.bits &+ 1)) &* sign &- here
     }
 
     /// One row's part of an edge, from (xa, ya) to (xb, yb) with 0 ≤ ya < yb ≤ 256 within the row, when it
@@ -322,6 +329,36 @@ struct FixedCells {
         let total = Int32(truncatingIfNeeded: dy << (FixedCells.bits &+ 1)) &* sign
         line[ix] &+= here
         line[ix &+ 1] &+= total &- here
+        return true
+    }
+
+    /// One row's part of an edge, from (xa, ya) to (xb, yb) with 0 ≤ ya < yb ≤ 256 within the row, when it lies
+    /// in at most two pixels; false, adding nothing, when it spans more. Whether a short piece crosses a pixel
+    /// side is close to a coin toss, so rather than branch on it, the piece is always cut in two at the side
+    /// right of its left end (y there from the edge's slope `dydx`, measured from the left end, as `across`
+    /// does), and when it does not cross, the second part is made empty by selects.
+    @inline(__always)
+    static func twoColumns(_ line: UnsafeMutablePointer<Int32>, _ xa: Int, _ ya: Int, _ xb: Int, _ yb: Int,
+                           _ sign: Int32, _ dydx: Double) -> Bool {
+        let rightward = xa < xb
+        let lo = rightward ? xa : xb, hi = rightward ? xb : xa
+        let yLo = rightward ? ya : yb
+        let ix = lo >> FixedCells.bits
+        let side = (ix &+ 1) << FixedCells.bits
+        guard hi <= side &+ FixedCells.one else { return false }
+        let crosses = hi > side
+        // The cut, on the pixel side when the piece crosses it, else at the piece's end.
+        let yCut = yLo &+ GlyphMaskRasterizer.round(Double(side &- lo) * dydx)
+        let xm = crosses ? side : xb, ym = crosses ? yCut : yb
+        // (xa, ya)–(xm, ym) and (xm, ym)–(xb, yb), each inside one pixel; heights are ≥ 0 along the edge.
+        let d1 = ym &- ya, d2 = yb &- ym
+        let c1 = Swift.min(xa, xm) >> FixedCells.bits, c2 = Swift.min(xm, xb) >> FixedCells.bits
+        let h1 = Int32(truncatingIfNeeded: d1 &* (((c1 &+ 1) << (FixedCells.bits &+ 1)) &- xa &- xm)) &* sign
+        let h2 = Int32(truncatingIfNeeded: d2 &* (((c2 &+ 1) << (FixedCells.bits &+ 1)) &- xm &- xb)) &* sign
+        line[c1] &+= h1
+        line[c1 &+ 1] &+= Int32(truncatingIfNeeded: d1 << (FixedCells.bits &+ 1)) &* sign &- h1
+        line[c2] &+= h2
+        line[c2 &+ 1] &+= Int32(truncatingIfNeeded: d2 << (FixedCells.bits &+ 1)) &* sign &- h2
         return true
     }
 
