@@ -254,14 +254,8 @@ struct FixedCells {
         }
         let r0 = y0 >> FixedCells.bits, r1 = (y1 &- 1) >> FixedCells.bits
         let base0 = r0 << FixedCells.bits
-        if r0 == r1 {
-            let line = cells + r0 &* stride
-            let dydx = Double(y1 &- y0) / Double(x1 &- x0)
-            if !FixedCells.twoColumns(line, x0, y0 &- base0, x1, y1 &- base0, sign, dydx) {
-                FixedCells.across(line, x0, y0 &- base0, x1, y1 &- base0, sign, dydx)
-            }
-            return
-        }
+        // Edges within one row take the same path as longer ones, with no whole rows: whether an edge stays in
+        // its row is as unpredictable as whether a piece crosses a pixel side.
         if x0 == x1 {
             // Vertical (a stem's side): every full row adds the same two values.
             vertical(x0, y0, y1, r0, r1, sign)
@@ -308,8 +302,8 @@ struct FixedCells {
             row &+= 1
             line += stride
         }
-        // The last row, ending at y1 (the caller handles edges within one row).
-        h = y1 &- (r1 << FixedCells.bits)
+        // The last row, ending at y1 (and starting at y0 when it is also the first).
+        h = y1 &- Swift.max(y0, r1 << FixedCells.bits)
         let here = Int32(truncatingIfNeeded: h &* keep) &* sign
         line[ix] &+= here
         line[ix &+ 1] &+= Int32(truncatingIfNeeded: h << (FixedCells.bits &+ 1)) &* sign &- here
