@@ -44,7 +44,7 @@ let package = Package(
         .testTarget(name: "MotionTests", dependencies: ["Geometry", "Raster", "Motion"]),
         .testTarget(name: "LayersTests", dependencies: ["Geometry", "Raster", "Motion", "Layers"]),
         .testTarget(name: "ScrollingTests", dependencies: ["Geometry", "Motion", "Scrolling"]),
-        .testTarget(name: "RefreshTests", dependencies: ["Geometry", "Scrolling", "Refresh"]),
+        .testTarget(name: "RefreshTests", dependencies: ["Geometry", "Scrolling", "Refresh"], exclude: ["Goldens"]),
         .testTarget(name: "LabTests", dependencies: ["Geometry", "Raster", "Lab"]),
     ]
 )

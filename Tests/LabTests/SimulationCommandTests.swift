@@ -20,10 +20,16 @@ struct SimulationCommandTests {
         #expect(simulation.perform(.selectEffect(index: 2)) == "3 · ring")
         #expect(simulation.effectName == "ring")
         #expect(simulation.perform(.selectEffect(index: 4)) == "5 · classic")
-        #expect(simulation.perform(.nextEffect) == "1 · sticky")
-        #expect(simulation.perform(.nextEffect) == "2 · dots")
+        // Tab walks every registered effect in order (other test targets in the same process may have added some)
+        // and wraps around to the first.
+        let names = RefreshEffects.names
+        for step in 1...names.count {
+            let index = (4 + step) % names.count
+            #expect(simulation.perform(.nextEffect) == "\(index + 1) · \(names[index])")
+        }
+        #expect(simulation.effectName == "classic")
         #expect(simulation.perform(.selectEffect(index: 40)) == "No effect on key 41")
-        #expect(simulation.effectName == "dots")
+        #expect(simulation.effectName == "classic")
         #expect(simulation.toast.text == "No effect on key 41")
     }
 
