@@ -42,12 +42,13 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
 
-        // The reference renderer for the scene comparison (compare-cairo.sh): cairo draws the same scene files.
+        // The reference renderer for the scene comparison (compare-cairo.sh): cairo draws the same scene files. It lives
+        // outside Benchmarks/ because the benchmark plugin runs every executable there as a benchmark.
         .systemLibrary(name: "CCairo", path: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .executableTarget(
             name: "cairo-scene",
             dependencies: ["CCairo", .product(name: "Lab", package: refreshLab)],
-            path: "Benchmarks/CairoScene"
+            path: "Tools/CairoScene"
         ),
     ]
 )
