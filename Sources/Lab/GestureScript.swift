@@ -123,28 +123,17 @@ public struct GestureScript: Equatable, Sendable {
     }
 
     static func readFile(_ path: String) throws(ScriptError) -> [UInt8] {
-        func failure(_ why: String) -> ScriptError {
-            ScriptError(file: path, reason: "cannot read the gesture script: \(why); check the path and its permissions")
-        }
-        guard let file = fopen(path, "rb") else {
-            if errno == ENOENT {
+        do {
+            return try readFileBytes(path)
+        } catch {
+            switch error {
+            case .missing:
                 throw ScriptError(file: path, reason: "no such file; check the path, or name a script of "
                     + "Resources/gestures (such as 'sticky')")
-            }
-            throw failure(String(cString: strerror(errno)))
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            bytes.append(contentsOf: chunk[0..<n])
-            if n < chunk.count {
-                if ferror(file) != 0 { throw failure(String(cString: strerror(errno))) }
-                break
+            case .unreadable(let why):
+                throw ScriptError(file: path, reason: "cannot read the gesture script: \(why); check the path and its permissions")
             }
         }
-        return bytes
     }
 }
 

@@ -48,28 +48,9 @@ public struct SceneTiming: Equatable, Sendable {
     /// The one-line JSON report both renderers print, e.g.
     /// `{"scene": "sticky", "width": 750, "height": 1334, "iterations": 30, "median_ns": 1, "mean_ns": 1, "min_ns": 1}`.
     public func jsonLine(scene: String, width: Int, height: Int) -> String {
-        "{\"scene\": \(SceneTiming.jsonString(scene)), \"width\": \(width), \"height\": \(height), "
+        "{\"scene\": \(JSONLineBuffer.quoted(scene)), \"width\": \(width), \"height\": \(height), "
             + "\"iterations\": \(samples.count), \"median_ns\": \(Int(medianNanoseconds.rounded())), "
             + "\"mean_ns\": \(Int(meanNanoseconds.rounded())), \"min_ns\": \(minNanoseconds)}"
-    }
-
-    /// A string as a JSON string literal.
-    static func jsonString(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            case _ where scalar.value < 0x20:
-                let hex = String(scalar.value, radix: 16)
-                out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out + "\""
     }
 
     /// The monotonic clock in nanoseconds.

@@ -65,25 +65,16 @@ extension Scene {
 
     /// The whole content of a file, or an error saying why it cannot be read.
     static func readFile(_ path: String) throws(SceneError) -> [UInt8] {
-        func failure(_ why: String) -> SceneError {
-            SceneError(file: path, reason: "cannot read the scene file: \(why); check the path and its permissions")
-        }
-        guard let file = fopen(path, "rb") else {
-            if errno == ENOENT { throw SceneError(file: path, reason: "no such file; check the path") }
-            throw failure(String(cString: strerror(errno)))
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        var chunk = [UInt8](repeating: 0, count: 1 << 16)
-        while true {
-            let n = chunk.withUnsafeMutableBytes { fread($0.baseAddress, 1, $0.count, file) }
-            bytes.append(contentsOf: chunk[0..<n])
-            if n < chunk.count {
-                if ferror(file) != 0 { throw failure(String(cString: strerror(errno))) }
-                break
+        do {
+            return try readFileBytes(path)
+        } catch {
+            switch error {
+            case .missing:
+                throw SceneError(file: path, reason: "no such file; check the path")
+            case .unreadable(let why):
+                throw SceneError(file: path, reason: "cannot read the scene file: \(why); check the path and its permissions")
             }
         }
-        return bytes
     }
 }
 
