@@ -92,6 +92,10 @@ public final class FFmpegCapture: FrameSink {
                 + "install it (on Debian: apt-get install ffmpeg), or write PNG frames with --frames DIR, "
                 + "which needs nothing else")
         }
+        // The capture's folder is made as --frames makes its own, so both outputs behave alike.
+        if let slash = output.lastIndex(of: "/"), slash != output.startIndex {
+            try makeDirectory(String(output[..<slash]))
+        }
         self.output = output
         self.format = format
         var arguments = [ffmpeg, "-hide_banner", "-loglevel", "error", "-y",
