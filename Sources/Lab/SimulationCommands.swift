@@ -78,6 +78,8 @@ extension Simulation {
             return language == .chinese ? "语言：中文" : "Language: English"
         case .toggleSlowAnimations:
             clock.isSlow.toggle()
+            // Finger samples are stamped in the slowed time; the tracker measures them in the finger's own.
+            scrollView.touchClockRate = clock.isSlow ? 1 / TimeControl.slowFactor : 1
             return clock.isSlow ? "Slow animations ×10" : "Slow animations off"
         case .togglePause:
             clock.isPaused.toggle()

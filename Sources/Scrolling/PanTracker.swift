@@ -25,6 +25,10 @@ public struct PanTracker: Sendable {
     private var points: (Point, Point, Point, Point) = (.zero, .zero, .zero, .zero)
     private var count = 0
 
+    /// Seconds of the stamping clock per second of the finger's time (a slowed clock runs below 1); the velocity,
+    /// its 100 ms window and its cap are all in the finger's time.
+    public var clockRate = 1.0
+
     public init() {}
 
     /// The finger went down at `location` at `time` (seconds).
@@ -67,12 +71,13 @@ public struct PanTracker: Sendable {
         guard count >= 2 else { return .zero }
         let newestTime = sample(count - 1).time
         var first = count - 1
-        while first > 0 && newestTime - sample(first - 1).time <= PanTracker.velocityWindow { first -= 1 }
+        let rate = clockRate > 0 && clockRate.isFinite ? clockRate : 1
+        while first > 0 && (newestTime - sample(first - 1).time) / rate <= PanTracker.velocityWindow { first -= 1 }
         let pairs = count - 1 - first
         guard pairs > 0 else { return .zero }
         func pairVelocity(_ i: Int) -> Point {
             let a = sample(i - 1), b = sample(i)
-            return (b.location - a.location) / (b.time - a.time)
+            return (b.location - a.location) / ((b.time - a.time) / rate)
         }
         let w = PanTracker.pairWeights
         let v: Point

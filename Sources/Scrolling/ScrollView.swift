@@ -68,6 +68,13 @@ public final class ScrollView {
     public var alwaysBounceHorizontal = false
     /// How quickly momentum fades after a fling.
     public var decelerationRate = DecelerationRate.normal
+    /// How fast the clock that stamps touches runs against the finger: 1 normally, 0.1 under slow animations. The
+    /// release velocity is measured in the finger's own time, so a fling keeps the phone's speed and distance and only
+    /// plays out slower.
+    public var touchClockRate: Double {
+        get { panTracker.clockRate }
+        set { panTracker.clockRate = newValue }
+    }
     /// Pixels per point of the screen: the bounce stops within half a pixel, 0.5/scale pt (REFERENCE §2).
     public var displayScale = 2.0
 

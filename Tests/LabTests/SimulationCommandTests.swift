@@ -163,4 +163,29 @@ struct SimulationCommandTests {
         let pill = simulation.canvas[375, Int((667.0 - 48 - 4) * 2)] & 0xFF
         #expect(pill < 60)
     }
+
+    /// A finger flicking the list up at 1000 pt/s for 0.1 s, then lifting; returns where the list comes to rest.
+    func flingRestingOffset(slow: Bool) -> Double {
+        let base = SimulatedClock()
+        let simulation = Simulation(clock: base)
+        if slow { _ = simulation.perform(.toggleSlowAnimations) }
+        frames(simulation, base, 2)
+        simulation.handle(.touchDown(Point(187, 500)), at: base.now)
+        for i in 1...6 {
+            frames(simulation, base, 1)
+            simulation.handle(.touchMove(Point(187, 500 - Double(i) * 1000.0 / 60)), at: base.now)
+        }
+        simulation.handle(.touchUp(Point(187, 400)), at: base.now)
+        frames(simulation, base, slow ? 60 * 40 : 60 * 4)
+        return simulation.scrollView.contentOffset.y
+    }
+
+    @Test("A fling in slow animations comes to rest where it does at full speed, only ten times later")
+    func slowFling() {
+        let normal = flingRestingOffset(slow: false)
+        let slow = flingRestingOffset(slow: true)
+        // 1000 pt/s decays over −v/k = 1000 / (1000·ln(1/0.998)) ≈ 499.5 pt beyond the 100 pt the finger moved.
+        #expect(normal > 500)
+        #expect(abs(slow - normal) < 0.01 * normal, "slow fling rests at \(slow), full speed at \(normal)")
+    }
 }
