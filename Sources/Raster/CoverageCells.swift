@@ -205,26 +205,8 @@ struct CoverageCells: EdgeSink {
     @inline(never)
     private mutating func across(_ row: Int, _ left: Double, _ right: Double, _ il: Int, _ h: Double,
                                  _ perX: Double) {
-        let line = cells + row &* stride
-        let ir = Swift.max(il, CoverageCells.lastIndex(right))
-        let total = CoverageCells.fixed(h)
-        let wl = Double(il &+ 1) - left
-        var done = CoverageCells.fixed(perX * (0.5 * wl * wl))
-        line[il] &+= done
-        var k = il &+ 1
-        var reach = wl + 0.5
-        while k < ir {
-            let c = CoverageCells.fixed(perX * reach)
-            line[k] &+= c &- done
-            done = c
-            reach += 1
-            k &+= 1
-        }
-        let wr = right - Double(ir)
-        let c = CoverageCells.fixed(perX * (Double(ir) - left + wr - 0.5 * wr * wr))
-        line[ir] &+= c &- done
-        line[ir &+ 1] &+= total &- c
-        setBits(row, il, ir &+ 1)
+        InteriorCells.across(cells + row &* stride, left, right, il, h, perX)
+        setBits(row, il, Swift.max(il, CoverageCells.lastIndex(right)) &+ 1)
     }
 
     /// The index of the last unit interval that a span ending at `v` (≥ 0) reaches into: ⌈v⌉ − 1.

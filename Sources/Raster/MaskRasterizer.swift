@@ -168,7 +168,8 @@ struct InteriorCells: EdgeSink {
         }
     }
 
-    /// `CoverageCells.across` for one row's cells: the same deltas, in the same order.
+    /// Adds one row's piece of an edge that spans several pixels to that row's cells (see `CoverageCells.across`
+    /// for the arithmetic); both rasterizers use it, so their coverage agrees exactly.
     @inline(never)
     static func across(_ line: UnsafeMutablePointer<Int32>, _ left: Double, _ right: Double, _ il: Int,
                        _ h: Double, _ perX: Double) {
