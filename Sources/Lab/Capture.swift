@@ -24,7 +24,10 @@ public final class PNGSequence: FrameSink {
     }
 
     /// The path of frame `index`'s PNG (four digits at least).
-    public func path(of index: Int) -> String {
+    public func path(of index: Int) -> String { PNGSequence.path(of: index, in: directory) }
+
+    /// The path of frame `index`'s PNG in `directory`.
+    public static func path(of index: Int, in directory: String) -> String {
         let digits = String(index)
         return directory + "/frame-" + String(repeating: "0", count: Swift.max(0, 4 - digits.count)) + digits + ".png"
     }

@@ -4,8 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Geometry
-import Motion
-import Raster
 
 /// A failure of a headless run, with a message that names the file and what to do.
 public struct LabError: Error, CustomStringConvertible, Equatable {
@@ -27,19 +25,20 @@ public struct DemoDrag: Sendable {
         self.distance = distance
     }
 
-    /// The events for frame `index` of `count`: down on the first, a move on each, up on the last.
-    public func events(frame index: Int, of count: Int) -> [InputEvent] {
-        let progress = count > 1 ? Double(index) / Double(count - 1) : 1
-        let p = Point(start.x, start.y - distance * progress)
-        var events: [InputEvent] = []
-        if index == 0 { events.append(.touchDown(start)) }
-        events.append(.touchMove(p))
-        if index == count - 1 { events.append(.touchUp(p)) }
-        return events
+    /// The drag as a gesture script spread over `frames` frames: down on the first, an even move up to the last,
+    /// and up there.
+    public func script(frames: Int) -> GestureScript {
+        let end = Point(start.x, start.y - distance)
+        return GestureScript(name: "drag", steps: [
+            .down(start),
+            .move(to: end, duration: Double(Swift.max(frames - 1, 0)) / simulatedFrameRate, easing: .linear),
+            .up(nil),
+        ])
     }
 }
 
 /// Runs the simulation on a simulated clock and writes each frame as a PNG: `frame-0000.png`, `frame-0001.png`, …
+/// It is the gesture-script replay of a `DemoDrag`, the contract of `refreshlab --headless --frames N --out DIR`.
 public struct HeadlessRun {
     public var frames: Int
     public var outputDirectory: String
@@ -53,34 +52,13 @@ public struct HeadlessRun {
         self.drag = drag
     }
 
-    /// The path of frame `index`'s PNG.
-    public func framePath(_ index: Int) -> String {
-        let digits = String(index)
-        return outputDirectory + "/frame-" + String(repeating: "0", count: Swift.max(0, 4 - digits.count)) + digits + ".png"
-    }
-
     /// Renders and writes every frame; returns the paths written.
     @discardableResult
     public func run() throws -> [String] {
         guard frames > 0 else { throw LabError("--frames must be at least 1, not \(frames)") }
-        try makeDirectory(outputDirectory)
-        let clock = SimulatedClock()
-        let simulation = Simulation(phone: phone, clock: clock)
-        var written: [String] = []
-        for index in 0..<frames {
-            if index > 0 { clock.advance(by: 1 / simulatedFrameRate) }
-            for event in drag.events(frame: index, of: frames) { simulation.handle(event) }
-            simulation.step()
-            simulation.render()
-            let path = framePath(index)
-            do {
-                try PNG.write(simulation.canvas, to: path)
-            } catch {
-                throw LabError("\(error); check that the disk has room and '\(outputDirectory)' is writable")
-            }
-            written.append(path)
-        }
-        return written
+        let run = try ScriptRun(script: drag.script(frames: frames),
+                                outputs: ScriptRunOutputs(framesDirectory: outputDirectory), phone: phone)
+        return (0..<(try run.run())).map { PNGSequence.path(of: $0, in: outputDirectory) }
     }
 }
 
