@@ -29,39 +29,57 @@ public enum Command: Equatable, Sendable {
     case toggleFrameGraph
     /// Starts or stops recording frame timings: R.
     case toggleRecording
+    /// Starts or stops recording the window as a video: V (the iOS Simulator's Record Screen).
+    case toggleVideoRecording
     /// Saves a screenshot: C.
     case screenshot
+    /// Whether screenshots and recordings include the simulator's overlays (HUD, toast, help, debug): O.
+    case toggleOverlaysInOutputs
     /// The help overlay listing every key: H or F1.
     case toggleHelp
-    /// Quits: Q or Esc.
+    /// Closes the help when it is shown, else quits: Esc.
+    case escape
+    /// Quits: Q.
     case quit
 
+    /// A key, what it does, and its line in the help in English and Chinese.
+    public struct KeyBinding: Sendable {
+        public var keys: String
+        public var command: Command
+        public var help: String
+        public var chineseHelp: String
+    }
+
     /// Every key the simulator knows, in the order the help overlay lists them, with what it does.
-    public static let keyBindings: [(keys: String, command: Command, help: String)] = [
-        ("1", .selectEffect(index: 0), "sticky header (QQ)"),
-        ("2", .selectEffect(index: 1), "four-dot header"),
-        ("3", .selectEffect(index: 2), "ring header (Qidian / Material)"),
-        ("4", .selectEffect(index: 3), "news header (NetEase)"),
-        ("5", .selectEffect(index: 4), "classic header (MJRefresh / EGO)"),
-        ("Tab", .nextEffect, "next header"),
-        ("Space", .beginRefresh, "begin refreshing from code"),
-        ("Return", .endRefreshSuccess, "end with success"),
-        ("F", .endRefreshFailure, "end with failure"),
-        ("M", .endRefreshMessage, "end with a message (news)"),
-        ("A", .toggleAutoEnd, "end refreshes by themselves after 1.5 s"),
-        ("N", .toggleNoMoreData, "footer: no more data"),
-        ("L", .toggleLanguage, "English / Chinese"),
-        ("S", .toggleSlowAnimations, "slow animations ×10"),
-        ("P", .togglePause, "pause"),
-        (".", .stepFrame, "one frame forward while paused"),
-        ("D", .toggleDebugOverlay, "debug overlay"),
-        ("G", .toggleFrameGraph, "frame-time graph"),
-        ("R", .toggleRecording, "record frame timings"),
-        ("C", .screenshot, "screenshot"),
-        ("H", .toggleHelp, "this help"),
-        ("F1", .toggleHelp, "this help"),
-        ("Q", .quit, "quit"),
-        ("Escape", .quit, "quit"),
+    public static let keyBindings: [KeyBinding] = [
+        KeyBinding(keys: "1", command: .selectEffect(index: 0), help: "sticky header (QQ)", chineseHelp: "粘性头部（QQ）"),
+        KeyBinding(keys: "2", command: .selectEffect(index: 1), help: "four-dot header", chineseHelp: "四点头部"),
+        KeyBinding(keys: "3", command: .selectEffect(index: 2), help: "ring header (Qidian)", chineseHelp: "圆环头部（起点）"),
+        KeyBinding(keys: "4", command: .selectEffect(index: 3), help: "news header (NetEase)", chineseHelp: "新闻头部（网易）"),
+        KeyBinding(keys: "5", command: .selectEffect(index: 4), help: "classic header (MJRefresh)",
+                   chineseHelp: "经典头部（MJRefresh）"),
+        KeyBinding(keys: "Tab", command: .nextEffect, help: "next header", chineseHelp: "下一个头部"),
+        KeyBinding(keys: "Space", command: .beginRefresh, help: "begin refreshing from code", chineseHelp: "代码开始刷新"),
+        KeyBinding(keys: "Return", command: .endRefreshSuccess, help: "end with success", chineseHelp: "结束：成功"),
+        KeyBinding(keys: "F", command: .endRefreshFailure, help: "end with failure", chineseHelp: "结束：失败"),
+        KeyBinding(keys: "M", command: .endRefreshMessage, help: "end with a message (news)", chineseHelp: "结束：显示消息（新闻）"),
+        KeyBinding(keys: "A", command: .toggleAutoEnd, help: "auto end after 1.5 s", chineseHelp: "1.5 秒后自动结束"),
+        KeyBinding(keys: "N", command: .toggleNoMoreData, help: "footer: no more data", chineseHelp: "底部：没有更多数据"),
+        KeyBinding(keys: "L", command: .toggleLanguage, help: "English / Chinese", chineseHelp: "英文 / 中文"),
+        KeyBinding(keys: "S", command: .toggleSlowAnimations, help: "slow animations ×10", chineseHelp: "慢动画 ×10"),
+        KeyBinding(keys: "P", command: .togglePause, help: "pause", chineseHelp: "暂停"),
+        KeyBinding(keys: ".", command: .stepFrame, help: "one frame forward (paused)", chineseHelp: "前进一帧（暂停时）"),
+        KeyBinding(keys: "D", command: .toggleDebugOverlay, help: "debug overlay", chineseHelp: "调试层"),
+        KeyBinding(keys: "G", command: .toggleFrameGraph, help: "frame-time graph (HUD)", chineseHelp: "帧时间图（HUD）"),
+        KeyBinding(keys: "R", command: .toggleRecording, help: "record frame timings", chineseHelp: "记录帧时间"),
+        KeyBinding(keys: "V", command: .toggleVideoRecording, help: "record video (MP4)", chineseHelp: "录制视频（MP4）"),
+        KeyBinding(keys: "C", command: .screenshot, help: "screenshot", chineseHelp: "截图"),
+        KeyBinding(keys: "O", command: .toggleOverlaysInOutputs, help: "overlays in screenshots, videos",
+                   chineseHelp: "截图和视频包含叠加层"),
+        KeyBinding(keys: "H", command: .toggleHelp, help: "this help", chineseHelp: "本帮助"),
+        KeyBinding(keys: "F1", command: .toggleHelp, help: "this help", chineseHelp: "本帮助"),
+        KeyBinding(keys: "Escape", command: .escape, help: "close the help, or quit", chineseHelp: "关闭帮助，或退出"),
+        KeyBinding(keys: "Q", command: .quit, help: "quit", chineseHelp: "退出"),
     ]
 
     /// The command of a key named as in `keyBindings` (letters in either case), or nil for a key that does nothing.

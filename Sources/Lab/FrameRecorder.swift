@@ -17,6 +17,12 @@ public enum FramePhase: Int, CaseIterable, Sendable {
     case upload
     /// The texture presented (with vsync, mostly waiting: little CPU).
     case present
+    /// Files a run writes from the frame (PNG frames, a capture, a screenshot, the trace): outside the frame's
+    /// budget, since the phone does not write files.
+    case output
+
+    /// The phases a frame's budget covers: all but `output`.
+    public static let budgeted: [FramePhase] = [.input, .update, .draw, .upload, .present]
 
     public var name: String {
         switch self {
@@ -25,6 +31,7 @@ public enum FramePhase: Int, CaseIterable, Sendable {
         case .draw: "draw"
         case .upload: "upload"
         case .present: "present"
+        case .output: "output"
         }
     }
 }
@@ -38,11 +45,15 @@ public struct FrameSample: Equatable, Sendable {
     public var time = 0.0
     /// Seconds since the previous frame began (the budget for the first frame, which has none before it).
     public var interval = 0.0
+    /// True when the frame came after a stretch in which nothing moved and no frame was due: its interval is idle
+    /// time, not frames dropped (Android's JankStats counts only frames in motion).
+    public var followsIdle = false
     public var input = 0.0
     public var update = 0.0
     public var draw = 0.0
     public var upload = 0.0
     public var present = 0.0
+    public var output = 0.0
     /// The refresh control's state at the end of the frame, as a code of `FrameRecorder.stateNames`.
     public var stateCode: UInt8 = 0
     /// The header effect, as an index into the recorder's effect names.
@@ -58,6 +69,7 @@ public struct FrameSample: Equatable, Sendable {
             case .draw: draw
             case .upload: upload
             case .present: present
+            case .output: output
             }
         }
         set {
@@ -67,12 +79,19 @@ public struct FrameSample: Equatable, Sendable {
             case .draw: draw = newValue
             case .upload: upload = newValue
             case .present: present = newValue
+            case .output: output = newValue
             }
         }
     }
 
-    /// The frame's work: the sum of its phases' CPU time.
+    /// The frame's work within its budget: the CPU time of every phase but `output`.
     public var cpuTime: Double { input + update + draw + upload + present }
+
+    /// Frames the display showed again before this one: none after an idle stretch, else
+    /// `round(interval / budget) − 1`.
+    public func droppedFrames(budget: Double) -> Int {
+        followsIdle ? 0 : TimingSummary.droppedFrames(interval: interval, budget: budget)
+    }
 }
 
 /// Times every frame by phase, keeps the recent frames for the HUD and, while recording, writes a CSV row per
@@ -156,6 +175,7 @@ public final class FrameRecorder: @unchecked Sendable {
     private var rows = ByteBuffer(capacity: 0)
     private var recordedIntervals: [Double] = []
     private var recordedCPU: [Double] = []
+    private var recordedIdleGaps = 0
     private var framesSinceFlush = 0
     private var recordingError: LabError?
 
@@ -192,10 +212,12 @@ public final class FrameRecorder: @unchecked Sendable {
     }
 
     /// Starts a frame at `time` on the frame clock (seconds); its interval is the time since the previous frame.
-    public func beginFrame(at time: Double) {
+    /// `followsIdle` says that nothing moved and no frame was due since the previous frame (the loop slept).
+    public func beginFrame(at time: Double, followsIdle: Bool = false) {
         current = FrameSample()
         current.index = frameCount
         current.time = time
+        current.followsIdle = followsIdle
         if let previous = previousFrameTime {
             current.interval = Swift.max(time - previous, 0)
         } else {
@@ -258,17 +280,21 @@ public final class FrameRecorder: @unchecked Sendable {
     /// The last frame ended, if any.
     public var lastFrame: FrameSample? { frameCount > 0 ? recent(0) : nil }
 
-    /// Frames per second over the recent frames of the last second (by their intervals).
-    public var framesPerSecond: Double {
-        var total = 0.0
+    /// Frames per second presented in motion over the last second, seen from a frame beginning at `time` on the
+    /// frame clock: the recent frames that began within that second, back to the first frame after the last idle
+    /// stretch, over the time from the earliest of them to `time`. Nil when there is none.
+    public func framesPerSecond(at time: Double) -> Double? {
         var n = 0
+        var earliest = time
         while n < recentCount {
-            let interval = recent(n).interval
-            if total + interval > 1 && n > 0 { break }
-            total += interval
+            let sample = recent(n)
+            guard time - sample.time < 1 else { break }
             n += 1
+            earliest = sample.time
+            if sample.followsIdle { break }
         }
-        return total > 0 ? Double(n) / total : 0
+        guard n > 0, time > earliest else { return nil }
+        return Double(n) / (time - earliest)
     }
 
     /// Mean CPU time of the recent frames, in seconds.
@@ -312,6 +338,7 @@ public final class FrameRecorder: @unchecked Sendable {
         rows.append(string: TimingFiles.header + "\n")
         recordedIntervals.removeAll(keepingCapacity: true)
         recordedCPU.removeAll(keepingCapacity: true)
+        recordedIdleGaps = 0
         recordedIntervals.reserveCapacity(FrameRecorder.reservedFrames)
         recordedCPU.reserveCapacity(FrameRecorder.reservedFrames)
         framesSinceFlush = 0
@@ -321,13 +348,19 @@ public final class FrameRecorder: @unchecked Sendable {
         FrameRecorder.register(self)
     }
 
-    private func record(_ sample: FrameSample) {
+    private func record(_ frame: FrameSample) {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         guard let csv = csvFile else { return }
+        var sample = frame
+        // A recording's intervals start at its first frame: the time before it was not recorded.
+        if recordedCPU.isEmpty {
+            sample.interval = budget
+            sample.followsIdle = false
+        }
         TimingFiles.appendRow(sample, state: FrameRecorder.stateBytes[Int(sample.stateCode)],
                               effect: effectBytes[Int(sample.effectCode)], budget: budget, to: &rows)
-        recordedIntervals.append(sample.interval)
+        if sample.followsIdle { recordedIdleGaps += 1 } else { recordedIntervals.append(sample.interval) }
         recordedCPU.append(sample.cpuTime)
         framesSinceFlush += 1
         if framesSinceFlush >= FrameRecorder.flushInterval {
@@ -369,7 +402,7 @@ public final class FrameRecorder: @unchecked Sendable {
     public var currentSummary: TimingSummary {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
-        return TimingSummary(budget: budget, intervals: recordedIntervals, cpuTimes: recordedCPU)
+        return TimingSummary(budget: budget, intervals: recordedIntervals, cpuTimes: recordedCPU, idleGaps: recordedIdleGaps)
     }
 
     /// Ends the recording: writes the last rows and the summary, and renames both files into place. Returns the
@@ -388,7 +421,7 @@ public final class FrameRecorder: @unchecked Sendable {
         csvFile = nil
         jsonFile = nil
         FrameRecorder.unregister(self)
-        let summary = TimingSummary(budget: budget, intervals: recordedIntervals, cpuTimes: recordedCPU)
+        let summary = TimingSummary(budget: budget, intervals: recordedIntervals, cpuTimes: recordedCPU, idleGaps: recordedIdleGaps)
         defer { rows.removeAll() }
         try csv.write(rows)
         if let error = recordingError { throw error }
@@ -476,6 +509,14 @@ public final class FrameRecorder: @unchecked Sendable {
         terminationHandlers.append(handler)
     }
 
+    /// Adds work for the watcher to do as soon as a signal arrives, before the grace period: waking a frame loop
+    /// asleep in its event queue, say. It runs on the watcher's thread.
+    public static func addTerminationRequestHandler(_ handler: @escaping @Sendable () -> Void) {
+        pthread_mutex_lock(globalLock)
+        defer { pthread_mutex_unlock(globalLock) }
+        terminationRequestHandlers.append(handler)
+    }
+
     /// Saves every recording under way (what the watcher does before exiting); returns how many were saved.
     @discardableResult
     public static func finishAllRecordings() -> Int {
@@ -514,7 +555,9 @@ public final class FrameRecorder: @unchecked Sendable {
         pthread_mutex_lock(globalLock)
         receivedSignal = signal
         let grace = terminationGrace
+        let wakers = terminationRequestHandlers
         pthread_mutex_unlock(globalLock)
+        for wake in wakers { wake() }
         // Wait for the frame loop to quit by itself, or for a second signal.
         var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
         _ = poll(&waiter, 1, Int32(Swift.max(grace, 0) * 1000))
@@ -537,6 +580,7 @@ private nonisolated(unsafe) var handlersInstalled = false
 private nonisolated(unsafe) var receivedSignal: Int32?
 private nonisolated(unsafe) var terminationGrace = 1.0
 private nonisolated(unsafe) var terminationHandlers: [@Sendable () -> Void] = []
+private nonisolated(unsafe) var terminationRequestHandlers: [@Sendable () -> Void] = []
 private nonisolated(unsafe) var active: [FrameRecorder] = []
 private nonisolated(unsafe) var terminationPipeRead: Int32 = -1
 /// Read by the signal handler: set once before the handler is installed.

@@ -3,9 +3,10 @@ import Raster
 import Refresh
 import Text
 
-/// The heads-up display in the screen's top-right corner: frames per second; the last, mean and p99 frame time
-/// (CPU time of the recent frames); the refresh state and the pull distance; and a live graph of the recent frames,
-/// one bar per frame stacked by phase with a line at the budget, as Android's Profile GPU Rendering draws it.
+/// The heads-up display in the screen's top-right corner: frames per second presented while something moves
+/// ("idle" while nothing does); the last, mean and p99 frame time (CPU time of the recent frames); the refresh
+/// state and the pull distance; and a live graph of the recent frames, one bar per frame stacked by phase with a
+/// labelled line at the budget and a legend of the phase colours, as Android's Profile GPU Rendering draws it.
 ///
 /// Drawing allocates nothing once warm: numbers are formatted into a byte buffer made once and drawn a character
 /// at a time from lines laid out on first use; bars are filled straight into the canvas's pixels.
@@ -17,18 +18,23 @@ public final class HUD {
     /// Text size and line spacing, in points: 10 pt is 20 px at scale 2, legible on the simulated phone.
     public static let fontSize = 10.0
     public static let lineHeight = 13.0
-    /// The graph's height in points: it spans 0 to `graphRange` budgets, so the budget line sits at half height
-    /// and a frame over twice the budget fills it.
-    public static let graphHeight = 44.0
-    public static let graphRange = 2.0
+    /// The legend's text size and its two rows' spacing, in points.
+    public static let legendFontSize = 8.0
+    public static let legendLineHeight = 11.0
+    /// The graph's height in points: it spans 0 to `graphRange` budgets, so the budget line sits at a third of its
+    /// height, with room above it to see how far a slow frame went.
+    public static let graphHeight = 66.0
+    public static let graphRange = 3.0
     /// Width of one frame's bar, in points (1 pt = 2 px at scale 2).
     public static let barWidth = 1.0
+    /// The legend's rows: the budgeted phases, three then two.
+    static let legendRows: [[FramePhase]] = [[.input, .update, .draw], [.upload, .present]]
 
     public static let background = Color(rgb: 0, 0, 0, alpha: 0.72)
     public static let textColor = Color(rgb: 255, 255, 255)
     public static let budgetColor = Color(rgb: 0, 230, 118)
     /// Each phase's colour in the bars (after Android's Profile GPU Rendering: input teal, update green, draw
-    /// blue, upload purple, present orange).
+    /// blue, upload purple, present orange; output, which the phone never pays, grey).
     public static func color(of phase: FramePhase) -> Color {
         switch phase {
         case .input: Color(rgb: 0, 150, 136)
@@ -36,6 +42,7 @@ public final class HUD {
         case .draw: Color(rgb: 33, 150, 243)
         case .upload: Color(rgb: 171, 71, 188)
         case .present: Color(rgb: 255, 152, 0)
+        case .output: Color(rgb: 158, 158, 158)
         }
     }
 
@@ -44,6 +51,8 @@ public final class HUD {
 
     private var glyphLines: [TextLine?] = []
     private var stateLines: [TextLine] = []
+    private var legendLines: [TextLine] = []
+    private var budgetLabel: (budget: Double, line: TextLine)?
     private var digitWidth = 0.0
     private var line = ByteBuffer(capacity: 64)
     private let phaseColors: [UInt32] = FramePhase.allCases.map { HUD.color(of: $0).premultipliedPixel }
@@ -57,7 +66,8 @@ public final class HUD {
     /// The panel's frame in screen points.
     public func panelFrame(screen: Size) -> Rect {
         let textHeight = 3 * HUD.lineHeight
-        let height = 2 * HUD.padding + textHeight + (showsGraph ? HUD.graphHeight + HUD.padding : 0)
+        let graphHeight = HUD.graphHeight + HUD.padding + Double(HUD.legendRows.count) * HUD.legendLineHeight
+        let height = 2 * HUD.padding + textHeight + (showsGraph ? graphHeight : 0)
         return Rect(x: screen.width - HUD.width - HUD.margin, y: HUD.margin + 20, width: HUD.width, height: height)
     }
 
@@ -73,15 +83,21 @@ public final class HUD {
         Swift.min(Int(graphFrame(screen: screen).width / HUD.barWidth), recorder.historyCapacity)
     }
 
-    /// Draws the HUD for `recorder`'s recent frames into `canvas` (pixels at `scale` per point). Without `text`
-    /// (no fonts) only the panel and the graph are drawn.
-    public func draw(recorder: FrameRecorder, state: RefreshState, pullDistance: Double, screen: Size, scale: Double,
-                     text: TextRenderer?, into canvas: Canvas) {
+    /// Draws the HUD for `recorder`'s recent frames into `canvas` (pixels at `scale` per point), during a frame
+    /// that began at `time` on the recorder's frame clock; `isMoving` says whether anything moves (else the rate
+    /// reads "idle"). Without `text` (no fonts) only the panel and the graph are drawn.
+    public func draw(recorder: FrameRecorder, time: Double, isMoving: Bool, state: RefreshState, pullDistance: Double,
+                     screen: Size, scale: Double, text: TextRenderer?, into canvas: Canvas) {
         let panel = panelFrame(screen: screen)
         fill(panel, pixel: backgroundPixel, scale: scale, canvas: canvas)
-        if let text { drawFigures(recorder: recorder, state: state, pullDistance: pullDistance, panel: panel,
-                                  scale: scale, text: text, canvas: canvas) }
-        if showsGraph { drawGraph(recorder: recorder, frame: graphFrame(screen: screen), scale: scale, canvas: canvas) }
+        let rate = isMoving ? recorder.framesPerSecond(at: time) : nil
+        if let text { drawFigures(recorder: recorder, rate: rate, state: state, pullDistance: pullDistance,
+                                  panel: panel, scale: scale, text: text, canvas: canvas) }
+        if showsGraph {
+            let graph = graphFrame(screen: screen)
+            drawGraph(recorder: recorder, frame: graph, scale: scale, canvas: canvas)
+            if let text { drawLabels(budget: recorder.budget, graph: graph, scale: scale, text: text, canvas: canvas) }
+        }
     }
 
     // MARK: Figures
@@ -93,18 +109,23 @@ public final class HUD {
             return text.layout(String(Character(Unicode.Scalar(UInt8(code)))), size: HUD.fontSize)
         }
         stateLines = FrameRecorder.stateNames.map { text.layout($0, size: HUD.fontSize) }
+        legendLines = FramePhase.allCases.map { text.layout($0.name, size: HUD.legendFontSize) }
         digitWidth = glyphLines[Int(UInt8(ascii: "0"))]?.width ?? HUD.fontSize * 0.6
     }
 
-    private func drawFigures(recorder: FrameRecorder, state: RefreshState, pullDistance: Double, panel: Rect,
-                             scale: Double, text: TextRenderer, canvas: Canvas) {
+    private func drawFigures(recorder: FrameRecorder, rate: Double?, state: RefreshState, pullDistance: Double,
+                             panel: Rect, scale: Double, text: TextRenderer, canvas: Canvas) {
         prepare(text)
         let x = panel.minX + HUD.padding
         var baseline = panel.minY + HUD.padding + HUD.fontSize
         let last = recorder.lastFrame?.cpuTime ?? 0
-        // "60 fps  last 1.23 ms"
+        // "60 fps  last 1.23 ms", or "idle  last 1.23 ms" while nothing moves.
         line.removeAll()
-        line.append(int: Int(recorder.framesPerSecond.rounded())); line.append(" fps  last ")
+        if let rate {
+            line.append(int: Int(rate.rounded())); line.append(" fps  last ")
+        } else {
+            line.append("idle  last ")
+        }
         line.append(fixed: last * 1000, decimals: 2); line.append(" ms")
         drawLine(at: Point(x, baseline), scale: scale, text: text, canvas: canvas)
         baseline += HUD.lineHeight
@@ -146,7 +167,7 @@ public final class HUD {
             let sample = recorder.recent(back)
             let x = frame.maxX - Double(back + 1) * HUD.barWidth
             var top = frame.maxY
-            for phase in FramePhase.allCases {
+            for phase in FramePhase.budgeted {
                 let h = Swift.min(sample[phase] * pointsPerSecond, top - frame.minY)
                 guard h > 0 else { continue }
                 fill(Rect(x: x, y: top - h, width: HUD.barWidth, height: h), pixel: phaseColors[phase.rawValue],
@@ -157,6 +178,32 @@ public final class HUD {
         let budgetY = frame.maxY - recorder.budget * pointsPerSecond
         fill(Rect(x: frame.minX, y: budgetY - 0.5 / scale, width: frame.width, height: 1 / scale * 2),
              pixel: budgetPixel, scale: scale, canvas: canvas)
+    }
+
+    /// The budget line's label ("16.7 ms", above the line at the graph's left) and the legend under the graph.
+    private func drawLabels(budget: Double, graph: Rect, scale: Double, text: TextRenderer, canvas: Canvas) {
+        prepare(text)
+        if budgetLabel?.budget != budget {
+            budgetLabel = (budget, text.layout(TimingChart.format(budget * 1000, decimals: 1) + " ms",
+                                               size: HUD.legendFontSize))
+        }
+        if let label = budgetLabel?.line {
+            let budgetY = graph.maxY - graph.height / HUD.graphRange
+            text.draw(label, at: Point(graph.minX + 1, budgetY - 2), color: HUD.budgetColor, scale: scale, into: canvas)
+        }
+        var baseline = graph.maxY + HUD.padding + HUD.legendFontSize
+        for row in HUD.legendRows {
+            var x = graph.minX
+            for phase in row {
+                let swatch = HUD.legendFontSize * 0.8
+                fill(Rect(x: x, y: baseline - swatch, width: swatch, height: swatch),
+                     pixel: phaseColors[phase.rawValue], scale: scale, canvas: canvas)
+                let name = legendLines[phase.rawValue]
+                text.draw(name, at: Point(x + swatch + 2, baseline), color: HUD.textColor, scale: scale, into: canvas)
+                x += swatch + 2 + name.width + 8
+            }
+            baseline += HUD.legendLineHeight
+        }
     }
 
     private func fill(_ rect: Rect, pixel: UInt32, scale: Double, canvas: Canvas) {

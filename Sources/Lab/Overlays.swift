@@ -40,6 +40,16 @@ public final class Toast {
         return time >= shownAt && time < shownAt + Toast.duration
     }
 
+    /// Whether the toast changes at `time` (it is fading), or when it next will: when it starts to fade, or
+    /// never (`.infinity`) once it is gone.
+    func activity(at time: Double) -> Simulation.Activity {
+        guard let shownAt, !text.isEmpty else { return .still(until: .infinity) }
+        let fadeStart = shownAt + Toast.duration - Toast.fadeDuration
+        if time < shownAt { return .still(until: shownAt) }
+        if time < fadeStart { return .still(until: fadeStart) }
+        return time < shownAt + Toast.duration ? .moving : .still(until: .infinity)
+    }
+
     /// Its opacity at `time`: 1, then a linear fade over the last `fadeDuration`.
     public func opacity(at time: Double) -> Double {
         guard isVisible(at: time), let shownAt else { return 0 }
@@ -71,7 +81,8 @@ public final class Toast {
 
 /// The help (H or F1), the debug overlay (D) and the toast, drawn over the frame.
 final class Overlays {
-    static let helpBackground = Color(rgb: 0, 0, 0, alpha: 0.78)
+    /// The help's dimming: dark enough (85 %) that its white text reads over any content.
+    static let helpBackground = Color(rgb: 0, 0, 0, alpha: 0.85)
     static let helpKeyColor = Color(rgb: 255, 214, 10)
     static let helpFontSize = 13.0
     static let helpRowHeight = 21.0
@@ -81,9 +92,8 @@ final class Overlays {
     static let insetColor = Color(rgb: 52, 199, 89)
     static let debugTextColor = Color(rgb: 200, 0, 130)
 
-    /// The help's lines (key, what it does), laid out on first show.
-    private var helpLines: [(key: TextLine, help: TextLine)] = []
-    private var helpTitle: TextLine?
+    /// The help's lines (key, what it does) and title, laid out on first show in each language.
+    private var help: (language: RefreshLanguage, title: TextLine, lines: [(key: TextLine, help: TextLine)])?
     /// The debug overlay's texts, laid out again only when what they say changes.
     private var stateText: (state: RefreshState, effect: String, line: TextLine)?
     private var triggerText: (distance: Double, line: TextLine)?
@@ -98,30 +108,46 @@ final class Overlays {
         if simulation.showsDebugOverlay {
             drawDebug(simulation, time: time, contentToPixels: contentToPixels, clip: listClip, text: text)
         }
-        if simulation.showsHelp, let text { drawHelp(simulation.phone, text: text, rasterizer: rasterizer, into: canvas) }
+        if simulation.showsHelp, let text {
+            drawHelp(simulation.phone, language: simulation.language, text: text, rasterizer: rasterizer, into: canvas)
+        }
         simulation.toast.draw(screen: simulation.phone.screenSize, scale: scale, time: simulation.clock.base.now,
                               text: text, rasterizer: rasterizer, into: canvas)
     }
 
     // MARK: Help
 
-    private func drawHelp(_ phone: Phone, text: TextRenderer, rasterizer: Rasterizer, into canvas: Canvas) {
-        let s = phone.scale
-        if helpLines.isEmpty {
-            helpTitle = text.layout("Keys (H or F1 hides this)", size: 15)
-            helpLines = Command.keyBindings.map { binding in
-                (text.layout(binding.keys, size: Overlays.helpFontSize),
-                 text.layout(binding.help, size: Overlays.helpFontSize, maxWidth: phone.screenSize.width - 120))
-            }
+    /// The help's layout: every line whole, the keys in a column as wide as the widest key.
+    func helpLayout(language: RefreshLanguage, text: TextRenderer) -> (title: TextLine, lines: [(key: TextLine, help: TextLine)]) {
+        if let help, help.language == language { return (help.title, help.lines) }
+        let chinese = language == .chinese
+        let title = text.layout(chinese ? "按键（H、F1 或 Esc 关闭）" : "Keys (H, F1 or Esc closes this)", size: 15)
+        let lines = Command.keyBindings.map { binding in
+            (text.layout(binding.keys, size: Overlays.helpFontSize),
+             text.layout(chinese ? binding.chineseHelp : binding.help, size: Overlays.helpFontSize))
         }
+        help = (language, title, lines)
+        return (title, lines)
+    }
+
+    /// The help's left margin and the gap between the key column and the help column, in points.
+    static let helpMargin = 24.0
+    static let helpColumnGap = 14.0
+
+    private func drawHelp(_ phone: Phone, language: RefreshLanguage, text: TextRenderer, rasterizer: Rasterizer,
+                          into canvas: Canvas) {
+        let s = phone.scale
+        let (title, lines) = helpLayout(language: language, text: text)
         rasterizer.fill(.rect(Rect(origin: .zero, size: phone.screenSize)), transform: AffineTransform(scaleX: s, y: s),
                         color: Overlays.helpBackground, into: canvas)
-        let top = Swift.max(24, (phone.screenSize.height - Double(helpLines.count + 2) * Overlays.helpRowHeight) / 2)
-        if let helpTitle { text.draw(helpTitle, at: Point(28, top), color: .white, scale: s, into: canvas) }
-        for (i, row) in helpLines.enumerated() {
+        let keyWidth = lines.map(\.key.width).max() ?? 0
+        let top = Swift.max(24, (phone.screenSize.height - Double(lines.count + 2) * Overlays.helpRowHeight) / 2)
+        text.draw(title, at: Point(Overlays.helpMargin, top), color: .white, scale: s, into: canvas)
+        for (i, row) in lines.enumerated() {
             let y = top + Double(i + 2) * Overlays.helpRowHeight
-            text.draw(row.key, at: Point(28, y), color: Overlays.helpKeyColor, scale: s, into: canvas)
-            text.draw(row.help, at: Point(100, y), color: .white, scale: s, into: canvas)
+            text.draw(row.key, at: Point(Overlays.helpMargin, y), color: Overlays.helpKeyColor, scale: s, into: canvas)
+            text.draw(row.help, at: Point(Overlays.helpMargin + keyWidth + Overlays.helpColumnGap, y), color: .white,
+                      scale: s, into: canvas)
         }
     }
 

@@ -84,17 +84,16 @@ public struct ScriptTimeline: Equatable, Sendable {
     }
 }
 
-/// Replays a gesture script on a simulation driven by a simulated clock, one frame at a time.
+/// Replays a gesture script on a simulation driven by a simulated clock: the input of a headless frame loop.
 ///
-/// Each frame runs in three phases that a host may time one by one: `applyInput()` (the frame's actions),
-/// `update()` (physics and animations at the frame's time) and `draw()` (the frame into the simulation's canvas).
-/// `runFrame()` does all three. Frame 0 is at time 0; each later frame first moves the clock on by 1/60 s.
-public final class ScriptReplay {
+/// Frame 0 is at time 0; each later frame first moves the clock on by 1/60 s, then applies the frame's actions.
+/// Every frame is presented, so a run writes exactly `frameCount` frames whatever moves.
+public final class ScriptReplay: FrameInput {
     public let script: GestureScript
     public let timeline: ScriptTimeline
     public let clock: SimulatedClock
     public let simulation: Simulation
-    /// The frame the next `applyInput()` runs; `frameCount` once the replay is over.
+    /// The frame the next `nextFrame` call makes; `frameCount` once the replay is over.
     public private(set) var frame = 0
     /// True once a `Q` or `Escape` key in the script asked to quit: the replay stops after that frame.
     public private(set) var quitRequested = false
@@ -122,39 +121,29 @@ public final class ScriptReplay {
     public var isFinished: Bool { frame >= timeline.frameCount || quitRequested }
 
     /// The frame's time on the simulated clock, in seconds.
-    public var time: Double { clock.now }
+    public var now: Double { clock.now }
+    public var presentsEveryFrame: Bool { true }
 
-    /// Moves the clock to this frame's time and applies the actions of the frame.
-    public func applyInput() {
+    /// Moves the clock to the next frame's time and applies the actions of that frame.
+    public func nextFrame(for simulation: Simulation, idleUntil: Double?) -> FrameInputResult {
+        guard !isFinished else { return .end }
         if frame > 0 { clock.advance(by: 1 / simulatedFrameRate) }
         let actions = timeline.actions
         while nextAction < actions.count && actions[nextAction].frame == frame {
             apply(actions[nextAction].action)
             nextAction += 1
         }
-    }
-
-    /// Steps physics and animations to the frame's time.
-    public func update() {
-        simulation.step()
-    }
-
-    /// Draws the frame into `simulation.canvas`.
-    public func draw() {
-        simulation.render()
-    }
-
-    /// Ends the frame: the next call of `applyInput()` runs the next one.
-    public func finishFrame() {
         frame += 1
+        return .frame(changed: true, waited: false)
     }
 
-    /// Runs one whole frame: input, update, draw.
-    public func runFrame() {
-        applyInput()
-        update()
-        draw()
-        finishFrame()
+    /// Applies the next frame's input and steps the simulation, without drawing: for checking states quickly.
+    /// Returns false when the script is over.
+    @discardableResult
+    public func advance() -> Bool {
+        guard case .frame = nextFrame(for: simulation, idleUntil: nil) else { return false }
+        simulation.step()
+        return true
     }
 
     private func apply(_ action: ScriptTimeline.Action) {
@@ -164,16 +153,11 @@ public final class ScriptReplay {
         case .endRefresh(let result):
             simulation.refreshControl.endRefreshing(result: result)
         case .command(let command):
-            perform(command)
+            simulation.perform(command)
+            // Of what only a host can do, a replay honours quit; the loop ignores screenshots and recordings
+            // without an output folder (a run writes frames with --frames and timings with --timings).
+            if simulation.hostRequests.contains(.quit) { quitRequested = true }
         }
-    }
-
-    /// What a key does in a headless run: exactly what it does in the window (`Simulation.perform`), toast
-    /// included. Of what only a host can do, a headless run honours quit; screenshots and recordings belong to the
-    /// window (a run writes frames with `--frames` and timings with `--timings`).
-    private func perform(_ command: Command) {
-        simulation.perform(command)
-        if simulation.takeHostRequests().contains(.quit) { quitRequested = true }
     }
 }
 
@@ -187,29 +171,29 @@ public struct ScriptRunOutputs: Sendable {
     public var eventsPath: String?
     /// A JSON line per frame (see `TraceWriter`).
     public var tracePath: String?
+    /// Whether frames and captures include the overlays (toast, help, debug overlay, HUD).
+    public var includesOverlays: Bool
 
     public init(framesDirectory: String? = nil, capturePath: String? = nil, eventsPath: String? = nil,
-                tracePath: String? = nil) {
+                tracePath: String? = nil, includesOverlays: Bool = false) {
         self.framesDirectory = framesDirectory
         self.capturePath = capturePath
         self.eventsPath = eventsPath
         self.tracePath = tracePath
+        self.includesOverlays = includesOverlays
     }
 }
 
-/// A headless run of a gesture script: the replay, with its state changes logged and its frames, trace and
-/// capture written as they are made.
+/// A headless run of a gesture script: the replay driving the frame loop, with its state changes logged and its
+/// frames, trace and capture written as they are made.
 ///
 /// Every output is opened before the first frame, so a bad path fails at once and not after a long run; every line
 /// and frame is on disk as soon as it is made, so a run stopped half-way keeps what it did.
 public final class ScriptRun {
     public let replay: ScriptReplay
+    public let loop: FrameLoop
     public let events: EventLog
     public let outputs: ScriptRunOutputs
-    /// Times each frame's phases when set: input, update, draw, and writing the frame out as the upload.
-    public var recorder: FrameRecorder?
-    private let trace: TraceWriter?
-    private var sinks: [any FrameSink] = []
 
     /// Prepares a run: the replay and every output.
     ///
@@ -218,68 +202,35 @@ public final class ScriptRun {
                 phone: Phone = Phone(), searchPath: String? = FFmpegCapture.processSearchPath) throws {
         replay = try ScriptReplay(script: script, effect: effect, phone: phone)
         self.outputs = outputs
+        loop = FrameLoop(simulation: replay.simulation, input: replay,
+                         recorder: FrameRecorder(budget: 1 / simulatedFrameRate))
+        replay.simulation.includesOverlaysInOutputs = outputs.includesOverlays
         events = try EventLog(simulation: replay.simulation, path: outputs.eventsPath)
-        trace = try outputs.tracePath.map { try TraceWriter(path: $0) }
-        if let directory = outputs.framesDirectory { sinks.append(try PNGSequence(directory: directory)) }
+        loop.events = events
+        loop.trace = try outputs.tracePath.map { try TraceWriter(path: $0) }
+        if let directory = outputs.framesDirectory { loop.sinks.append(try PNGSequence(directory: directory)) }
         if let capture = outputs.capturePath {
-            sinks.append(try FFmpegCapture(output: capture, width: phone.pixelWidth, height: phone.pixelHeight,
-                                           searchPath: searchPath))
+            loop.sinks.append(try FFmpegCapture(output: capture, width: phone.pixelWidth, height: phone.pixelHeight,
+                                                searchPath: searchPath))
         }
     }
 
     public var simulation: Simulation { replay.simulation }
+    /// Times each frame's phases; `startRecording` on it writes them to files.
+    public var recorder: FrameRecorder { loop.recorder }
 
-    /// Runs one frame and writes its outputs.
-    public func runFrame() throws {
-        let frame = replay.frame
-        events.frame = frame
-        recorder?.beginFrame(at: Double(frame) / simulatedFrameRate)
-        replay.applyInput()
-        recorder?.endPhase(.input)
-        replay.update()
-        recorder?.endPhase(.update)
-        replay.draw()
-        recorder?.endPhase(.draw)
-        try trace?.record(frame: frame, time: replay.time, simulation: simulation)
-        for sink in sinks { try sink.write(simulation.canvas, frame: frame) }
-        recorder?.endPhase(.upload)
-        recorder?.endFrame(state: simulation.refreshControl.state, effect: simulation.effectName)
-        replay.finishFrame()
-    }
+    /// Runs one frame and writes its outputs; false once the script is over.
+    @discardableResult
+    public func runFrame() throws -> Bool { try loop.runFrame() }
 
     /// True when SIGINT or SIGTERM stopped the run before the script's end (see
     /// `FrameRecorder.flushOnTermination`); what was made so far is written whole.
-    public private(set) var wasInterrupted = false
+    public var wasInterrupted: Bool { loop.wasInterrupted }
 
     /// Runs every frame of the script, then finishes every output; returns the number of frames run.
     @discardableResult
-    public func run() throws -> Int {
-        do {
-            while !replay.isFinished {
-                if FrameRecorder.terminationRequested {
-                    wasInterrupted = true
-                    break
-                }
-                try runFrame()
-            }
-        } catch {
-            // What was made so far is kept: close everything, then report the first failure.
-            try? finish()
-            throw error
-        }
-        try finish()
-        return replay.frame
-    }
+    public func run() throws -> Int { try loop.run() }
 
     /// Closes the trace, the events file and the captures.
-    public func finish() throws {
-        var failure: (any Error)?
-        for sink in sinks {
-            do { try sink.finish() } catch { failure = failure ?? error }
-        }
-        sinks.removeAll()
-        do { try trace?.close() } catch { failure = failure ?? error }
-        do { try events.close() } catch { failure = failure ?? error }
-        if let failure { throw failure }
-    }
+    public func finish() throws { try loop.finish() }
 }

@@ -50,6 +50,9 @@ public final class Simulation {
     public var showsDebugOverlay = false
     public var showsFrameGraph = false
     public var showsHelp = false
+    /// Whether screenshots and recordings include the overlays (HUD, toast, help, debug): off, so that outputs
+    /// show the phone as it is (O, or `--overlays`).
+    public var includesOverlaysInOutputs = false
     /// The language of the list, the header and the footer (L).
     public internal(set) var language = RefreshLanguage.english
     /// What the keyboard asked of the host since it last looked (`takeHostRequests()`).
@@ -64,6 +67,8 @@ public final class Simulation {
     let navigationTitle = TextLayer()
     /// The time of the last step: the frame is drawn at it.
     private var frameTime: Double?
+    /// Where the finger is on the screen while it is down, in points.
+    public private(set) var finger: Point?
     /// When the running refresh and the running load started, for the automatic end.
     private var refreshStart: Double?
     private var loadStart: Double?
@@ -123,15 +128,33 @@ public final class Simulation {
     }
 
     /// Applies one input event that happened at `time` on the base clock (the clock given at init; its now when
-    /// nil); points are in screen coordinates. Slow animations and pause bend the time the scroll view sees.
+    /// nil); points are in screen coordinates. Slow animations and pause bend the time the scroll view sees. While
+    /// the help is shown, the list behind it gets nothing (the help is modal).
     public func handle(_ event: InputEvent, at time: Double? = nil) {
+        guard !showsHelp else { return }
         let t = time.map { clock.time(atBase: $0) } ?? clock.now
         switch event {
-        case .touchDown(let p): scrollView.touchBegan(at: p, time: t)
-        case .touchMove(let p): scrollView.touchMoved(to: p, time: t)
-        case .touchUp(let p): scrollView.touchEnded(at: p, time: t)
-        case .wheel(let delta): scrollView.scrollWheel(by: delta, time: t)
+        case .touchDown(let p):
+            finger = p
+            scrollView.touchBegan(at: p, time: t)
+        case .touchMove(let p):
+            guard finger != nil else { return }
+            finger = p
+            scrollView.touchMoved(to: p, time: t)
+        case .touchUp(let p):
+            guard finger != nil else { return }
+            finger = nil
+            scrollView.touchEnded(at: p, time: t)
+        case .wheel(let delta):
+            scrollView.scrollWheel(by: delta, time: t)
         }
+    }
+
+    /// Lifts a finger that is down without a fling (the help opened over it, say), as a cancelled touch.
+    func cancelTouch() {
+        guard finger != nil else { return }
+        finger = nil
+        scrollView.touchCancelled(time: clock.now)
     }
 
     /// Advances physics and animations to the clock's time; call once per frame, before `render()`.
@@ -175,32 +198,72 @@ public final class Simulation {
         return .message(refreshControl.language == .chinese ? "为你推荐" + n + "条新内容" : n + " new items")
     }
 
-    /// True while something moves without input (momentum, bounce, an inset animation, a layer animation): the
-    /// window keeps drawing.
-    public var isAnimating: Bool {
-        let moving = scrollView.isAnimating || refreshControl.isAnimating || footer.state == .refreshing
-            || animator.hasRunningAnimations
-        return (moving && !clock.isPaused) || toast.isVisible(at: clock.base.now)
+    /// What the simulation does until the next input: it keeps moving, or it stays still until a change scheduled
+    /// at a time of the base clock (`.infinity` when none is).
+    public enum Activity: Equatable, Sendable {
+        /// Something moves without input (momentum, a bounce, an inset or layer animation, a toast fading, a
+        /// refresh running): every frame differs from the last.
+        case moving
+        /// Nothing moves; the next change is due at this base-clock time (a toast starting to fade, say).
+        case still(until: Double)
     }
 
-    /// Draws the current state into `canvas`, the layers' presentation values at the time of the last step.
+    /// What moves now, and when the next change is due if nothing does. Paused, the simulation is still but for
+    /// the toast, which lives on the base clock.
+    public var activity: Activity {
+        let moving = scrollView.isAnimating || refreshControl.isAnimating || footer.state == .refreshing
+            || animator.hasRunningAnimations
+        if moving && !clock.isPaused { return .moving }
+        return toast.activity(at: clock.base.now)
+    }
+
+    /// True while something moves without input: the window keeps presenting frames.
+    public var isAnimating: Bool { activity == .moving }
+
+    /// What the window's title says: the effect, the language, and every toggle that is on, as the Simulator's
+    /// menu shows checkmarks; e.g. `sticky · English · auto end · slow ×10 · paused`.
+    public var status: String {
+        var parts = [effectName, language == .chinese ? "中文" : "English"]
+        if autoEndsRefreshing { parts.append("auto end") }
+        if clock.isSlow { parts.append("slow ×10") }
+        if clock.isPaused { parts.append("paused") }
+        if showsDebugOverlay { parts.append("debug") }
+        if footer.state == .noMoreData { parts.append("no more data") }
+        return parts.joined(separator: " · ")
+    }
+
+    /// Draws the phone into `canvas`: the list, header, footer and navigation bar, their layers' presentation
+    /// values at the time of the last step. Nothing of the simulator's own is drawn (see `renderOverlays()`), so
+    /// that screenshots, frames and captures show the phone only.
     public func render() {
         let time = frameTime ?? clock.now
         canvas.clear(to: Simulation.background)
-        let s = phone.scale
-        let listFrame = phone.listFrame
+        let (contentToPixels, clip) = listTransform()
         let offset = scrollView.contentOffset
-        let toPixels = AffineTransform(scaleX: s, y: s)
-        let contentToPixels = AffineTransform(translationX: -offset.x + listFrame.minX, y: -offset.y + listFrame.minY)
-            .concatenating(toPixels)
-        let viewport = Rect(origin: offset, size: listFrame.size)
-        let clip = Rect(x: listFrame.minX * s, y: listFrame.minY * s, width: listFrame.width * s, height: listFrame.height * s)
+        let viewport = Rect(origin: offset, size: phone.listFrame.size)
         list.draw(viewport: viewport, transform: contentToPixels, clip: clip, canvas: canvas,
                   rasterizer: renderer.rasterizer, text: renderer.loadTextRenderer())
         refreshControl.headerLayer.render(into: canvas, at: time, transform: contentToPixels, clip: clip,
                                           renderer: renderer)
         footer.layer.render(into: canvas, at: time, transform: contentToPixels, clip: clip, renderer: renderer)
-        navigationBar.render(into: canvas, at: time, transform: toPixels, renderer: renderer)
-        overlays.draw(self, time: time, contentToPixels: contentToPixels, listClip: clip)
+        let s = phone.scale
+        navigationBar.render(into: canvas, at: time, transform: AffineTransform(scaleX: s, y: s), renderer: renderer)
+    }
+
+    /// Draws the simulator's overlays over the phone: the debug overlay, the help and the toast.
+    public func renderOverlays() {
+        let (contentToPixels, clip) = listTransform()
+        overlays.draw(self, time: frameTime ?? clock.now, contentToPixels: contentToPixels, listClip: clip)
+    }
+
+    /// The transform from the list's content to canvas pixels, and the list's clip in pixels.
+    private func listTransform() -> (AffineTransform, Rect) {
+        let s = phone.scale
+        let listFrame = phone.listFrame
+        let offset = scrollView.contentOffset
+        let contentToPixels = AffineTransform(translationX: -offset.x + listFrame.minX, y: -offset.y + listFrame.minY)
+            .concatenating(AffineTransform(scaleX: s, y: s))
+        let clip = Rect(x: listFrame.minX * s, y: listFrame.minY * s, width: listFrame.width * s, height: listFrame.height * s)
+        return (contentToPixels, clip)
     }
 }

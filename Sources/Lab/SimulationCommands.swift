@@ -11,6 +11,8 @@ public struct HostRequests: OptionSet, Sendable {
     public static let toggleRecording = HostRequests(rawValue: 2)
     /// Quit (Q, Esc).
     public static let quit = HostRequests(rawValue: 4)
+    /// Start or stop recording the window as a video (V).
+    public static let toggleVideoRecording = HostRequests(rawValue: 8)
 }
 
 extension Simulation {
@@ -20,9 +22,22 @@ extension Simulation {
     /// host takes them with `takeHostRequests()` and may replace the toast with one naming the file it wrote.
     @discardableResult
     public func perform(_ command: Command) -> String {
-        let text = apply(command)
+        let text = showsHelp ? applyWithHelpShown(command) : apply(command)
         toast.show(text, at: clock.base.now)
         return text
+    }
+
+    /// The help is modal: it closes with H, F1 or Esc, Q still quits, and every other key waits.
+    private func applyWithHelpShown(_ command: Command) -> String {
+        switch command {
+        case .toggleHelp, .escape:
+            showsHelp = false
+            return language == .chinese ? "帮助已关闭" : "Help closed"
+        case .quit:
+            return apply(command)
+        default:
+            return language == .chinese ? "先关闭帮助（H 或 Esc）" : "Close the help first (H or Esc)"
+        }
     }
 
     /// Hands the host what the keyboard asked of it since the last call, and forgets it.
@@ -99,10 +114,19 @@ extension Simulation {
         case .screenshot:
             hostRequests.insert(.screenshot)
             return "Screenshot"
+        case .toggleVideoRecording:
+            hostRequests.insert(.toggleVideoRecording)
+            return "Recording video"
+        case .toggleOverlaysInOutputs:
+            includesOverlaysInOutputs.toggle()
+            return includesOverlaysInOutputs ? "Screenshots and videos include the overlays"
+                : "Screenshots and videos show the phone only"
         case .toggleHelp:
-            showsHelp.toggle()
-            return showsHelp ? "Help: every key" : "Help hidden"
-        case .quit:
+            // Opened over a finger that is down: the list behind gets no more input, so the touch ends here.
+            cancelTouch()
+            showsHelp = true
+            return language == .chinese ? "帮助：所有按键" : "Help: every key"
+        case .escape, .quit:
             hostRequests.insert(.quit)
             return "Quit"
         }

@@ -33,7 +33,8 @@ public struct TimingChart {
     public init(rows: [TimingRow], budget: Double) {
         self.rows = rows
         self.budget = budget
-        summary = TimingSummary(budget: budget, intervals: rows.map(\.interval), cpuTimes: rows.map(\.cpuTime))
+        summary = TimingSummary(budget: budget, intervals: rows.filter { !$0.followsIdle }.map(\.interval),
+                                cpuTimes: rows.map(\.cpuTime), idleGaps: rows.filter(\.followsIdle).count)
     }
 
     /// The plot's width in pixels for this many frames.
@@ -98,8 +99,8 @@ public struct TimingChart {
             }
             value += step
         }
-        // The bars, stacked from the bottom in phase order.
-        let colors = FramePhase.allCases.map { HUD.color(of: $0) }
+        // The bars, stacked from the bottom in phase order: the phases within the budget (files written are not).
+        let colors = FramePhase.budgeted.map { HUD.color(of: $0) }
         for (index, row) in rows.enumerated() {
             let (x0, x1) = columns(ofFrame: index)
             var below = 0.0
@@ -143,7 +144,7 @@ public struct TimingChart {
         text.draw(text.layout(figures, size: 13, maxWidth: plot.maxX - 16), at: Point(16, 52),
                   color: TimingChart.textColor, scale: 1, into: canvas)
         var x = 16.0
-        for phase in FramePhase.allCases {
+        for phase in FramePhase.budgeted {
             fill(Rect(x: x, y: 66, width: 12, height: 12), HUD.color(of: phase), canvas)
             let name = text.layout(phase.name, size: 12)
             text.draw(name, at: Point(x + 16, 77), color: TimingChart.textColor, scale: 1, into: canvas)

@@ -198,16 +198,20 @@ public final class AtomicFile {
 /// seconds):
 ///
 /// ```
-/// frame,time_s,interval_ms,input_ms,update_ms,draw_ms,upload_ms,present_ms,cpu_ms,state,effect,dropped
-/// 0,0.000000,16.667,0.012,0.051,1.204,0.000,0.000,1.267,idle,sticky,0
+/// frame,time_s,interval_ms,input_ms,update_ms,draw_ms,upload_ms,present_ms,output_ms,cpu_ms,state,effect,dropped,idle
+/// 0,0.000000,16.667,0.012,0.051,1.204,0.000,0.000,3.520,1.267,idle,sticky,0,0
 /// ```
 ///
-/// JSON summary: `frames`, `budget_ms`, `refresh_rate_hz`, `interval_ms` and `cpu_ms` (each with p50, p90, p95,
-/// p99 and max), `mean_cpu_ms`, `janky_frames`, `janky_frames_2x`, `dropped_frames`.
+/// `cpu_ms` sums the phases within the budget (all but `output_ms`, the files a run writes); `idle` is 1 for a
+/// frame that came after a stretch in which nothing moved (its interval is idle time, so it dropped nothing).
+///
+/// JSON summary: `frames`, `budget_ms`, `refresh_rate_hz`, `interval_ms` (frames in motion) and `cpu_ms` (each
+/// with p50, p90, p95, p99 and max), `mean_cpu_ms`, `janky_frames`, `janky_frames_2x`, `dropped_frames`,
+/// `idle_gaps`.
 public enum TimingFiles {
     /// The CSV's columns, in order.
     public static let columns = ["frame", "time_s", "interval_ms", "input_ms", "update_ms", "draw_ms", "upload_ms",
-                                 "present_ms", "cpu_ms", "state", "effect", "dropped"]
+                                 "present_ms", "output_ms", "cpu_ms", "state", "effect", "dropped", "idle"]
     public static var header: String { columns.joined(separator: ",") }
 
     /// Appends one frame's row (with its newline).
@@ -223,7 +227,8 @@ public enum TimingFiles {
         out.append(fixed: s.cpuTime * 1000, decimals: 3); out.append(UInt8(ascii: ","))
         out.append(state); out.append(UInt8(ascii: ","))
         out.append(effect); out.append(UInt8(ascii: ","))
-        out.append(int: TimingSummary.droppedFrames(interval: s.interval, budget: budget))
+        out.append(int: s.droppedFrames(budget: budget)); out.append(UInt8(ascii: ","))
+        out.append(s.followsIdle ? UInt8(ascii: "1") : UInt8(ascii: "0"))
         out.append(UInt8(ascii: "\n"))
     }
 
@@ -249,7 +254,8 @@ public enum TimingFiles {
         out.append("  \"mean_cpu_ms\": "); out.append(fixed: ms(s.meanCPUTime), decimals: 3); out.append(",\n")
         out.append("  \"janky_frames\": "); out.append(int: s.jankyFrames); out.append(",\n")
         out.append("  \"janky_frames_2x\": "); out.append(int: s.badlyJankyFrames); out.append(",\n")
-        out.append("  \"dropped_frames\": "); out.append(int: s.droppedFrames); out.append("\n}\n")
+        out.append("  \"dropped_frames\": "); out.append(int: s.droppedFrames); out.append(",\n")
+        out.append("  \"idle_gaps\": "); out.append(int: s.idleGaps); out.append("\n}\n")
         return out
     }
 }
@@ -266,6 +272,8 @@ public struct TimingRow: Equatable, Sendable {
     public var state: String
     public var effect: String
     public var dropped: Int
+    /// True for a frame after an idle stretch.
+    public var followsIdle: Bool
 
     /// Reads a timings CSV; a malformed file throws a message naming the path, line and column at fault.
     public static func parse(_ text: String, path: String) throws -> [TimingRow] {
@@ -300,9 +308,14 @@ public struct TimingRow: Equatable, Sendable {
                 }
                 return v
             }
+            let idle = try integer(13)
+            guard idle == 0 || idle == 1 else {
+                throw LabError("\(path):\(lineNumber): column 14 ('idle'): '\(fields[13])' is neither 0 nor 1")
+            }
             rows.append(TimingRow(frame: try integer(0), time: try number(1), interval: try number(2) / 1000,
-                                  phases: try (3..<8).map { try number($0) / 1000 }, cpuTime: try number(8) / 1000,
-                                  state: String(fields[9]), effect: String(fields[10]), dropped: try integer(11)))
+                                  phases: try (3..<9).map { try number($0) / 1000 }, cpuTime: try number(9) / 1000,
+                                  state: String(fields[10]), effect: String(fields[11]), dropped: try integer(12),
+                                  followsIdle: idle == 1))
         }
         guard sawHeader else {
             throw LabError("\(path): the file is empty; a timings CSV starts with the header '\(TimingFiles.header)'")

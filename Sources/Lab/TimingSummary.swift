@@ -6,7 +6,8 @@
 ///
 /// A frame is janky when its CPU time (the work of its phases) exceeds the budget, and badly janky past twice the
 /// budget (Android's JankStats). A frame whose interval since the previous one spans k budgets dropped k − 1
-/// frames: `round(interval / budget) − 1`, never below 0.
+/// frames: `round(interval / budget) − 1`, never below 0. A frame after an idle stretch (nothing moved, no frame
+/// was due) dropped none: its interval is left out of the interval figures and counted as an idle gap.
 public struct TimingSummary: Equatable, Sendable {
     /// The nearest-rank percentiles that the summary reports, with their JSON names.
     public static let percentiles: [(name: String, p: Double)] = [("p50", 0.50), ("p90", 0.90), ("p95", 0.95), ("p99", 0.99)]
@@ -50,9 +51,13 @@ public struct TimingSummary: Equatable, Sendable {
     public var badlyJankyFrames: Int
     /// Frames the display showed again because a frame came late: the sum of `round(interval / budget) − 1`.
     public var droppedFrames: Int
+    /// Frames that came after an idle stretch.
+    public var idleGaps: Int
 
-    /// The summary of frames with these intervals and CPU times (seconds; the same count, frame by frame).
-    public init(budget: Double, intervals: [Double], cpuTimes: [Double]) {
+    /// The summary of frames with these CPU times, whose intervals in motion are `intervals` (seconds; frames
+    /// after an idle stretch have none there and are counted in `idleGaps`).
+    public init(budget: Double, intervals: [Double], cpuTimes: [Double], idleGaps: Int = 0) {
+        self.idleGaps = idleGaps
         self.budget = budget
         frameCount = cpuTimes.count
         interval = Distribution(intervals)

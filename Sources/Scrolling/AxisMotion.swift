@@ -52,6 +52,18 @@ enum AxisMotion {
         return false
     }
 
+    /// What kind of motion runs at `time`: momentum turns into the bounce spring at its hand-off.
+    func kind(at time: Double) -> ScrollMotion {
+        switch self {
+        case .idle: return .none
+        case let .decelerating(start, _, _, handoff, _):
+            if let handoff, time - start >= handoff.time { return .spring }
+            return .momentum
+        case .bouncing: return .spring
+        case .animating: return .animation
+        }
+    }
+
     /// Position and velocity at `time`, and whether the motion is over (the position is then final).
     func sample(at time: Double) -> (position: Double, velocity: Double, done: Bool)? {
         switch self {
@@ -87,4 +99,16 @@ enum AxisMotion {
             return (from + (to - from) * f, (to - from) * slope / duration, false)
         }
     }
+}
+
+/// What moves the content without a finger, as a trace names it.
+public enum ScrollMotion: String, Sendable {
+    /// Nothing: the content rests or follows the finger.
+    case none
+    /// Momentum after a fling, decaying at the deceleration rate.
+    case momentum
+    /// The bounce spring, back to an edge.
+    case spring
+    /// An animated change of the offset or the inset.
+    case animation
 }

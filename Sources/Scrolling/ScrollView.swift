@@ -134,6 +134,27 @@ public final class ScrollView {
         !motion.horizontal.isIdle || !motion.vertical.isIdle || insetAnimation != nil || wheelEndTime != nil
     }
 
+    /// The content's velocity in points per second: the finger's (against it, as the content moves) while
+    /// dragging, the motion's after a release, zero at rest.
+    public var velocity: Point {
+        if isTracking {
+            let finger = panTracker.velocity
+            return Point(canScroll(.horizontal) ? -finger.x : 0, canScroll(.vertical) ? -finger.y : 0)
+        }
+        return Point(motion.horizontal.sample(at: currentTime)?.velocity ?? 0,
+                     motion.vertical.sample(at: currentTime)?.velocity ?? 0)
+    }
+
+    /// What moves the content now: momentum, the bounce spring, an animation (of the offset or the inset), or
+    /// none. The vertical axis first, the list's own.
+    public var runningMotion: ScrollMotion {
+        let vertical = motion.vertical.kind(at: currentTime)
+        if vertical != .none { return vertical }
+        let horizontal = motion.horizontal.kind(at: currentTime)
+        if horizontal != .none { return horizontal }
+        return insetAnimation != nil ? .animation : .none
+    }
+
     // MARK: Observers
 
     /// Calls `handler` after every change of the offset, the inset or the tracking state.

@@ -7,90 +7,164 @@ import Glibc
 import Darwin
 #endif
 
-/// The command line: with no arguments, the simulator's window; with `--headless`, the same engine writing frames.
+/// The command line: with no subcommand, the simulator's window (`window`); `run` replays a gesture script
+/// headless; `scene` renders a vector scene; `report` charts a timings recording.
 @main
 struct RefreshLabCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refreshlab",
         abstract: "Design and preview iOS pull-to-refresh effects on a simulated phone.",
         discussion: """
-            With no options, opens a window with a phone-sized list: drag it with the mouse, scroll with the \
-            wheel. Keys: 1…5 choose the header effect, Space refreshes, H lists every key, Esc or Q quits.
-            With --headless, runs the same engine without a window on a simulated 60 fps clock and writes \
-            every frame as a PNG.
+            With no subcommand, opens the simulator's window (the 'window' command: see 'refreshlab window \
+            --help' for its options). Drag the list with the mouse, scroll with the wheel; keys 1…5 choose the \
+            header effect, Space refreshes, H lists every key, Esc or Q quits.
+            'refreshlab --headless' renders a short demo drag as PNG frames without a window; 'refreshlab run' \
+            replays a gesture script headless on a simulated 60 fps clock.
+            The window's options: --effect NAME, --scale 1|2|3, --events FILE, --trace FILE, --overlays, \
+            --output-dir DIR; with --headless also --frame-count N, --frames DIR, --timings FILE, --capture FILE.
             """,
-        version: "0.1.0",
-        subcommands: [SceneCommand.self, RunCommand.self, ReportCommand.self]
+        version: "0.2.0",
+        subcommands: [WindowCommand.self, RunCommand.self, SceneCommand.self, ReportCommand.self],
+        defaultSubcommand: WindowCommand.self
     )
+}
 
-    @Flag(help: "Run without a window or display, on a simulated clock, and write frames as PNG files.")
-    var headless = false
-
-    /// A string, so that `run --frames DIR` can name a folder: this parser takes --frames after a subcommand too.
-    @Option(help: ArgumentHelp("Number of frames to render (with --headless; default 60); with 'run', the folder "
-                               + "for the frames' PNGs.", valueName: "n"))
-    var frames: String?
-
-    @Option(help: ArgumentHelp("Directory for the frame PNGs, created if missing (with --headless; default 'frames').",
-                               valueName: "dir"))
-    var out: String?
-
-    @Option(help: ArgumentHelp("The window's pixels per point: 1, 2 (default, as the phone) or 3.", valueName: "s"))
-    var scale: String?
-
-    @Option(help: ArgumentHelp("The header effect shown first: sticky (default), dots, ring, news or classic.",
-                               valueName: "name"))
+/// The phone the simulator shows: its header effect and its pixels per point.
+struct PhoneOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The header effect: sticky (default), dots, ring, news or classic.", valueName: "name"))
     var effect: String?
 
+    @Option(help: ArgumentHelp("Pixels per point: 1, 2 (default, as the phone) or 3.", valueName: "n"))
+    var scale: Int?
+
+    /// The phone at `--scale`, checked.
+    func phone() throws -> Phone {
+        guard let scale else { return Phone() }
+        guard [1, 2, 3].contains(scale) else {
+            throw ValidationError("--scale takes 1, 2 or 3 (pixels per point), not \(scale)")
+        }
+        return Phone(scale: Double(scale))
+    }
+
+    /// `--effect`, checked against the registered effects.
+    func checkedEffect() throws -> String? {
+        guard let effect else { return nil }
+        guard ScriptReplay.effectNames.contains(effect) else {
+            throw ValidationError("--effect: no effect named '\(effect)'; choose one of "
+                + ScriptReplay.effectNames.joined(separator: ", "))
+        }
+        return effect
+    }
+}
+
+/// What a run writes as it goes, in the window and headless alike.
+struct RecordOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Write the header's and footer's state changes here, one JSON line each.",
                                valueName: "file"))
     var events: String?
 
-    func run() throws {
-        // Checked here, not in validate(): a subcommand's own --out is also seen by this command's parser.
-        if !headless && (frames != nil || out != nil) {
-            throw ValidationError("--frames and --out go with --headless")
-        }
-        let count = try frames.map { text in
-            guard let n = Int(text) else { throw ValidationError("--frames takes a number of frames, not '\(text)'") }
-            guard n >= 1 else { throw ValidationError("--frames must be at least 1, not \(n)") }
-            return n
-        }
-        if headless && (scale != nil || effect != nil || events != nil) {
-            throw ValidationError("--scale, --effect and --events go with the window or with 'run --headless'")
-        }
-        if headless {
-            let run = HeadlessRun(frames: count ?? 60, outputDirectory: out ?? "frames")
-            let written = try run.run()
-            print("wrote \(written.count) frames to \(run.outputDirectory)/")
-            return
-        }
-        let phone = Phone(scale: try WindowOptions.scale(scale))
-        guard Display.isAvailable else {
-            throw LabError("no display to open a window on (DISPLAY is not set); "
-                + "run 'refreshlab --headless --frames 60 --out frames' to render without one")
-        }
-        let simulation = Simulation(phone: phone)
-        if let effect, !simulation.selectEffect(named: effect) {
-            throw ValidationError("--effect: no effect named '\(effect)'; choose one of "
-                + simulation.effectNames.joined(separator: ", "))
-        }
-        try WindowHost(simulation: simulation, eventsPath: events).run()
-    }
+    @Option(help: ArgumentHelp("Write one JSON line per frame presented (time, offset, inset, velocity, motion, "
+                               + "finger, states) here.", valueName: "file"))
+    var trace: String?
+
+    @Flag(help: ArgumentHelp("Include the simulator's overlays (HUD, toast, help, debug overlay) in frames, "
+                             + "captures, screenshots and videos; by default they show the phone only."))
+    var overlays = false
 }
 
-/// The window's options, checked.
-enum WindowOptions {
-    /// The scales the window offers: a phone's 1×, 2× and 3× screens.
-    static let scales = [1, 2, 3]
+/// What only a headless run writes.
+struct HeadlessOutputOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Write every frame as a PNG into this folder (created if missing).", valueName: "dir"))
+    var frames: String?
 
-    /// `--scale`'s value as pixels per point (2 when not given).
-    static func scale(_ text: String?) throws -> Double {
-        guard let text else { return 2 }
-        guard let s = Int(text), scales.contains(s) else {
-            throw ValidationError("--scale takes 1, 2 or 3 (pixels per point), not '\(text)'")
+    @Option(help: ArgumentHelp("Write the frame-time CSV here, and its JSON summary beside it.", valueName: "file"))
+    var timings: String?
+
+    @Option(help: ArgumentHelp("Record the run as a .gif (50 fps) or .mp4 (60 fps) through ffmpeg.",
+                               valueName: "file"))
+    var capture: String?
+}
+
+/// `refreshlab` / `refreshlab window`: the simulator's window, or with `--headless` a short demo without one.
+struct WindowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "window",
+        abstract: "Open the simulator's window (the default), or with --headless render a demo drag as frames.",
+        discussion: """
+            In the window the mouse is the finger: drag the list, flick it, pull it down past the header's \
+            threshold to refresh. H lists every key. Screenshots (C), timing recordings (R) and videos (V) go to \
+            --output-dir. With --headless, a finger drags the list up over --frame-count frames on a simulated \
+            60 fps clock, written as PNGs to --frames (default 'frames').
+            """
+    )
+
+    @OptionGroup var phone: PhoneOptions
+    @OptionGroup var record: RecordOptions
+
+    @Option(name: .customLong("output-dir"),
+            help: ArgumentHelp("Where screenshots, timing recordings and videos go (default: the current folder).",
+                               valueName: "dir"))
+    var outputDirectory: String?
+
+    @Flag(help: "Run the demo drag without a window, on a simulated clock, writing frames as PNGs.")
+    var headless = false
+
+    @Option(name: .customLong("frame-count"),
+            help: ArgumentHelp("With --headless: how many frames the demo drag lasts (default 60).", valueName: "n"))
+    var frameCount: Int?
+
+    @OptionGroup var outputs: HeadlessOutputOptions
+
+    func validate() throws {
+        if let frameCount, frameCount < 1 {
+            throw ValidationError("--frame-count must be at least 1, not \(frameCount)")
         }
-        return Double(s)
+        if !headless {
+            for (given, name) in [(frameCount != nil, "--frame-count"), (outputs.frames != nil, "--frames"),
+                                  (outputs.timings != nil, "--timings"), (outputs.capture != nil, "--capture")]
+            where given {
+                throw ValidationError("\(name) goes with --headless; in the window, C takes screenshots, R records "
+                    + "timings and V records a video into --output-dir")
+            }
+        } else if outputDirectory != nil {
+            throw ValidationError("--output-dir is the window's; with --headless, name each output (--frames DIR)")
+        }
+    }
+
+    func run() throws {
+        let phone = try phone.phone()
+        let effect = try self.phone.checkedEffect()
+        if headless {
+            let frames = frameCount ?? 60
+            var outputs = self.outputs
+            outputs.frames = outputs.frames ?? "frames"
+            try HeadlessReplay(script: DemoDrag().script(frames: frames), effect: effect, phone: phone,
+                               record: record, outputs: outputs).run()
+            return
+        }
+        let files = try OutputFolder(path: outputDirectory ?? ".")
+        guard Display.isAvailable else {
+            throw LabError("no display to open a window on (DISPLAY is not set); "
+                + "run 'refreshlab --headless --frame-count 60 --frames frames' to render without one")
+        }
+        FrameRecorder.flushOnTermination()
+        let simulation = Simulation(phone: phone)
+        if let effect { simulation.selectEffect(named: effect) }
+        simulation.includesOverlaysInOutputs = record.overlays
+        let host = WindowHost(simulation: simulation)
+        // Files named on the command line are opened before the window, so a bad path fails at once.
+        let events = try record.events.map { try EventLog(simulation: simulation, path: $0) }
+        let trace = try record.trace.map { try TraceWriter(path: $0) }
+        try host.open()
+        let loop = FrameLoop(simulation: simulation, input: host, display: host,
+                             recorder: FrameRecorder(budget: host.frameBudget))
+        loop.events = events
+        loop.trace = trace
+        loop.files = files
+        try loop.run()
+        if loop.wasInterrupted, let signal = FrameRecorder.terminationSignal {
+            throw ExitCode(128 + signal)
+        }
     }
 }
 

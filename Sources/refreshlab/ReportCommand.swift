@@ -21,9 +21,6 @@ struct ReportCommand: ParsableCommand {
             """
     )
 
-    /// The root command: it also declares `--out`, and its parser takes that option wherever it appears.
-    @ParentCommand var root: RefreshLabCommand
-
     @Argument(help: ArgumentHelp("The timings CSV.", valueName: "timings.csv"))
     var file: String
 
@@ -34,7 +31,7 @@ struct ReportCommand: ParsableCommand {
     var budgetMilliseconds: Double?
 
     func run() throws {
-        guard let out = out ?? root.out else {
+        guard let out = out else {
             throw LabError("give the chart's path with --out CHART.png")
         }
         if let budgetMilliseconds, !(budgetMilliseconds > 0 && budgetMilliseconds.isFinite) {

@@ -21,9 +21,6 @@ struct SceneCommand: ParsableCommand {
             """
     )
 
-    /// The root command: it also declares `--out`, and its parser takes that option wherever it appears.
-    @ParentCommand var root: RefreshLabCommand
-
     @Argument(help: ArgumentHelp("The scene file (JSON).", valueName: "file"))
     var file: String
 
@@ -39,7 +36,7 @@ struct SceneCommand: ParsableCommand {
     var reference: String?
 
     /// Where to write the PNG: `--out`, whichever command's parser took it.
-    var outputPath: String? { out ?? root.out }
+    var outputPath: String? { out }
 
     func validate() throws {
         if let iterations, iterations < 1 {
@@ -48,9 +45,6 @@ struct SceneCommand: ParsableCommand {
     }
 
     func run() throws {
-        if root.headless || root.frames != nil {
-            throw LabError("--headless and --frames do not go with the scene command")
-        }
         let out = outputPath
         if out == nil && iterations == nil && reference == nil {
             throw LabError("nothing to do: give --out FILE.png, --iterations N or --reference FILE.png")

@@ -56,6 +56,7 @@ struct DemoListTests {
         clock.advance(by: Toast.duration)
         simulation.step()
         simulation.render()
+        simulation.renderOverlays()
         // Sticky arms at 88 pt: the line is at 64 + 88 = 152 pt, pixel rows 303 and 304, red over the white rows.
         let pixel = simulation.canvas[740, 303]
         #expect(pixel >> 16 & 0xFF > 240 && pixel & 0xFF < 120)

@@ -32,15 +32,15 @@ struct HUDTests {
         canvas[Int(p.x * HUDTests.scale), Int(p.y * HUDTests.scale)]
     }
 
-    @Test("bars are stacked by phase from the bottom, newest on the right, with the budget line at half height")
+    @Test("bars are stacked by phase from the bottom, newest on the right, with the budget line at a third")
     func bars() {
         let canvas = Canvas(width: 750, height: 1334, fill: HUDTests.white)
         let hud = HUD()
         let r = recorder()
-        hud.draw(recorder: r, state: .refreshing, pullDistance: 64, screen: HUDTests.screen, scale: HUDTests.scale,
+        hud.draw(recorder: r, time: 0.11, isMoving: true, state: .refreshing, pullDistance: 64, screen: HUDTests.screen, scale: HUDTests.scale,
                  text: nil, into: canvas)
         let g = hud.graphFrame(screen: HUDTests.screen)
-        // 44 pt for 20 ms: 2.2 pt per ms. The newest bar (30 ms of drawing) is clamped to the graph's top.
+        // 66 pt for 30 ms: 2.2 pt per ms. The newest bar (30 ms of drawing) is clamped to the graph's top.
         let newest = g.maxX - 0.5
         #expect(pixel(canvas, Point(newest, g.maxY - 1)) == HUD.color(of: .draw).premultipliedPixel)
         #expect(pixel(canvas, Point(newest, g.minY + 1)) == HUD.color(of: .draw).premultipliedPixel)
@@ -67,9 +67,10 @@ struct HUDTests {
         let hud = HUD()
         let tall = hud.panelFrame(screen: HUDTests.screen).height
         hud.showsGraph = false
-        #expect(hud.panelFrame(screen: HUDTests.screen).height == tall - HUD.graphHeight - HUD.padding)
+        #expect(hud.panelFrame(screen: HUDTests.screen).height
+                == tall - HUD.graphHeight - HUD.padding - 2 * HUD.legendLineHeight)
         let canvas = Canvas(width: 750, height: 1334, fill: HUDTests.white)
-        hud.draw(recorder: recorder(), state: .idle, pullDistance: 0, screen: HUDTests.screen, scale: HUDTests.scale,
+        hud.draw(recorder: recorder(), time: 0.11, isMoving: true, state: .idle, pullDistance: 0, screen: HUDTests.screen, scale: HUDTests.scale,
                  text: nil, into: canvas)
         let g = hud.graphFrame(screen: HUDTests.screen)
         #expect(pixel(canvas, Point(g.maxX - 1.5, g.maxY - 2)) == HUDTests.white.premultipliedPixel)
@@ -81,10 +82,10 @@ struct HUDTests {
         let text = TextRenderer(fonts: fonts)
         let hud = HUD()
         let plain = Canvas(width: 750, height: 1334, fill: HUDTests.white)
-        hud.draw(recorder: recorder(), state: .refreshing, pullDistance: 64, screen: HUDTests.screen,
+        hud.draw(recorder: recorder(), time: 0.11, isMoving: true, state: .refreshing, pullDistance: 64, screen: HUDTests.screen,
                  scale: HUDTests.scale, text: nil, into: plain)
         let canvas = Canvas(width: 750, height: 1334, fill: HUDTests.white)
-        hud.draw(recorder: recorder(), state: .refreshing, pullDistance: 64, screen: HUDTests.screen,
+        hud.draw(recorder: recorder(), time: 0.11, isMoving: true, state: .refreshing, pullDistance: 64, screen: HUDTests.screen,
                  scale: HUDTests.scale, text: text, into: canvas)
         // Text brightens pixels in each of the three text lines, and nowhere outside the panel.
         let panel = hud.panelFrame(screen: HUDTests.screen)
@@ -132,7 +133,7 @@ struct HUDCostTests {
         var times: [Double] = []
         for i in 0..<220 {
             let start = recorder.phaseNow()
-            hud.draw(recorder: recorder, state: .pulling, pullDistance: Double(i) * 0.37, screen: Size(375, 667),
+            hud.draw(recorder: recorder, time: Double(i + 1) / 60, isMoving: true, state: .pulling, pullDistance: Double(i) * 0.37, screen: Size(375, 667),
                      scale: 2, text: text, into: canvas)
             if i >= 20 { times.append(recorder.phaseNow() - start) }
         }

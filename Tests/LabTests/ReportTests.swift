@@ -7,11 +7,11 @@ import Testing
 struct ReportTests {
     /// Four frames, budget 10 ms: 2 + 3 ms, 10 ms, 15 ms and 40 ms of CPU time.
     static let csv = """
-        frame,time_s,interval_ms,input_ms,update_ms,draw_ms,upload_ms,present_ms,cpu_ms,state,effect,dropped
-        0,0.000000,10.000,2.000,0.000,3.000,0.000,0.000,5.000,idle,sticky,0
-        1,0.010000,10.000,0.000,4.000,6.000,0.000,0.000,10.000,pulling,sticky,0
-        2,0.020000,10.000,0.000,0.000,10.000,0.000,5.000,15.000,armed,sticky,0
-        3,0.030000,30.000,0.000,0.000,40.000,0.000,0.000,40.000,refreshing,sticky,2
+        frame,time_s,interval_ms,input_ms,update_ms,draw_ms,upload_ms,present_ms,output_ms,cpu_ms,state,effect,dropped,idle
+        0,0.000000,10.000,2.000,0.000,3.000,0.000,0.000,7.000,5.000,idle,sticky,0,0
+        1,0.010000,10.000,0.000,4.000,6.000,0.000,0.000,0.000,10.000,pulling,sticky,0,0
+        2,0.020000,10.000,0.000,0.000,10.000,0.000,5.000,0.000,15.000,armed,sticky,0,0
+        3,0.030000,30.000,0.000,0.000,40.000,0.000,0.000,0.000,40.000,refreshing,sticky,2,0
 
         """
 

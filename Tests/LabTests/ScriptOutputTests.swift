@@ -56,14 +56,19 @@ struct ScriptOutputTests {
         #expect(parsed["time"] == .number(0.5))
     }
 
-    @Test("Trace: a JSON line per frame with frame, time, contentOffset, contentInset and state")
+    @Test("Trace: a JSON line per frame with frame, time, offset, inset, velocity, motion, finger and states")
     func traceFormat() throws {
         let dir = temporaryDirectory("trace")
         let run = try ScriptRun(script: try resourceScript("dots"), outputs: ScriptRunOutputs(tracePath: dir + "/t.jsonl"))
         try run.run()
         let lines = try readLines(dir + "/t.jsonl")
         #expect(lines.count == 187)
-        #expect(lines[0] == #"{"frame":0,"time":0.000000,"contentOffset":[0.000,0.000],"contentInset":[0.000,0.000,44.000,0.000],"state":"idle"}"#)
+        #expect(lines[0] == #"{"frame":0,"time":0.000000,"viewport":[375.000,603.000],"contentSize":[375.000,14400.000],"#
+            + #""contentOffset":[0.000,0.000],"contentInset":[0.000,0.000,44.000,0.000],"velocity":[0.000,0.000],"#
+            + #""tracking":true,"dragging":false,"decelerating":false,"motion":"none","finger":[187.500,150.000],"#
+            + #""state":"idle","footer":"idle"}"#)
+        // The sizes are given once, on the first line.
+        #expect(lines.dropFirst().allSatisfy { !$0.contains("viewport") && !$0.contains("contentSize") })
         for (index, line) in lines.enumerated() {
             let f = try fields(line)
             #expect(f["frame"] == .number(Double(index)))

@@ -31,12 +31,8 @@ func resourceScript(_ name: String) throws -> GestureScript {
 /// Runs a replay without drawing (fast) and returns the header's changes.
 func replayStates(_ replay: ScriptReplay) throws -> [StateChange] {
     let log = try EventLog(simulation: replay.simulation)
-    while !replay.isFinished {
-        log.frame = replay.frame
-        replay.applyInput()
-        replay.update()
-        replay.finishFrame()
-    }
+    log.frame = replay.frame
+    while replay.advance() { log.frame = replay.frame }
     return log.headerChanges
 }
 
@@ -114,18 +110,16 @@ struct ScriptRunTests {
     @Test("Frames show the header while refreshing, and the list back at the top at the end",
           arguments: expected.filter { $0.refreshingFrame != nil })
     func frames(_ run: ExpectedRun) throws {
-        let replay = try ScriptReplay(script: try resourceScript(run.name))
+        let replay = try ScriptRun(script: try resourceScript(run.name))
         let refreshingFrame = try #require(run.refreshingFrame)
         // The first row's avatar centre in pixels, and its colour when the list rests at the top.
         let avatar = (x: Int((DemoList.margin + DemoList.avatarDiameter / 2) * 2),
                       y: Int((64 + DemoList.rowHeight / 2) * 2))
         let red = Color(rgb: 255, 59, 48).premultipliedPixel
-        while !replay.isFinished {
-            let frame = replay.frame
-            replay.applyInput()
-            replay.update()
+        while !replay.replay.isFinished {
+            let frame = replay.replay.frame
+            try replay.runFrame()
             if frame == refreshingFrame {
-                replay.draw()
                 #expect(replay.simulation.refreshControl.state == .refreshing)
                 let inset = replay.simulation.scrollView.contentInset.top
                 #expect(inset > 0)
@@ -133,12 +127,10 @@ struct ScriptRunTests {
                 #expect(drawnPixels(replay.simulation.canvas, top: 64, bottom: 64 + inset) > 200)
                 #expect(replay.simulation.canvas[avatar.x, avatar.y] != red)
             }
-            if frame == replay.frameCount - 1 {
-                replay.draw()
+            if frame == replay.replay.frameCount - 1 {
                 #expect(replay.simulation.refreshControl.state == .idle)
                 #expect(replay.simulation.canvas[avatar.x, avatar.y] == red)
             }
-            replay.finishFrame()
         }
     }
 
@@ -146,11 +138,8 @@ struct ScriptRunTests {
     func fling() throws {
         let replay = try ScriptReplay(script: try resourceScript("fling"))
         var offsets: [Double] = []
-        while !replay.isFinished {
-            replay.applyInput()
-            replay.update()
+        while replay.advance() {
             offsets.append(replay.simulation.scrollView.contentOffset.y)
-            replay.finishFrame()
         }
         // The finger moved the list 300 pt over frames 1…6; momentum takes it further, slower and slower.
         #expect(abs(offsets[6] - 300) < 1)
@@ -173,7 +162,7 @@ struct ScriptRunTests {
     func quitKey() throws {
         let script = GestureScript(steps: [.wait(0.1), .key("Q", .quit), .wait(1)])
         let replay = try ScriptReplay(script: script)
-        while !replay.isFinished { replay.runFrame() }
+        while replay.advance() {}
         #expect(replay.quitRequested)
         #expect(replay.frame == 7)
     }
@@ -184,7 +173,7 @@ struct ScriptRunTests {
             {"steps": [{"key": "4"}, {"key": "Tab"}, {"key": "A"}, {"key": "L"}]}
             """)
         let replay = try ScriptReplay(script: script)
-        replay.runFrame()
+        replay.advance()
         #expect(replay.simulation.effectName == RefreshEffects.names[(3 + 1) % RefreshEffects.names.count])
         #expect(!replay.simulation.autoEndsRefreshing)
         #expect(replay.simulation.refreshControl.language == .chinese)

@@ -102,16 +102,21 @@ struct SimulationCommandTests {
         #expect(abs(simulation.clock.now - (2.1 + 1.0 / 60)) < 1e-12)
     }
 
-    @Test("A paused simulation is not animating (nothing to redraw) once its toast has faded")
+    @Test("A paused simulation is still but while its toast fades; the next change is scheduled, not polled")
     func pausedIsStill() {
         let clock = SimulatedClock()
         let simulation = Simulation(clock: clock)
         simulation.perform(.beginRefresh)
         frames(simulation, clock, 1)
-        #expect(simulation.isAnimating)
+        #expect(simulation.activity == .moving)
         simulation.perform(.togglePause)
-        #expect(simulation.isAnimating)            // the toast "Paused" is still showing
-        clock.advance(by: Toast.duration)
+        // The toast "Paused" shows unchanged until its fade begins 1.3 s after it was shown.
+        let shown = clock.now
+        #expect(simulation.activity == .still(until: shown + Toast.duration - Toast.fadeDuration))
+        clock.advance(by: 1.4)
+        #expect(simulation.activity == .moving)     // fading
+        clock.advance(by: 0.3)
+        #expect(simulation.activity == .still(until: .infinity))
         #expect(!simulation.isAnimating)
     }
 
@@ -127,7 +132,7 @@ struct SimulationCommandTests {
         #expect(simulation.perform(.toggleDebugOverlay) == "Debug overlay on" && simulation.showsDebugOverlay)
         #expect(simulation.perform(.toggleFrameGraph) == "Frame-time graph on" && simulation.showsFrameGraph)
         #expect(simulation.perform(.toggleHelp) == "Help: every key" && simulation.showsHelp)
-        #expect(simulation.perform(.toggleHelp) == "Help hidden" && !simulation.showsHelp)
+        #expect(simulation.perform(.toggleHelp) == "Help closed" && !simulation.showsHelp)
     }
 
     @Test("The toast shows for 1.6 s and fades over its last 0.3 s, on the base clock even while paused")
@@ -154,11 +159,14 @@ struct SimulationCommandTests {
         #expect(simulation.canvas[720, 600] == Color.white.premultipliedPixel)
         simulation.perform(.toggleHelp)
         simulation.render()
-        // White under black at 0.78: 255 × 0.22 ≈ 56.
+        #expect(simulation.canvas[720, 600] == Color.white.premultipliedPixel)   // the phone alone
+        simulation.renderOverlays()
+        // White under black at 0.85: 255 × 0.15 ≈ 38.
         let darkened = simulation.canvas[720, 600] & 0xFF
-        #expect(darkened >= 54 && darkened <= 58)
+        #expect(darkened >= 36 && darkened <= 40)
         simulation.perform(.toggleHelp)
         simulation.render()
+        simulation.renderOverlays()
         // The toast's pill is centred 48 pt above the bottom: its middle row at about 667 − 48 − 16 pt.
         let pill = simulation.canvas[375, Int((667.0 - 48 - 4) * 2)] & 0xFF
         #expect(pill < 60)

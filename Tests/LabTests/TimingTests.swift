@@ -131,16 +131,16 @@ struct TimingFileTests {
 
         let text = try #require(timingReadFile(csv))
         #expect(text == """
-            frame,time_s,interval_ms,input_ms,update_ms,draw_ms,upload_ms,present_ms,cpu_ms,state,effect,dropped
-            0,0.000000,16.667,1.000,2.000,10.500,0.000,0.000,13.500,idle,sticky,0
-            1,0.016667,16.667,0.000,0.000,4.000,0.500,0.000,4.500,pulling,sticky,0
-            2,0.050000,33.333,0.000,0.000,20.000,0.000,0.100,20.100,finishing(message),ring,1
+            frame,time_s,interval_ms,input_ms,update_ms,draw_ms,upload_ms,present_ms,output_ms,cpu_ms,state,effect,dropped,idle
+            0,0.000000,16.667,1.000,2.000,10.500,0.000,0.000,0.000,13.500,idle,sticky,0,0
+            1,0.016667,16.667,0.000,0.000,4.000,0.500,0.000,0.000,4.500,pulling,sticky,0,0
+            2,0.050000,33.333,0.000,0.000,20.000,0.000,0.100,0.000,20.100,finishing(message),ring,1,0
 
             """)
         let rows = try TimingRow.parse(text, path: csv)
         #expect(rows.count == 3)
         #expect(rows[2].effect == "ring" && rows[2].dropped == 1 && abs(rows[2].cpuTime - 0.0201) < 1e-9)
-        #expect(rows[1].phases.count == 5 && abs(rows[1].phases[3] - 0.0005) < 1e-9)
+        #expect(rows[1].phases.count == 6 && abs(rows[1].phases[3] - 0.0005) < 1e-9)
 
         let parsed = try JSONReader.parse(try #require(timingReadFile(json)))
         #expect(timingJSONNumber(parsed, "frames") == 3)
@@ -211,9 +211,10 @@ struct TimingFileTests {
         let header = TimingFiles.header
         #expect { try TimingRow.parse("frame,time\n", path: "x.csv") } throws: { "\($0)".hasPrefix("x.csv:1: not a timings CSV") }
         #expect {
-            try TimingRow.parse(header + "\n0,0,16.6,1,1,1,1,1,5,idle,sticky,0\n1,0.1,abc,1,1,1,1,1,5,idle,sticky,0\n", path: "x.csv")
+            try TimingRow.parse(header + "\n0,0,16.6,1,1,1,1,1,0,5,idle,sticky,0,0\n1,0.1,abc,1,1,1,1,1,0,5,idle,sticky,0,0\n",
+                                path: "x.csv")
         } throws: { "\($0)".hasPrefix("x.csv:3: column 3 ('interval_ms'): 'abc' is not a number") }
-        #expect { try TimingRow.parse(header + "\n0,0,16.6\n", path: "y.csv") } throws: { "\($0)".hasPrefix("y.csv:2: 3 fields, expected 12") }
+        #expect { try TimingRow.parse(header + "\n0,0,16.6\n", path: "y.csv") } throws: { "\($0)".hasPrefix("y.csv:2: 3 fields, expected 14") }
         #expect { try TimingRow.parse("", path: "z.csv") } throws: { "\($0)".contains("z.csv: the file is empty") }
     }
 }
@@ -234,7 +235,7 @@ struct FrameRecorderTests {
         #expect(abs(recorder.recentMeanCPUTime - 0.0045) < 1e-12)  // (3 + 4 + 5 + 6) / 4 ms
         #expect(recorder.recentCPUTime(percentile: 0.99) == 0.006)  // round(2.97) = 3 → 6 ms
         #expect(recorder.recentCPUTime(percentile: 0.5) == 0.005)  // round(1.5) = 2 → 5 ms
-        #expect(abs(recorder.framesPerSecond - 50) < 1e-9)  // 20 ms apart
+        #expect(abs((recorder.framesPerSecond(at: 0.12) ?? 0) - 50) < 1e-9)  // 20 ms apart
         #expect(recorder.effectName(recorder.recent(0).effectCode) == "classic")
     }
 
