@@ -143,10 +143,6 @@ struct WindowCommand: ParsableCommand {
             return
         }
         let files = try OutputFolder(path: outputDirectory ?? ".")
-        guard Display.isAvailable else {
-            throw LabError("no display to open a window on (DISPLAY is not set); "
-                + "run 'refreshlab --headless --frame-count 60 --frames frames' to render without one")
-        }
         FrameRecorder.flushOnTermination()
         let simulation = Simulation(phone: phone)
         if let effect { simulation.selectEffect(named: effect) }
@@ -164,18 +160,6 @@ struct WindowCommand: ParsableCommand {
         try loop.run()
         if loop.wasInterrupted, let signal = FrameRecorder.terminationSignal {
             throw ExitCode(128 + signal)
-        }
-    }
-}
-
-/// Whether a window can be opened at all.
-enum Display {
-    /// True when an X11 or Wayland display is named, or SDL is told which video driver to use.
-    /// Without this check SDL would quietly pick its off-screen driver and show nothing.
-    static var isAvailable: Bool {
-        ["DISPLAY", "WAYLAND_DISPLAY", "SDL_VIDEODRIVER"].contains { name in
-            guard let value = getenv(name) else { return false }
-            return value.pointee != 0
         }
     }
 }

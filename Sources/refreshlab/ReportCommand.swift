@@ -31,15 +31,16 @@ struct ReportCommand: ParsableCommand {
     var budgetMilliseconds: Double?
 
     func run() throws {
-        guard let out = out else {
+        // The input first: asking for --out is no help when there is nothing to chart yet.
+        let rows = try TimingRow.parse(try TimingFiles.readText(file), path: file)
+        guard !rows.isEmpty else {
+            throw LabError("\(file): no frames after the header; record for at least one frame")
+        }
+        guard let out else {
             throw LabError("give the chart's path with --out CHART.png")
         }
         if let budgetMilliseconds, !(budgetMilliseconds > 0 && budgetMilliseconds.isFinite) {
             throw LabError("--budget-ms must be a positive number of milliseconds, not \(budgetMilliseconds)")
-        }
-        let rows = try TimingRow.parse(try TimingFiles.readText(file), path: file)
-        guard !rows.isEmpty else {
-            throw LabError("\(file): no frames after the header; record for at least one frame")
         }
         let median = TimingSummary.Distribution(rows.map(\.interval)).p50
         let budget = budgetMilliseconds.map { $0 / 1000 }

@@ -18,6 +18,8 @@ struct SceneCommand: ParsableCommand {
             With --iterations N, the scene is then rendered 3 times untimed and N times timed, every path \
             flattened, stroked and rasterized afresh each time, and one JSON line is printed: \
             {"scene": …, "width": …, "height": …, "iterations": N, "median_ns": …, "mean_ns": …, "min_ns": …}.
+            With --reference, the figures of the difference are printed on standard error, and the command fails \
+            (exit status 1, before any timing) when they exceed --max-mean or --max-percent.
             """
     )
 
@@ -31,9 +33,30 @@ struct SceneCommand: ParsableCommand {
                                valueName: "n"))
     var iterations: Int?
 
-    @Option(help: ArgumentHelp("A PNG to compare the rendering with; prints how far the two are apart.",
+    @Option(help: ArgumentHelp("A PNG to compare the rendering with; prints how far the two are apart and fails "
+                               + "when they are further apart than --max-mean and --max-percent allow.",
                                valueName: "png"))
     var reference: String?
+
+    /// Text rather than a number, so that a bad value is reported in the project's words; unconditional so that
+    /// a negative value reaches the check instead of passing for an option.
+    @Option(name: .customLong("max-mean"), parsing: .unconditional,
+            help: ArgumentHelp("With --reference: the largest mean channel difference (0–255 per channel) that "
+                               + "passes; default \(ImageTolerance.standard.maxMeanDifference), the bound the scene "
+                               + "reference tests use.", valueName: "mean"))
+    var maxMean: String?
+
+    @Option(name: .customLong("max-percent"), parsing: .unconditional,
+            help: ArgumentHelp("With --reference: the largest share of pixels, in percent, that may differ by more "
+                               + "than \(ImageDifference.defaultThreshold) in some channel; default "
+                               + "\(ImageTolerance.standard.maxPercentOverThreshold), the bound the scene reference "
+                               + "tests use.", valueName: "percent"))
+    var maxPercent: String?
+
+    @Option(help: ArgumentHelp("With --reference: write a picture of the differences here (PNG): the reference in "
+                               + "faded grey, every differing pixel in red, the stronger the larger the difference.",
+                               valueName: "png"))
+    var diff: String?
 
     /// Where to write the PNG: `--out`, whichever command's parser took it.
     var outputPath: String? { out }
@@ -42,6 +65,32 @@ struct SceneCommand: ParsableCommand {
         if let iterations, iterations < 1 {
             throw ValidationError("--iterations must be at least 1, not \(iterations)")
         }
+        if reference == nil {
+            let strays = [("--max-mean", maxMean), ("--max-percent", maxPercent), ("--diff", diff)]
+                .filter { $0.1 != nil }.map(\.0)
+            if !strays.isEmpty {
+                throw ValidationError("\(strays.joined(separator: ", ")) go\(strays.count == 1 ? "es" : "") with "
+                    + "--reference FILE.png")
+            }
+        }
+        do {
+            _ = try tolerance()
+        } catch let error as LabError {
+            throw ValidationError(error.description)
+        }
+    }
+
+    /// The bounds the rendering must keep to against `--reference`: the standard ones unless given.
+    func tolerance() throws -> ImageTolerance {
+        var tolerance = ImageTolerance.standard
+        if let maxMean {
+            tolerance.maxMeanDifference = try ImageTolerance.bound(maxMean, option: "--max-mean")
+        }
+        if let maxPercent {
+            tolerance.maxPercentOverThreshold = try ImageTolerance.bound(maxPercent, option: "--max-percent",
+                                                                         isPercent: true)
+        }
+        return tolerance
     }
 
     func run() throws {
@@ -68,6 +117,23 @@ struct SceneCommand: ParsableCommand {
             }
             // On standard error, so that stdout keeps only the timing line.
             printError("\(scene.name): against \(reference): \(difference.summary)")
+            if let diff {
+                // Sizes were checked above, so the picture exists.
+                if let picture = ImageDifference.image(of: canvas, against: expected) {
+                    do {
+                        try PNG.write(picture, to: diff)
+                    } catch {
+                        throw LabError("\(error); check that the folder of '\(diff)' exists and is writable")
+                    }
+                    printError("wrote the difference image \(diff)")
+                }
+            }
+            let excesses = try tolerance().excesses(difference)
+            if !excesses.isEmpty {
+                throw LabError("scene '\(scene.name)' (\(file)) differs from '\(reference)' more than allowed: "
+                    + excesses.joined(separator: "; ")
+                    + (diff.map { "; see \($0) for where" } ?? "; add --diff DIFF.png to see where"))
+            }
         }
         if let iterations {
             let timing = SceneTiming.measure(iterations: iterations) {

@@ -53,8 +53,8 @@ final class WindowHost: FrameInput, FrameDisplay {
 
     /// Opens the window: the phone's pixels at their scale, fitted into the display when they do not fit.
     func open() throws {
-        SDL_SetMainReady()
-        guard SDL_Init(SDL_INIT_VIDEO) == 0 else { throw WindowHost.sdlError("cannot start SDL video") }
+        // A display that is absent, refuses us or does not answer within 3 s is one clear error, not a hang.
+        try DisplayProbe.initVideo()
         let phone = simulation.phone
         let canvasSize = (w: phone.pixelWidth, h: phone.pixelHeight)
 

@@ -1,0 +1,159 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Raster
+import Testing
+@testable import Lab
+
+/// How a run of the `refreshlab` executable ended.
+struct CommandOutcome {
+    /// The exit status, or 128 + the signal that ended it.
+    var status: Int32
+    var output: String
+    var errors: String
+}
+
+/// Runs the built `refreshlab` with the arguments, its output kept in `directory`; stopped after `timeout` seconds
+/// so that a hanging command fails its test instead of the whole run.
+func runRefreshlab(_ arguments: [String], in directory: String, timeout: Double = 60) throws -> CommandOutcome {
+    let exe = try #require(refreshlabExecutable)
+    let args = [exe] + arguments
+    var cArgs: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+    defer { for p in cArgs { free(p) } }
+    var actions = posix_spawn_file_actions_t()
+    posix_spawn_file_actions_init(&actions)
+    defer { posix_spawn_file_actions_destroy(&actions) }
+    posix_spawn_file_actions_addopen(&actions, 1, directory + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    posix_spawn_file_actions_addopen(&actions, 2, directory + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    var pid: pid_t = 0
+    try #require(posix_spawn(&pid, exe, &actions, nil, &cArgs, environ) == 0)
+    var status: Int32 = 0
+    var exited = false
+    for _ in 0..<Int(timeout * 20) {
+        if waitpid(pid, &status, WNOHANG) == pid { exited = true; break }
+        usleep(50_000)
+    }
+    if !exited { kill(pid, SIGKILL); _ = waitpid(pid, &status, 0) }
+    #expect(exited, "refreshlab \(arguments.joined(separator: " ")) did not end within \(timeout) s")
+    let signalled = status & 0x7F
+    return CommandOutcome(status: signalled != 0 ? 128 + signalled : (status >> 8) & 0xFF,
+                          output: timingReadFile(directory + "/stdout") ?? "",
+                          errors: timingReadFile(directory + "/stderr") ?? "")
+}
+
+/// `refreshlab scene … --reference`: the exit status follows the tolerance, and `--diff` shows where.
+@Suite("Scene command against a reference")
+struct SceneReferenceCommandTests {
+    /// A small scene: a white card with a blue square on it, all opaque, so a PNG of it reads back exactly.
+    static let scene = """
+        {"name":"card","width":80,"height":60,"background":"#FFFFFFFF","items":[
+          {"path":"M10 10 L40 10 L40 40 L10 40 Z","fill":"#2060E0FF"}]}
+        """
+
+    /// The scene's file and an exact reference PNG of it, written in a fresh directory.
+    func prepare(_ name: String) throws -> (dir: String, scene: String, reference: String) {
+        let dir = timingTemporaryDirectory(name)
+        let scenePath = dir + "/card.json", referencePath = dir + "/card.png"
+        let file = try #require(fopen(scenePath, "wb"))
+        fputs(SceneReferenceCommandTests.scene, file)
+        fclose(file)
+        let scene = try Scene.load(path: scenePath)
+        let canvas = scene.makeCanvas()
+        scene.render(into: canvas, rasterizer: Rasterizer())
+        try PNG.write(canvas, to: referencePath)
+        return (dir, scenePath, referencePath)
+    }
+
+    @Test("a reference equal to the rendering passes",
+          .enabled(if: refreshlabExecutable != nil, "the refreshlab executable is built"))
+    func equalReference() throws {
+        let (dir, scene, reference) = try prepare("scene-equal")
+        let outcome = try runRefreshlab(["scene", scene, "--reference", reference], in: dir)
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.errors.contains("mean |Δ| 0.000, 0.000 % of pixels off by more than 32, max 0"))
+    }
+
+    @Test("a block of wrong pixels fails with the figures against the tolerance, and --diff marks the block",
+          .enabled(if: refreshlabExecutable != nil, "the refreshlab executable is built"))
+    func wrongBlock() throws {
+        let (dir, scene, reference) = try prepare("scene-wrong")
+        // A 10×10 black block on the white card, away from the square: 100 of 4800 pixels, about 2 %.
+        let wrong = try PNG.read(from: reference)
+        for y in 45..<55 { for x in 60..<70 { wrong[x, y] = Color.black.premultipliedPixel } }
+        let wrongPath = dir + "/wrong.png", diffPath = dir + "/diff.png"
+        try PNG.write(wrong, to: wrongPath)
+
+        let outcome = try runRefreshlab(["scene", scene, "--reference", wrongPath, "--diff", diffPath], in: dir)
+        #expect(outcome.status == 1)
+        let message = outcome.errors.split(separator: "\n").last.map(String.init) ?? ""
+        #expect(message.hasPrefix("Error: scene 'card' (\(scene)) differs from '\(wrongPath)' more than allowed: "))
+        #expect(message.contains("mean |Δ| 3.984 (allowed: 0.6)"))
+        #expect(message.contains("2.083 % of pixels off by more than 32 (allowed: 0.2 %)"))
+        #expect(message.hasSuffix("see \(diffPath) for where"))
+
+        let picture = try PNG.read(from: diffPath)
+        #expect(picture.width == 80 && picture.height == 60)
+        #expect(picture[65, 50] == 0xFFFF_0000)
+        // Outside the block: the card faded to white, the square to a light grey.
+        #expect(picture[5, 5] == 0xFFFF_FFFF)
+        let square = picture[25, 25]
+        #expect(square >> 16 & 0xFF == square & 0xFF && square & 0xFF >= 170 && square & 0xFF < 255)
+
+        // The same difference passes a tolerance that allows it.
+        let lenient = try runRefreshlab(["scene", scene, "--reference", wrongPath,
+                                         "--max-mean", "4", "--max-percent", "2.1"], in: dir)
+        #expect(lenient.status == 0, "\(lenient.errors)")
+    }
+
+    @Test("a bad bound is an error naming the option and the value",
+          .enabled(if: refreshlabExecutable != nil, "the refreshlab executable is built"))
+    func badBound() throws {
+        let (dir, scene, reference) = try prepare("scene-bound")
+        for (option, value) in [("--max-mean", "-1"), ("--max-percent", "nan"), ("--max-mean", "lots")] {
+            let outcome = try runRefreshlab(["scene", scene, "--reference", reference, option, value], in: dir)
+            #expect(outcome.status != 0)
+            #expect(outcome.errors.contains("Error: \(option) ") && outcome.errors.contains("'\(value)'"),
+                    "\(outcome.errors)")
+        }
+        let stray = try runRefreshlab(["scene", scene, "--diff", dir + "/d.png"], in: dir)
+        #expect(stray.status != 0 && stray.errors.contains("--diff goes with --reference"), "\(stray.errors)")
+    }
+}
+
+/// `refreshlab report`: errors name the first real fault, the input before the output.
+@Suite("Report command errors")
+struct ReportCommandTests {
+    @Test("a missing or unreadable CSV is named before a missing --out",
+          .enabled(if: refreshlabExecutable != nil, "the refreshlab executable is built"))
+    func inputFirst() throws {
+        let dir = timingTemporaryDirectory("report-input")
+        let missing = dir + "/none.csv"
+        for arguments in [["report", missing], ["report", missing, "--out", dir + "/chart.png"], ["report", dir]] {
+            let outcome = try runRefreshlab(arguments, in: dir)
+            let named = arguments[1]
+            #expect(outcome.status == 1)
+            #expect(outcome.errors.contains("cannot read '\(named)'"), "\(outcome.errors)")
+            #expect(!outcome.errors.contains("--out"), "\(outcome.errors)")
+        }
+        #expect(!timingFileExists(dir + "/chart.png"))
+    }
+
+    @Test("with a good CSV, a missing --out is named, and with one the chart is written",
+          .enabled(if: refreshlabExecutable != nil, "the refreshlab executable is built"))
+    func outputSecond() throws {
+        let dir = timingTemporaryDirectory("report-output")
+        let csv = dir + "/t.csv", chart = dir + "/chart.png"
+        let file = try #require(fopen(csv, "wb"))
+        fputs(ReportTests.csv, file)
+        fclose(file)
+        let noOut = try runRefreshlab(["report", csv], in: dir)
+        #expect(noOut.status == 1)
+        #expect(noOut.errors.contains("give the chart's path with --out CHART.png"), "\(noOut.errors)")
+        let written = try runRefreshlab(["report", csv, "--out", chart], in: dir)
+        #expect(written.status == 0, "\(written.errors)")
+        #expect(written.output.hasPrefix("wrote \(chart)"))
+        #expect(try PNG.read(from: chart).width > 0)
+    }
+}
