@@ -209,7 +209,7 @@ public final class FrameLoop {
         let path = files.path(for: "refreshlab-" + OutputFolder.timestamp() + ".png")
         do {
             try PNG.write(simulation.canvas, to: path)
-            saved("Screenshot saved: ", path)
+            saved("Screenshot saved", path)
         } catch {
             failed("Screenshot failed: see the terminal",
                    "cannot write the screenshot '\(path)': \(error); check that the folder is writable and has room")
@@ -220,7 +220,7 @@ public final class FrameLoop {
         if recorder.isRecording {
             do {
                 let summary = try recorder.stopRecording()
-                saved("Timings saved (\(summary?.frameCount ?? 0) frames): ", timingsPath)
+                saved("Timings saved (\(summary?.frameCount ?? 0) frames)", timingsPath)
             } catch {
                 failed("Could not save the timings: see the terminal", "\(error)")
             }
@@ -246,7 +246,7 @@ public final class FrameLoop {
             self.video = nil
             do {
                 try video.finish(at: input.now)
-                saved("Video saved: ", videoPath)
+                saved("Video saved", videoPath)
             } catch {
                 failed("Could not save the video: see the terminal", "\(error)")
             }
@@ -268,7 +268,7 @@ public final class FrameLoop {
     }
 
     private func saved(_ toast: String, _ path: String) {
-        simulation.showToast(toast + path)
+        simulation.showToast(toast, detail: path)
         report("saved \(path)")
     }
 
@@ -282,9 +282,9 @@ public final class FrameLoop {
     /// What is on, for the window's title: the simulation's status and the recordings under way.
     public var statusLine: String {
         var line = simulation.status
-        if recorder.isRecording { line += " · recording timings" }
-        if video != nil { line += " · recording video" }
-        if simulation.includesOverlaysInOutputs { line += " · overlays in outputs" }
+        if recorder.isRecording { line += " | recording timings" }
+        if video != nil { line += " | recording video" }
+        if simulation.includesOverlaysInOutputs { line += " | overlays in outputs" }
         return line
     }
 

@@ -281,14 +281,14 @@ public final class FrameRecorder: @unchecked Sendable {
     public var lastFrame: FrameSample? { frameCount > 0 ? recent(0) : nil }
 
     /// Frames per second presented in motion over the last second, seen from a frame beginning at `time` on the
-    /// frame clock: the recent frames that began within that second, back to the first frame after the last idle
+    /// frame clock: the recent frames that began within that second, back to the first one after the last idle
     /// stretch, over the time from the earliest of them to `time`. Nil when there is none.
     public func framesPerSecond(at time: Double) -> Double? {
         var n = 0
         var earliest = time
         while n < recentCount {
             let sample = recent(n)
-            guard time - sample.time < 1 else { break }
+            guard time - sample.time <= 1 else { break }
             n += 1
             earliest = sample.time
             if sample.followsIdle { break }

@@ -22,15 +22,21 @@ public final class Toast {
     public private(set) var text = ""
     /// When it was shown, on the base clock; nil before the first.
     public private(set) var shownAt: Double?
+    /// A second, smaller line: the full path of a file written, shortened in the middle when too long.
+    public private(set) var detail: String?
+    static let detailFontSize = 12.0
     private var line: TextLine?
+    private var detailLine: TextLine?
     private var pill: Path?
 
     public init() {}
 
-    func show(_ text: String, at time: Double) {
+    func show(_ text: String, detail: String? = nil, at time: Double) {
         self.text = text
+        self.detail = detail
         shownAt = time
         line = nil
+        detailLine = nil
         pill = nil
     }
 
@@ -38,6 +44,33 @@ public final class Toast {
     public func isVisible(at time: Double) -> Bool {
         guard let shownAt, !text.isEmpty else { return false }
         return time >= shownAt && time < shownAt + Toast.duration
+    }
+
+    /// A line of the toast: whole when it fits, else shortened in the middle, never cut at the end: of a path,
+    /// the file's name (after the last `/`) is kept whole while the line has room for it.
+    static func layout(_ text: String, size: Double = Toast.fontSize, maxWidth: Double,
+                       renderer: TextRenderer) -> TextLine {
+        let whole = renderer.layout(text, size: size)
+        guard whole.width > maxWidth else { return whole }
+        let characters = Array(text)
+        let name = characters.lastIndex(of: "/").map { characters.count - $0 } ?? 0
+        // The most characters kept for which the line fits: half from each end, or more from the end to keep the
+        // name whole.
+        var low = 0, high = characters.count
+        var best = renderer.layout("…", size: size)
+        while low < high {
+            let keep = (low + high + 1) / 2
+            let tailCount = Swift.min(keep, Swift.max(keep / 2, name))
+            let head = characters.prefix(keep - tailCount), tail = characters.suffix(tailCount)
+            let line = renderer.layout(String(head) + "…" + String(tail), size: size)
+            if line.width <= maxWidth {
+                best = line
+                low = keep
+            } else {
+                high = keep - 1
+            }
+        }
+        return best
     }
 
     /// Whether the toast changes at `time` (it is fading), or when it next will: when it starts to fade, or
@@ -61,21 +94,33 @@ public final class Toast {
               into canvas: Canvas) {
         let alpha = opacity(at: time)
         guard alpha > 0, let renderer else { return }
+        let maxWidth = screen.width - 48
         if line == nil {
-            let laid = renderer.layout(text, size: Toast.fontSize, maxWidth: screen.width - 48)
-            let w = laid.width + 2 * Toast.padding.width, h = laid.lineHeight + 2 * Toast.padding.height
+            let laid = Toast.layout(text, maxWidth: maxWidth, renderer: renderer)
+            let second = detail.map { Toast.layout($0, size: Toast.detailFontSize, maxWidth: maxWidth, renderer: renderer) }
+            let w = Swift.max(laid.width, second?.width ?? 0) + 2 * Toast.padding.width
+            let h = laid.lineHeight + (second?.lineHeight ?? 0) + 2 * Toast.padding.height
             var p = Path()
             p.addRoundedRect(Rect(x: (screen.width - w) / 2, y: screen.height - Toast.bottomMargin - h, width: w, height: h),
-                             cornerRadius: h / 2)
+                             cornerRadius: Swift.min(h / 2, 18))
             line = laid
+            detailLine = second
             pill = p
         }
         guard let line, let pill else { return }
         let box = pill.controlPointBounds
         rasterizer.fill(pill, transform: AffineTransform(scaleX: scale, y: scale),
                         color: Toast.background.withAlphaMultiplied(by: alpha), into: canvas)
-        renderer.draw(line, at: line.origin(in: box, alignment: .center), color: Color.white.withAlphaMultiplied(by: alpha),
-                      scale: scale, into: canvas)
+        let white = Color.white.withAlphaMultiplied(by: alpha)
+        guard let detailLine else {
+            renderer.draw(line, at: line.origin(in: box, alignment: .center), color: white, scale: scale, into: canvas)
+            return
+        }
+        let top = Rect(x: box.minX, y: box.minY + Toast.padding.height, width: box.width, height: line.lineHeight)
+        let bottom = Rect(x: box.minX, y: top.maxY, width: box.width, height: detailLine.lineHeight)
+        renderer.draw(line, at: line.origin(in: top, alignment: .center), color: white, scale: scale, into: canvas)
+        renderer.draw(detailLine, at: detailLine.origin(in: bottom, alignment: .center),
+                      color: Color(rgb: 210, 210, 215).withAlphaMultiplied(by: alpha), scale: scale, into: canvas)
     }
 }
 

@@ -221,15 +221,16 @@ public final class Simulation {
     public var isAnimating: Bool { activity == .moving }
 
     /// What the window's title says: the effect, the language, and every toggle that is on, as the Simulator's
-    /// menu shows checkmarks; e.g. `sticky · English · auto end · slow ×10 · paused`.
+    /// menu shows checkmarks; e.g. `sticky | English | auto end | slow x10 | paused`. ASCII only, so that every
+    /// X server and window manager shows it whatever the locale.
     public var status: String {
-        var parts = [effectName, language == .chinese ? "中文" : "English"]
+        var parts = [effectName, language == .chinese ? "Chinese" : "English"]
         if autoEndsRefreshing { parts.append("auto end") }
-        if clock.isSlow { parts.append("slow ×10") }
+        if clock.isSlow { parts.append("slow x10") }
         if clock.isPaused { parts.append("paused") }
         if showsDebugOverlay { parts.append("debug") }
         if footer.state == .noMoreData { parts.append("no more data") }
-        return parts.joined(separator: " · ")
+        return parts.joined(separator: " | ")
     }
 
     /// Draws the phone into `canvas`: the list, header, footer and navigation bar, their layers' presentation

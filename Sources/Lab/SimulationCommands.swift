@@ -47,9 +47,10 @@ extension Simulation {
         return requests
     }
 
-    /// Shows `text` in the toast (a host's own message: a file written, a failure).
-    public func showToast(_ text: String) {
-        toast.show(text, at: clock.base.now)
+    /// Shows `text` in the toast (a host's own message: a file written, a failure), with `detail` (a file's path)
+    /// on a second line.
+    public func showToast(_ text: String, detail: String? = nil) {
+        toast.show(text, detail: detail, at: clock.base.now)
     }
 
     /// The keyboard's effects in order, their names as `RefreshEffects` registers them.

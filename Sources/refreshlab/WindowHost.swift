@@ -201,7 +201,7 @@ final class WindowHost: FrameInput, FrameDisplay {
     }
 
     func showStatus(_ status: String) {
-        SDL_SetWindowTitle(window, "RefreshLab — " + status)
+        SDL_SetWindowTitle(window, "RefreshLab - " + status)
     }
 
     private func sleepUntil(_ deadline: Double) {

@@ -1,8 +1,9 @@
 import Geometry
-import Lab
+@testable import Lab
 import Motion
 import Raster
 import Refresh
+import Text
 import Testing
 
 @Suite("Simulation commands")
@@ -195,5 +196,92 @@ struct SimulationCommandTests {
         // 1000 pt/s decays over −v/k = 1000 / (1000·ln(1/0.998)) ≈ 499.5 pt beyond the 100 pt the finger moved.
         #expect(normal > 500)
         #expect(abs(slow - normal) < 0.01 * normal, "slow fling rests at \(slow), full speed at \(normal)")
+    }
+}
+
+@Suite("Help and status")
+struct HelpAndStatusTests {
+    @Test("The help is modal: the list gets no input, other keys wait, H, F1 and Esc close it, Esc then quits")
+    func modalHelp() {
+        let clock = SimulatedClock()
+        let simulation = Simulation(clock: clock)
+        simulation.handle(.touchDown(Point(187, 300)))
+        simulation.handle(.touchMove(Point(187, 340)))
+        #expect(simulation.scrollView.isTracking)
+        // Opened over a finger that is down: the touch ends there, and nothing more reaches the list.
+        simulation.perform(.toggleHelp)
+        #expect(simulation.showsHelp && !simulation.scrollView.isTracking && simulation.finger == nil)
+        let offset = simulation.scrollView.contentOffset
+        simulation.handle(.touchDown(Point(187, 500)))
+        simulation.handle(.touchMove(Point(187, 200)))
+        simulation.handle(.touchUp(Point(187, 200)))
+        simulation.handle(.wheel(Point(0, 300)))
+        clock.advance(by: 1)
+        simulation.step()
+        // The cancelled pull settled back at the top; the drag and the wheel behind the help moved nothing.
+        #expect(offset.y < 0 && simulation.scrollView.contentOffset.y == 0 && !simulation.scrollView.isTracking)
+        #expect(simulation.perform(.selectEffect(index: 2)) == "Close the help first (H or Esc)")
+        #expect(simulation.effectName == "sticky")
+        for close in [Command.toggleHelp, .escape] {
+            simulation.showsHelp = true
+            simulation.perform(close)
+            #expect(!simulation.showsHelp && simulation.takeHostRequests().isEmpty)
+        }
+        simulation.showsHelp = true
+        simulation.perform(Command(keyName: "F1")!)
+        #expect(!simulation.showsHelp)
+        simulation.perform(.escape)
+        #expect(simulation.takeHostRequests() == .quit)
+    }
+
+    @Test("Every help line fits whole on the screen, in both languages, at scales 1 to 3")
+    func helpFits() throws {
+        guard let fonts = try? FontSet.standard() else { return }
+        let text = TextRenderer(fonts: fonts)
+        for language in [RefreshLanguage.english, .chinese] {
+            for scale in [1.0, 2, 3] {
+                let simulation = Simulation(phone: Phone(scale: scale), clock: SimulatedClock())
+                let layout = simulation.overlays.helpLayout(language: language, text: text)
+                let keyWidth = layout.lines.map(\.key.width).max() ?? 0
+                let width = simulation.phone.screenSize.width
+                #expect(!layout.title.isTruncated && layout.title.width <= width - 2 * Overlays.helpMargin)
+                for line in layout.lines {
+                    #expect(!line.help.isTruncated && !line.key.isTruncated)
+                    #expect(Overlays.helpMargin + keyWidth + Overlays.helpColumnGap + line.help.width
+                            <= width - Overlays.helpMargin, "\(line.help.string) at scale \(scale)")
+                }
+                let rows = Double(layout.lines.count + 2) * Overlays.helpRowHeight
+                #expect(rows <= simulation.phone.screenSize.height - 48)
+            }
+        }
+    }
+
+    @Test("The status names the effect, the language and every toggle that is on")
+    func status() {
+        let simulation = Simulation(clock: SimulatedClock())
+        #expect(simulation.status == "sticky | English | auto end")
+        simulation.perform(.selectEffect(index: 2))
+        simulation.perform(.toggleAutoEnd)
+        simulation.perform(.toggleSlowAnimations)
+        simulation.perform(.togglePause)
+        simulation.perform(.toggleLanguage)
+        #expect(simulation.status == "ring | Chinese | slow x10 | paused")
+    }
+
+    @Test("A toast too long for the screen is shortened in the middle, keeping the file's name")
+    func toastShortened() throws {
+        guard let fonts = try? FontSet.standard() else { return }
+        let text = TextRenderer(fonts: fonts)
+        let long = "/home/someone/projects/refresh-designs/exports/today/refreshlab-2026-11-24-094105.png"
+        let line = Toast.layout(long, size: Toast.detailFontSize, maxWidth: 327, renderer: text)
+        #expect(line.width <= 327)
+        #expect(line.string.hasPrefix("/home"))
+        #expect(line.string.hasSuffix("/refreshlab-2026-11-24-094105.png"))
+        #expect(line.string.contains("…"))
+        // Without a path, half from each end.
+        let words = String(repeating: "pull to refresh ", count: 8) + "the end"
+        let shortened = Toast.layout(words, maxWidth: 200, renderer: text).string
+        #expect(shortened.hasPrefix("pull to") && shortened.hasSuffix("the end") && shortened.contains("…"))
+        #expect(Toast.layout("Saved", maxWidth: 327, renderer: text).string == "Saved")
     }
 }

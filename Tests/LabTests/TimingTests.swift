@@ -273,3 +273,56 @@ struct FrameRecorderTests {
         #expect(FrameRecorder.stateNames[Int(FrameRecorder.stateCode(.noMoreData))] == "noMoreData")
     }
 }
+
+@Suite("Frame timings with idle stretches")
+struct IdleTimingTests {
+    /// Frames at 60 Hz with these start times (ms) and whether each came after an idle stretch; 1 ms of drawing each.
+    func record(_ frames: [(ms: Double, idle: Bool)], into recorder: FrameRecorder) {
+        for frame in frames {
+            recorder.beginFrame(at: frame.ms / 1000, followsIdle: frame.idle)
+            recorder.add(0.001, to: .draw)
+            recorder.endFrame(state: .idle, effect: "sticky")
+        }
+    }
+
+    @Test("an idle stretch is neither dropped nor janky, and its interval is left out of the figures")
+    func idleStretch() throws {
+        let dir = timingTemporaryDirectory("idle")
+        let recorder = FrameRecorder(budget: 0.010)
+        // Before recording: a frame 5 s earlier, which must not count.
+        record([(0, false)], into: recorder)
+        try recorder.startRecording(csvPath: dir + "/t.csv", jsonPath: dir + "/t.json")
+        // 5000: first recorded (its interval is the budget, not 5 s); 5010, 5020 in motion; 5030 one late
+        // (20 ms: 1 dropped); idle until 7000 (an idle gap, 0 dropped); 7010.
+        record([(5000, false), (5010, false), (5020, false), (5040, false), (7000, true), (7010, false)],
+               into: recorder)
+        let summary = try #require(try recorder.stopRecording())
+        #expect(summary.frameCount == 6)
+        #expect(summary.idleGaps == 1)
+        #expect(summary.droppedFrames == 1)
+        #expect(summary.jankyFrames == 0)
+        // Intervals in motion, sorted: 10, 10, 10, 10, 20 ms; p50 → sorted[2] = 10, max 20.
+        #expect(abs(summary.interval.p50 - 0.010) < 1e-9 && abs(summary.interval.max - 0.020) < 1e-9)
+        let rows = try TimingRow.parse(try TimingFiles.readText(dir + "/t.csv"), path: "t.csv")
+        #expect(rows.map(\.dropped) == [0, 0, 0, 1, 0, 0])
+        #expect(rows.map(\.followsIdle) == [false, false, false, false, true, false])
+        #expect(abs(rows[0].interval - 0.010) < 1e-9)   // the recording starts at its first frame
+        let json = try TimingFiles.readText(dir + "/t.json")
+        #expect(json.contains("\"idle_gaps\": 1") && json.contains("\"dropped_frames\": 1"))
+    }
+
+    @Test("fps counts the frames presented in motion in the last second, none after an idle stretch")
+    func framesPerSecond() {
+        let recorder = FrameRecorder(budget: 1.0 / 60)
+        #expect(recorder.framesPerSecond(at: 1) == nil)
+        // 30 frames 20 ms apart from t = 0 (50 fps), then idle, then 10 frames 1/60 s apart from t = 3.
+        let steady: [(ms: Double, idle: Bool)] = (0..<30).map { i in (ms: Double(i) * 20, idle: false) }
+        record(steady, into: recorder)
+        #expect(abs((recorder.framesPerSecond(at: 0.6) ?? 0) - 50) < 1e-9)
+        var again: [(ms: Double, idle: Bool)] = []
+        for i in 0..<10 { again.append((ms: 3000 + Double(i) * (1000.0 / 60), idle: i == 0)) }
+        record(again, into: recorder)
+        // At 3 + 10/60: the ten frames since the idle stretch, over 10/60 s.
+        #expect(abs((recorder.framesPerSecond(at: 3 + 10.0 / 60) ?? 0) - 60) < 1e-6)
+    }
+}
