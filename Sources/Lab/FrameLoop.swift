@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Raster
 
 /// Where a frame loop's input comes from: the window's events, or a gesture script on the simulated clock.
@@ -59,8 +64,12 @@ public final class FrameLoop {
     public private(set) var frameIndex = 0
     /// True once SIGINT or SIGTERM stopped the loop.
     public private(set) var wasInterrupted = false
-    /// Lines for standard output: every file written, with its full path.
-    public var report: (String) -> Void = { print($0) }
+    /// Lines for standard output: every file written, with its full path (flushed at once, so that a script
+    /// reading the output sees each line as it happens).
+    public var report: (String) -> Void = { line in
+        print(line)
+        fflush(nil)
+    }
     /// Lines for standard error: failures to write a file.
     public var reportError: (String) -> Void = { FileLines.standardError($0) }
 
