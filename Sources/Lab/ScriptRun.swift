@@ -210,8 +210,9 @@ public final class ScriptRun {
         loop.trace = try outputs.tracePath.map { try TraceWriter(path: $0) }
         if let directory = outputs.framesDirectory { loop.sinks.append(try PNGSequence(directory: directory)) }
         if let capture = outputs.capturePath {
+            // A GIF at one pixel per point: at the phone's full pixels it is several times bigger for little gain.
             loop.sinks.append(try FFmpegCapture(output: capture, width: phone.pixelWidth, height: phone.pixelHeight,
-                                                searchPath: searchPath))
+                                                gifScale: 1 / phone.scale, searchPath: searchPath))
         }
     }
 
