@@ -43,7 +43,8 @@ public protocol FrameDisplay: AnyObject {
 ///
 /// A frame is presented whenever something moves or is scheduled to (momentum, springs, layer animations, a toast,
 /// a refresh under way), or input changed something; otherwise the loop asks its input to sleep until the next
-/// scheduled change, so an idle window costs nothing. Outputs (PNG frames, a capture, a screenshot, a video) get
+/// scheduled change, so an idle window costs nothing (but while a video is recorded, which takes every refresh).
+/// Outputs (PNG frames, a capture, a screenshot, a video) get
 /// the phone only, drawn before the overlays, unless `Simulation.includesOverlaysInOutputs` is on.
 public final class FrameLoop {
     public let simulation: Simulation
@@ -117,7 +118,8 @@ public final class FrameLoop {
         // State changes during input and update belong to the frame about to be presented.
         events?.frame = frameIndex
         let idleUntil: Double?
-        if input.presentsEveryFrame || lastActivity == .moving {
+        // A video under way takes a frame every refresh, as a screen recording does, so the loop never sleeps.
+        if input.presentsEveryFrame || lastActivity == .moving || video != nil {
             idleUntil = nil
         } else if case .still(let until) = lastActivity {
             idleUntil = until
@@ -142,6 +144,7 @@ public final class FrameLoop {
         var scheduledChangeDue = false
         if case .still(let until) = before, simulation.clock.base.now >= until { scheduledChangeDue = true }
         let due = input.presentsEveryFrame || changed || before == .moving || activity == .moving || scheduledChangeDue
+            || video != nil
         guard due else { return !quitRequested }
 
         recorder.beginFrame(at: frameTime, followsIdle: sleptSinceLastFrame)
