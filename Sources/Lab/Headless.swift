@@ -74,6 +74,6 @@ func makeDirectory(_ path: String) throws {
     }
     var info = stat()
     guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
-        throw LabError("'\(path)' exists and is not a directory; choose another --out")
+        throw LabError("'\(path)' exists and is not a directory; choose another folder")
     }
 }

@@ -15,7 +15,11 @@ public struct OutputFolder: Sendable, Equatable {
     ///
     /// - Throws: `LabError` naming the folder when it cannot be made or written to.
     public init(path: String) throws {
-        try makeDirectory(path)
+        do {
+            try makeDirectory(path)
+        } catch {
+            throw LabError("the output folder: \(error); choose another with --output-dir DIR")
+        }
         guard access(path, W_OK | X_OK) == 0 else {
             throw LabError("cannot write to the output folder '\(path)': \(String(cString: strerror(errno))); "
                 + "choose another with --output-dir DIR")

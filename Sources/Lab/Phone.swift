@@ -21,4 +21,16 @@ public struct Phone: Sendable, Equatable {
     public var listFrame: Rect {
         Rect(x: 0, y: navigationBarHeight, width: screenSize.width, height: screenSize.height - navigationBarHeight)
     }
+
+    /// The part of the display a window may take at most.
+    public static let displayShare = 0.9
+
+    /// The window's size in pixels on a display with `display` usable pixels: the canvas's own size (so scale 3
+    /// opens a larger window than 2) where the display has room, else scaled down to fit `displayShare` of it,
+    /// keeping the proportions.
+    public func windowSize(display: (w: Int, h: Int)) -> (w: Int, h: Int) {
+        let f = Swift.min(1, Phone.displayShare * Double(display.w) / Double(pixelWidth),
+                          Phone.displayShare * Double(display.h) / Double(pixelHeight))
+        return (Int((Double(pixelWidth) * f).rounded()), Int((Double(pixelHeight) * f).rounded()))
+    }
 }

@@ -33,8 +33,6 @@ final class WindowHost: FrameInput, FrameDisplay {
     /// Points of content one wheel notch scrolls: about three 13–14 pt lines, as desktop systems scroll three lines
     /// per notch (an assumption of this simulator; iOS has no wheel).
     static let wheelNotch = 40.0
-    /// The part of the display the window may take at most.
-    static let displayShare = 0.9
 
     init(simulation: Simulation) {
         self.simulation = simulation
@@ -60,7 +58,7 @@ final class WindowHost: FrameInput, FrameDisplay {
 
         var usable = SDL_Rect()
         if SDL_GetDisplayUsableBounds(0, &usable) != 0 { usable = SDL_Rect(x: 0, y: 0, w: 1280, h: 800) }
-        let fit = WindowHost.fit(canvas: canvasSize, display: (Int(usable.w), Int(usable.h)))
+        let fit = phone.windowSize(display: (Int(usable.w), Int(usable.h)))
         var mode = SDL_DisplayMode()
         if SDL_GetCurrentDisplayMode(0, &mode) == 0, mode.refresh_rate > 0 {
             frameBudget = 1 / Double(mode.refresh_rate)
@@ -97,14 +95,6 @@ final class WindowHost: FrameInput, FrameDisplay {
                 _ = SDL_PushEvent(&wake)
             }
         }
-    }
-
-    /// The window's size for a canvas of `canvas` pixels on a display of `display` usable pixels: the canvas's
-    /// own size (so `--scale 3` is larger than 2) where the display has room, else scaled down to fit
-    /// `displayShare` of it, keeping the proportions.
-    static func fit(canvas: (w: Int, h: Int), display: (w: Int, h: Int)) -> (w: Int, h: Int) {
-        let f = min(1, displayShare * Double(display.w) / Double(canvas.w), displayShare * Double(display.h) / Double(canvas.h))
-        return (Int((Double(canvas.w) * f).rounded()), Int((Double(canvas.h) * f).rounded()))
     }
 
     // MARK: FrameInput

@@ -157,3 +157,69 @@ struct ReportCommandTests {
         #expect(try PNG.read(from: chart).width > 0)
     }
 }
+
+/// The command line's shape: one meaning per option, the first real fault named first, no hang without a display.
+@Suite("Command line")
+struct CommandLineShapeTests {
+    static let enabled = refreshlabExecutable != nil
+
+    @Test("The short demo takes --frame-count, --frames, --effect and --scale", .enabled(if: enabled))
+    func demo() throws {
+        let dir = timingTemporaryDirectory("demo")
+        let outcome = try runRefreshlab(["--headless", "--frame-count", "3", "--frames", dir + "/f", "--effect", "ring",
+                                         "--scale", "1"], in: dir)
+        #expect(outcome.status == 0, "\(outcome.errors)")
+        #expect(outcome.output.contains("the ring header: 3 frames"))
+        let last = try PNG.read(from: dir + "/f/frame-0002.png")
+        #expect(last.width == 375 && last.height == 667)
+        #expect(access(dir + "/f/frame-0003.png", F_OK) != 0)
+    }
+
+    @Test("'run' replays without --headless, and accepts it", .enabled(if: enabled))
+    func runNeedsNoHeadless() throws {
+        let dir = timingTemporaryDirectory("run-plain")
+        for extra in [[], ["--headless"]] {
+            let outcome = try runRefreshlab(["run", "--script", "classic", "--events", dir + "/e.jsonl"] + extra, in: dir)
+            #expect(outcome.status == 0, "\(outcome.errors)")
+            #expect(outcome.output.contains("header states: pulling"))
+        }
+    }
+
+    @Test("Every option of the window and of run is in their --help", .enabled(if: enabled))
+    func helpListsEverything() throws {
+        let dir = timingTemporaryDirectory("help")
+        let root = try runRefreshlab(["--help"], in: dir).output
+        let window = try runRefreshlab(["window", "--help"], in: dir).output
+        let run = try runRefreshlab(["run", "--help"], in: dir).output
+        for option in ["--effect", "--scale", "--events", "--trace", "--overlays", "--output-dir", "--headless",
+                       "--frame-count", "--frames", "--timings", "--capture"] {
+            #expect(root.contains(option) && window.contains(option), "\(option)")
+        }
+        for option in ["--script", "--effect", "--scale", "--events", "--trace", "--overlays", "--frames", "--timings",
+                       "--capture", "--headless"] {
+            #expect(run.contains(option), "\(option)")
+        }
+    }
+
+    @Test("Errors name the first real fault: a missing script before an unwritable output", .enabled(if: enabled))
+    func firstFault() throws {
+        let dir = timingTemporaryDirectory("faults")
+        let missing = try runRefreshlab(["run", "--script", dir + "/none.json", "--trace", "/no/such/dir/t.jsonl"],
+                                        in: dir)
+        #expect(missing.status != 0 && missing.errors.contains("none.json") && !missing.errors.contains("t.jsonl"))
+        let window = try runRefreshlab(["--frames", dir + "/f"], in: dir)
+        #expect(window.status != 0 && window.errors.contains("--frames goes with --headless"))
+        let scale = try runRefreshlab(["--scale", "4"], in: dir)
+        #expect(scale.status != 0 && scale.errors.contains("--scale takes 1, 2 or 3"))
+    }
+
+    @Test("An output folder that cannot be written is said at start, before any window", .enabled(if: enabled))
+    func unwritableOutputFolder() throws {
+        let dir = timingTemporaryDirectory("outdir")
+        let file = dir + "/a-file"
+        fclose(fopen(file, "w"))
+        let outcome = try runRefreshlab(["--output-dir", file + "/shots"], in: dir, timeout: 10)
+        #expect(outcome.status != 0)
+        #expect(outcome.errors.contains(file) && outcome.errors.contains("--output-dir"), "\(outcome.errors)")
+    }
+}

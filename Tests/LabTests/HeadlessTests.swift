@@ -156,3 +156,22 @@ struct HeadlessTests {
         #expect(throws: LabError.self) { try HeadlessRun(frames: 0, outputDirectory: temporaryDirectory("zero")).run() }
     }
 }
+
+@Suite("Window size")
+struct WindowSizeTests {
+    @Test("Each scale opens its own size where the display has room, and fits the display otherwise")
+    func sizes() {
+        let big = (w: 2560, h: 2300)
+        #expect(Phone(scale: 1).windowSize(display: big) == (375, 667))
+        #expect(Phone(scale: 2).windowSize(display: big) == (750, 1334))
+        // 1125 × 2001 fits under 90 % of 2300 px (2070).
+        #expect(Phone(scale: 3).windowSize(display: big) == (1125, 2001))
+        // On a 1280 × 1024 display scales 2 and 3 both fit 90 % of its height, 921.6 px, keeping the proportions.
+        let small = (w: 1280, h: 1024)
+        let two = Phone(scale: 2).windowSize(display: small), three = Phone(scale: 3).windowSize(display: small)
+        #expect(two.h == 922 && three.h == 922 && two.w == 518 && three.w == 518)
+        #expect(Phone(scale: 1).windowSize(display: small) == (375, 667))
+        // A display of 1920 × 1200: scale 3 (2001 px) is fitted to 1080 px.
+        #expect(Phone(scale: 3).windowSize(display: (1920, 1200)).h == 1080)
+    }
+}
