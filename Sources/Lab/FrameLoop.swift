@@ -159,13 +159,14 @@ public final class FrameLoop {
         let overlaysInOutputs = simulation.includesOverlaysInOutputs
         if !overlaysInOutputs { try writeOutputs(at: frameTime) }
         recorder.endPhase(.output)
-        simulation.renderOverlays()
+        // The HUD under the simulator's other overlays: the help covers it, the toast stays readable.
         if simulation.showsFrameGraph {
             hud.draw(recorder: recorder, time: frameTime, isMoving: activity == .moving || changed,
                      state: simulation.refreshControl.state, pullDistance: simulation.refreshControl.pull.distance,
                      screen: simulation.phone.screenSize, scale: simulation.phone.scale,
                      text: simulation.renderer.loadTextRenderer(), into: simulation.canvas)
         }
+        simulation.renderOverlays()
         recorder.endPhase(.draw)
         if overlaysInOutputs { try writeOutputs(at: frameTime) }
         recorder.endPhase(.output)

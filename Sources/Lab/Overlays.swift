@@ -130,7 +130,7 @@ final class Overlays {
     static let helpBackground = Color(rgb: 0, 0, 0, alpha: 0.85)
     static let helpKeyColor = Color(rgb: 255, 214, 10)
     static let helpFontSize = 13.0
-    static let helpRowHeight = 21.0
+    static let helpRowHeight = 20.0
     static let outlineColor = Color(rgb: 255, 0, 160)
     static let handleColor = Color(rgb: 0, 160, 255)
     static let triggerColor = Color(rgb: 255, 59, 48)
@@ -167,9 +167,18 @@ final class Overlays {
         if let help, help.language == language { return (help.title, help.lines) }
         let chinese = language == .chinese
         let title = text.layout(chinese ? "按键（H、F1 或 Esc 关闭）" : "Keys (H, F1 or Esc closes this)", size: 15)
-        let lines = Command.keyBindings.map { binding in
-            (text.layout(binding.keys, size: Overlays.helpFontSize),
-             text.layout(chinese ? binding.chineseHelp : binding.help, size: Overlays.helpFontSize))
+        // Keys that do the same share a line ("H, F1").
+        var rows: [(keys: String, help: String)] = []
+        for binding in Command.keyBindings {
+            let help = chinese ? binding.chineseHelp : binding.help
+            if let last = rows.last, last.help == help {
+                rows[rows.count - 1].keys += ", " + binding.keys
+            } else {
+                rows.append((binding.keys, help))
+            }
+        }
+        let lines = rows.map { row in
+            (text.layout(row.keys, size: Overlays.helpFontSize), text.layout(row.help, size: Overlays.helpFontSize))
         }
         help = (language, title, lines)
         return (title, lines)
