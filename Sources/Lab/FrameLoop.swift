@@ -81,7 +81,7 @@ public final class FrameLoop {
     private var video: VideoRecording?
     private var videoPath = ""
     private var timingsPath = ""
-    private var status = ""
+    private var statusSignature: StatusSignature?
     private var quitRequested = false
 
     public init(simulation: Simulation, input: any FrameInput, display: (any FrameDisplay)? = nil,
@@ -301,11 +301,14 @@ public final class FrameLoop {
         return line
     }
 
+    /// Shows the status when what it says may have changed: its line is made only then, so that a frame in
+    /// motion allocates nothing.
     private func showStatus(on display: any FrameDisplay) {
-        let line = statusLine
-        guard line != status else { return }
-        status = line
-        display.showStatus(line)
+        let signature = StatusSignature(simulation: simulation, recordingTimings: recorder.isRecording,
+                                        recordingVideo: video != nil)
+        guard signature != statusSignature else { return }
+        statusSignature = signature
+        display.showStatus(statusLine)
     }
 
     /// Finishes every output: the sinks, the video and the timings under way (announced), the trace and the
@@ -332,5 +335,21 @@ public final class FrameLoop {
         do { try trace?.close() } catch { failure = failure ?? error }
         do { try events?.close() } catch { failure = failure ?? error }
         if let failure { throw failure }
+    }
+}
+
+/// What the status line depends on, compared frame by frame without making the line (nor allocating).
+private struct StatusSignature: Equatable {
+    var effect: String
+    /// One bit per toggle.
+    var flags: UInt16 = 0
+
+    init(simulation: Simulation, recordingTimings: Bool, recordingVideo: Bool) {
+        effect = simulation.effectName
+        func bit(_ on: Bool, _ n: UInt16) -> UInt16 { on ? 1 << n : 0 }
+        flags = bit(simulation.language == .chinese, 0) | bit(simulation.autoEndsRefreshing, 1)
+            | bit(simulation.clock.isSlow, 2) | bit(simulation.clock.isPaused, 3) | bit(simulation.showsDebugOverlay, 4)
+            | bit(simulation.footer.state == .noMoreData, 5) | bit(simulation.includesOverlaysInOutputs, 6)
+            | bit(recordingTimings, 7) | bit(recordingVideo, 8)
     }
 }

@@ -305,12 +305,20 @@ public final class FrameRecorder: @unchecked Sendable {
         return total / Double(recentCount)
     }
 
-    /// Nearest-rank percentile `p` of the recent frames' CPU time, in seconds (sorted in a buffer made once).
+    /// Nearest-rank percentile `p` of the recent frames' CPU time, in seconds, sorted in a buffer made once by
+    /// insertion (the standard library's sort takes a temporary buffer: an allocation every frame the HUD shows;
+    /// the ring's few hundred values, nearly in order from frame to frame, sort quickly this way).
     public func recentCPUTime(percentile p: Double) -> Double {
         let n = recentCount
-        for i in 0..<n { scratch[i] = recent(i).cpuTime }
-        var part = UnsafeMutableBufferPointer(rebasing: scratch[0..<n])
-        part.sort()
+        for i in 0..<n {
+            let value = recent(i).cpuTime
+            var j = i
+            while j > 0 && scratch[j - 1] > value {
+                scratch[j] = scratch[j - 1]
+                j -= 1
+            }
+            scratch[j] = value
+        }
         return TimingSummary.nearestRank(scratch, count: n, p)
     }
 

@@ -5,7 +5,8 @@ import Motion
 import Refresh
 
 /// Full frames of the simulator at 750×1334 (the phone at 2×): the demo list's visible rows with their text, the
-/// navigation bar, the footer and a header effect, stepped and drawn as the window does. Before measuring, every
+/// navigation bar, the footer and a header effect, run through the window's frame loop (`FrameLoop`: input, update,
+/// draw, outputs, each phase timed) with no display to present to. Before measuring, every
 /// frame shown is run once, so that the rows' texts and the glyphs are laid out and cached: the steady state must
 /// allocate nothing.
 let benchmarks: @Sendable () -> Void = {
@@ -27,6 +28,17 @@ let benchmarks: @Sendable () -> Void = {
     scrolling.warm(frames: ListFrameBench.scrollPeriod)
     Benchmark("list frame, scrolling with the finger (750×1334)", configuration: configuration) { benchmark in
         let bench = scrolling
+        benchmark.startMeasurement()
+        for _ in benchmark.scaledIterations { bench.frame() }
+    }
+
+    let instrumented = ListFrameBench(effect: Simulation.defaultEffectName)
+    instrumented.startScrolling()
+    instrumented.simulation.showsFrameGraph = true
+    instrumented.loop.trace = try? TraceWriter(path: "/dev/null")
+    instrumented.warm(frames: ListFrameBench.scrollPeriod)
+    Benchmark("list frame, scrolling, with the HUD and a trace (750×1334)", configuration: configuration) { benchmark in
+        let bench = instrumented
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations { bench.frame() }
     }
@@ -54,18 +66,21 @@ let benchmarks: @Sendable () -> Void = {
     headerEffectBenchmarks()
 }
 
-/// A simulation on a simulated clock, as the window runs it, one frame per call.
-final class ListFrameBench: @unchecked Sendable {
+/// A simulation on a simulated clock run by the frame loop, as the window runs it, one frame per call: the bench
+/// is the loop's input (a finger, and a sixtieth of a second per frame).
+final class ListFrameBench: FrameInput, @unchecked Sendable {
     /// Frames of one up-and-down cycle of the scrolling finger.
     static let scrollPeriod = 120
     let clock = SimulatedClock()
     let simulation: Simulation
+    private(set) var loop: FrameLoop!
     private var scrolling = false
     private var frameIndex = 0
 
     init(effect: String) {
         simulation = Simulation(clock: clock)
         _ = simulation.selectEffect(named: effect)
+        loop = FrameLoop(simulation: simulation, input: self)
     }
 
     /// A finger down from the top, dragged to a pull of about 60 pt (short of every effect's trigger), and held.
@@ -88,9 +103,16 @@ final class ListFrameBench: @unchecked Sendable {
         for _ in 0..<frames { frame() }
     }
 
-    /// One frame: input, a sixtieth of a second on, step and draw.
+    /// One frame of the loop.
     @inline(never)
     func frame() {
+        _ = try? loop.runFrame()
+    }
+
+    var now: Double { clock.now }
+    var presentsEveryFrame: Bool { true }
+
+    func nextFrame(for simulation: Simulation, idleUntil: Double?) -> FrameInputResult {
         clock.advance(by: 1.0 / 60)
         if scrolling {
             let phase = frameIndex % ListFrameBench.scrollPeriod, half = ListFrameBench.scrollPeriod / 2
@@ -98,7 +120,6 @@ final class ListFrameBench: @unchecked Sendable {
             simulation.handle(.touchMove(Point(187.5, 500 - travel)))
         }
         frameIndex += 1
-        simulation.step()
-        simulation.render()
+        return .frame(changed: true, waited: false)
     }
 }
