@@ -151,7 +151,7 @@ public final class ScriptReplay: FrameInput {
         case .input(let event):
             simulation.handle(event)
         case .endRefresh(let result):
-            simulation.refreshControl.endRefreshing(result: result)
+            simulation.refreshControl.endRefreshing(result: result, at: simulation.clock.now)
         case .command(let command):
             simulation.perform(command)
             // Of what only a host can do, a replay honours quit; the loop ignores screenshots and recordings

@@ -176,7 +176,7 @@ public final class Simulation {
             let start = refreshStart ?? now
             refreshStart = start
             if autoEndsRefreshing && now - start >= Simulation.autoEndDelay {
-                refreshControl.endRefreshing(result: autoEndResult)
+                refreshControl.endRefreshing(result: autoEndResult, at: now)
                 footer.resetNoMoreData()
             }
         } else {

@@ -69,7 +69,7 @@ extension Simulation {
             return showEffect(names[(current + 1) % names.count])
         case .beginRefresh:
             if refreshControl.state.isBusy { return "Already refreshing" }
-            refreshControl.beginRefreshing()
+            refreshControl.beginRefreshing(at: clock.now)
             return "Refreshing from code"
         case .endRefreshSuccess:
             return end(with: .success, named: "success")
@@ -143,7 +143,7 @@ extension Simulation {
         guard refreshControl.state == .refreshing else {
             return "Not refreshing: pull down or press Space first"
         }
-        refreshControl.endRefreshing(result: result)
+        refreshControl.endRefreshing(result: result, at: clock.now)
         footer.resetNoMoreData()
         return "Ended with " + named
     }

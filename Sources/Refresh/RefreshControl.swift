@@ -1,5 +1,6 @@
 import Geometry
 import Layers
+import Motion
 import Scrolling
 
 /// A pull-to-refresh header: it observes a scroll view, runs the state machine, adds and removes the inset that
@@ -7,8 +8,13 @@ import Scrolling
 ///
 /// The inset is kept as the amount the control has added on top of the scroll view's own (a navigation bar's, a
 /// safe area's), so repeated begins and ends never add it twice and an inset changed by someone else is kept.
-/// Inset changes are applied in `step(to:)`: while a finger is down the scroll view rebases the drag, and after a
-/// release its bounce retargets the new edge, so the content never jumps.
+///
+/// One rule moves the content when a refresh starts or ends, whatever the scroll view is doing: with the finger
+/// up, the inset and the content offset move together in one animation (the effect's duration and curve, as
+/// MJRefresh animates both in one UIView animation) to the new resting position, so once it is done the whole
+/// header is in view; with the finger down, the content stays under the finger and the edge moves beneath it
+/// (the scroll view rebases the drag), and the release then bounces to the new edge. Inset changes are applied in
+/// `step(to:)`, which also starts the offset's animation beside the inset's.
 ///
 /// ```swift
 /// let control = RefreshControl(effect: RefreshEffects.make("classic")!)
@@ -74,6 +80,9 @@ public final class RefreshControl {
 
     private var observation: ScrollObservation?
     private var tween: InsetTween?
+    /// A tween the content offset is to follow (the finger is up and the header is to stay in view):
+    /// `step(to:)` starts the scroll view's animation on its timeline, once.
+    private var offsetFollow: InsetTween?
     /// The finishing stage to run next, and the time it may start.
     private var nextStage = 0
     private var nextStageTime = 0.0
@@ -143,30 +152,38 @@ public final class RefreshControl {
 
     // MARK: From code
 
-    /// Starts a refresh from code: the header scrolls into view and the action fires. While the control is not on
-    /// screen (or not attached) it waits in `willRefresh`. Calling it again while refreshing does nothing, so the
-    /// inset is never added twice.
-    public func beginRefreshing() {
+    /// Starts a refresh from code at `time` (the frame's; now when nil): the header comes into view and the action
+    /// fires. While the control is not on screen (or not attached) it waits in `willRefresh`. Calling it again
+    /// while refreshing does nothing, so the inset is never added twice.
+    public func beginRefreshing(at time: Double? = nil) {
         switch state {
         case .refreshing, .willRefresh: return
         default: break
         }
+        let start = commandTime(time)
         guard scrollView != nil, isOnScreen else {
-            setState(.willRefresh, at: now)
+            setState(.willRefresh, at: start)
             return
         }
-        startRefreshing(at: now, scrollIntoView: true)
+        startRefreshing(at: start)
+    }
+
+    /// A command's time: the frame's own when given (never before the last step), else now.
+    private func commandTime(_ time: Double?) -> Double {
+        guard let time, time.isFinite else { return now }
+        lastTime = Swift.max(lastTime, time)
+        return lastTime
     }
 
     /// Ends a refresh: the result shows and the inset collapses along the effect's finishing timeline, then the
     /// state returns to idle. Works at any moment, also with the finger down; does nothing unless refreshing
     /// (a waiting `willRefresh` is cancelled).
-    public func endRefreshing(result: RefreshResult = .success) {
+    public func endRefreshing(result: RefreshResult = .success, at time: Double? = nil) {
         switch state {
         case .willRefresh:
-            setState(.idle, at: now)
+            setState(.idle, at: commandTime(time))
         case .refreshing:
-            let time = now
+            let time = commandTime(time)
             if result != .failure { lastUpdatedStore[lastUpdatedKey] = dateSource() }
             tween = nil
             nextStage = 0
@@ -183,6 +200,9 @@ public final class RefreshControl {
     /// the scroll view's own `step(to:)`.
     public func step(to time: Double) {
         if time > lastTime { lastTime = time }
+        // The offset's animation starts before the inset moves, so the scroll view never clamps resting content
+        // to the new edge in between.
+        moveOffsetWithTween()
         advanceInset(to: lastTime)
         if scrollView != nil { evaluate(at: lastTime) }
         let height = metrics.headerHeight
@@ -228,7 +248,7 @@ public final class RefreshControl {
             }
         case .armed:
             if !dragging {
-                startRefreshing(at: time, scrollIntoView: false)
+                startRefreshing(at: time)
             } else if d < triggerDistance - RefreshControl.disarmHysteresis {
                 setState(d > 0 ? .pulling : .idle, at: time)
             }
@@ -241,7 +261,7 @@ public final class RefreshControl {
         cueCount += 1
         cue?()
         if metrics.trigger == .atThreshold {
-            startRefreshing(at: time, scrollIntoView: false)
+            startRefreshing(at: time)
         } else {
             setState(.armed, at: time)
         }
@@ -249,26 +269,43 @@ public final class RefreshControl {
 
     private func startWaitingRefresh() {
         if state == .willRefresh && isOnScreen && scrollView != nil {
-            startRefreshing(at: now, scrollIntoView: true)
+            startRefreshing(at: now)
         }
     }
 
-    /// Enters `refreshing`: schedules the inset, brings the header into view when asked (never under a finger,
-    /// which would make the content jump) and fires the action.
-    private func startRefreshing(at time: Double, scrollIntoView: Bool) {
+    /// Enters `refreshing`: schedules the inset on the effect's timeline, with the content offset along when the
+    /// finger is up (from wherever the content is: at rest, bouncing, coasting, past the new edge), and fires the
+    /// action.
+    private func startRefreshing(at time: Double) {
         setState(.refreshing, at: time)
-        // Content already past the new edge needs no animated inset: the bounce (or the finger) carries it there.
-        // Growing the edge under a running bounce instead would fling the content through it.
-        let isPastNewEdge = distance >= metrics.refreshingInset
-        tween = InsetTween(from: addedInset, to: metrics.refreshingInset, start: time,
-                           duration: isPastNewEdge ? 0 : metrics.insertDuration, timing: metrics.insertTiming)
-        if scrollIntoView, let scrollView, !scrollView.isTracking {
-            let top = -(baseTopInset + metrics.refreshingInset)
-            if scrollView.contentOffset.y > top {
-                scrollView.setContentOffset(Point(scrollView.contentOffset.x, top), animated: true)
-            }
-        }
+        startTween(to: metrics.refreshingInset, at: time, duration: metrics.insertDuration,
+                   timing: metrics.insertTiming, bringsHeaderIntoView: true)
         action?()
+    }
+
+    /// Starts changing the added inset; the offset follows when the finger is up and the header is to stay in
+    /// view: always when a refresh starts, and on the way back when the content sits above its own top, showing
+    /// some of the header (a list scrolled away keeps its place, as UIKit keeps the offset of content inside its
+    /// bounds). Following replaces whatever moved the content, an earlier animation towards an old edge included,
+    /// so no later clamp to the new edge can make it jump.
+    private func startTween(to inset: Double, at time: Double, duration: Double, timing: TimingFunction,
+                            bringsHeaderIntoView: Bool) {
+        let next = InsetTween(from: addedInset, to: inset, start: time, duration: duration, timing: timing)
+        tween = next
+        offsetFollow = nil
+        guard let scrollView, !scrollView.isTracking else { return }
+        let showsHeader = scrollView.contentOffset.y < -baseTopInset + 0.5
+        if bringsHeaderIntoView || showsHeader { offsetFollow = next }
+    }
+
+    /// Starts the content offset's animation on the timeline of the tween it follows, once.
+    private func moveOffsetWithTween() {
+        guard let follow = offsetFollow, let scrollView else { return }
+        offsetFollow = nil
+        guard !scrollView.isTracking else { return }
+        let target = Point(scrollView.contentOffset.x, -(baseTopInset + follow.to))
+        scrollView.animateContentOffset(to: target, start: follow.start, duration: follow.duration,
+                                        timing: follow.timing)
     }
 
     /// Runs the insert tween and the finishing stages up to `time`; zero-length stages run within the same frame.
@@ -290,8 +327,9 @@ public final class RefreshControl {
             if nextStage < stages.count {
                 guard time >= nextStageTime else { return }
                 let stage = stages[nextStage]
-                tween = InsetTween(from: addedInset, to: stage.inset, start: nextStageTime,
-                                   duration: stage.duration, timing: stage.timing)
+                startTween(to: stage.inset, at: nextStageTime, duration: stage.duration, timing: stage.timing,
+                           bringsHeaderIntoView: false)
+                moveOffsetWithTween()
                 continue
             }
             apply(0)

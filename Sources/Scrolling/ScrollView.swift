@@ -193,6 +193,25 @@ public final class ScrollView {
                   .animating(start: currentTime, duration: duration, from: contentOffset.y, to: offset.y, timing: .easeInEaseOut))
     }
 
+    /// Moves the content to `offset` over `duration` seconds along `timing`, from where it is, on a timeline that
+    /// began at `start` (at most now), in place of whatever moved it (momentum, a bounce): a refresh control moves
+    /// the offset on the timeline of the inset it animates, so the two arrive together. At once for a duration
+    /// of 0. Nothing happens while a finger holds the content: it stays under the finger.
+    public func animateContentOffset(to offset: Point, start: Double, duration: Double, timing: TimingFunction) {
+        guard offset.isFinite, start.isFinite, !isTracking else { return }
+        wheelEndTime = nil
+        isDecelerating = false
+        guard duration > 0 && duration.isFinite && start + duration > currentTime else {
+            motion = (.idle, .idle)
+            contentOffset = offset
+            return
+        }
+        let begin = Swift.min(start, currentTime)
+        motion = (.animating(start: begin, duration: duration, from: contentOffset.x, to: offset.x, timing: timing),
+                  .animating(start: begin, duration: duration, from: contentOffset.y, to: offset.y, timing: timing))
+        sampleMotion(at: currentTime)
+    }
+
     /// Changes the inset over `duration` seconds along `timing`, from the current one; `completion` runs once when
     /// it arrives (not when another inset change replaces it). A duration of 0 or less changes it at once.
     public func setContentInset(_ newInset: EdgeInsets, duration: Double, timing: TimingFunction = .easeInEaseOut,

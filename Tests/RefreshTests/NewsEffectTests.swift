@@ -200,17 +200,26 @@ struct NewsGeometryTests {
         #expect(effect.image.path == effect.frames[frame])
     }
 
-    @Test("The container sits 70 pt above the content; at finish the offset is set to −70 past the bar's inset",
+    @Test("The container sits 70 pt above; finishing moves the content with the inset, or leaves it scrolled away",
           arguments: [0.0, 64])
     func finishOffset(topInset: Double) {
         let (rig, _) = newsRig(topInset: topInset)
         rig.control.beginRefreshing()
         rig.run(seconds: 1)
         #expect(rig.control.headerLayer.frame == Rect(x: 0, y: -70, width: 375, height: 70))
-        // The list was scrolled away while refreshing: finishing brings the header back in full.
+        // At rest showing the header: the content follows the inset down to the banner's 32 pt, then to the top.
+        rig.control.endRefreshing(result: .message("1 new item"))
+        rig.run(seconds: NewsEffect.collapseDuration + 0.05)
+        #expect(rig.scrollView.contentOffset.y == -(topInset + NewsEffect.bannerHeight))
+        rig.run(seconds: NewsEffect.bannerHoldDuration + NewsEffect.collapseDuration + 0.1)
+        #expect(rig.scrollView.contentOffset.y == -topInset && rig.control.state == .idle)
+        // The list scrolled away while refreshing keeps its place: nothing jumps under the reader's eyes.
+        rig.control.beginRefreshing()
+        rig.run(seconds: 1)
         rig.scrollView.setContentOffset(Point(0, 200))
         rig.control.endRefreshing(result: .message("1 new item"))
-        #expect(rig.scrollView.contentOffset.y == -(topInset + 70))
+        rig.run(seconds: 3)
+        #expect(rig.scrollView.contentOffset.y == 200)
     }
 }
 

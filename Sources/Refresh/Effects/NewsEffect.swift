@@ -212,7 +212,6 @@ public final class NewsEffect: RefreshEffect {
             stopImageCycle(showing: NewsEffect.imageFrameCount - 1)
             finishTime = time
             bannerStartTime = nil
-            putHeaderInView()
         case .idle, .pulling, .armed, .noMoreData:
             stopImageCycle(showing: nil)
             finishTime = nil
@@ -279,14 +278,6 @@ public final class NewsEffect: RefreshEffect {
         let k = frame ?? 0
         shownFrame = k
         image.path = frames[k]
-    }
-
-    /// The demo sets the offset to −70 when a refresh ends, so the whole header shows before it collapses; never
-    /// under a finger, which would make the content jump.
-    private func putHeaderInView() {
-        guard let control, let scrollView = control.scrollView, !scrollView.isTracking else { return }
-        let ownTop = scrollView.contentInset.top - control.addedInset
-        scrollView.setContentOffset(Point(scrollView.contentOffset.x, -(ownTop + NewsEffect.finishOffset)))
     }
 
     /// The top view hides and the banner bounces in: opacity 0 → 1 and scale 1 → 1.1 over 0.25 s ease-in, then

@@ -1,0 +1,209 @@
+import Geometry
+import Motion
+import Refresh
+import Scrolling
+import Testing
+
+/// A run of a control on a scroll view under generated gestures, checking on every frame what a person would
+/// see go wrong: a jump, a header left half hidden, an inset added twice or not taken back.
+final class TransitionProbe {
+    let rig: Rig
+    let name: String
+    let metrics: RefreshMetrics
+    private var lastOffset: Double
+    private var lastVelocity = 0.0
+    private var fingerMove = 0.0
+    private var lastState = RefreshState.idle
+    /// When the finger last lifted during the current refresh (nil while it is down or no refresh runs).
+    private var refreshSettlesAt: Double?
+    var problems: [String] = []
+
+    init(effect name: String, topInset: Double = 0) {
+        self.name = name
+        rig = Rig(effect: RefreshEffects.make(name)!, topInset: topInset)
+        metrics = rig.control.metrics
+        lastOffset = rig.scrollView.contentOffset.y
+    }
+
+    var offset: Double { rig.scrollView.contentOffset.y }
+    var base: Double { rig.baseTop }
+
+    /// The finger moves to `y` in one frame; checks the frame.
+    func move(to y: Double) {
+        fingerMove = abs(y - rig.fingerY)
+        rig.move(toFingerY: y)
+        check()
+    }
+
+    func release() {
+        rig.scrollView.touchEnded(at: Point(Rig.fingerX, rig.fingerY), time: rig.time)
+        fingerMove = 0
+        frames(1)
+    }
+
+    /// Runs `n` frames with no input, checking each.
+    func frames(_ n: Int) {
+        for _ in 0..<n {
+            fingerMove = 0
+            rig.run()
+            check()
+        }
+    }
+
+    private func note(_ problem: String) {
+        if problems.count < 5 {
+            problems.append("\(name) at \((rig.time * 1000).rounded() / 1000) s, \(rig.control.state), "
+                + "states \(rig.states): \(problem)")
+        }
+    }
+
+    /// The invariants of one frame.
+    private func check() {
+        let scrollView = rig.scrollView, control = rig.control
+        let velocity = scrollView.velocity.y
+        // No frame-to-frame change of the offset larger than the finger's move plus what the running motion can
+        // produce in a frame (its speed before or after, with a margin for an easing curve's change of speed).
+        let step = abs(offset - lastOffset)
+        let allowed = fingerMove + 1.5 * (abs(velocity) + abs(lastVelocity)) / 60 + 2
+        // An effect that shows its header at once (sticky) moves the content to its rest in that frame, by design.
+        let atOnce = control.state == .refreshing && lastState != .refreshing && metrics.insertDuration == 0
+        if step > allowed && !atOnce { note("the offset jumped \(step) pt (allowed \(allowed))") }
+        lastOffset = offset
+        lastVelocity = velocity
+        lastState = control.state
+        // The inset is never added twice, and the scroll view's own is kept.
+        let largest = ([metrics.refreshingInset] + metrics.finishing.map(\.inset)).max() ?? 0
+        if control.addedInset > largest + 1e-9 { note("added inset \(control.addedInset) > \(largest)") }
+        if abs(scrollView.contentInset.top - control.addedInset - base) > 1e-9 { note("the own inset changed") }
+        // With the finger up and the refresh's animation done, the whole header is in view until the end.
+        if control.state == .refreshing && !scrollView.isTracking {
+            let settle = refreshSettlesAt ?? (rig.time + metrics.insertDuration + 1.0)
+            refreshSettlesAt = settle
+            if rig.time > settle && -offset - base < metrics.refreshingInset - 0.5 {
+                note("refreshing with the header \(metrics.refreshingInset + offset + base) pt hidden")
+            }
+        } else {
+            refreshSettlesAt = nil
+        }
+    }
+}
+
+@Suite("Refresh transitions: one rule for starting and ending")
+struct TransitionTests {
+    static let effects = ["sticky", "dots", "ring", "news", "classic"]
+
+    @Test("A release anywhere in the arming band brings the whole header into view, with no jump",
+          arguments: ["dots", "ring", "news", "classic"])
+    func releaseInTheArmingBand(_ name: String) {
+        let trigger = TransitionProbe(effect: name).metrics.triggerDistance
+        for pull in stride(from: trigger - 1.9, through: trigger + 3, by: 0.35) {
+            let probe = TransitionProbe(effect: name)
+            probe.rig.touchDown()
+            // Past the trigger, then back to `pull` and held: armed until 2 pt under the trigger.
+            probe.rig.pull(to: trigger + 4)
+            probe.rig.pull(to: pull)
+            probe.frames(0)
+            for _ in 0..<8 { probe.move(to: probe.rig.fingerY) }
+            #expect(probe.rig.control.state == .armed, "\(name) at \(pull)")
+            probe.release()
+            #expect(probe.rig.control.state == .refreshing)
+            probe.frames(Int(probe.metrics.insertDuration * 60) + 2)
+            // At the refreshing rest position: the inset and the offset arrived together.
+            #expect(abs(probe.offset + probe.base + probe.metrics.refreshingInset) < 0.01, "\(name) released at \(pull)")
+            #expect(probe.rig.scrollView.velocity.y == 0)
+            probe.frames(60)
+            #expect(probe.problems.isEmpty, "\(probe.problems)")
+        }
+    }
+
+    @Test("Beginning from code moves inset and offset in one animation of the effect's own duration",
+          arguments: effects)
+    func beginFromCode(_ name: String) {
+        for topInset in [0.0, 64] {
+            let probe = TransitionProbe(effect: name, topInset: topInset)
+            probe.frames(1)
+            probe.rig.control.beginRefreshing(at: probe.rig.time)
+            let duration = probe.metrics.insertDuration
+            let inset = probe.metrics.refreshingInset
+            // Halfway, the content shows as much of the header as the inset holds: they move together.
+            probe.frames(max(Int(duration * 30), 1))
+            #expect(abs(-probe.offset - probe.base - probe.rig.control.addedInset) < 0.01, "\(name)")
+            probe.frames(Int(duration * 30) + 2)
+            #expect(abs(probe.offset + probe.base + inset) < 0.01, "\(name): \(probe.offset)")
+            probe.frames(90)
+            #expect(abs(probe.offset + probe.base + inset) < 0.01, "\(name) stays")
+            #expect(probe.problems.isEmpty, "\(probe.problems)")
+        }
+    }
+
+    @Test("A refresh begun from code starts at its frame's own time, not the previous frame's")
+    func commandsTakeTheirFramesTime() {
+        let probe = TransitionProbe(effect: "classic")
+        probe.frames(10)
+        // The frame's time comes with the command; the first frame after it shows the start of the animation.
+        let now = probe.rig.time + Rig.frame
+        probe.rig.control.beginRefreshing(at: now)
+        probe.rig.run()
+        #expect(probe.rig.control.addedInset == 0)
+        probe.rig.run()
+        let f = TimingFunction.easeInEaseOut.value(at: Rig.frame / probe.metrics.insertDuration)
+        #expect(abs(probe.rig.control.addedInset - 54 * f) < 1e-9)
+    }
+
+    @Test("Thousands of generated gestures around each trigger: no jump, the header in view, the inset back",
+          arguments: effects)
+    func generatedGestures(_ name: String) {
+        var random = TransitionRandom(seed: 0x5EED_0000 &+ UInt64(name.utf8.count))
+        for run in 0..<300 {
+            let probe = TransitionProbe(effect: name, topInset: random.next() % 2 == 0 ? 0 : 64)
+            let trigger = probe.metrics.triggerDistance
+            probe.frames(1)
+            // A pull to within ±3 pt of the trigger, over a few frames, then a release at some velocity.
+            probe.rig.touchDown()
+            let pull = trigger + random.double(in: -3...3)
+            let steps = Int(random.next() % 12) + 1
+            let travel = -RubberBand.travel(forOffset: -pull, dimension: Rig.viewport.height)
+            for k in 1...steps { probe.move(to: Rig.fingerStart + travel * Double(k) / Double(steps)) }
+            // The last move sets the release velocity: −800…800 pt/s over a frame.
+            let flick = random.double(in: -800...800) / 60
+            probe.move(to: probe.rig.fingerY + flick)
+            // Sometimes a command from code at a random frame: begin, or end.
+            let commandFrame = Int(random.next() % 40)
+            let command = random.next() % 3
+            probe.release()
+            for frame in 0..<150 {
+                if frame == commandFrame {
+                    if command == 1 { probe.rig.control.beginRefreshing(at: probe.rig.time) }
+                    if command == 2 { probe.rig.control.endRefreshing(at: probe.rig.time) }
+                }
+                probe.frames(1)
+            }
+            // Every refresh ends idle with the inset back where it was.
+            probe.rig.control.endRefreshing(at: probe.rig.time)
+            probe.frames(240)
+            #expect(probe.rig.control.state == .idle, "\(name) run \(run)")
+            #expect(probe.rig.control.addedInset == 0 && probe.rig.scrollView.contentInset.top == probe.base)
+            #expect(abs(probe.offset + probe.base) < 0.01, "\(name) run \(run): at rest at the top")
+            let gesture = "pull \(pull), \(steps) steps, flick \(flick * 60) pt/s, command \(command) at \(commandFrame)"
+            #expect(probe.problems.isEmpty, "run \(run) (\(gesture)): \(probe.problems)")
+            if !probe.problems.isEmpty { break }
+        }
+    }
+}
+
+/// SplitMix64: a small, seeded generator, so that the generated gestures are the same on every run.
+struct TransitionRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func double(in range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
+}
