@@ -260,6 +260,7 @@ public final class FrameLoop {
             do {
                 try video.finish(at: input.now)
                 saved("Video saved", videoPath)
+                reportVideoFrames(video)
             } catch {
                 failed("Could not save the video: see the terminal", "\(error)")
             }
@@ -278,6 +279,13 @@ public final class FrameLoop {
         } catch {
             failed("Cannot record video: see the terminal", "\(error)")
         }
+    }
+
+    /// How many frames a finished video holds, and how many presented frames it dropped because ffmpeg was
+    /// behind (each shows as a repeat of the frame before).
+    private func reportVideoFrames(_ video: VideoRecording) {
+        report("video: \(video.framesWritten) frames at \(Int(VideoRecording.frameRate)) fps, "
+            + "\(video.droppedFrames) presented frames dropped")
     }
 
     private func saved(_ toast: String, _ path: String) {
@@ -324,6 +332,7 @@ public final class FrameLoop {
             do {
                 try video.finish(at: input.now)
                 report("saved \(videoPath)")
+                reportVideoFrames(video)
             } catch { failure = failure ?? error }
         }
         if files != nil, recorder.isRecording {
