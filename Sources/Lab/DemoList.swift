@@ -22,7 +22,10 @@ public final class DemoList {
     /// Height of the unread badge, in points (a pill as wide as its number needs, never narrower than a circle).
     static let badgeHeight = 20.0
 
-    public let rowCount: Int
+    /// The rows loaded so far: a first page, then a page more for each load of the footer.
+    public private(set) var rowCount: Int
+    /// The most rows the list can hold: after that the footer has no more data.
+    public let capacity: Int
     public let width: Double
     /// The language the rows' texts are in.
     public var language = RefreshLanguage.english
@@ -55,18 +58,38 @@ public final class DemoList {
         Color(rgb: 88, 86, 214), Color(rgb: 175, 82, 222), Color(rgb: 90, 200, 250), Color(rgb: 255, 45, 85),
     ]
 
-    public init(rowCount: Int = 200, width: Double = 375) {
-        self.rowCount = Swift.max(0, rowCount)
+    /// How many rows the demo inbox shows at first, and how many each load adds, up to `capacity`. Not from
+    /// REFERENCE: a page of a mail app's inbox, so the footer is reached in a few flings.
+    public static let firstPage = 60
+    public static let pageSize = 20
+
+    /// A list of `rowCount` rows that can grow to `capacity` (storage for every row is made here, so a load
+    /// allocates nothing while frames run).
+    public init(rowCount: Int = 200, capacity: Int? = nil, width: Double = 375) {
+        self.capacity = Swift.max(0, capacity ?? rowCount, rowCount)
+        self.rowCount = Swift.min(Swift.max(0, rowCount), self.capacity)
         self.width = width
         let m = DemoList.margin, d = DemoList.avatarDiameter, h = DemoList.rowHeight
         background = .rect(Rect(x: 0, y: 0, width: width, height: h))
         avatar = .ellipse(in: Rect(x: m, y: (h - d) / 2, width: d, height: d))
         separator = .rect(Rect(x: DemoList.textX, y: h - 0.5, width: width - DemoList.textX, height: 0.5))
-        english = Array(repeating: nil, count: self.rowCount)
-        chinese = Array(repeating: nil, count: self.rowCount)
-        for i in 0..<self.rowCount {
+        english = Array(repeating: nil, count: self.capacity)
+        chinese = Array(repeating: nil, count: self.capacity)
+        for i in 0..<self.capacity {
             avatarColors.append(DemoList.palette[i % DemoList.palette.count])
         }
+    }
+
+    /// Adds up to `count` rows at the end; returns whether the list can still grow.
+    @discardableResult
+    public func loadMore(_ count: Int = DemoList.pageSize) -> Bool {
+        rowCount = Swift.min(capacity, rowCount + Swift.max(0, count))
+        return rowCount < capacity
+    }
+
+    /// Back to the first `count` rows, as a refresh of the whole list reloads its first page.
+    public func reload(rowCount count: Int = DemoList.firstPage) {
+        rowCount = Swift.min(capacity, Swift.max(0, count))
     }
 
     /// Where the texts begin, right of the avatar.

@@ -67,8 +67,9 @@ public final class Simulation {
     let navigationTitle = TextLayer()
     /// The time of the last step: the frame is drawn at it.
     private var frameTime: Double?
-    /// Where the finger is on the screen while it is down, in points.
+    /// Where the finger is on the screen while it is down, in points, and where it went down.
     public private(set) var finger: Point?
+    private var touchStart: Point?
     /// When the running refresh and the running load started, for the automatic end.
     private var refreshStart: Double?
     private var loadStart: Double?
@@ -81,7 +82,7 @@ public final class Simulation {
         self.phone = phone
         self.clock = TimeControl(base: clock)
         animator = Animator(clock: self.clock)
-        list = DemoList(width: phone.screenSize.width)
+        list = DemoList(rowCount: DemoList.firstPage, capacity: 200, width: phone.screenSize.width)
         scrollView = ScrollView(boundsSize: phone.listFrame.size,
                                 contentSize: Size(phone.screenSize.width, list.contentHeight))
         canvas = Canvas(width: phone.pixelWidth, height: phone.pixelHeight, fill: Simulation.background)
@@ -136,6 +137,7 @@ public final class Simulation {
         switch event {
         case .touchDown(let p):
             finger = p
+            touchStart = p
             scrollView.touchBegan(at: p, time: t)
         case .touchMove(let p):
             guard finger != nil else { return }
@@ -145,8 +147,28 @@ public final class Simulation {
             guard finger != nil else { return }
             finger = nil
             scrollView.touchEnded(at: p, time: t)
+            if let start = touchStart, (p - start).length < Simulation.tapSlop { tap(at: p) }
+            touchStart = nil
         case .wheel(let delta):
             scrollView.scrollWheel(by: delta, time: t)
+        }
+    }
+
+    /// How far a finger may move between down and up for a tap, in points. Not from REFERENCE: about UIKit's
+    /// tap recognizer's allowance.
+    static let tapSlop = 10.0
+
+    /// A tap at `point` on the screen: on the navigation bar it scrolls the list to its top (iOS's scrollsToTop);
+    /// on the footer it loads more.
+    private func tap(at point: Point) {
+        if point.y < phone.navigationBarHeight {
+            let top = Point(scrollView.contentOffset.x, -scrollView.contentInset.top)
+            if scrollView.contentOffset.y > top.y { scrollView.setContentOffset(top, animated: true) }
+            return
+        }
+        let contentY = point.y - phone.listFrame.minY + scrollView.contentOffset.y
+        if contentY >= scrollView.contentSize.height && contentY < scrollView.contentSize.height + footer.height {
+            footer.beginRefreshing()
         }
     }
 
@@ -154,6 +176,7 @@ public final class Simulation {
     func cancelTouch() {
         guard finger != nil else { return }
         finger = nil
+        touchStart = nil
         scrollView.touchCancelled(time: clock.now)
     }
 
@@ -168,16 +191,16 @@ public final class Simulation {
         animator.update(to: now)
     }
 
-    /// The simulator's automatic end: a refresh or a load that has run `autoEndDelay` ends, the refresh with
-    /// `autoEndResult`, the load with no more data (the demo list does not grow); a refresh makes the footer ready
-    /// to load again.
+    /// The simulator's automatic end: a refresh or a load that has run `autoEndDelay` ends. A refresh ends with
+    /// `autoEndResult` and reloads the list's first page (the footer can load again); a load adds a page of rows,
+    /// and once the list is full the footer has no more data.
     private func endByThemselves(at now: Double) {
         if refreshControl.state == .refreshing {
             let start = refreshStart ?? now
             refreshStart = start
             if autoEndsRefreshing && now - start >= Simulation.autoEndDelay {
                 refreshControl.endRefreshing(result: autoEndResult, at: now)
-                footer.resetNoMoreData()
+                reloadFirstPage()
             }
         } else {
             refreshStart = nil
@@ -185,10 +208,25 @@ public final class Simulation {
         if footer.state == .refreshing {
             let start = loadStart ?? now
             loadStart = start
-            if autoEndsRefreshing && now - start >= Simulation.autoEndDelay { footer.endRefreshingWithNoMoreData() }
+            if autoEndsRefreshing && now - start >= Simulation.autoEndDelay { finishLoad() }
         } else {
             loadStart = nil
         }
+    }
+
+    /// A refresh's new first page: the list back to its first rows, and the footer ready to load again.
+    func reloadFirstPage() {
+        footer.resetNoMoreData()
+        guard list.rowCount != DemoList.firstPage else { return }
+        list.reload()
+        scrollView.contentSize = Size(phone.screenSize.width, list.contentHeight)
+    }
+
+    /// A load that came back: a page more of rows, or no more data once the list is full.
+    func finishLoad() {
+        let canGrow = list.loadMore()
+        scrollView.contentSize = Size(phone.screenSize.width, list.contentHeight)
+        if canGrow { footer.endRefreshing() } else { footer.endRefreshingWithNoMoreData() }
     }
 
     /// What an automatic end reports: on the news header a banner message in the control's language, else success.

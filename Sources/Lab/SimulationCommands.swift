@@ -144,7 +144,7 @@ extension Simulation {
             return "Not refreshing: pull down or press Space first"
         }
         refreshControl.endRefreshing(result: result, at: clock.now)
-        footer.resetNoMoreData()
+        reloadFirstPage()
         return "Ended with " + named
     }
 

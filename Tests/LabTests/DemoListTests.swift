@@ -62,3 +62,96 @@ struct DemoListTests {
         #expect(pixel >> 16 & 0xFF > 240 && pixel & 0xFF < 120)
     }
 }
+
+@Suite("A demo list that loads")
+struct LoadingListTests {
+    /// Runs `seconds` of frames on the simulated clock.
+    func run(_ simulation: Simulation, _ clock: SimulatedClock, seconds: Double) {
+        for _ in 0..<Int((seconds * 60).rounded()) {
+            clock.advance(by: 1.0 / 60)
+            simulation.step()
+        }
+    }
+
+    /// Scrolls the list near its end with the wheel, then drags it up to its end, so the footer comes into view
+    /// under a finger (an automatic footer loads on a drag or its momentum, once per touch, as MJRefresh's).
+    func scrollToEnd(_ simulation: Simulation, _ clock: SimulatedClock) {
+        let end = simulation.list.contentHeight - simulation.scrollView.boundsSize.height
+        simulation.handle(.wheel(Point(0, end - 200 - simulation.scrollView.contentOffset.y)))
+        run(simulation, clock, seconds: 0.3)
+        simulation.handle(.touchDown(Point(187, 500)))
+        for k in 1...20 {
+            clock.advance(by: 1.0 / 60)
+            simulation.handle(.touchMove(Point(187, 500 - Double(k) * 15)))
+            simulation.step()
+        }
+        run(simulation, clock, seconds: 0.2)
+        simulation.handle(.touchUp(Point(187, 200)))
+        run(simulation, clock, seconds: 0.5)
+    }
+
+    @Test("It starts with 60 rows; each load adds 20 after the auto-end delay, up to 200, then no more data")
+    func pages() {
+        let clock = SimulatedClock()
+        let simulation = Simulation(clock: clock)
+        #expect(simulation.list.rowCount == 60 && simulation.scrollView.contentSize.height == 60 * DemoList.rowHeight)
+        var counts: [Int] = []
+        for _ in 0..<8 {
+            scrollToEnd(simulation, clock)
+            #expect(simulation.footer.state == .refreshing || simulation.footer.state == .noMoreData)
+            run(simulation, clock, seconds: Simulation.autoEndDelay + 0.5)
+            counts.append(simulation.list.rowCount)
+        }
+        #expect(counts == [80, 100, 120, 140, 160, 180, 200, 200])
+        #expect(simulation.footer.state == .noMoreData)
+        #expect(simulation.scrollView.contentSize.height == 200 * DemoList.rowHeight)
+        // A refresh of the whole list reloads the first page, and the footer can load again.
+        simulation.handle(.wheel(Point(0, -simulation.list.contentHeight)))
+        run(simulation, clock, seconds: 1)
+        simulation.perform(.beginRefresh)
+        run(simulation, clock, seconds: Simulation.autoEndDelay + 0.1)
+        #expect(simulation.list.rowCount == 60 && simulation.footer.state == .idle)
+    }
+
+    @Test("Tapping the footer loads; tapping a row does not")
+    func tapFooter() {
+        let clock = SimulatedClock()
+        let simulation = Simulation(clock: clock)
+        simulation.footer.endRefreshingWithNoMoreData()
+        scrollToEnd(simulation, clock)
+        run(simulation, clock, seconds: 1)
+        simulation.footer.resetNoMoreData()
+        run(simulation, clock, seconds: 0.1)
+        #expect(simulation.footer.state == .idle)
+        // The footer's middle on the screen: the content's end, seen through the list's frame.
+        let footerY = simulation.phone.listFrame.minY + simulation.scrollView.contentSize.height
+            - simulation.scrollView.contentOffset.y + simulation.footer.height / 2
+        #expect(footerY < simulation.phone.screenSize.height)
+        simulation.handle(.touchDown(Point(187, 200)))
+        simulation.handle(.touchUp(Point(187, 200)))
+        run(simulation, clock, seconds: 0.6)
+        #expect(simulation.footer.state == .idle)
+        let y = simulation.phone.listFrame.minY + simulation.scrollView.contentSize.height
+            - simulation.scrollView.contentOffset.y + simulation.footer.height / 2
+        simulation.handle(.touchDown(Point(187, y)))
+        simulation.handle(.touchUp(Point(188, y + 2)))
+        run(simulation, clock, seconds: 0.1)
+        #expect(simulation.footer.state == .refreshing)
+    }
+
+    @Test("Tapping the navigation bar scrolls the list to its top, animated, as scrollsToTop")
+    func scrollsToTop() {
+        let clock = SimulatedClock()
+        let simulation = Simulation(clock: clock)
+        simulation.handle(.wheel(Point(0, 2000)))
+        run(simulation, clock, seconds: 0.5)
+        #expect(simulation.scrollView.contentOffset.y == 2000)
+        simulation.handle(.touchDown(Point(187, 40)))
+        simulation.handle(.touchUp(Point(187, 40)))
+        run(simulation, clock, seconds: 0.1)
+        let midway = simulation.scrollView.contentOffset.y
+        #expect(midway < 2000 && midway > 0)
+        run(simulation, clock, seconds: 0.5)
+        #expect(simulation.scrollView.contentOffset.y == -simulation.scrollView.contentInset.top)
+    }
+}

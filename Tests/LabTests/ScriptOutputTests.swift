@@ -63,7 +63,7 @@ struct ScriptOutputTests {
         try run.run()
         let lines = try readLines(dir + "/t.jsonl")
         #expect(lines.count == 187)
-        #expect(lines[0] == #"{"frame":0,"time":0.000000,"viewport":[375.000,603.000],"contentSize":[375.000,14400.000],"#
+        #expect(lines[0] == #"{"frame":0,"time":0.000000,"viewport":[375.000,603.000],"contentSize":[375.000,4320.000],"#
             + #""contentOffset":[0.000,0.000],"contentInset":[0.000,0.000,44.000,0.000],"velocity":[0.000,0.000],"#
             + #""tracking":true,"dragging":false,"decelerating":false,"motion":"none","finger":[187.500,150.000],"#
             + #""state":"idle","footer":"idle"}"#)
