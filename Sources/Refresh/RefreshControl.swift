@@ -28,7 +28,8 @@ public final class RefreshControl {
     public private(set) var state: RefreshState = .idle
     public private(set) var effect: any RefreshEffect
     /// The container of the effect's layer, at (0, −headerHeight, width, headerHeight) in content coordinates:
-    /// draw it with the list's transform, above the rows and under the navigation bar.
+    /// draw it with the list's transform, above the rows (or before them when `metrics.drawsBehindContent`) and
+    /// under the navigation bar.
     public let headerLayer = Layer()
     public private(set) weak var scrollView: ScrollView?
 

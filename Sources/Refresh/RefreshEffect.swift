@@ -47,13 +47,17 @@ public struct RefreshMetrics: Equatable, Sendable {
     public var finishing: [RefreshInsetStage]
     /// Which set of texts the effect shows.
     public var textStyle: RefreshTextStyle
+    /// Whether the header is drawn behind the list's rows instead of over them, as a header view inserted at
+    /// index 0 of the scroll view (four dots): the rows' opaque backgrounds then cover whatever part of it reaches
+    /// below the content's top.
+    public var drawsBehindContent: Bool
 
     public init(headerHeight: Double = classicHeaderHeight, triggerDistance: Double? = nil,
                 minimumTriggerDistance: Double = 1, trigger: RefreshTrigger = .onRelease,
                 refreshingInset: Double? = nil, insertDuration: Double = classicInsertDuration,
                 insertTiming: TimingFunction = .easeInEaseOut,
                 finishing: [RefreshInsetStage] = [RefreshInsetStage(duration: classicRemoveDuration)],
-                textStyle: RefreshTextStyle = .standard) {
+                textStyle: RefreshTextStyle = .standard, drawsBehindContent: Bool = false) {
         self.headerHeight = headerHeight
         self.triggerDistance = triggerDistance ?? headerHeight
         self.minimumTriggerDistance = minimumTriggerDistance
@@ -63,6 +67,7 @@ public struct RefreshMetrics: Equatable, Sendable {
         self.insertTiming = insertTiming
         self.finishing = finishing
         self.textStyle = textStyle
+        self.drawsBehindContent = drawsBehindContent
     }
 }
 
