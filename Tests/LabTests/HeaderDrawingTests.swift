@@ -77,4 +77,23 @@ struct HeaderDrawingTests {
         // content's top (the left dot's centre at 17.5 − 20) and at 30 pt 5 pt (the bottom dot's at 30 − 30).
         #expect(differences(with, without, rows: rowTop..<rowBottom) == 0)
     }
+
+    @Test("At rest the ring draws nothing anywhere: not over the first row's top, not under the navigation bar")
+    func ringAtRest() {
+        let (simulation, clock) = simulation(showing: "ring")
+        run(simulation, clock, frames: 2)
+        let height = simulation.canvas.height
+        var (with, without) = withAndWithoutHeader(simulation)
+        #expect(differences(with, without, rows: 0..<height) == 0)
+        // A refresh and its end: once the list is back at its top, nothing again.
+        simulation.refreshControl.beginRefreshing()
+        run(simulation, clock, frames: 60)
+        (with, without) = withAndWithoutHeader(simulation)
+        #expect(differences(with, without, rows: 0..<height) > 0)
+        simulation.refreshControl.endRefreshing()
+        run(simulation, clock, frames: 60)
+        #expect(simulation.refreshControl.state == .idle && simulation.refreshControl.distance == 0)
+        (with, without) = withAndWithoutHeader(simulation)
+        #expect(differences(with, without, rows: 0..<height) == 0)
+    }
 }
