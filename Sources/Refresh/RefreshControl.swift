@@ -183,7 +183,9 @@ public final class RefreshControl {
     /// Advances the inset's timeline to `time` and gives the effect this frame's pull; call once per frame, after
     /// the scroll view's own `step(to:)`.
     public func step(to time: Double) {
+        let previous = lastTime
         if time > lastTime { lastTime = time }
+        holdFinishingWait(from: previous, to: lastTime)
         advanceInset(to: lastTime)
         if scrollView != nil { evaluate(at: lastTime) }
         let height = metrics.headerHeight
@@ -300,6 +302,13 @@ public final class RefreshControl {
             setState(.idle, at: nextStageTime)
             return
         }
+    }
+
+    /// While the effect holds its finishing (`RefreshEffect.holdsFinishing`), the wait before the next finishing
+    /// stage stands still: that stage starts later by the time held, from `previous` to `time`.
+    private func holdFinishingWait(from previous: Double, to time: Double) {
+        guard case .finishing = state, tween == nil, time > previous, effect.holdsFinishing else { return }
+        nextStageTime += time - previous
     }
 
     /// Sets the added inset to `value`, on top of whatever the scroll view's own inset is now. The base is kept

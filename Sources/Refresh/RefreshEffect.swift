@@ -101,6 +101,10 @@ public protocol RefreshEffect: AnyObject {
     func update(pull: RefreshPull)
     /// Called once for each state change, at the time of the change.
     func transition(from old: RefreshState, to new: RefreshState, at time: Double)
+    /// True while the effect holds its finishing timeline, as the news banner does while a finger is on the list:
+    /// meanwhile the wait before the next finishing stage stands still, like the effect's own paused animations,
+    /// and it goes on from where it stood once this is false again. False unless an effect says otherwise.
+    var holdsFinishing: Bool { get }
     /// Called when the effect is given to a control, or taken from it (nil): effects that show texts or the
     /// last-updated time keep it (weakly) to read them.
     func didMove(to control: RefreshControl?)
@@ -108,4 +112,5 @@ public protocol RefreshEffect: AnyObject {
 
 extension RefreshEffect {
     public func didMove(to control: RefreshControl?) {}
+    public var holdsFinishing: Bool { false }
 }

@@ -7,8 +7,6 @@ import Geometry
 import Layers
 import Motion
 import Raster
-import Synchronization
-import Text
 
 /// The classic header of MJRefresh and EGORefreshTableHeaderView: a downward arrow that flips when letting go would
 /// refresh, the state's text with the last-updated line below it, and the iOS activity indicator while refreshing.
@@ -247,20 +245,8 @@ public final class ClassicEffect: RefreshEffect {
         textsAreCurrentLayout = true
     }
 
-    /// The fonts the texts are measured with: the standard set, as the layer renderer loads it, loaded once.
-    private static let measuringFonts = Mutex<FontSet?>(nil)
-    private static let measuringFontsFailed = Atomic<Bool>(false)
-
     /// The width of `text` at the labels' size, in points; 0 when no font loads.
     static func measure(_ text: String) -> Double {
-        guard !measuringFontsFailed.load(ordering: .relaxed) else { return 0 }
-        return measuringFonts.withLock { fonts -> Double in
-            if fonts == nil {
-                fonts = try? FontSet.standard()
-                if fonts == nil { measuringFontsFailed.store(true, ordering: .relaxed) }
-            }
-            guard let set = fonts else { return 0 }
-            return TextLine(text, fonts: set, size: fontSize).width
-        }
+        TextMeasure.width(of: text, size: fontSize)
     }
 }
