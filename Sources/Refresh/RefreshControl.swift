@@ -56,8 +56,9 @@ public final class RefreshControl {
     public var language = RefreshLanguage.english
     /// The texts for the effect's style in the control's language.
     public var strings: RefreshStrings { RefreshStrings(style: effect.metrics.textStyle, language: language) }
-    /// The header's title in the current state ("Pull down to refresh", "Release to refresh", …).
-    public var title: String { strings.headerTitle(for: state) }
+    /// The header's title in the current state ("Pull down to refresh", "Release to refresh", …); while finishing,
+    /// the result only for an effect with a result row (`metrics.hasResultRow`), else the idle text.
+    public var title: String { strings.headerTitle(for: state, showsResult: metrics.hasResultRow) }
 
     public var lastUpdatedKey = RefreshControl.defaultLastUpdatedKey
     public var lastUpdatedStore: LastUpdatedStore

@@ -47,6 +47,10 @@ public struct RefreshMetrics: Equatable, Sendable {
     public var finishing: [RefreshInsetStage]
     /// Which set of texts the effect shows.
     public var textStyle: RefreshTextStyle
+    /// Whether the header shows how a refresh ended (the sticky header's result row, the news banner). Without
+    /// one the title reads as idle again while finishing, as MJRefresh's header is back in Idle as soon as the
+    /// refresh ends.
+    public var hasResultRow: Bool
     /// Whether the header is drawn behind the list's rows instead of over them, as a header view inserted at
     /// index 0 of the scroll view (four dots): the rows' opaque backgrounds then cover whatever part of it reaches
     /// below the content's top.
@@ -57,7 +61,8 @@ public struct RefreshMetrics: Equatable, Sendable {
                 refreshingInset: Double? = nil, insertDuration: Double = classicInsertDuration,
                 insertTiming: TimingFunction = .easeInEaseOut,
                 finishing: [RefreshInsetStage] = [RefreshInsetStage(duration: classicRemoveDuration)],
-                textStyle: RefreshTextStyle = .standard, drawsBehindContent: Bool = false) {
+                textStyle: RefreshTextStyle = .standard, hasResultRow: Bool = false,
+                drawsBehindContent: Bool = false) {
         self.headerHeight = headerHeight
         self.triggerDistance = triggerDistance ?? headerHeight
         self.minimumTriggerDistance = minimumTriggerDistance
@@ -67,6 +72,7 @@ public struct RefreshMetrics: Equatable, Sendable {
         self.insertTiming = insertTiming
         self.finishing = finishing
         self.textStyle = textStyle
+        self.hasResultRow = hasResultRow
         self.drawsBehindContent = drawsBehindContent
     }
 }

@@ -12,7 +12,7 @@ let sticky = RefreshMetrics(headerHeight: 44, triggerDistance: 88, trigger: .atT
 let news = RefreshMetrics(headerHeight: 70, triggerDistance: 70, minimumTriggerDistance: 45, refreshingInset: 70,
                           finishing: [RefreshInsetStage(inset: 32, duration: 0.2),
                                       RefreshInsetStage(delay: 1.5, inset: 0, duration: 0.2)],
-                          textStyle: .news)
+                          textStyle: .news, hasResultRow: true)
 
 @Suite("RefreshControl: scripted pulls")
 struct ScriptedPullTests {
@@ -335,7 +335,7 @@ struct EffectAndTextTests {
         #expect(effect.pullCount == frames + 10)
     }
 
-    @Test("Titles follow the state, in English and Chinese")
+    @Test("Titles follow the state, in English and Chinese; finishing reads as idle without a result row")
     func titles() {
         let rig = Rig()
         #expect(rig.control.title == "Pull down to refresh")
@@ -351,7 +351,12 @@ struct EffectAndTextTests {
         rig.control.language = .chinese
         #expect(rig.control.title == "正在刷新数据中...")
         rig.control.endRefreshing()
-        #expect(rig.control.title == "刷新成功")
+        // The rig's effect has the classic metrics: no result row, so the title is the idle one again.
+        #expect(rig.control.title == "下拉可以刷新")
+        let sticky = Rig(effect: RecordingEffect(metrics: RefreshMetrics(hasResultRow: true)))
+        sticky.control.beginRefreshing()
+        sticky.control.endRefreshing(result: .failure)
+        #expect(sticky.control.title == "Refresh failed")
     }
 
     @Test("News texts: 下拉刷新 / 释放刷新 / 加载中 / 加载完成")

@@ -80,7 +80,7 @@ public final class NewsEffect: RefreshEffect {
         finishing: [RefreshInsetStage(inset: NewsEffect.bannerHeight, duration: NewsEffect.collapseDuration),
                     RefreshInsetStage(delay: NewsEffect.bannerHoldDuration, inset: 0,
                                       duration: NewsEffect.collapseDuration)],
-        textStyle: .news)
+        textStyle: .news, hasResultRow: true)
     public let layer = Layer()
 
     /// The grey view with the image and the label; hidden while the banner shows.
