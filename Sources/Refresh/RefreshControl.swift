@@ -127,20 +127,28 @@ public final class RefreshControl {
         setState(.idle, at: lastTime)
     }
 
-    /// Replaces the effect; its layer takes the old one's place and it is told the current state.
+    /// Replaces the effect; its layer takes the old one's place. A refresh under way, ending or waiting is dropped
+    /// first (`reset()`), so the new effect always starts idle: it never inherits a timeline made for another.
     public func setEffect(_ newEffect: any RefreshEffect) {
         guard newEffect !== effect else { return }
+        reset()
         effect.layer.removeFromSuperlayer()
         effect.didMove(to: nil)
         effect = newEffect
         headerLayer.addSublayer(newEffect.layer)
         newEffect.didMove(to: self)
         triggerDistance = newEffect.metrics.triggerDistance
-        if state != .idle { newEffect.transition(from: .idle, to: state, at: lastTime) }
-        if state == .refreshing {
-            tween = InsetTween(from: addedInset, to: newEffect.metrics.refreshingInset, start: lastTime,
-                               duration: 0, timing: .linear)
-        }
+    }
+
+    /// Returns to idle at once from any state: a refresh under way, ending or waiting is dropped with its finishing
+    /// timeline, and the added inset is taken back in one step. A finger still dragging cannot arm the control
+    /// again until it lifts. The effect hears the change to idle like any other.
+    public func reset() {
+        tween = nil
+        nextStage = 0
+        apply(0)
+        waitsForLift = scrollView?.isDragging ?? false
+        setState(.idle, at: now)
     }
 
     // MARK: From code

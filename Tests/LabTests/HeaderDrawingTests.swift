@@ -7,7 +7,7 @@ import Scrolling
 import Testing
 
 /// A simulation showing `effect`, with no automatic end, on a simulated clock.
-private func simulation(showing effect: String) -> (Simulation, SimulatedClock) {
+func effectSimulation(showing effect: String) -> (Simulation, SimulatedClock) {
     let clock = SimulatedClock()
     let simulation = Simulation(clock: clock)
     simulation.autoEndsRefreshing = false
@@ -16,7 +16,7 @@ private func simulation(showing effect: String) -> (Simulation, SimulatedClock) 
 }
 
 /// Advances `frames` frames of the simulated clock.
-private func run(_ simulation: Simulation, _ clock: SimulatedClock, frames: Int = 1) {
+func advance(_ simulation: Simulation, _ clock: SimulatedClock, frames: Int = 1) {
     for _ in 0..<frames {
         clock.advance(by: 1 / simulatedFrameRate)
         simulation.step()
@@ -24,14 +24,14 @@ private func run(_ simulation: Simulation, _ clock: SimulatedClock, frames: Int 
 }
 
 /// Puts a finger down and drags until the content sits `distance` points below its top, holding it there.
-private func hold(_ simulation: Simulation, _ clock: SimulatedClock, pulledBy distance: Double) {
+func holdFinger(_ simulation: Simulation, _ clock: SimulatedClock, pulledBy distance: Double) {
     let start = Point(187.5, 200)
     let travel = -RubberBand.travel(forOffset: -distance, dimension: simulation.scrollView.boundsSize.height)
     simulation.handle(.touchDown(start))
     clock.advance(by: 1 / simulatedFrameRate)
     simulation.handle(.touchMove(Point(start.x, start.y + travel)))
     simulation.step()
-    run(simulation, clock, frames: 3)
+    advance(simulation, clock, frames: 3)
 }
 
 /// The canvas as rendered now, and as rendered with the header left out: the header's own pixels are where
@@ -63,8 +63,8 @@ struct HeaderDrawingTests {
     @Test("Four dots draw behind the rows: pulled less than 35 pt, the first row's pixels are untouched",
           arguments: [20.0, 30])
     func dotsBehindRows(pull: Double) {
-        let (simulation, clock) = simulation(showing: "dots")
-        hold(simulation, clock, pulledBy: pull)
+        let (simulation, clock) = effectSimulation(showing: "dots")
+        holdFinger(simulation, clock, pulledBy: pull)
         #expect(abs(simulation.refreshControl.distance - pull) < 0.01)
         let (with, without) = withAndWithoutHeader(simulation)
         let s = Phone().scale
@@ -80,18 +80,18 @@ struct HeaderDrawingTests {
 
     @Test("At rest the ring draws nothing anywhere: not over the first row's top, not under the navigation bar")
     func ringAtRest() {
-        let (simulation, clock) = simulation(showing: "ring")
-        run(simulation, clock, frames: 2)
+        let (simulation, clock) = effectSimulation(showing: "ring")
+        advance(simulation, clock, frames: 2)
         let height = simulation.canvas.height
         var (with, without) = withAndWithoutHeader(simulation)
         #expect(differences(with, without, rows: 0..<height) == 0)
         // A refresh and its end: once the list is back at its top, nothing again.
         simulation.refreshControl.beginRefreshing()
-        run(simulation, clock, frames: 60)
+        advance(simulation, clock, frames: 60)
         (with, without) = withAndWithoutHeader(simulation)
         #expect(differences(with, without, rows: 0..<height) > 0)
         simulation.refreshControl.endRefreshing()
-        run(simulation, clock, frames: 60)
+        advance(simulation, clock, frames: 60)
         #expect(simulation.refreshControl.state == .idle && simulation.refreshControl.distance == 0)
         (with, without) = withAndWithoutHeader(simulation)
         #expect(differences(with, without, rows: 0..<height) == 0)

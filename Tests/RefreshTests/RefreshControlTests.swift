@@ -403,17 +403,41 @@ struct EffectAndTextTests {
         #expect(RefreshEffects.make("no-such-effect") == nil)
     }
 
-    @Test("Changing the effect mid-refresh hands it the state and its own inset")
+    @Test("Changing the effect mid-refresh ends the refresh: the old effect hears idle, the new one starts idle, no inset")
     func swapEffect() {
-        let rig = Rig()
+        let first = RecordingEffect()
+        let rig = Rig(effect: first)
         rig.control.beginRefreshing()
         rig.run(seconds: 1)
+        #expect(rig.control.addedInset == 54)
         let next = RecordingEffect(metrics: sticky)
         rig.control.setEffect(next)
-        #expect(next.transitions.map(\.to) == [.refreshing])
-        rig.run()
-        #expect(rig.control.addedInset == 44)
+        #expect(first.transitions.map(\.to) == [.refreshing, .idle])
+        #expect(next.transitions.isEmpty)
+        #expect(rig.control.state == .idle && rig.control.addedInset == 0 && rig.scrollView.contentInset.top == 0)
         #expect(rig.control.triggerDistance == 88)
+        rig.run(seconds: 1)
+        #expect(rig.control.state == .idle && next.transitions.isEmpty)
+        // A new refresh is the new effect's own: its inset, 44.
+        rig.control.beginRefreshing()
+        rig.run(seconds: 1)
+        #expect(next.transitions.map(\.to) == [.refreshing] && rig.control.addedInset == 44)
+    }
+
+    @Test("Reset with the finger past the threshold: idle at once, pulling again under the finger, no refresh on lift")
+    func resetUnderFinger() {
+        let rig = Rig()
+        rig.touchDown()
+        rig.pull(to: 40)
+        rig.pull(to: 70)
+        #expect(rig.control.state == .armed)
+        rig.control.reset()
+        #expect(rig.control.state == .idle)
+        rig.pull(to: 75)
+        #expect(rig.control.state == .pulling)
+        rig.release()
+        rig.run(seconds: 1)
+        #expect(rig.control.state == .idle && rig.actions == 0 && rig.cues == 1)
     }
 }
 
