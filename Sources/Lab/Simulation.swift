@@ -271,7 +271,8 @@ public final class Simulation {
         return parts.joined(separator: " | ")
     }
 
-    /// Draws the phone into `canvas`: the list, header, footer and navigation bar, their layers' presentation
+    /// Draws the phone into `canvas`: the list, header, footer and navigation bar (the header under the rows when
+    /// its effect asks for it), their layers' presentation
     /// values at the time of the last step. Nothing of the simulator's own is drawn (see `renderOverlays()`), so
     /// that screenshots, frames and captures show the phone only.
     public func render() {
@@ -280,13 +281,20 @@ public final class Simulation {
         let (contentToPixels, clip) = listTransform()
         let offset = scrollView.contentOffset
         let viewport = Rect(origin: offset, size: phone.listFrame.size)
+        // A header that sits behind the content (four dots, inserted at index 0) is drawn first, so the rows'
+        // opaque backgrounds cover it; the others are drawn over the rows.
+        let headerBehind = refreshControl.metrics.drawsBehindContent
+        if headerBehind { renderHeader(at: time, transform: contentToPixels, clip: clip) }
         list.draw(viewport: viewport, transform: contentToPixels, clip: clip, canvas: canvas,
                   rasterizer: renderer.rasterizer, text: renderer.loadTextRenderer())
-        refreshControl.headerLayer.render(into: canvas, at: time, transform: contentToPixels, clip: clip,
-                                          renderer: renderer)
+        if !headerBehind { renderHeader(at: time, transform: contentToPixels, clip: clip) }
         footer.layer.render(into: canvas, at: time, transform: contentToPixels, clip: clip, renderer: renderer)
         let s = phone.scale
         navigationBar.render(into: canvas, at: time, transform: AffineTransform(scaleX: s, y: s), renderer: renderer)
+    }
+
+    private func renderHeader(at time: Double, transform: AffineTransform, clip: Rect) {
+        refreshControl.headerLayer.render(into: canvas, at: time, transform: transform, clip: clip, renderer: renderer)
     }
 
     /// Draws the simulator's overlays over the phone: the debug overlay, the help and the toast.

@@ -25,6 +25,9 @@ public final class LayerRenderer {
     public let stroker = Stroker()
     /// The fonts and glyph cache of text layers; loaded with the standard fonts on the first text drawn when nil.
     public var textRenderer: TextRenderer?
+    /// The same for bold text layers, with the standard fonts' bold face; a glyph cache of its own, since a cache
+    /// knows glyphs by their place in one font set.
+    public var boldTextRenderer: TextRenderer?
     /// Why text could not be drawn (no font could be loaded), or nil.
     public private(set) var fontError: String?
     let blur = ShadowBlur()
@@ -68,13 +71,15 @@ public final class LayerRenderer {
         draw(layer, parent: transform, opacity: 1, clip: box, into: canvas, mask: false)
     }
 
-    /// The text renderer, loading the standard fonts the first time; nil (with `fontError` set) when none loads.
-    public func loadTextRenderer() -> TextRenderer? {
-        if let textRenderer { return textRenderer }
+    /// The text renderer for `weight`, loading the standard fonts in that weight the first time; nil (with
+    /// `fontError` set) when none loads. A missing bold face falls back to the regular one, with a warning in the
+    /// renderer's font set.
+    public func loadTextRenderer(weight: FontWeight = .regular) -> TextRenderer? {
+        if let loaded = weight == .bold ? boldTextRenderer : textRenderer { return loaded }
         guard fontError == nil else { return nil }
         do {
-            let renderer = TextRenderer(fonts: try FontSet.standard())
-            textRenderer = renderer
+            let renderer = TextRenderer(fonts: try FontSet.standard(weight: weight))
+            if weight == .bold { boldTextRenderer = renderer } else { textRenderer = renderer }
             return renderer
         } catch {
             fontError = "text layers draw nothing: \(error)"

@@ -15,6 +15,8 @@ open class TextLayer: Layer {
     public var fontSize = TextLayer.defaultFontSize
     /// Core Animation's default text colour is opaque white.
     public var foregroundColor: Color = .white
+    /// The face: regular, or bold as `UIFont.boldSystemFont(ofSize:)` gives it.
+    public var fontWeight = FontWeight.regular
     public var alignmentMode = TextAlignment.left
     public var verticalAlignment = VerticalAlignment.top
     /// Whether text wider than the bounds ends with "…", as `truncationMode = .end`.
@@ -85,7 +87,7 @@ open class TextLayer: Layer {
     }
 
     open override func draw(in context: LayerDrawingContext) {
-        guard !string.isEmpty, let text = context.renderer.loadTextRenderer() else { return }
+        guard !string.isEmpty, let text = context.renderer.loadTextRenderer(weight: fontWeight) else { return }
         let (color, size) = textPresentation(at: context.time)
         let b = presentation(at: context.time).bounds
         let line = self.line(fonts: text.fonts, size: size, width: b.width)

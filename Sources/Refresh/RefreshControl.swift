@@ -34,7 +34,8 @@ public final class RefreshControl {
     public private(set) var state: RefreshState = .idle
     public private(set) var effect: any RefreshEffect
     /// The container of the effect's layer, at (0, −headerHeight, width, headerHeight) in content coordinates:
-    /// draw it with the list's transform, above the rows and under the navigation bar.
+    /// draw it with the list's transform, above the rows (or before them when `metrics.drawsBehindContent`) and
+    /// under the navigation bar.
     public let headerLayer = Layer()
     public private(set) weak var scrollView: ScrollView?
 
@@ -61,8 +62,9 @@ public final class RefreshControl {
     public var language = RefreshLanguage.english
     /// The texts for the effect's style in the control's language.
     public var strings: RefreshStrings { RefreshStrings(style: effect.metrics.textStyle, language: language) }
-    /// The header's title in the current state ("Pull down to refresh", "Release to refresh", …).
-    public var title: String { strings.headerTitle(for: state) }
+    /// The header's title in the current state ("Pull down to refresh", "Release to refresh", …); while finishing,
+    /// the result only for an effect with a result row (`metrics.hasResultRow`), else the idle text.
+    public var title: String { strings.headerTitle(for: state, showsResult: metrics.hasResultRow) }
 
     public var lastUpdatedKey = RefreshControl.defaultLastUpdatedKey
     public var lastUpdatedStore: LastUpdatedStore
@@ -134,19 +136,34 @@ public final class RefreshControl {
         setState(.idle, at: lastTime)
     }
 
-    /// Replaces the effect; its layer takes the old one's place and it is told the current state.
+    /// Replaces the effect; its layer takes the old one's place. A refresh under way, ending or waiting is dropped
+    /// first (`reset()`), so the new effect always starts idle: it never inherits a timeline made for another.
     public func setEffect(_ newEffect: any RefreshEffect) {
         guard newEffect !== effect else { return }
+        reset()
         effect.layer.removeFromSuperlayer()
         effect.didMove(to: nil)
         effect = newEffect
         headerLayer.addSublayer(newEffect.layer)
         newEffect.didMove(to: self)
         triggerDistance = newEffect.metrics.triggerDistance
-        if state != .idle { newEffect.transition(from: .idle, to: state, at: lastTime) }
-        if state == .refreshing {
-            tween = InsetTween(from: addedInset, to: newEffect.metrics.refreshingInset, start: lastTime,
-                               duration: 0, timing: .linear)
+    }
+
+    /// Returns to idle from any state: a refresh under way, ending or waiting is dropped with its finishing
+    /// timeline, and the added inset is taken back over MJRefresh's 0.4 s with the content along when it shows the
+    /// header, so nothing jumps. A finger still dragging cannot arm the control again until it lifts. The effect
+    /// hears the change to idle like any other.
+    public func reset() {
+        let time = now
+        nextStage = 0
+        waitsForLift = scrollView?.isDragging ?? false
+        setState(.idle, at: time)
+        if addedInset != 0 {
+            startTween(to: 0, at: time, duration: RefreshMetrics.classicRemoveDuration, timing: .easeInEaseOut,
+                       bringsHeaderIntoView: false)
+        } else {
+            tween = nil
+            offsetFollow = nil
         }
     }
 
@@ -199,7 +216,9 @@ public final class RefreshControl {
     /// Advances the inset's timeline to `time` and gives the effect this frame's pull; call once per frame, after
     /// the scroll view's own `step(to:)`.
     public func step(to time: Double) {
+        let previous = lastTime
         if time > lastTime { lastTime = time }
+        holdFinishingWait(from: previous, to: lastTime)
         // The offset's animation starts before the inset moves, so the scroll view never clamps resting content
         // to the new edge in between.
         moveOffsetWithTween()
@@ -337,6 +356,13 @@ public final class RefreshControl {
             setState(.idle, at: nextStageTime)
             return
         }
+    }
+
+    /// While the effect holds its finishing (`RefreshEffect.holdsFinishing`), the wait before the next finishing
+    /// stage stands still: that stage starts later by the time held, from `previous` to `time`.
+    private func holdFinishingWait(from previous: Double, to time: Double) {
+        guard case .finishing = state, tween == nil, time > previous, effect.holdsFinishing else { return }
+        nextStageTime += time - previous
     }
 
     /// Sets the added inset to `value`, on top of whatever the scroll view's own inset is now. The base is kept

@@ -47,13 +47,22 @@ public struct RefreshMetrics: Equatable, Sendable {
     public var finishing: [RefreshInsetStage]
     /// Which set of texts the effect shows.
     public var textStyle: RefreshTextStyle
+    /// Whether the header shows how a refresh ended (the sticky header's result row, the news banner). Without
+    /// one the title reads as idle again while finishing, as MJRefresh's header is back in Idle as soon as the
+    /// refresh ends.
+    public var hasResultRow: Bool
+    /// Whether the header is drawn behind the list's rows instead of over them, as a header view inserted at
+    /// index 0 of the scroll view (four dots): the rows' opaque backgrounds then cover whatever part of it reaches
+    /// below the content's top.
+    public var drawsBehindContent: Bool
 
     public init(headerHeight: Double = classicHeaderHeight, triggerDistance: Double? = nil,
                 minimumTriggerDistance: Double = 1, trigger: RefreshTrigger = .onRelease,
                 refreshingInset: Double? = nil, insertDuration: Double = classicInsertDuration,
                 insertTiming: TimingFunction = .easeInEaseOut,
                 finishing: [RefreshInsetStage] = [RefreshInsetStage(duration: classicRemoveDuration)],
-                textStyle: RefreshTextStyle = .standard) {
+                textStyle: RefreshTextStyle = .standard, hasResultRow: Bool = false,
+                drawsBehindContent: Bool = false) {
         self.headerHeight = headerHeight
         self.triggerDistance = triggerDistance ?? headerHeight
         self.minimumTriggerDistance = minimumTriggerDistance
@@ -63,6 +72,8 @@ public struct RefreshMetrics: Equatable, Sendable {
         self.insertTiming = insertTiming
         self.finishing = finishing
         self.textStyle = textStyle
+        self.hasResultRow = hasResultRow
+        self.drawsBehindContent = drawsBehindContent
     }
 }
 
@@ -96,6 +107,10 @@ public protocol RefreshEffect: AnyObject {
     func update(pull: RefreshPull)
     /// Called once for each state change, at the time of the change.
     func transition(from old: RefreshState, to new: RefreshState, at time: Double)
+    /// True while the effect holds its finishing timeline, as the news banner does while a finger is on the list:
+    /// meanwhile the wait before the next finishing stage stands still, like the effect's own paused animations,
+    /// and it goes on from where it stood once this is false again. False unless an effect says otherwise.
+    var holdsFinishing: Bool { get }
     /// Called when the effect is given to a control, or taken from it (nil): effects that show texts or the
     /// last-updated time keep it (weakly) to read them.
     func didMove(to control: RefreshControl?)
@@ -103,4 +118,5 @@ public protocol RefreshEffect: AnyObject {
 
 extension RefreshEffect {
     public func didMove(to control: RefreshControl?) {}
+    public var holdsFinishing: Bool { false }
 }

@@ -111,6 +111,13 @@ public struct RefreshStrings: Equatable, Sendable {
         }
     }
 
+    /// The header's title in `state` for a header that shows how a refresh ended only when `showsResult`: without
+    /// a result to show, finishing reads as idle again (MJRefresh's header is back in Idle when a refresh ends).
+    public func headerTitle(for state: RefreshState, showsResult: Bool) -> String {
+        if case .finishing = state, !showsResult { return pullDown }
+        return headerTitle(for: state)
+    }
+
     /// The footer's title in `state`; `automatic` picks the automatic footer's idle text.
     public func footerTitle(for state: RefreshState, automatic: Bool) -> String {
         switch state {

@@ -37,6 +37,8 @@ public struct GlyphOutline: Sendable {
 public final class Font {
     /// Where Debian's fonts-dejavu-core installs DejaVu Sans, the default font.
     public static let dejaVuSansPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    /// Where the same package installs its bold face.
+    public static let dejaVuSansBoldPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
     public let path: String
     /// The face inside the file (a `.ttc` collection holds several).
@@ -97,6 +99,12 @@ public final class Font {
     /// The font's family name, as its file states it.
     public var familyName: String {
         guard let name = face?.pointee.family_name else { return "" }
+        return String(cString: name)
+    }
+
+    /// The face's style name, as its file states it ("Book", "Bold").
+    public var styleName: String {
+        guard let name = face?.pointee.style_name else { return "" }
         return String(cString: name)
     }
 

@@ -3,21 +3,31 @@ import CFontconfig
 import Glibc
 #endif
 
-/// A font the program asks for by family, with the Debian package that provides it and where that package
-/// installs it.
+/// How heavy a text's strokes are: the regular or the bold face of the standard fonts.
+public enum FontWeight: Hashable, Sendable {
+    case regular
+    case bold
+}
+
+/// A font the program asks for by family (and style, for a face other than the family's regular one), with the
+/// Debian package that provides it and where that package installs it.
 ///
-/// Fonts are found at run time in this order: fontconfig (the family must match, not just a look-alike); then
+/// Fonts are found at run time in this order: fontconfig (the family and the style must match, not just a
+/// look-alike); then
 /// each directory listed in the environment variable `REFRESHLAB_FONT_PATH` (colon-separated), for the file
 /// name of `debianPath`; then `debianPath` itself.
 public struct FontRequest: Hashable, Sendable {
     public let family: String
+    /// The face's style as fontconfig names it ("Bold"), or nil for the family's regular face.
+    public let style: String?
     public let package: String
     public let debianPath: String
     /// Face in the file when found by path (a `.ttc` holds several); fontconfig reports its own.
     public let faceIndex: Int
 
-    public init(family: String, package: String, debianPath: String, faceIndex: Int = 0) {
+    public init(family: String, style: String? = nil, package: String, debianPath: String, faceIndex: Int = 0) {
         self.family = family
+        self.style = style
         self.package = package
         self.debianPath = debianPath
         self.faceIndex = faceIndex
@@ -26,6 +36,9 @@ public struct FontRequest: Hashable, Sendable {
     /// The default font, for Latin text.
     public static let dejaVuSans = FontRequest(family: "DejaVu Sans", package: "fonts-dejavu-core",
                                                debianPath: Font.dejaVuSansPath)
+    /// The bold face of the default font, for bold Latin text (as `UIFont.boldSystemFont(ofSize:)`).
+    public static let dejaVuSansBold = FontRequest(family: "DejaVu Sans", style: "Bold", package: "fonts-dejavu-core",
+                                                   debianPath: Font.dejaVuSansBoldPath)
     /// The first choice for Chinese text.
     public static let wenQuanYiMicroHei = FontRequest(family: "WenQuanYi Micro Hei", package: "fonts-wqy-microhei",
                                                       debianPath: "/usr/share/fonts/truetype/wqy/wqy-microhei.ttc")
@@ -39,7 +52,7 @@ public struct FontRequest: Hashable, Sendable {
 
     /// The file and face that provide this family, or nil when none is installed.
     public func locate() -> (path: String, faceIndex: Int)? {
-        if let found = FontRequest.fontconfigMatch(family: family) { return found }
+        if let found = FontRequest.fontconfigMatch(family: family, style: style) { return found }
         let fileName = debianPath.split(separator: "/").last.map(String.init) ?? debianPath
         if let dirs = getenv(FontRequest.searchPathVariable) {
             for dir in String(cString: dirs).split(separator: ":") where !dir.isEmpty {
@@ -54,18 +67,23 @@ public struct FontRequest: Hashable, Sendable {
     /// Loads the font, or says which package to install.
     public func load() throws -> Font {
         guard let (path, index) = locate() else {
-            throw FontError(description: "font '\(family)' is not installed: install it with "
+            throw FontError(description: "font '\(displayName)' is not installed: install it with "
                 + "'apt-get install \(package)' (or list its folder in \(FontRequest.searchPathVariable))")
         }
         return try Font(path: path, faceIndex: index, package: package)
     }
 
-    /// Asks fontconfig for `family`; nil unless the best match really is that family.
-    static func fontconfigMatch(family: String) -> (path: String, faceIndex: Int)? {
+    /// The family, with the style when there is one: "DejaVu Sans Bold".
+    public var displayName: String { style.map { family + " " + $0 } ?? family }
+
+    /// Asks fontconfig for `family` in `style` (any when nil); nil unless the best match really is that family and
+    /// that style.
+    static func fontconfigMatch(family: String, style: String? = nil) -> (path: String, faceIndex: Int)? {
         guard FcInit() != 0, let pattern = FcPatternCreate() else { return nil }
         defer { FcPatternDestroy(pattern) }
         let name = Array(family.utf8) + [0]
         _ = FcPatternAddString(pattern, FC_FAMILY, name)
+        if let style { _ = FcPatternAddString(pattern, FC_STYLE, Array(style.utf8) + [0]) }
         _ = FcConfigSubstitute(nil, pattern, FcMatchPattern)
         FcDefaultSubstitute(pattern)
         var result = FcResultNoMatch
@@ -77,6 +95,15 @@ public struct FontRequest: Hashable, Sendable {
         while FcPatternGetString(match, FC_FAMILY, i, &value) == FcResultMatch, let value {
             if String(cString: value).lowercased() == family.lowercased() { matches = true }
             i += 1
+        }
+        if let style {
+            var styleMatches = false
+            i = 0
+            while FcPatternGetString(match, FC_STYLE, i, &value) == FcResultMatch, let value {
+                if String(cString: value).lowercased() == style.lowercased() { styleMatches = true }
+                i += 1
+            }
+            guard styleMatches else { return nil }
         }
         guard matches, FcPatternGetString(match, FC_FILE, 0, &value) == FcResultMatch, let value else { return nil }
         var index: Int32 = 0
@@ -127,6 +154,12 @@ public final class FontSet {
                 + "'apt-get install \(first.package)'; Chinese characters draw as boxes until then")
         }
         return FontSet(primary, fallbacks: fallbacks, warnings: warnings)
+    }
+
+    /// The standard set in `weight`: DejaVu Sans, or DejaVu Sans Bold, for Latin text, then the same Chinese fonts
+    /// as `standard()` (their packages have no bold face, so Chinese text stays regular).
+    public static func standard(weight: FontWeight) throws -> FontSet {
+        try standard(latin: weight == .bold ? .dejaVuSansBold : .dejaVuSans)
     }
 
     /// The font at `index`, or the primary font for an index out of range.

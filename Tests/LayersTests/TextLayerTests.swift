@@ -41,6 +41,21 @@ struct TextLayerTests {
         #expect(alphaSum(canvas) > 200)
     }
 
+    @Test("Bold text layers draw with the bold face: the same line is wider and inks more")
+    func bold() throws {
+        let renderer = LayerRenderer()
+        let regular = draw(label("Pull down to refresh"), size: 460, scale: 2, background: .clear, renderer: renderer)
+        let layer = label("Pull down to refresh")
+        layer.fontWeight = .bold
+        let bold = draw(layer, size: 460, scale: 2, background: .clear, renderer: renderer)
+        try #require(renderer.fontError == nil)
+        let a = try #require(inkBox(regular)), b = try #require(inkBox(bold))
+        #expect(b.maxX - b.minX > a.maxX - a.minX)
+        // Bold stems are thicker: at least a fifth more ink.
+        #expect(alphaSum(bold) > 1.2 * alphaSum(regular))
+        #expect(renderer.boldTextRenderer != nil && renderer.boldTextRenderer !== renderer.textRenderer)
+    }
+
     @Test("Centred text is centred: equal margins left and right within a pixel or two")
     func centred() throws {
         let layer = label("Loading...")

@@ -4,9 +4,11 @@ import Glibc
 import Geometry
 import Refresh
 import Testing
+import Text
 
 /// The classic header (REFERENCE §1, Classic): header 54, armed past 54 while dragging, inset 54 in over 0.25 s and
-/// out over 0.4 s, the arrow flipping 180° in 0.18 s, MJRefresh's texts in English and Chinese.
+/// out over 0.4 s, the arrow flipping to 0.000001 − π (through the right) in 0.18 s, MJRefresh's texts in English
+/// and Chinese in bold 14 pt.
 private func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { abs(a - b) <= tolerance }
 
 private func pull(_ distance: Double, at time: Double, dragging: Bool = true) -> RefreshPull {
@@ -18,7 +20,7 @@ private func pull(_ distance: Double, at time: Double, dragging: Bool = true) ->
 struct ClassicEffectTests {
     // MARK: The arrow
 
-    @Test("The arrow flips to 180° over 0.18 s after arming: 0 at 0 s, 90° at 0.09 s, 180° at 0.18 s")
+    @Test("The arrow flips to −180° + 0.000001 over 0.18 s after arming: 0 at 0 s, about −90° at 0.09 s, the end at 0.18 s")
     func arrowFlip() {
         let effect = ClassicEffect()
         effect.transition(from: .idle, to: .pulling, at: 0.5)
@@ -28,23 +30,70 @@ struct ClassicEffectTests {
         effect.update(pull: pull(55, at: 1.0))
         #expect(effect.arrowAngle == 0)
         // Ease in, ease out is symmetric about its middle: half the turn at half the time.
+        let end = 0.000001 - Double.pi
         effect.update(pull: pull(58, at: 1.09))
-        #expect(close(effect.arrowAngle, Double.pi / 2, 1e-6))
+        #expect(close(effect.arrowAngle, end / 2, 1e-6))
         effect.update(pull: pull(60, at: 1.18))
-        #expect(close(effect.arrowAngle, Double.pi))
+        #expect(close(effect.arrowAngle, end))
         effect.update(pull: pull(60, at: 1.5))
-        #expect(close(effect.arrowAngle, Double.pi))
-        // The layer is turned by the same angle: its transform maps +x to (cos θ, sin θ).
-        #expect(close(effect.arrow.transform.a, -1, 1e-9) && close(effect.arrow.transform.b, 0, 1e-9))
+        #expect(close(effect.arrowAngle, end))
+        // The layer is turned by the same angle: its transform maps +x to (cos θ, sin θ) = (−1, −0.000001).
+        #expect(close(effect.arrow.transform.a, -1, 1e-9) && close(effect.arrow.transform.b, -0.000001, 1e-9))
+    }
+
+    @Test("Half way through the flip the arrow's tip points right: 18.5 pt right of its centre, level with it")
+    func arrowTipThroughTheRight() {
+        let effect = ClassicEffect()
+        effect.update(pull: pull(40, at: 0.9))
+        let centre = effect.arrow.position
+        // The tip of the 15 × 40 arrow is at (7.5, 38.5) in its bounds, 18.5 pt below the centre (7.5, 20).
+        let tip = Point(7.5, 38.5)
+        func tipInHeader() -> Point { effect.arrow.transformToSuperlayer.apply(tip) }
+        #expect(close(tipInHeader().x, centre.x, 1e-9) && close(tipInHeader().y, centre.y + 18.5, 1e-9))
+        effect.transition(from: .pulling, to: .armed, at: 1.0)
+        // At 0.09 s the turn is (0.000001 − π)/2: a quarter turn anticlockwise on the screen (y down) takes the
+        // tip (0, 18.5) from the centre to (18.5·sin(π/2), 18.5·cos(π/2)) = (18.5, 0).
+        effect.update(pull: pull(58, at: 1.09))
+        #expect(close(tipInHeader().x, centre.x + 18.5, 1e-4) && close(tipInHeader().y, centre.y, 1e-4))
+        // Disarmed from the top, it comes back the same way: half way back, the tip is on the right again.
+        effect.update(pull: pull(58, at: 1.3))
+        effect.transition(from: .armed, to: .pulling, at: 1.3)
+        effect.update(pull: pull(50, at: 1.39))
+        #expect(close(tipInHeader().x, centre.x + 18.5, 1e-4) && close(tipInHeader().y, centre.y, 1e-4))
+
+        // In pixels: half way through the flip, the arrowhead's barbs (their ends 12.5 pt along the shaft and 6 pt
+        // either side of it) are right of the centre; left of it there is only the shaft's end, on the centre line.
+        let rig = Rig(effect: ClassicEffect())
+        let arrowEffect = rig.control.effect as! ClassicEffect
+        rig.touchDown()
+        rig.pull(to: 70)
+        rig.run(Int((0.09 / Rig.frame).rounded()) - 1)
+        let canvas = rig.snapshot(height: 70)
+        let grey = ClassicEffect.arrowColor
+        func isArrowInk(_ x: Int, _ y: Int) -> Bool {
+            let c = canvas[x, y]
+            let r = Int((c >> 16) & 0xFF), g = Int((c >> 8) & 0xFF), b = Int(c & 0xFF)
+            // The arrow's grey (150) over white, at any coverage: a neutral grey between it and white.
+            return r < 250 && r >= Int(grey.red * 255) - 2 && r == g && g == b
+        }
+        let a = arrowEffect.arrow.position
+        let cx = Int(a.x * 2), cy = Int((a.y - 54 - rig.scrollView.contentOffset.y) * 2)
+        var right = 0, left = 0
+        // Rows 2 … 6 pt above and below the centre line, clear of the 1.5 pt shaft.
+        for y in Array((cy - 12)...(cy - 4)) + Array((cy + 4)...(cy + 12)) {
+            for x in (cx + 20)...(cx + 40) where isArrowInk(x, y) { right += 1 }
+            for x in (cx - 40)...(cx - 20) where isArrowInk(x, y) { left += 1 }
+        }
+        #expect(right > 20 && left == 0, "arrow ink right \(right), left \(left)")
     }
 
     @Test("Disarming turns the arrow back over 0.18 s, from where it was")
     func arrowBack() {
         let effect = ClassicEffect()
         effect.transition(from: .pulling, to: .armed, at: 0)
-        effect.transition(from: .armed, to: .pulling, at: 0.09)   // half way up: π/2
-        #expect(close(effect.arrowAngle(at: 0.09), Double.pi / 2, 1e-6))
-        #expect(close(effect.arrowAngle(at: 0.18), Double.pi / 4, 1e-6))
+        effect.transition(from: .armed, to: .pulling, at: 0.09)   // half way over: about −π/2
+        #expect(close(effect.arrowAngle(at: 0.09), -Double.pi / 2, 1e-6))
+        #expect(close(effect.arrowAngle(at: 0.18), -Double.pi / 4, 1e-6))
         #expect(effect.arrowAngle(at: 0.27) == 0)
     }
 
@@ -88,6 +137,10 @@ struct ClassicEffectTests {
         #expect(effect.stateLabel.string == "Loading...")
         rig.run(seconds: 0.5)
         rig.control.endRefreshing()
+        // Finishing, the state line reads as idle again (MJRefresh's header is back in Idle): no result text.
+        rig.run(3)
+        #expect(rig.control.state == .finishing(.success))
+        #expect(effect.stateLabel.string == "Pull down to refresh")
         rig.run(seconds: 1)
         #expect(rig.control.state == .idle)
         // The rig's clock says 2024-05-17 10:32, the day of the refresh.
@@ -103,6 +156,25 @@ struct ClassicEffectTests {
         #expect(effect.stateLabel.string == "松开立即刷新")
         rig.release()
         #expect(effect.stateLabel.string == "正在刷新数据中...")
+        rig.run(seconds: 0.5)
+        rig.control.endRefreshing(result: .failure)
+        rig.run()
+        #expect(effect.stateLabel.string == "下拉可以刷新")
+    }
+
+    @Test("Both lines in bold 14 pt (MJRefreshLabelFont); the arrow 25 pt left of the wider line in bold",
+          arguments: RefreshLanguage.allCases)
+    func boldLines(language: RefreshLanguage) throws {
+        let rig = Rig(effect: ClassicEffect())
+        let effect = rig.control.effect as! ClassicEffect
+        rig.control.language = language
+        rig.run()
+        #expect(effect.stateLabel.fontWeight == .bold && effect.lastUpdatedLabel.fontWeight == .bold)
+        #expect(effect.stateLabel.fontSize == 14 && effect.lastUpdatedLabel.fontSize == 14)
+        let bold = try FontSet.standard(weight: .bold)
+        let wider = max(TextLine(effect.stateLabel.string, fonts: bold, size: 14).width,
+                        TextLine(effect.lastUpdatedLabel.string, fonts: bold, size: 14).width)
+        #expect(close(effect.arrow.position.x, 375.0 / 2 - wider / 2 - 25, 1e-9))
     }
 
     @Test("The arrow and the indicator sit 25 pt left of the wider line, centred on the header's height")
@@ -195,7 +267,7 @@ struct ClassicCostTests {
         effect.transition(from: .pulling, to: .armed, at: 1)
         _ = effectFrameCost(effect, frames: 30) { i in (60, 1 + Double(i) / 60) }
         #expect(effect.arrow.strokeBuildCount == builds)
-        #expect(effect.arrowAngle == Double.pi)
+        #expect(effect.arrowAngle == 0.000001 - Double.pi)
     }
 
     #if !DEBUG

@@ -5,6 +5,7 @@ import Raster
 import Refresh
 import Scrolling
 import Testing
+import Text
 
 /// The header's size in the rig: the viewport's width by the news header's 70 pt.
 private let newsHeader = Size(375, 70)
@@ -127,6 +128,52 @@ struct NewsStateTests {
         #expect(effect.banner.isHidden && rig.actions == 1)
     }
 
+    @Test("A finger held 3 s holds the 1.5 s wait with the banner; after the release the wait, the collapse and the fade run")
+    func holdPausedUnderFinger() {
+        let (rig, effect) = newsRig()
+        rig.control.beginRefreshing()
+        rig.run(seconds: 1)
+        rig.touchDown()
+        rig.control.endRefreshing(result: .message("12 new items"))
+        let end = rig.time
+        // The first stage runs under the finger (0.2 s to 32 pt); the banner comes at end + 0.2, paused at once, its
+        // fade-in at its start (opacity 0); from then on nothing moves until the finger lifts.
+        var heldOpacity: Double?
+        for _ in 0..<180 {
+            rig.move(toFingerY: rig.fingerY)
+            guard rig.time > end + 0.25 else { continue }
+            #expect(rig.control.addedInset == 32 && rig.control.state == .finishing(.message("12 new items")))
+            #expect(effect.isBannerPaused && !effect.banner.isHidden)
+            let opacity = effect.banner.presentation(at: rig.time).opacity
+            if heldOpacity == nil { heldOpacity = opacity }
+            #expect(opacity == heldOpacity)
+        }
+        // Paused in the frame it came, at most 1/60 s into the 0.25 s ease-in: x ≤ 1/15, where y(t) = 3(1 − t)t² + t³
+        // with t ≈ 0.053 gives about 0.008.
+        #expect(heldOpacity.map { $0 < 0.01 } == true)
+        rig.scrollView.touchEnded(at: Point(Rig.fingerX, rig.fingerY), time: rig.time)
+        let released = rig.time
+        // After the release: the fade-in's 0.25 s, the whole 1.5 s wait (less the part of a frame it ran before the
+        // pause took hold), the 0.2 s collapse to idle, then the banner's 0.25 s fade-out.
+        var opaqueAt: Double?, collapseAt: Double?, idleAt: Double?, hiddenAt: Double?
+        while rig.time < released + 3 {
+            rig.run()
+            if opaqueAt == nil && effect.banner.presentation(at: rig.time).opacity == 1 { opaqueAt = rig.time }
+            if collapseAt == nil && rig.control.addedInset < 32 { collapseAt = rig.time }
+            if idleAt == nil && rig.control.state == .idle { idleAt = rig.time }
+            if hiddenAt == nil && effect.banner.isHidden { hiddenAt = rig.time }
+        }
+        func within(_ time: Double?, after start: Double) -> Bool {
+            guard let time else { return false }
+            return time > start - 1e-9 && time <= start + 2 * Rig.frame + 1e-9
+        }
+        #expect(within(opaqueAt, after: released + 0.25), "opaque at \(opaqueAt.map { $0 - released } ?? -1)")
+        #expect(within(collapseAt, after: released + 1.5), "collapse at \(collapseAt.map { $0 - released } ?? -1)")
+        #expect(within(idleAt, after: released + 1.7), "idle at \(idleAt.map { $0 - released } ?? -1)")
+        #expect(within(hiddenAt, after: released + 1.95), "hidden at \(hiddenAt.map { $0 - released } ?? -1)")
+        #expect(rig.scrollView.contentInset.top == 0)
+    }
+
     @Test("Begin from code twice: one refresh, the inset added once")
     func beginTwice() {
         let (rig, effect) = newsRig(topInset: 64)
@@ -182,13 +229,57 @@ struct NewsGeometryTests {
         // 70 − 150 = −80 in the header's container.
         #expect(effect.topView.frame == Rect(x: 0, y: -80, width: 375, height: 150))
         #expect(effect.topView.backgroundColor == Color(rgb: 235, 235, 235))
-        // Row of 48 + 8 + 112 = 168 centred in 375: left (375 − 168)/2 = 103.5, rounded 104; (70 − 48)/2 = 11 below 80.
-        #expect(effect.image.frame == Rect(x: 104, y: 91, width: 48, height: 48))
-        #expect(effect.label.frame == Rect(x: 160, y: 80, width: 112, height: 70))
+        // The image 48×48, (70 − 48)/2 = 11 below 80; the label 8 pt right of it, as tall as the visible 70 pt.
+        #expect(effect.image.frame.minY == 91 && effect.image.frame.size == Size(48, 48))
+        #expect(effect.label.frame.minX == effect.image.frame.maxX + 8)
+        #expect(effect.label.frame.minY == 80 && effect.label.frame.height == 70)
         #expect(effect.label.fontSize == 14 && effect.label.foregroundColor == Color(rgb: 102, 102, 102))
         #expect(effect.banner.frame == Rect(x: 0, y: 38, width: 375, height: 32))
         #expect(effect.banner.backgroundColor == Color(rgb: 220, 232, 244))
         #expect(effect.bannerLabel.foregroundColor == Color(rgb: 69, 141, 243))
+    }
+
+    @Test("The image and the label are centred as one group, in every state's text and in both languages",
+          arguments: RefreshLanguage.allCases)
+    func groupCentred(language: RefreshLanguage) throws {
+        let fonts = try FontSet.standard()
+        let (rig, effect) = newsRig()
+        rig.control.language = language
+        func expectCentred(_ text: String, sourceLocation: SourceLocation = #_sourceLocation) {
+            #expect(effect.label.string == text, sourceLocation: sourceLocation)
+            // The group: the 48 pt image, the 8 pt gap, the text as wide as the font sets it.
+            let textWidth = TextLine(text, fonts: fonts, size: 14).width
+            let left = effect.image.frame.minX, right = effect.label.frame.minX + textWidth
+            #expect(right - left == 48 + 8 + textWidth, sourceLocation: sourceLocation)
+            #expect(abs((left + right) / 2 - 375.0 / 2) <= 0.5, "\(text): centre \((left + right) / 2)",
+                    sourceLocation: sourceLocation)
+            // The text is drawn in that place: its ink (pixels darker than the grey 235 of the top view and the white
+            // under it), right of the image, lies within [label's left, left + width] (across, the header, its top
+            // view and the content all start at x = 0, so frames are screen points).
+            let canvas = rig.snapshot(height: 70)
+            var inkLeft = Int.max, inkRight = Int.min
+            for y in 0..<canvas.height {
+                for x in Int(effect.image.frame.maxX * 2 + 1)..<canvas.width where (canvas[x, y] >> 8) & 0xFF < 230 {
+                    inkLeft = min(inkLeft, x)
+                    inkRight = max(inkRight, x + 1)
+                }
+            }
+            let labelLeft = effect.label.frame.minX
+            #expect(Double(inkLeft) / 2 >= labelLeft - 0.5 && Double(inkRight) / 2 <= labelLeft + textWidth + 0.5,
+                    "\(text): ink \(Double(inkLeft) / 2) … \(Double(inkRight) / 2)", sourceLocation: sourceLocation)
+        }
+        let strings = RefreshStrings.news(language)
+        rig.touchDown()
+        rig.pull(to: 69)
+        expectCentred(strings.pullDown)
+        rig.pull(to: 90)
+        expectCentred(strings.release)
+        rig.release()
+        rig.run(seconds: 0.6)
+        expectCentred(strings.refreshing)
+        rig.control.endRefreshing()
+        rig.run()
+        expectCentred(strings.succeeded)
     }
 
     @Test("Pulled, the page shows floor(4·p/70) + 1 lines, at most 4", arguments: [

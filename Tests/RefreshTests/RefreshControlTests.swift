@@ -12,7 +12,7 @@ let sticky = RefreshMetrics(headerHeight: 44, triggerDistance: 88, trigger: .atT
 let news = RefreshMetrics(headerHeight: 70, triggerDistance: 70, minimumTriggerDistance: 45, refreshingInset: 70,
                           finishing: [RefreshInsetStage(inset: 32, duration: 0.2),
                                       RefreshInsetStage(delay: 1.5, inset: 0, duration: 0.2)],
-                          textStyle: .news)
+                          textStyle: .news, hasResultRow: true)
 
 @Suite("RefreshControl: scripted pulls")
 struct ScriptedPullTests {
@@ -335,7 +335,7 @@ struct EffectAndTextTests {
         #expect(effect.pullCount == frames + 10)
     }
 
-    @Test("Titles follow the state, in English and Chinese")
+    @Test("Titles follow the state, in English and Chinese; finishing reads as idle without a result row")
     func titles() {
         let rig = Rig()
         #expect(rig.control.title == "Pull down to refresh")
@@ -351,7 +351,12 @@ struct EffectAndTextTests {
         rig.control.language = .chinese
         #expect(rig.control.title == "正在刷新数据中...")
         rig.control.endRefreshing()
-        #expect(rig.control.title == "刷新成功")
+        // The rig's effect has the classic metrics: no result row, so the title is the idle one again.
+        #expect(rig.control.title == "下拉可以刷新")
+        let sticky = Rig(effect: RecordingEffect(metrics: RefreshMetrics(hasResultRow: true)))
+        sticky.control.beginRefreshing()
+        sticky.control.endRefreshing(result: .failure)
+        #expect(sticky.control.title == "Refresh failed")
     }
 
     @Test("News texts: 下拉刷新 / 释放刷新 / 加载中 / 加载完成")
@@ -398,17 +403,46 @@ struct EffectAndTextTests {
         #expect(RefreshEffects.make("no-such-effect") == nil)
     }
 
-    @Test("Changing the effect mid-refresh hands it the state and its own inset")
+    @Test("Changing the effect mid-refresh ends the refresh: the old effect hears idle, the new one starts idle, the inset goes with the content")
     func swapEffect() {
-        let rig = Rig()
+        let first = RecordingEffect()
+        let rig = Rig(effect: first)
         rig.control.beginRefreshing()
         rig.run(seconds: 1)
+        #expect(rig.control.addedInset == 54)
         let next = RecordingEffect(metrics: sticky)
         rig.control.setEffect(next)
-        #expect(next.transitions.map(\.to) == [.refreshing])
-        rig.run()
-        #expect(rig.control.addedInset == 44)
-        #expect(rig.control.triggerDistance == 88)
+        #expect(first.transitions.map(\.to) == [.refreshing, .idle])
+        #expect(next.transitions.isEmpty)
+        #expect(rig.control.state == .idle && rig.control.triggerDistance == 88)
+        // The old inset is taken back over 0.4 s with the content along: halfway, the content sits at the edge.
+        rig.run(seconds: 0.2)
+        #expect(rig.control.addedInset > 0 && rig.control.addedInset < 54)
+        #expect(abs(rig.scrollView.contentOffset.y + rig.control.addedInset) < 1e-9)
+        rig.run(seconds: 0.25)
+        #expect(rig.control.addedInset == 0 && rig.scrollView.contentInset.top == 0 && rig.scrollView.contentOffset.y == 0)
+        rig.run(seconds: 1)
+        #expect(rig.control.state == .idle && next.transitions.isEmpty)
+        // A new refresh is the new effect's own: its inset, 44.
+        rig.control.beginRefreshing()
+        rig.run(seconds: 1)
+        #expect(next.transitions.map(\.to) == [.refreshing] && rig.control.addedInset == 44)
+    }
+
+    @Test("Reset with the finger past the threshold: idle at once, pulling again under the finger, no refresh on lift")
+    func resetUnderFinger() {
+        let rig = Rig()
+        rig.touchDown()
+        rig.pull(to: 40)
+        rig.pull(to: 70)
+        #expect(rig.control.state == .armed)
+        rig.control.reset()
+        #expect(rig.control.state == .idle)
+        rig.pull(to: 75)
+        #expect(rig.control.state == .pulling)
+        rig.release()
+        rig.run(seconds: 1)
+        #expect(rig.control.state == .idle && rig.actions == 0 && rig.cues == 1)
     }
 }
 

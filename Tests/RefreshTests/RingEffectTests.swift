@@ -1,4 +1,6 @@
 import Geometry
+import Layers
+import Raster
 import Refresh
 import Testing
 
@@ -166,12 +168,13 @@ struct RingEffectTests {
         #expect(RingEffect.cycleColor(elapsed: 1.332 * 1.25) == c[1])
     }
 
-    @Test("The shrink phase: the tail catches up to 0.01 behind the head, the ring turns on to a whole turn, the arrow goes")
+    @Test("The shrink phase: the tail catches up to 0.01 behind the head, the ring turns on to a whole turn, no arrow")
     func shrinkPhase() {
         let drag = RingEffect.dragPose(distance: 64)   // 0 … 0.8, rotation 0.075, arrow 1
+        #expect(RingEffect.shrinkPose(from: drag, fraction: 0).arrowScale == 0)
         let half = RingEffect.shrinkPose(from: drag, fraction: 0.5)
         #expect(close(half.startTrim, 0.395) && close(half.endTrim, 0.8))
-        #expect(close(half.rotation, 0.075 + (1 - 0.075) * 0.5) && close(half.arrowScale, 0.5))
+        #expect(close(half.rotation, 0.075 + (1 - 0.075) * 0.5) && half.arrowScale == 0)
         let done = RingEffect.shrinkPose(from: drag, fraction: 1)
         #expect(close(done.startTrim, 0.79) && close(done.rotation, 1) && done.arrowScale == 0)
     }
@@ -182,7 +185,7 @@ struct RingEffectTests {
         ring.update(pull: pull(64, at: 0))
         ring.transition(from: .armed, to: .refreshing, at: 0)
         ring.update(pull: pull(64, at: 0.333, dragging: false))
-        #expect(close(ring.pose.startTrim, 0.395) && close(ring.pose.arrowScale, 0.5))
+        #expect(close(ring.pose.startTrim, 0.395) && ring.pose.arrowScale == 0 && ring.arrow.isHidden)
         ring.update(pull: pull(64, at: 0.666, dragging: false))
         #expect(close(ring.pose.startTrim, 0.79) && close(ring.pose.endTrim, 0.8) && close(ring.pose.rotation, 1))
         #expect(ring.arrow.isHidden)
@@ -209,6 +212,75 @@ struct RingEffectTests {
         ring.update(pull: pull(10, at: 0.666, dragging: false))
         #expect(close(ring.pose.startTrim, 0) && close(ring.pose.endTrim, 0.8))
         #expect(ring.arrow.isHidden)
+    }
+
+    @Test("The arrow goes at release: off in the first refreshing frame, and off when let go short of the threshold")
+    func arrowOffAtRelease() {
+        let ring = RingEffect()
+        ring.update(pull: pull(80, at: 0))
+        #expect(!ring.arrow.isHidden)
+        ring.transition(from: .armed, to: .refreshing, at: 0.05)
+        ring.update(pull: pull(80, at: 0.05, dragging: false))
+        #expect(ring.arrow.isHidden && ring.pose.arrowScale == 0)
+        // The arc is still the drag's 0.8 turn: only the arrow went.
+        #expect(close(ring.arc.strokeEnd, 0.8))
+
+        let short = RingEffect()
+        short.update(pull: pull(50, at: 0))
+        #expect(!short.arrow.isHidden)
+        // Let go and springing back, at 48 pt: a = (48/64 − 0.4)·5/3 = 0.5833…, the arc 0.8a = 0.4666…, no arrow.
+        short.update(pull: pull(48, at: 0.02, dragging: false))
+        #expect(short.arrow.isHidden && short.pose.arrowScale == 0)
+        #expect(close(short.arc.strokeEnd, 0.8 * (48.0 / 64 - 0.4) * 5 / 3))
+        // A finger pulling again brings it back.
+        short.update(pull: pull(46, at: 0.04))
+        #expect(!short.arrow.isHidden)
+    }
+
+    // MARK: At rest
+
+    @Test("At rest the ring is hidden: no disc, no shadow; a pull shows it; after a finish it waits for the next pull")
+    func hiddenAtRest() {
+        let ring = RingEffect()
+        ring.update(pull: pull(0, at: 0, dragging: false))
+        #expect(ring.layer.isHidden)
+        ring.update(pull: pull(6, at: 0.1))
+        #expect(!ring.layer.isHidden)
+        ring.transition(from: .idle, to: .refreshing, at: 1)
+        ring.update(pull: pull(64, at: 1.5, dragging: false))
+        #expect(!ring.layer.isHidden)
+        ring.transition(from: .refreshing, to: .finishing(.success), at: 2)
+        ring.update(pull: pull(30, at: 2.15, dragging: false))
+        #expect(!ring.layer.isHidden)
+        // Idle after the finish while the list is still coming back: the disc stays away at its full size.
+        ring.transition(from: .finishing(.success), to: .idle, at: 2.3)
+        ring.update(pull: pull(5, at: 2.3, dragging: false))
+        #expect(ring.layer.isHidden)
+        ring.update(pull: pull(5, at: 2.4))
+        #expect(!ring.layer.isHidden && ring.discScale == 1)
+    }
+
+    @Test("At rest nothing is drawn: neither the disc (under the bar) nor its shadow (over the first row's top)")
+    func restPixels() {
+        let rig = Rig(effect: RingEffect())
+        rig.run(2)
+        // The header drawn 60 pt lower than the content's top, so that the disc's resting place (−40 … 0 in the
+        // content) and the 6 pt under it, where its shadow (1.75 pt down, 3.5 pt blur) would fall, are all on the
+        // canvas.
+        func picture() -> Canvas {
+            let canvas = Canvas(width: 750, height: 140, fill: .white)
+            let transform = AffineTransform(translationX: 0, y: 60 - rig.scrollView.contentOffset.y)
+                .concatenating(AffineTransform(scaleX: 2, y: 2))
+            rig.control.headerLayer.render(into: canvas, at: rig.time, transform: transform, renderer: LayerRenderer())
+            return canvas
+        }
+        let rest = picture()
+        #expect((0..<rest.pixelCount).allSatisfy { rest.pixels[$0] == Color.white.premultipliedPixel })
+        // Pulled by 20 pt the disc shows.
+        rig.touchDown()
+        rig.pull(to: 20)
+        let pulled = picture()
+        #expect((0..<pulled.pixelCount).contains { pulled.pixels[$0] != Color.white.premultipliedPixel })
     }
 
     // MARK: Scripted pulls

@@ -9,7 +9,8 @@ import Testing
 final class TransitionProbe {
     let rig: Rig
     let name: String
-    let metrics: RefreshMetrics
+    /// The current effect's metrics (an effect switch changes them).
+    var metrics: RefreshMetrics { rig.control.metrics }
     private var lastOffset: Double
     private var lastVelocity = 0.0
     private var fingerMove = 0.0
@@ -17,11 +18,13 @@ final class TransitionProbe {
     /// When the finger last lifted during the current refresh (nil while it is down or no refresh runs).
     private var refreshSettlesAt: Double?
     var problems: [String] = []
+    /// The largest inset any effect adds.
+    static let largestInset = RefreshEffects.names.compactMap { RefreshEffects.make($0)?.metrics }
+        .flatMap { [$0.refreshingInset] + $0.finishing.map(\.inset) }.max() ?? 0
 
     init(effect name: String, topInset: Double = 0) {
         self.name = name
         rig = Rig(effect: RefreshEffects.make(name)!, topInset: topInset)
-        metrics = rig.control.metrics
         lastOffset = rig.scrollView.contentOffset.y
     }
 
@@ -71,8 +74,9 @@ final class TransitionProbe {
         lastOffset = offset
         lastVelocity = velocity
         lastState = control.state
-        // The inset is never added twice, and the scroll view's own is kept.
-        let largest = ([metrics.refreshingInset] + metrics.finishing.map(\.inset)).max() ?? 0
+        // The inset is never added twice, and the scroll view's own is kept (after an effect switch the old
+        // effect's inset may still be on its way out).
+        let largest = TransitionProbe.largestInset
         if control.addedInset > largest + 1e-9 { note("added inset \(control.addedInset) > \(largest)") }
         if abs(scrollView.contentInset.top - control.addedInset - base) > 1e-9 { note("the own inset changed") }
         // With the finger up and the refresh's animation done, the whole header is in view until the end.
@@ -167,14 +171,19 @@ struct TransitionTests {
             // The last move sets the release velocity: −800…800 pt/s over a frame.
             let flick = random.double(in: -800...800) / 60
             probe.move(to: probe.rig.fingerY + flick)
-            // Sometimes a command from code at a random frame: begin, or end.
+            // Sometimes a command at a random frame: begin or end from code, or a switch to another effect.
             let commandFrame = Int(random.next() % 40)
-            let command = random.next() % 3
+            let command = random.next() % 4
+            let other = TransitionTests.effects[Int(random.next() % UInt64(TransitionTests.effects.count))]
             probe.release()
             for frame in 0..<150 {
                 if frame == commandFrame {
                     if command == 1 { probe.rig.control.beginRefreshing(at: probe.rig.time) }
                     if command == 2 { probe.rig.control.endRefreshing(at: probe.rig.time) }
+                    if command == 3 {
+                        probe.rig.control.setEffect(RefreshEffects.make(other)!)
+                        #expect(probe.rig.control.state == .idle, "after switching to \(other)")
+                    }
                 }
                 probe.frames(1)
             }

@@ -20,6 +20,21 @@ struct FontTests {
         #expect(font.unitsPerEm == 2048)
     }
 
+    @Test("The bold set's Latin face is DejaVu Sans Bold, found by family and style; Chinese falls back as before")
+    func boldSet() throws {
+        let found = try #require(FontRequest.dejaVuSansBold.locate())
+        #expect(found.path.hasSuffix("DejaVuSans-Bold.ttf"))
+        let bold = try FontSet.standard(weight: .bold)
+        #expect(bold.fonts[0].familyName == "DejaVu Sans" && bold.fonts[0].styleName == "Bold")
+        #expect(bold.warnings.isEmpty == (try FontSet.standard()).warnings.isEmpty)
+        // Bold strokes are wider: the same line takes more room.
+        let regular = try FontSet.standard()
+        #expect(TextLine("Pull down to refresh", fonts: bold, size: 14).width
+            > TextLine("Pull down to refresh", fonts: regular, size: 14).width)
+        // A style that the family does not have is not replaced by a look-alike.
+        #expect(FontRequest.fontconfigMatch(family: "DejaVu Sans", style: "Nonexistent") == nil)
+    }
+
     @Test("A missing font names the file and the package to install")
     func missingFont() {
         let error = #expect(throws: FontError.self) { try Font(path: "no/such/font.ttf", package: "fonts-wqy-microhei") }

@@ -7,24 +7,32 @@ import Geometry
 import Layers
 import Motion
 import Raster
-import Synchronization
 import Text
 
 /// The classic header of MJRefresh and EGORefreshTableHeaderView: a downward arrow that flips when letting go would
 /// refresh, the state's text with the last-updated line below it, and the iOS activity indicator while refreshing.
 ///
-/// The texts are the control's (English or Chinese, `RefreshControl.title` and `lastUpdatedText`); the arrow sits
-/// left of the wider of the two lines, as MJRefresh's normal header places it. The arrow's flip and the indicator's
-/// turn are worked out from the frame's time in `update(pull:)`, so any frame can be drawn on its own.
+/// The texts are the control's (English or Chinese, `RefreshControl.title` and `lastUpdatedText`), both lines in
+/// bold 14 pt as MJRefresh draws them; while finishing the state line reads as idle again, since MJRefresh's header
+/// is back in Idle when a refresh ends (it has no result row). The arrow sits left of the wider of the two lines,
+/// as MJRefresh's normal header places it, and flips through the right. The arrow's flip and the indicator's turn
+/// are worked out from the frame's time in `update(pull:)`, so any frame can be drawn on its own.
 public final class ClassicEffect: RefreshEffect {
     // MARK: Constants
 
     /// How long the arrow takes to flip, 0.18 s (EGORefreshTableHeaderView's FLIP_ANIMATION_DURATION).
     public static let flipDuration = 0.18
-    /// The arrow's turn while armed, 180° (EGORefreshTableHeaderView flips it by π).
-    public static let flippedAngle = Double.pi
+    /// The arrow's turn while armed, a hair short of −180° (MJRefresh's transform rotation 0.000001 − π): negative
+    /// is anticlockwise on a screen whose y grows downwards, so the shorter way there takes the arrow's tip from
+    /// the bottom through the right to the top, and back the same way.
+    public static let flippedAngle = 0.000001 - Double.pi
     /// Font size of both lines, 14 pt; not in REFERENCE: MJRefresh's MJRefreshLabelFont.
     public static let fontSize = 14.0
+    /// Weight of the state line: bold (MJRefresh's MJRefreshLabelFont, `[UIFont boldSystemFontOfSize:14]`).
+    public static let stateFontWeight = FontWeight.bold
+    /// Weight of the last-updated line: bold too; not in REFERENCE: MJRefreshStateHeader makes both labels with
+    /// `[UILabel mj_label]`, whose font is MJRefreshLabelFont.
+    public static let lastUpdatedFontWeight = FontWeight.bold
     /// Colour of both lines; not in REFERENCE: MJRefresh's MJRefreshLabelTextColor, RGB (90, 90, 90).
     public static let textColor = Color(rgb: 90, 90, 90)
     /// Gap between the arrow's centre and the text, 25 pt; not in REFERENCE: MJRefresh's MJRefreshLabelLeftInset.
@@ -71,7 +79,7 @@ public final class ClassicEffect: RefreshEffect {
     private var textWidth = 0.0
     private var laidOutWidth = -1.0
 
-    /// The arrow's turn in the last frame, radians clockwise.
+    /// The arrow's turn in the last frame, radians clockwise on the screen (negative: anticlockwise).
     public private(set) var arrowAngle = 0.0
     /// How many 30° steps the indicator has turned in the last frame (0…11).
     public private(set) var spinnerStep = 0
@@ -79,6 +87,8 @@ public final class ClassicEffect: RefreshEffect {
     public private(set) var spinnerAlpha = 1.0
 
     public init() {
+        stateLabel.fontWeight = ClassicEffect.stateFontWeight
+        lastUpdatedLabel.fontWeight = ClassicEffect.lastUpdatedFontWeight
         for label in [stateLabel, lastUpdatedLabel] {
             label.fontSize = ClassicEffect.fontSize
             label.foregroundColor = ClassicEffect.textColor
@@ -170,8 +180,8 @@ public final class ClassicEffect: RefreshEffect {
         }
     }
 
-    /// The arrow's turn at `time`: it flips to 180° over 0.18 s when armed and back when disarmed (ease in, ease
-    /// out, as a UIView animation), from wherever it was.
+    /// The arrow's turn at `time`: it flips to `flippedAngle` (−180°, through the right) over 0.18 s when armed and
+    /// back when disarmed (ease in, ease out, as a UIView animation), from wherever it was.
     public func arrowAngle(at time: Double) -> Double {
         let f = (time - flipStart) / ClassicEffect.flipDuration
         guard f < 1 else { return flipTo }
@@ -222,11 +232,12 @@ public final class ClassicEffect: RefreshEffect {
         let date = control?.lastUpdated
         guard !textsAreCurrent || language != shownLanguage || date != shownDate else { return }
         let strings = control?.strings ?? RefreshStrings(style: metrics.textStyle, language: language)
-        let title = strings.headerTitle(for: state)
+        let title = strings.headerTitle(for: state, showsResult: metrics.hasResultRow)
         let updated = control?.lastUpdatedText ?? strings.lastUpdatedText(nil, now: RefreshDate.current())
         if stateLabel.string != title { stateLabel.string = title }
         if lastUpdatedLabel.string != updated { lastUpdatedLabel.string = updated }
-        textWidth = Swift.max(ClassicEffect.measure(title), ClassicEffect.measure(updated))
+        textWidth = Swift.max(ClassicEffect.measure(title, weight: ClassicEffect.stateFontWeight),
+                              ClassicEffect.measure(updated, weight: ClassicEffect.lastUpdatedFontWeight))
         shownLanguage = language
         shownDate = date
         textsAreCurrent = true
@@ -247,20 +258,8 @@ public final class ClassicEffect: RefreshEffect {
         textsAreCurrentLayout = true
     }
 
-    /// The fonts the texts are measured with: the standard set, as the layer renderer loads it, loaded once.
-    private static let measuringFonts = Mutex<FontSet?>(nil)
-    private static let measuringFontsFailed = Atomic<Bool>(false)
-
-    /// The width of `text` at the labels' size, in points; 0 when no font loads.
-    static func measure(_ text: String) -> Double {
-        guard !measuringFontsFailed.load(ordering: .relaxed) else { return 0 }
-        return measuringFonts.withLock { fonts -> Double in
-            if fonts == nil {
-                fonts = try? FontSet.standard()
-                if fonts == nil { measuringFontsFailed.store(true, ordering: .relaxed) }
-            }
-            guard let set = fonts else { return 0 }
-            return TextLine(text, fonts: set, size: fontSize).width
-        }
+    /// The width of `text` at the labels' size in `weight`, in points; 0 when no font loads.
+    static func measure(_ text: String, weight: FontWeight) -> Double {
+        TextMeasure.width(of: text, size: fontSize, weight: weight)
     }
 }

@@ -54,11 +54,13 @@ public final class DotsEffect: RefreshEffect {
     /// The breathing keyframes as fractions of the distance: in, out, in, out (MSRefreshHeader: 0, 5, 0, 5, 0).
     static let breathKeyframes = [0.0, 1, 0, 1, 0]
 
-    /// Fires on release at 55; the inset of 55 comes in and goes over 0.5 s with UIView's default curve.
+    /// Fires on release at 55; the inset of 55 comes in and goes over 0.5 s with UIView's default curve. The header
+    /// is drawn behind the rows, as MSRefreshHeader inserts it at index 0 of the scroll view: below a 35 pt pull,
+    /// where it still reaches under the content's top, the first row covers it.
     public let metrics = RefreshMetrics(
         headerHeight: DotsEffect.headerSide, triggerDistance: DotsEffect.pullLength, trigger: .onRelease,
         refreshingInset: DotsEffect.pullLength, insertDuration: DotsEffect.insetDuration,
-        finishing: [RefreshInsetStage(duration: DotsEffect.insetDuration)])
+        finishing: [RefreshInsetStage(duration: DotsEffect.insetDuration)], drawsBehindContent: true)
 
     // MARK: The pose at a pull
 

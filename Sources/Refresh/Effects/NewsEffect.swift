@@ -9,7 +9,11 @@ import Raster
 ///
 /// The controller runs the two-stage collapse (`metrics.finishing`); the effect follows the same clock: it shows
 /// the banner when the first stage has run, and fades it out when the control returns to idle. While the banner
-/// shows, a finger on the list freezes the banner's animations (QA1673's pause) and any release resumes them.
+/// shows, a finger on the list freezes the banner's animations (QA1673's pause) and the 1.5 s hold with them
+/// (`holdsFinishing`), so the inset does not collapse under the finger; any release resumes both.
+///
+/// The image and the label are centred across as one group, the label as wide as its text, so the group moves
+/// when the text changes, as a centred row of an image and a label does.
 ///
 /// Layout inside the header's container (70 pt, the threshold, above the content's top):
 ///
@@ -65,8 +69,9 @@ public final class NewsEffect: RefreshEffect {
     static let headlineColor = Color(rgb: 221, 56, 44)
     /// The gap between the image and the label, in points. Not from REFERENCE: the demo's row, by eye.
     static let imageLabelGap = 8.0
-    /// The label's box width, wide enough for every title at 14 pt. Not from REFERENCE.
-    static let labelWidth = 112.0
+    /// The row's left edge is rounded to half points, a pixel at the phone's scale 2, so the page's lines stay
+    /// crisp. Not from REFERENCE.
+    static let layoutGrid = 0.5
 
     public let metrics = RefreshMetrics(
         headerHeight: NewsEffect.threshold, triggerDistance: NewsEffect.threshold,
@@ -75,7 +80,7 @@ public final class NewsEffect: RefreshEffect {
         finishing: [RefreshInsetStage(inset: NewsEffect.bannerHeight, duration: NewsEffect.collapseDuration),
                     RefreshInsetStage(delay: NewsEffect.bannerHoldDuration, inset: 0,
                                       duration: NewsEffect.collapseDuration)],
-        textStyle: .news)
+        textStyle: .news, hasResultRow: true)
     public let layer = Layer()
 
     /// The grey view with the image and the label; hidden while the banner shows.
@@ -95,6 +100,8 @@ public final class NewsEffect: RefreshEffect {
     private var language = RefreshLanguage.english
     private(set) var state = RefreshState.idle
     private var size = Size.zero
+    /// The label's text the row was last centred for.
+    private var laidOutText = ""
     /// The frame the image shows while pulled (nil while its cycle animation runs).
     private var shownFrame: Int? = 0
     /// The time the running refresh ended; the banner comes when the first collapse stage is over.
@@ -203,6 +210,9 @@ public final class NewsEffect: RefreshEffect {
         }
     }
 
+    /// True while a finger holds the banner: the controller's wait before the inset returns stands still too.
+    public var holdsFinishing: Bool { isBannerPaused }
+
     public func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
         state = new
         switch new {
@@ -231,18 +241,25 @@ public final class NewsEffect: RefreshEffect {
         let bottom = header.height
         topView.frame = Rect(x: 0, y: bottom - NewsEffect.topViewHeight, width: header.width,
                              height: NewsEffect.topViewHeight)
-        // The image and the label in a row, centred across, in the part of the top view the threshold shows.
-        let rowWidth = NewsEffect.imageSide + NewsEffect.imageLabelGap + NewsEffect.labelWidth
-        let left = ((header.width - rowWidth) / 2).rounded()
+        layoutRow()
+        banner.frame = Rect(x: 0, y: bottom - NewsEffect.bannerHeight, width: header.width,
+                            height: NewsEffect.bannerHeight)
+        bannerLabel.frame = Rect(origin: .zero, size: banner.bounds.size)
+    }
+
+    /// The image and the label in a row, centred across as one group, in the part of the top view the threshold
+    /// shows; the label's box is as wide as its text.
+    private func layoutRow() {
+        let textWidth = TextMeasure.width(of: label.string, size: NewsEffect.labelFontSize)
+        let rowWidth = NewsEffect.imageSide + NewsEffect.imageLabelGap + textWidth
+        let grid = NewsEffect.layoutGrid
+        let left = ((size.width - rowWidth) / 2 / grid).rounded() * grid
         let visibleTop = NewsEffect.topViewHeight - NewsEffect.threshold
         image.frame = Rect(x: left, y: visibleTop + (NewsEffect.threshold - NewsEffect.imageSide) / 2,
                            width: NewsEffect.imageSide, height: NewsEffect.imageSide)
         headline.frame = Rect(origin: .zero, size: image.bounds.size)
         label.frame = Rect(x: left + NewsEffect.imageSide + NewsEffect.imageLabelGap, y: visibleTop,
-                           width: NewsEffect.labelWidth, height: NewsEffect.threshold)
-        banner.frame = Rect(x: 0, y: bottom - NewsEffect.bannerHeight, width: header.width,
-                            height: NewsEffect.bannerHeight)
-        bannerLabel.frame = Rect(origin: .zero, size: banner.bounds.size)
+                           width: textWidth, height: NewsEffect.threshold)
     }
 
     /// The texts of the current state and language, from the control's strings.
@@ -260,6 +277,10 @@ public final class NewsEffect: RefreshEffect {
             bannerLabel.string = strings.succeeded
         default:
             label.string = strings.headerTitle(for: state)
+        }
+        if label.string != laidOutText {
+            laidOutText = label.string
+            layoutRow()
         }
     }
 

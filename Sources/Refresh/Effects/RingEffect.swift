@@ -46,9 +46,12 @@ public struct RingPose: Equatable, Sendable {
 /// The Qidian reader's ring (`ZNRefreshHUD`) finished the way its author wanted, as Android's Material spinner
 /// (`SwipeRefreshLayout` with `CircularProgressDrawable`) does it: a white disc with a soft shadow holding an arc with
 /// round caps and an arrowhead at its head. Pulling grows the arc and the arrow and turns the ring; the arc is
-/// faint until the threshold. Refreshing first shrinks a visible drag arc (666 ms), then runs the indeterminate
-/// cycle (1332 ms: the head runs ahead, then the tail catches up) that always starts where the last one stopped,
-/// changing colour at the end of each cycle. Ending scales the disc away over 0.3 s while the inset goes.
+/// faint until the threshold. Letting go turns the arrow off at once, as SwipeRefreshLayout does when the pull is
+/// released or the refresh starts. Refreshing first shrinks a visible drag arc (666 ms), then runs the
+/// indeterminate cycle (1332 ms: the head runs ahead, then the tail catches up) that always starts where the last
+/// one stopped, changing colour at the end of each cycle. Ending scales the disc away over 0.3 s while the inset
+/// goes. At rest, with no pull, the disc is hidden and draws nothing, not even its shadow (which would otherwise
+/// darken the top of the first row); after a finish it stays hidden until a finger pulls again.
 ///
 /// Everything is worked out from the frame's time and the pull in `update(pull:)` (no layer animations), as the
 /// Android drawable works out its frame in `draw`: any frame can be drawn, stepped or recorded on its own.
@@ -146,6 +149,8 @@ public final class RingEffect: RefreshEffect {
     private var cyclesStart = 0.0
     private var cycleOrigin = RingPose(startTrim: 0, endTrim: minArc, rotation: 0)
     private var finishStart: Double?
+    /// Set when a refresh has ended: the scaled-away disc stays hidden until a finger pulls again.
+    private var isReset = false
     /// The arrow's scale its path was built for.
     private var arrowPathScale = -1.0
 
@@ -211,13 +216,13 @@ public final class RingEffect: RefreshEffect {
         return fromListTop - (distance - dragDistance)
     }
 
-    /// The shrink phase `fraction` (0…1) of the way: the tail catches up to 0.01 short of the head, the ring turns
-    /// on to the next whole turn (⌊rotation/0.8⌋ + 1, as CircularProgressDrawable) and the arrow shrinks away.
+    /// The shrink phase `fraction` (0…1) of the way: the tail catches up to 0.01 short of the head and the ring
+    /// turns on to the next whole turn (⌊rotation/0.8⌋ + 1, as CircularProgressDrawable). The arrow is off from the
+    /// start: SwipeRefreshLayout turns it off when the refresh starts, it does not shrink it.
     public static func shrinkPose(from p: RingPose, fraction f: Double) -> RingPose {
         let target = (p.rotation / maxArc).rounded(.down) + 1
         return RingPose(startTrim: p.startTrim + (p.endTrim - minArc - p.startTrim) * f, endTrim: p.endTrim,
-                        rotation: p.rotation + (target - p.rotation) * f, groupRotation: 0,
-                        arrowScale: p.arrowScale * (1 - f))
+                        rotation: p.rotation + (target - p.rotation) * f, groupRotation: 0, arrowScale: 0)
     }
 
     /// The pose `elapsed` seconds into the indeterminate cycles that start from `origin` (its tail and rotation).
@@ -281,7 +286,8 @@ public final class RingEffect: RefreshEffect {
             finishStart = time
         case .idle:
             if old.isBusy {
-                // The reset: the next pull starts from a fresh ring.
+                // The reset: the next pull starts from a fresh ring, and the disc stays away until then.
+                isReset = true
                 shrinkFrom = nil
                 finishStart = nil
                 alphaFrom = RingEffect.faintAlpha
@@ -296,6 +302,9 @@ public final class RingEffect: RefreshEffect {
     public func update(pull: RefreshPull) {
         let time = pull.time
         layer.frame = Rect(origin: .zero, size: pull.headerSize)
+        if pull.isDragging { isReset = false }
+        // Hidden at rest, under the navigation bar and over the first row's top: nothing drawn, no shadow.
+        layer.isHidden = state == .idle && (pull.distance <= 0 || isReset)
         let trigger = pull.progress > 0 ? pull.distance / pull.progress : RingEffect.dragDistance
         let d = RingEffect.circleDiameter
         disc.position = Point(pull.headerSize.width / 2, RingEffect.circleTop(distance: pull.distance, trigger: trigger) + d / 2)
@@ -317,6 +326,8 @@ public final class RingEffect: RefreshEffect {
             }
         default:
             pose = RingEffect.dragPose(distance: pull.distance, trigger: trigger)
+            // The arrow shows only under the finger: a release turns it off (SwipeRefreshLayout's finishSpinner).
+            if !pull.isDragging { pose.arrowScale = 0 }
             color = RingEffect.colors[0]
             setAlphaTarget(pull.progress >= 1 ? RingEffect.fullAlpha : RingEffect.faintAlpha, at: time)
         }

@@ -82,7 +82,8 @@ public final class StickyEffect: RefreshEffect {
         headerHeight: StickyEffect.originalHeight, triggerDistance: StickyEffect.triggerHeight, trigger: .atThreshold,
         refreshingInset: StickyEffect.originalHeight, insertDuration: 0,
         finishing: [RefreshInsetStage(delay: StickyEffect.resultFadeDuration + StickyEffect.resultWait,
-                                      duration: StickyEffect.collapseDuration)])
+                                      duration: StickyEffect.collapseDuration)],
+        hasResultRow: true)
 
     // MARK: The blob's geometry
 
