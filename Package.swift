@@ -37,14 +37,19 @@ let package = Package(
             ]
         ),
 
+        // Test support: what the test targets share (image comparison, the seeded random generator, temporary
+        // files). A target of its own under Tests/, in no product, so that production code ships no test oracle.
+        .target(name: "TestSupport", dependencies: ["Geometry", "Raster"], path: "Tests/TestSupport"),
+
         // One test target per module.
-        .testTarget(name: "GeometryTests", dependencies: ["Geometry"]),
-        .testTarget(name: "RasterTests", dependencies: ["Geometry", "Raster"]),
-        .testTarget(name: "TextTests", dependencies: ["Geometry", "Raster", "Text"]),
-        .testTarget(name: "MotionTests", dependencies: ["Geometry", "Raster", "Motion"]),
-        .testTarget(name: "LayersTests", dependencies: ["Geometry", "Raster", "Motion", "Layers"]),
-        .testTarget(name: "ScrollingTests", dependencies: ["Geometry", "Motion", "Scrolling"]),
-        .testTarget(name: "RefreshTests", dependencies: ["Geometry", "Scrolling", "Refresh"], exclude: ["Goldens"]),
-        .testTarget(name: "LabTests", dependencies: ["Geometry", "Raster", "Lab"]),
+        .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
+        .testTarget(name: "RasterTests", dependencies: ["Geometry", "Raster", "TestSupport"]),
+        .testTarget(name: "TextTests", dependencies: ["Geometry", "Raster", "Text", "TestSupport"]),
+        .testTarget(name: "MotionTests", dependencies: ["Geometry", "Raster", "Motion", "TestSupport"]),
+        .testTarget(name: "LayersTests", dependencies: ["Geometry", "Raster", "Motion", "Layers", "TestSupport"]),
+        .testTarget(name: "ScrollingTests", dependencies: ["Geometry", "Motion", "Scrolling", "TestSupport"]),
+        .testTarget(name: "RefreshTests", dependencies: ["Geometry", "Scrolling", "Refresh", "TestSupport"],
+                    exclude: ["Goldens"]),
+        .testTarget(name: "LabTests", dependencies: ["Geometry", "Raster", "Lab", "TestSupport"]),
     ]
 )

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Geometry
 
 @Suite struct MeasureTests {
@@ -48,14 +49,14 @@ import Testing
     }
 
     @Test func trimmedCurvesKeepTheirShapeAndLength() {
-        var rng = SeededGenerator(seed: 11)
+        var rng = SeededRandom(seed: 11)
         for _ in 0..<50 {
             var path = Path()
             path.move(to: rng.point(0...100))
             path.cubic(to: rng.point(0...100), control1: rng.point(0...100), control2: rng.point(0...100))
             path.quad(to: rng.point(0...100), control: rng.point(0...100))
             let total = path.length()
-            let a = rng.double(0...1), b = rng.double(0...1)
+            let a = rng.double(in: 0...1), b = rng.double(in: 0...1)
             let (lo, hi) = (Swift.min(a, b), Swift.max(a, b))
             let piece = path.trimmed(from: lo, to: hi)
             #expect(Swift.abs(piece.length() - (hi - lo) * total) < 1e-3 * total + 0.05)
@@ -72,7 +73,7 @@ import Testing
                 points.append(p1)
             }
         }
-        var rng = SeededGenerator(seed: 5)
+        var rng = SeededRandom(seed: 5)
         for tol in [0.1, 0.25] {
             for _ in 0..<40 {
                 let p0 = rng.point(0...300), c1 = rng.point(0...300), c2 = rng.point(0...300), p3 = rng.point(0...300)

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Geometry
 
 /// Parses `d`, failing the test (not crashing) on an error.
@@ -150,7 +151,7 @@ private func approx(_ a: Point, _ b: Point, _ eps: Double = 1e-9) -> Bool {
     }
 
     @Test func randomGarbageNeverCrashes() {
-        var rng = SeededGenerator(seed: 7)
+        var rng = SeededRandom(seed: 7)
         let alphabet = Array("MmLlHhVvCcSsQqTtAaZz0123456789.,-+eE \n#x")
         for _ in 0..<2000 {
             let n = Int.random(in: 0..<40, using: &rng)

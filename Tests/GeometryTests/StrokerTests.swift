@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Geometry
 
 /// The closed polygons of an outline made of moves, lines and closes.
@@ -185,7 +186,7 @@ func allPoints(_ path: Path) -> [Point] { polygons(path).flatMap { $0 } }
     /// With round joins and caps, a stroke is the set of points within half the width of the polyline: the
     /// outline's non-zero winding must say so for every sample farther than the tolerance from that boundary.
     @Test func roundStrokeIsTheMinkowskiSumOfRandomPolylines() {
-        var rng = SeededGenerator(seed: 42)
+        var rng = SeededRandom(seed: 42)
         let tol = 0.05
         for _ in 0..<60 {
             let n = Int.random(in: 2...7, using: &rng)
@@ -199,7 +200,7 @@ func allPoints(_ path: Path) -> [Point] { polygons(path).flatMap { $0 } }
             for p in pts.dropFirst() { path.line(to: p) }
             let closed = Bool.random(using: &rng)
             if closed { path.close() }
-            let h = rng.double(0.5...8)
+            let h = rng.double(in: 0.5...8)
             let out = path.stroked(StrokeStyle(lineWidth: 2 * h, lineCap: .round, lineJoin: .round), tolerance: tol)
             let segments = closed ? Array(zip(pts, pts.dropFirst() + [pts[0]])) : Array(zip(pts, pts.dropFirst()))
             for _ in 0..<150 {
@@ -212,7 +213,7 @@ func allPoints(_ path: Path) -> [Point] { polygons(path).flatMap { $0 } }
     }
 
     @Test func randomPathsNeverCrashAndStayFinite() {
-        var rng = SeededGenerator(seed: 2024)
+        var rng = SeededRandom(seed: 2024)
         for round in 0..<300 {
             var path = Path()
             let scale = [1.0, 1e-6, 1e6][round % 3]
@@ -235,7 +236,7 @@ func allPoints(_ path: Path) -> [Point] { polygons(path).flatMap { $0 } }
             let out = path.stroked(style, tolerance: 0.1 * scale)
             #expect(allPoints(out).allSatisfy { $0.isFinite })
             #expect(path.boundingBox.origin.isFinite)
-            let trimmed = path.trimmed(from: rng.double(0...1), to: rng.double(0...1))
+            let trimmed = path.trimmed(from: rng.double(in: 0...1), to: rng.double(in: 0...1))
             #expect(trimmed.controlPointBounds.origin.isFinite)
         }
         // Non-finite input is dropped, not propagated.

@@ -4,6 +4,7 @@ import Glibc
 @testable import Lab
 import Raster
 import Testing
+import TestSupport
 
 /// ffmpeg and ffprobe on this process's PATH, or nil when either is missing: the tests that encode need both.
 let ffmpegTools: (ffmpeg: String, ffprobe: String)? = {

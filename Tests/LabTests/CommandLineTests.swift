@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Raster
 import Testing
+import TestSupport
 @testable import Lab
 
 /// How a run of the `refreshlab` executable ended.
@@ -39,8 +40,8 @@ func runRefreshlab(_ arguments: [String], in directory: String, timeout: Double 
     #expect(exited, "refreshlab \(arguments.joined(separator: " ")) did not end within \(timeout) s")
     let signalled = status & 0x7F
     return CommandOutcome(status: signalled != 0 ? 128 + signalled : (status >> 8) & 0xFF,
-                          output: timingReadFile(directory + "/stdout") ?? "",
-                          errors: timingReadFile(directory + "/stderr") ?? "")
+                          output: readTextFile(directory + "/stdout") ?? "",
+                          errors: readTextFile(directory + "/stderr") ?? "")
 }
 
 /// `refreshlab scene … --reference`: the exit status follows the tolerance, and `--diff` shows where.
@@ -54,11 +55,9 @@ struct SceneReferenceCommandTests {
 
     /// The scene's file and an exact reference PNG of it, written in a fresh directory.
     func prepare(_ name: String) throws -> (dir: String, scene: String, reference: String) {
-        let dir = timingTemporaryDirectory(name)
+        let dir = temporaryDirectory(name)
         let scenePath = dir + "/card.json", referencePath = dir + "/card.png"
-        let file = try #require(fopen(scenePath, "wb"))
-        fputs(SceneReferenceCommandTests.scene, file)
-        fclose(file)
+        try #require(writeTextFile(scenePath, SceneReferenceCommandTests.scene))
         let scene = try Scene.load(path: scenePath)
         let canvas = scene.makeCanvas()
         scene.render(into: canvas, rasterizer: Rasterizer())
@@ -128,7 +127,7 @@ struct ReportCommandTests {
     @Test("a missing or unreadable CSV is named before a missing --out",
           .enabled(if: refreshlabExecutable != nil, "the refreshlab executable is built"))
     func inputFirst() throws {
-        let dir = timingTemporaryDirectory("report-input")
+        let dir = temporaryDirectory("report-input")
         let missing = dir + "/none.csv"
         for arguments in [["report", missing], ["report", missing, "--out", dir + "/chart.png"], ["report", dir]] {
             let outcome = try runRefreshlab(arguments, in: dir)
@@ -137,17 +136,15 @@ struct ReportCommandTests {
             #expect(outcome.errors.contains("cannot read '\(named)'"), "\(outcome.errors)")
             #expect(!outcome.errors.contains("--out"), "\(outcome.errors)")
         }
-        #expect(!timingFileExists(dir + "/chart.png"))
+        #expect(!fileExists(dir + "/chart.png"))
     }
 
     @Test("with a good CSV, a missing --out is named, and with one the chart is written",
           .enabled(if: refreshlabExecutable != nil, "the refreshlab executable is built"))
     func outputSecond() throws {
-        let dir = timingTemporaryDirectory("report-output")
+        let dir = temporaryDirectory("report-output")
         let csv = dir + "/t.csv", chart = dir + "/chart.png"
-        let file = try #require(fopen(csv, "wb"))
-        fputs(ReportTests.csv, file)
-        fclose(file)
+        try #require(writeTextFile(csv, ReportTests.csv))
         let noOut = try runRefreshlab(["report", csv], in: dir)
         #expect(noOut.status == 1)
         #expect(noOut.errors.contains("give the chart's path with --out CHART.png"), "\(noOut.errors)")
@@ -165,7 +162,7 @@ struct CommandLineShapeTests {
 
     @Test("The short demo takes --frame-count, --frames, --effect and --scale", .enabled(if: enabled))
     func demo() throws {
-        let dir = timingTemporaryDirectory("demo")
+        let dir = temporaryDirectory("demo")
         let outcome = try runRefreshlab(["--headless", "--frame-count", "3", "--frames", dir + "/f", "--effect", "ring",
                                          "--scale", "1"], in: dir)
         #expect(outcome.status == 0, "\(outcome.errors)")
@@ -177,7 +174,7 @@ struct CommandLineShapeTests {
 
     @Test("'run' replays without --headless, and accepts it", .enabled(if: enabled))
     func runNeedsNoHeadless() throws {
-        let dir = timingTemporaryDirectory("run-plain")
+        let dir = temporaryDirectory("run-plain")
         for extra in [[], ["--headless"]] {
             let outcome = try runRefreshlab(["run", "--script", "classic", "--events", dir + "/e.jsonl"] + extra, in: dir)
             #expect(outcome.status == 0, "\(outcome.errors)")
@@ -187,7 +184,7 @@ struct CommandLineShapeTests {
 
     @Test("Every option of the window and of run is in their --help", .enabled(if: enabled))
     func helpListsEverything() throws {
-        let dir = timingTemporaryDirectory("help")
+        let dir = temporaryDirectory("help")
         let root = try runRefreshlab(["--help"], in: dir).output
         let window = try runRefreshlab(["window", "--help"], in: dir).output
         let run = try runRefreshlab(["run", "--help"], in: dir).output
@@ -203,7 +200,7 @@ struct CommandLineShapeTests {
 
     @Test("Errors name the first real fault: a missing script before an unwritable output", .enabled(if: enabled))
     func firstFault() throws {
-        let dir = timingTemporaryDirectory("faults")
+        let dir = temporaryDirectory("faults")
         let missing = try runRefreshlab(["run", "--script", dir + "/none.json", "--trace", "/no/such/dir/t.jsonl"],
                                         in: dir)
         #expect(missing.status != 0 && missing.errors.contains("none.json") && !missing.errors.contains("t.jsonl"))
@@ -215,9 +212,9 @@ struct CommandLineShapeTests {
 
     @Test("An output folder that cannot be written is said at start, before any window", .enabled(if: enabled))
     func unwritableOutputFolder() throws {
-        let dir = timingTemporaryDirectory("outdir")
+        let dir = temporaryDirectory("outdir")
         let file = dir + "/a-file"
-        fclose(fopen(file, "w"))
+        try #require(writeTextFile(file, ""))
         let outcome = try runRefreshlab(["--output-dir", file + "/shots"], in: dir, timeout: 10)
         #expect(outcome.status != 0)
         #expect(outcome.errors.contains(file) && outcome.errors.contains("--output-dir"), "\(outcome.errors)")

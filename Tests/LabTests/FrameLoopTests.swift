@@ -3,6 +3,7 @@ import Motion
 import Raster
 import Refresh
 import Testing
+import TestSupport
 @testable import Lab
 
 /// An input for the loop as a window would be: each turn is one 1/60 s tick of a simulated clock, with the

@@ -7,14 +7,7 @@ import Motion
 import Raster
 import Refresh
 import Testing
-
-/// A fresh, empty directory for one test's output.
-func temporaryDirectory(_ name: String) -> String {
-    let base = getenv("TMPDIR").map { String(cString: $0) } ?? "/tmp"
-    var template = Array("\(base)/refreshlab-\(name)-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    return String(cString: made!)
-}
+import TestSupport
 
 @Suite("Headless run")
 struct HeadlessTests {

@@ -1,6 +1,7 @@
 import Geometry
 import Raster
 import Testing
+import TestSupport
 @testable import Lab
 
 @Suite("Timing report chart")
@@ -58,7 +59,7 @@ struct ReportTests {
 
     @Test("the chart is written as a PNG of its size")
     func png() throws {
-        let dir = timingTemporaryDirectory("report")
+        let dir = temporaryDirectory("report")
         let (canvas, _) = try chart().renderWithStandardFonts(title: "Frame times: t.csv")
         try PNG.write(canvas, to: dir + "/chart.png")
         let back = try PNG.read(from: dir + "/chart.png")
@@ -68,7 +69,7 @@ struct ReportTests {
 
     @Test("the budget is read from the JSON summary beside the CSV")
     func budgetFromSummary() throws {
-        let dir = timingTemporaryDirectory("report-budget")
+        let dir = temporaryDirectory("report-budget")
         let recorder = FrameRecorder(budget: 1.0 / 120)
         try recorder.startRecording(csvPath: dir + "/t.csv", jsonPath: TimingFiles.summaryPath(forCSV: dir + "/t.csv"))
         recorder.beginFrame(at: 0)

@@ -1,5 +1,6 @@
 @testable import Lab
 import Testing
+import TestSupport
 
 /// The scene files' JSON reader, on texts whose values are known.
 @Suite struct SceneJSONTests {
@@ -50,10 +51,10 @@ import Testing
 
     /// Random bytes never crash the reader: it returns a value or an error.
     @Test func randomBytesNeverCrash() {
-        var random = SceneTestRandom(seed: 0x15_0A)
+        var random = SeededRandom(seed: 0x15_0A)
         let alphabet = Array(#"{}[]:,"\-+.0123456789eEtrufalsn u"#.utf8) + [0x0A, 0xC3, 0xA9, 0x00]
         for _ in 0..<2000 {
-            let bytes = (0..<random.int(0...24)).map { _ in alphabet[random.int(0...(alphabet.count - 1))] }
+            let bytes = (0..<random.int(in: 0...24)).map { _ in alphabet[random.int(in: 0...(alphabet.count - 1))] }
             switch Result(catching: { () throws(JSONSyntaxError) -> JSONValue in try JSONReader.parse(bytes) }) {
             case .success: break
             case .failure(let error): #expect(error.offset >= 0 && error.offset <= bytes.count)

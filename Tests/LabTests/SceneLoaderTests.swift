@@ -2,32 +2,14 @@ import Geometry
 import Lab
 import Raster
 import Testing
+import TestSupport
 
-/// A small deterministic random source (SplitMix64), so property tests see the same inputs on every run.
-struct SceneTestRandom {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func int(_ range: ClosedRange<Int>) -> Int {
-        range.lowerBound + Int(next() % UInt64(range.upperBound - range.lowerBound + 1))
-    }
-
+extension SeededRandom {
     /// A number in `range` with at most three decimals, so that its text form is exact to compare.
     mutating func number(_ range: ClosedRange<Double>) -> Double {
         let steps = Int((range.upperBound - range.lowerBound) * 1000)
-        return range.lowerBound + Double(int(0...steps)) / 1000
+        return range.lowerBound + Double(int(in: 0...steps)) / 1000
     }
-
-    mutating func bool() -> Bool { next() & 1 == 1 }
 }
 
 @Suite struct SceneLoaderTests {
@@ -202,18 +184,18 @@ struct SceneTestRandom {
 
     /// Random scenes written out as JSON read back to the same values.
     @Test func randomScenesRoundTrip() throws {
-        var random = SceneTestRandom(seed: 0x5CE7E)
+        var random = SeededRandom(seed: 0x5CE7E)
         let caps = ["butt", "round", "square"], joins = ["miter", "round", "bevel"]
-        func hex(_ r: inout SceneTestRandom, alpha: Bool) -> (String, Color) {
-            let c = (0..<(alpha ? 4 : 3)).map { _ in r.int(0...255) }
+        func hex(_ r: inout SeededRandom, alpha: Bool) -> (String, Color) {
+            let c = (0..<(alpha ? 4 : 3)).map { _ in r.int(in: 0...255) }
             let text = "#" + c.map { ($0 < 16 ? "0" : "") + String($0, radix: 16) }.joined()
             return (text, Color(rgb: c[0], c[1], c[2], alpha: alpha ? Double(c[3]) / 255 : 1))
         }
         for _ in 0..<50 {
-            let width = random.int(1...2000), height = random.int(1...2000)
+            let width = random.int(in: 1...2000), height = random.int(in: 1...2000)
             var itemTexts: [String] = []
             var expected: [(Point, Point, Color?, Bool, Color?, Double, String, String, Double, [Double], Double)] = []
-            for _ in 0..<random.int(0...8) {
+            for _ in 0..<random.int(in: 0...8) {
                 let p0 = Point(random.number(-500...500), random.number(-500...500))
                 let p1 = Point(random.number(-500...500), random.number(-500...500))
                 var fields = [#""path": "M\#(p0.x) \#(p0.y) L\#(p1.x) \#(p1.y)""#]
@@ -231,7 +213,7 @@ struct SceneTestRandom {
                     stroke = c
                 }
                 let lineWidth = random.number(0...40)
-                let cap = caps[random.int(0...2)], join = joins[random.int(0...2)]
+                let cap = caps[random.int(in: 0...2)], join = joins[random.int(in: 0...2)]
                 let miter = random.number(1...20)
                 let m = (0..<6).map { _ in random.number(-10...10) }
                 let opacity = random.number(0...1)

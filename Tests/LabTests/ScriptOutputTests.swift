@@ -6,6 +6,7 @@ import Geometry
 import Raster
 import Refresh
 import Testing
+import TestSupport
 
 /// The lines of a text file.
 func readLines(_ path: String) throws -> [String] {
@@ -142,8 +143,7 @@ struct ScriptOutputTests {
     func findExecutable() throws {
         let plain = temporaryDirectory("path-plain"), runnable = temporaryDirectory("path-exec")
         for (dir, mode) in [(plain, mode_t(0o644)), (runnable, mode_t(0o755))] {
-            let file = fopen(dir + "/ffmpeg", "w")
-            fclose(file)
+            writeTextFile(dir + "/ffmpeg", "")
             chmod(dir + "/ffmpeg", mode)
         }
         #expect(FFmpegCapture.findExecutable("ffmpeg", searchPath: plain) == nil)

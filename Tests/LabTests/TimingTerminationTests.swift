@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Testing
+import TestSupport
 @testable import Lab
 
 /// The `refreshlab` executable built beside the test binary (SwiftPM puts both in one folder; CMake one level up),
@@ -31,7 +32,7 @@ struct TimingTerminationTests {
           .enabled(if: refreshlabExecutable != nil, "the refreshlab executable is built"))
     func sigterm() throws {
         let exe = try #require(refreshlabExecutable)
-        let dir = timingTemporaryDirectory("sigterm")
+        let dir = temporaryDirectory("sigterm")
         let csv = dir + "/t.csv", json = dir + "/t.json"
         let args = [exe, "run", "--headless", "--script", "long", "--timings", csv]
         var cArgs: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
@@ -62,11 +63,11 @@ struct TimingTerminationTests {
         var exited = false
         while waited < 600 {
             if waitpid(pid, &status, WNOHANG) == pid { exited = true; break }
-            if let partial = timingReadFile(csv + ".tmp"), partial.split(separator: "\n").count > 61 { break }
+            if let partial = readTextFile(csv + ".tmp"), partial.split(separator: "\n").count > 61 { break }
             usleep(50_000)
             waited += 1
         }
-        #expect(!exited, "the run ended before it could be stopped: \(timingReadFile(dir + "/stderr") ?? "")")
+        #expect(!exited, "the run ended before it could be stopped: \(readTextFile(dir + "/stderr") ?? "")")
         kill(pid, SIGTERM)
         for _ in 0..<400 where !exited {  // up to 20 s
             if waitpid(pid, &status, WNOHANG) == pid { exited = true; break }
@@ -79,15 +80,15 @@ struct TimingTerminationTests {
         #expect(signalled == 0)
         #expect(code == 0 || code == 128 + SIGTERM)
 
-        let text = try #require(timingReadFile(csv))
+        let text = try #require(readTextFile(csv))
         let rows = try TimingRow.parse(text, path: csv)
         #expect(text.hasSuffix("\n"))
         // The long script is ten seconds: stopped midway, so some but not all of its 600 frames.
         #expect(rows.count > 60 && rows.count < 600)
         #expect(rows.map(\.frame) == Array(rows[0].frame..<(rows[0].frame + rows.count)))
-        let summary = try JSONReader.parse(try #require(timingReadFile(json)))
+        let summary = try JSONReader.parse(try #require(readTextFile(json)))
         #expect(timingJSONNumber(summary, "frames") == Double(rows.count))
         #expect(timingJSONNumber(summary, "interval_ms", "max") == 16.667)
-        #expect(!timingFileExists(csv + ".tmp") && !timingFileExists(json + ".tmp"))
+        #expect(!fileExists(csv + ".tmp") && !fileExists(json + ".tmp"))
     }
 }

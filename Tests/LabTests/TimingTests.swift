@@ -5,30 +5,8 @@ import Darwin
 #endif
 import Refresh
 import Testing
+import TestSupport
 @testable import Lab
-
-/// A fresh directory for one test's files.
-func timingTemporaryDirectory(_ name: String) -> String {
-    var template = Array("/tmp/refreshlab-\(name)-XXXXXX".utf8CString)
-    let made = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
-    precondition(made != nil, "mkdtemp failed")
-    return String(cString: template)
-}
-
-func timingFileExists(_ path: String) -> Bool { access(path, F_OK) == 0 }
-
-func timingReadFile(_ path: String) -> String? {
-    guard let file = fopen(path, "rb") else { return nil }
-    defer { fclose(file) }
-    var bytes: [UInt8] = []
-    var chunk = [UInt8](repeating: 0, count: 65536)
-    while true {
-        let n = fread(&chunk, 1, chunk.count, file)
-        if n <= 0 { break }
-        bytes += chunk[0..<n]
-    }
-    return String(decoding: bytes, as: UTF8.self)
-}
 
 /// The number at `key` of a JSON object, or at `key`.`inner`.
 func timingJSONNumber(_ value: JSONValue, _ key: String, _ inner: String? = nil) -> Double? {
@@ -121,7 +99,7 @@ struct TimingFileTests {
 
     @Test("a recording writes the CSV header and a row per frame, and the JSON summary")
     func csvAndJSON() throws {
-        let dir = timingTemporaryDirectory("timing-files")
+        let dir = temporaryDirectory("timing-files")
         let csv = dir + "/t.csv", json = dir + "/t.json"
         let recorder = FrameRecorder(budget: 1.0 / 60)
         try recorder.startRecording(csvPath: csv, jsonPath: json)
@@ -129,7 +107,7 @@ struct TimingFileTests {
         let summary = try #require(try recorder.stopRecording())
         #expect(summary.frameCount == 3)
 
-        let text = try #require(timingReadFile(csv))
+        let text = try #require(readTextFile(csv))
         #expect(text == """
             frame,time_s,interval_ms,input_ms,update_ms,draw_ms,upload_ms,present_ms,output_ms,cpu_ms,state,effect,dropped,idle
             0,0.000000,16.667,1.000,2.000,10.500,0.000,0.000,0.000,13.500,idle,sticky,0,0
@@ -142,7 +120,7 @@ struct TimingFileTests {
         #expect(rows[2].effect == "ring" && rows[2].dropped == 1 && abs(rows[2].cpuTime - 0.0201) < 1e-9)
         #expect(rows[1].phases.count == 6 && abs(rows[1].phases[3] - 0.0005) < 1e-9)
 
-        let parsed = try JSONReader.parse(try #require(timingReadFile(json)))
+        let parsed = try JSONReader.parse(try #require(readTextFile(json)))
         #expect(timingJSONNumber(parsed, "frames") == 3)
         #expect(timingJSONNumber(parsed, "budget_ms") == 16.667)
         #expect(timingJSONNumber(parsed, "refresh_rate_hz") == 60)
@@ -156,12 +134,12 @@ struct TimingFileTests {
         #expect(timingJSONNumber(parsed, "janky_frames") == 1)  // 20.1 > 16.667
         #expect(timingJSONNumber(parsed, "janky_frames_2x") == 0)
         #expect(timingJSONNumber(parsed, "dropped_frames") == 1)
-        #expect(!timingFileExists(csv + ".tmp") && !timingFileExists(json + ".tmp"))
+        #expect(!fileExists(csv + ".tmp") && !fileExists(json + ".tmp"))
     }
 
     @Test("files appear only whole: nothing at the paths until the recording stops, no temporary file after")
     func atomic() throws {
-        let dir = timingTemporaryDirectory("timing-atomic")
+        let dir = temporaryDirectory("timing-atomic")
         let csv = dir + "/t.csv", json = dir + "/t.json"
         let recorder = FrameRecorder(budget: 1.0 / 60)
         try recorder.startRecording(csvPath: csv, jsonPath: json)
@@ -171,15 +149,15 @@ struct TimingFileTests {
             recorder.add(0.001, to: .draw)
             recorder.endFrame(state: .idle, effect: "dots")
         }
-        #expect(!timingFileExists(csv) && !timingFileExists(json))
+        #expect(!fileExists(csv) && !fileExists(json))
         // The periodic flush has put the header and the first 60 rows in the temporary file.
-        let partial = try #require(timingReadFile(csv + ".tmp"))
+        let partial = try #require(readTextFile(csv + ".tmp"))
         #expect(partial.split(separator: "\n").count == 1 + FrameRecorder.flushInterval)
         #expect(recorder.recordedFrameCount == FrameRecorder.flushInterval + 5)
         try recorder.stopRecording()
         #expect(!recorder.isRecording)
-        #expect(!timingFileExists(csv + ".tmp") && !timingFileExists(json + ".tmp"))
-        let rows = try TimingRow.parse(try #require(timingReadFile(csv)), path: csv)
+        #expect(!fileExists(csv + ".tmp") && !fileExists(json + ".tmp"))
+        let rows = try TimingRow.parse(try #require(readTextFile(csv)), path: csv)
         #expect(rows.count == FrameRecorder.flushInterval + 5)
         #expect(rows.last?.frame == FrameRecorder.flushInterval + 4)
         #expect(try recorder.stopRecording() == nil)  // nothing more to stop
@@ -187,12 +165,12 @@ struct TimingFileTests {
 
     @Test("an abandoned recording leaves nothing behind")
     func abandoned() throws {
-        let dir = timingTemporaryDirectory("timing-abandon")
+        let dir = temporaryDirectory("timing-abandon")
         let recorder = FrameRecorder()
         try recorder.startRecording(csvPath: dir + "/a.csv", jsonPath: dir + "/a.json")
         recorder.abandonRecording()
-        #expect(!timingFileExists(dir + "/a.csv") && !timingFileExists(dir + "/a.csv.tmp"))
-        #expect(!timingFileExists(dir + "/a.json.tmp"))
+        #expect(!fileExists(dir + "/a.csv") && !fileExists(dir + "/a.csv.tmp"))
+        #expect(!fileExists(dir + "/a.json.tmp"))
     }
 
     @Test("an unwritable path is named in the error")
@@ -287,7 +265,7 @@ struct IdleTimingTests {
 
     @Test("an idle stretch is neither dropped nor janky, and its interval is left out of the figures")
     func idleStretch() throws {
-        let dir = timingTemporaryDirectory("idle")
+        let dir = temporaryDirectory("idle")
         let recorder = FrameRecorder(budget: 0.010)
         // Before recording: a frame 5 s earlier, which must not count.
         record([(0, false)], into: recorder)

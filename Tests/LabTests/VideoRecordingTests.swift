@@ -4,6 +4,7 @@ import Glibc
 @testable import Lab
 import Raster
 import Testing
+import TestSupport
 
 /// The colours of a video's frames, each the mean of its pixels, decoded by ffmpeg.
 func frameColours(_ path: String) throws -> [(r: Int, g: Int, b: Int)] {

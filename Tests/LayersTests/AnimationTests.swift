@@ -3,6 +3,7 @@ import Layers
 import Motion
 import Raster
 import Testing
+import TestSupport
 
 @Suite("Layer animations")
 struct LayerAnimationTests {
@@ -69,7 +70,7 @@ struct LayerAnimationTests {
 
     @Test("Pause and resume (QA1673) keep the presentation value continuous, wherever they happen")
     func pauseResumeContinuity() {
-        var rng = SeededGenerator(seed: 1673)
+        var rng = SeededRandom(seed: 1673)
         for _ in 0..<50 {
             let clock = SimulatedClock()
             let layer = Layer(frame: Rect(x: 0, y: 0, width: 10, height: 10))

@@ -2,6 +2,7 @@ import Geometry
 import Layers
 import Raster
 import Testing
+import TestSupport
 
 @Suite("Rendering")
 struct RenderingTests {
@@ -96,7 +97,7 @@ struct RenderingTests {
         #expect(renderer.statistics.offscreenPasses == 1)
         let filled = draw(tree(masked: false))
         var worst = 0
-        for y in 0..<40 { for x in 0..<40 { worst = max(worst, channelDifference(masked[x, y], filled[x, y])) } }
+        for y in 0..<40 { for x in 0..<40 { worst = max(worst, largestChannelDifference(masked[x, y], filled[x, y])) } }
         // The mask's coverage and the fill's coverage are the same rasterization; compositing rounds twice.
         #expect(worst <= 2)
     }

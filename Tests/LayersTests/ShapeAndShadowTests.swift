@@ -6,6 +6,7 @@ import Layers
 import Motion
 import Raster
 import Testing
+import TestSupport
 
 @Suite("Shape layers")
 struct ShapeLayerTests {
@@ -154,7 +155,7 @@ struct ShadowTests {
 
     @Test("Three boxes have the Gaussian's variance to within a box width's rounding")
     func boxVariance() {
-        var rng = SeededGenerator(seed: 6)
+        var rng = SeededRandom(seed: 6)
         for _ in 0..<200 {
             let sigma = rng.double(in: 0.5...40)
             let (a, b, c) = ShadowBlur.boxWidths(sigma: sigma)

@@ -4,6 +4,7 @@ import Glibc
 import Geometry
 import Raster
 import Testing
+import TestSupport
 @testable import Motion
 
 private func basic(from: Double? = 0, to: Double? = 10, by: Double? = nil, duration: Double = 1,

@@ -1,4 +1,5 @@
 import Testing
+import TestSupport
 @testable import Motion
 
 /// The ideal curve, evaluated from its Bernstein form at parameter s (independently of the solver's power basis).

@@ -1,5 +1,6 @@
 import Geometry
 import Testing
+import TestSupport
 @testable import Raster
 
 /// The coverage-only fill against the full one: a mask must hold exactly the alpha that `Rasterizer.fill` gives
@@ -7,7 +8,7 @@ import Testing
 /// path that glyphs take) or crosses its sides (the clipped path).
 @Suite struct MaskRasterizerTests {
     /// A random closed path of lines, quadratic and cubic curves with points in `range`, in two contours.
-    static func randomPath(_ g: inout SeededGenerator, in range: ClosedRange<Double>) -> Path {
+    static func randomPath(_ g: inout SeededRandom, in range: ClosedRange<Double>) -> Path {
         var p = Path()
         func point() -> Point { Point(g.double(in: range), g.double(in: range)) }
         for _ in 0..<2 {
@@ -42,7 +43,7 @@ import Testing
 
     @Test(arguments: [FillRule.nonZero, .evenOdd])
     func pathsInsideTheBoxMatchTheFullFillExactly(rule: FillRule) {
-        var g = SeededGenerator(seed: 5)
+        var g = SeededRandom(seed: 5)
         let mask = MaskRasterizer()
         var ink = 0
         for _ in 0..<60 {
@@ -60,7 +61,7 @@ import Testing
 
     @Test(arguments: [FillRule.nonZero, .evenOdd])
     func pathsCrossingTheBoxAreClippedAsTheFullFillClipsThem(rule: FillRule) {
-        var g = SeededGenerator(seed: 11)
+        var g = SeededRandom(seed: 11)
         let mask = MaskRasterizer()
         var ink = 0
         for _ in 0..<60 {
@@ -98,7 +99,7 @@ import Testing
 @Suite struct GlyphMaskRasterizerTests {
     @Test(arguments: [FillRule.nonZero, .evenOdd])
     func pathsInsideTheBoxAgreeWithTheGeneralFill(rule: FillRule) throws {
-        var g = SeededGenerator(seed: 23)
+        var g = SeededRandom(seed: 23)
         let general = MaskRasterizer(), fixed = GlyphMaskRasterizer()
         general.tolerance = 1.0 / 64
         fixed.tolerance = 1.0 / 64

@@ -1,6 +1,7 @@
 import Foundation
 import Geometry
 import Testing
+import TestSupport
 @testable import Raster
 
 /// Coverage is exact area: pixel-aligned shapes give whole pixels, half pixels give 50 %, curves their area.
@@ -55,7 +56,7 @@ import Testing
     }
 
     @Test func convexPolygonsMatchExactAreaPerPixel() {
-        var rng = SeededGenerator(seed: 0x5EED_0001)
+        var rng = SeededRandom(seed: 0x5EED_0001)
         let rasterizer = Rasterizer()
         let canvas = Canvas(width: 32, height: 32)
         for round in 0..<40 {
@@ -143,7 +144,7 @@ import Testing
     }
 
     @Test func clippedPolygonsMatchExactAreaOfTheIntersection() {
-        var rng = SeededGenerator(seed: 0x5EED_0002)
+        var rng = SeededRandom(seed: 0x5EED_0002)
         let rasterizer = Rasterizer()
         let canvas = Canvas(width: 24, height: 24)
         for round in 0..<30 {
@@ -167,7 +168,7 @@ import Testing
 
     @Test func canvasEdgesClipExactly() {
         // The same polygon drawn into a large canvas and, shifted, into a small window of it: the pixels agree.
-        var rng = SeededGenerator(seed: 0x5EED_0003)
+        var rng = SeededRandom(seed: 0x5EED_0003)
         let rasterizer = Rasterizer()
         let big = Canvas(width: 64, height: 64), small = Canvas(width: 24, height: 20)
         for _ in 0..<30 {
@@ -190,7 +191,7 @@ import Testing
     }
 
     @Test func randomPathsNeverTouchPixelsOutsideTheClip() {
-        var rng = SeededGenerator(seed: 0x5EED_0004)
+        var rng = SeededRandom(seed: 0x5EED_0004)
         let rasterizer = Rasterizer()
         let canvas = Canvas(width: 48, height: 40)
         // A guard colour that no fill below can produce by accident (a valid premultiplied pixel).

@@ -1,24 +1,7 @@
 import Foundation
 import Geometry
 @testable import Raster
-
-/// SplitMix64: a small, seeded, deterministic generator, so that every run draws the same "random" shapes.
-struct SeededGenerator: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func double(in range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
-    mutating func int(in range: ClosedRange<Int>) -> Int { Int.random(in: range, using: &self) }
-}
+import TestSupport
 
 /// The alpha of every pixel, 0…255, of a canvas drawn on transparent black.
 func alphas(_ canvas: Canvas) -> [Int] {
@@ -77,7 +60,7 @@ func exactCoverage(of points: [Point], pixelX x: Int, y: Int) -> Double {
 }
 
 /// Random points on a circle's perimeter, sorted by angle: a convex polygon.
-func randomConvexPolygon(_ rng: inout SeededGenerator, center: Point, radius: Double, count: Int) -> [Point] {
+func randomConvexPolygon(_ rng: inout SeededRandom, center: Point, radius: Double, count: Int) -> [Point] {
     var angles = (0..<count).map { _ in rng.double(in: 0...(2 * Double.pi)) }
     angles.sort()
     return angles.map { Point(center.x + radius * cos($0), center.y + radius * sin($0)) }

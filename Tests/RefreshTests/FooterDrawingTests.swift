@@ -5,17 +5,20 @@ import Raster
 import Refresh
 import Scrolling
 import Testing
+import TestSupport
 
 extension FooterRig {
     /// The bottom `height` points of the viewport at `scale`, with the footer where the scroll puts it.
-    func snapshot(height: Double = 100, scale: Double = 2) -> Canvas {
+    func snapshot(height: Double = 100, scale: Double = 2) -> Snapshot {
         let canvas = Canvas(width: Int(375 * scale), height: Int(height * scale), fill: .white)
         let offset = scrollView.contentOffset
         let top = offset.y + scrollView.boundsSize.height - height
         let transform = AffineTransform(translationX: -offset.x, y: -top)
             .concatenating(AffineTransform(scaleX: scale, y: scale))
         footer.layer.render(into: canvas, at: time, transform: transform, renderer: LayerRenderer())
-        return canvas
+        let bounds = Layer.box(of: footer.layer.presentation(at: time).frame, through: transform)
+        return Snapshot(canvas: canvas, layerRegion: PixelRegion(covering: bounds).clipped(to: canvas),
+                        background: Color.white.premultipliedPixel)
     }
 
     /// Scrolls the content so that its end is at the bottom of the screen, the footer's 44 pt below it in view.

@@ -26,7 +26,7 @@ final class StickyRecorder {
 }
 
 /// The pulls that make the finger travel in steps of about 10 pt up to `distance`.
-private func pullSteps(to distance: Double) -> [Double] {
+func pullSteps(to distance: Double) -> [Double] {
     Array(stride(from: 10.0, to: distance, by: 10)) + [distance]
 }
 

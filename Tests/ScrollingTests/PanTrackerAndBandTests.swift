@@ -1,5 +1,6 @@
 import Geometry
 import Testing
+import TestSupport
 @testable import Scrolling
 
 @Suite struct RubberBandTests {

@@ -4,6 +4,7 @@ import Glibc
 import Geometry
 import Motion
 import Testing
+import TestSupport
 @testable import Scrolling
 
 /// The demo phone's list: a 375×603 pt viewport on 3000 pt of content.

@@ -1,6 +1,7 @@
 import Geometry
 import Raster
 import Testing
+import TestSupport
 @testable import Text
 
 @Suite("Text renderer")
