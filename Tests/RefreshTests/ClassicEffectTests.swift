@@ -68,7 +68,7 @@ struct ClassicEffectTests {
         rig.touchDown()
         rig.pull(to: 70)
         rig.run(Int((0.09 / Rig.frame).rounded()) - 1)
-        let canvas = rig.snapshot(height: 70)
+        let canvas = rig.snapshot(height: 70).canvas
         let grey = ClassicEffect.arrowColor
         func isArrowInk(_ x: Int, _ y: Int) -> Bool {
             let c = canvas[x, y]

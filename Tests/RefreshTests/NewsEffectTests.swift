@@ -256,7 +256,7 @@ struct NewsGeometryTests {
             // The text is drawn in that place: its ink (pixels darker than the grey 235 of the top view and the white
             // under it), right of the image, lies within [label's left, left + width] (across, the header, its top
             // view and the content all start at x = 0, so frames are screen points).
-            let canvas = rig.snapshot(height: 70)
+            let canvas = rig.snapshot(height: 70).canvas
             var inkLeft = Int.max, inkRight = Int.min
             for y in 0..<canvas.height {
                 for x in Int(effect.image.frame.maxX * 2 + 1)..<canvas.width where (canvas[x, y] >> 8) & 0xFF < 230 {

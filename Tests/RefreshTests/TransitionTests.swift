@@ -3,6 +3,7 @@ import Motion
 import Refresh
 import Scrolling
 import Testing
+import TestSupport
 
 /// A run of a control on a scroll view under generated gestures, checking on every frame what a person would
 /// see go wrong: a jump, a header left half hidden, an inset added twice or not taken back.
@@ -157,7 +158,7 @@ struct TransitionTests {
     @Test("Thousands of generated gestures around each trigger: no jump, the header in view, the inset back",
           arguments: effects)
     func generatedGestures(_ name: String) {
-        var random = TransitionRandom(seed: 0x5EED_0000 &+ UInt64(name.utf8.count))
+        var random = SeededRandom(seed: 0x5EED_0000 &+ UInt64(name.utf8.count))
         for run in 0..<300 {
             let probe = TransitionProbe(effect: name, topInset: random.next() % 2 == 0 ? 0 : 64)
             let trigger = probe.metrics.triggerDistance
@@ -198,21 +199,4 @@ struct TransitionTests {
             if !probe.problems.isEmpty { break }
         }
     }
-}
-
-/// SplitMix64: a small, seeded generator, so that the generated gestures are the same on every run.
-struct TransitionRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-
-    mutating func double(in range: ClosedRange<Double>) -> Double { Double.random(in: range, using: &self) }
 }
