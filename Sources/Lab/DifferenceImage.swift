@@ -15,8 +15,8 @@ extension ImageDifference {
         let result = Canvas(width: reference.width, height: reference.height)
         for i in 0..<reference.pixelCount {
             let p = rendering.pixels[i], q = reference.pixels[i]
-            let grey = fadedGrey(q)
-            let strength = p == q ? 0 : markStrength(largestChannelDifference(p, q), threshold: threshold)
+            let grey = Pixel.fadedGrey(q)
+            let strength = p == q ? 0 : markStrength(Pixel.largestChannelDifference(p, q), threshold: threshold)
             result.pixels[i] = mark(grey: grey, strength: strength)
         }
         return result
@@ -32,27 +32,6 @@ extension ImageDifference {
         }
         let span = Swift.max(255 - limit, 1)
         return Swift.min(1, 0.7 + 0.3 * Double(difference - limit) / Double(span))
-    }
-
-    /// The largest difference of any channel (alpha, red, green, blue) between two stored pixels.
-    static func largestChannelDifference(_ p: UInt32, _ q: UInt32) -> Int {
-        var largest = 0
-        for shift in stride(from: 0, through: 24, by: 8) {
-            let d = abs(Int((p >> UInt32(shift)) & 0xFF) - Int((q >> UInt32(shift)) & 0xFF))
-            largest = Swift.max(largest, d)
-        }
-        return largest
-    }
-
-    /// A reference pixel as a light grey: composited over white (so transparent parts read as paper), turned to
-    /// its luma, then faded to a third of its contrast, which keeps the shapes recognisable behind the marks.
-    static func fadedGrey(_ pixel: UInt32) -> Int {
-        let a = Int(pixel >> 24)
-        let r = Int((pixel >> 16) & 0xFF) + 255 - a
-        let g = Int((pixel >> 8) & 0xFF) + 255 - a
-        let b = Int(pixel & 0xFF) + 255 - a
-        let luma = Swift.min(255, (77 * r + 150 * g + 29 * b + 128) >> 8)
-        return 255 - (255 - luma) / 3
     }
 
     /// An opaque pixel: the grey with `markColor` laid over it at `strength`.

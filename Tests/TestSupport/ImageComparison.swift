@@ -42,15 +42,9 @@ public struct PixelTolerance: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// The largest difference of one 8-bit channel (alpha, red, green or blue) between two stored pixels.
+/// The largest difference of one 8-bit channel between two stored pixels (Raster's, for the tests' reading).
 @inline(__always)
-public func largestChannelDifference(_ a: UInt32, _ b: UInt32) -> Int {
-    var d = 0
-    for shift in stride(from: 0, through: 24, by: 8) {
-        d = Swift.max(d, abs(Int((a >> UInt32(shift)) & 0xFF) - Int((b >> UInt32(shift)) & 0xFF)))
-    }
-    return d
-}
+public func largestChannelDifference(_ a: UInt32, _ b: UInt32) -> Int { Pixel.largestChannelDifference(a, b) }
 
 /// A stored pixel written out, e.g. `ARGB(255, 153, 153, 153)`.
 public func describePixel(_ p: UInt32) -> String {
@@ -164,7 +158,7 @@ public func differencePicture(_ actual: Canvas, _ expected: Canvas, in region: P
         for x in 0..<actual.width {
             let i = y * actual.width + x
             let a = actual.pixels[i], e = expected.pixels[i]
-            var grey = Double(fadedGrey(e))
+            var grey = Double(Pixel.fadedGrey(e))
             if !compared.contains(x: x, y: y) { grey *= 0.8 }
             let d = a == e ? 0 : largestChannelDifference(a, e)
             let mark: (r: Double, g: Double, b: Double, strength: Double)
@@ -186,15 +180,6 @@ public func differencePicture(_ actual: Canvas, _ expected: Canvas, in region: P
     return picture
 }
 
-/// A stored pixel as a light grey: composited over white, turned to its luma, faded to a third of its contrast.
-private func fadedGrey(_ pixel: UInt32) -> Int {
-    let a = Int(pixel >> 24)
-    let r = Int((pixel >> 16) & 0xFF) + 255 - a
-    let g = Int((pixel >> 8) & 0xFF) + 255 - a
-    let b = Int(pixel & 0xFF) + 255 - a
-    let luma = Swift.min(255, (77 * r + 150 * g + 29 * b + 128) >> 8)
-    return 255 - (255 - luma) / 3
-}
 
 /// Expects `actual` to match `expected` inside `region` within `tolerance`, and returns whether it does.
 ///
