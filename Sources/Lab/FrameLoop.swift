@@ -117,22 +117,16 @@ public final class FrameLoop {
         guard !quitRequested else { return false }
         // State changes during input and update belong to the frame about to be presented.
         events?.frame = frameIndex
-        let idleUntil: Double?
-        // A video under way takes a frame every refresh, as a screen recording does, so the loop never sleeps.
-        if input.presentsEveryFrame || lastActivity == .moving || video != nil {
-            idleUntil = nil
-        } else if case .still(let until) = lastActivity {
-            idleUntil = until
-        } else {
-            idleUntil = nil
-        }
+        // Nothing moves: the input may sleep until the next scheduled change. Never headless, where every tick is
+        // a frame, nor while a video takes a frame every refresh, as a screen recording does.
+        var idleUntil: Double?
+        if !input.presentsEveryFrame && video == nil, case .still(let until) = lastActivity { idleUntil = until }
         let inputStart = recorder.phaseNow()
         let result = input.nextFrame(for: simulation, idleUntil: idleUntil)
         guard case .frame(let inputChanged, let waited) = result else { return false }
         if waited { sleptSinceLastFrame = true }
         let frameTime = input.now
-        var changed = inputChanged
-        changed = carryOutRequests() || changed
+        let changed = carryOutRequests() || inputChanged
         let inputTime = recorder.phaseNow() - inputStart
 
         let updateStart = recorder.phaseNow()
@@ -141,8 +135,7 @@ public final class FrameLoop {
         let activity = simulation.activity
         lastActivity = activity
         let updateTime = recorder.phaseNow() - updateStart
-        var scheduledChangeDue = false
-        if case .still(let until) = before, simulation.clock.base.now >= until { scheduledChangeDue = true }
+        let scheduledChangeDue = if case .still(let until) = before { simulation.clock.base.now >= until } else { false }
         let due = input.presentsEveryFrame || changed || before == .moving || activity == .moving || scheduledChangeDue
             || video != nil
         guard due else { return !quitRequested }

@@ -255,9 +255,6 @@ public final class Simulation {
         return toast.activity(at: clock.base.now)
     }
 
-    /// True while something moves without input: the window keeps presenting frames.
-    public var isAnimating: Bool { activity == .moving }
-
     /// What the window's title says: the effect, the language, and every toggle that is on, as the Simulator's
     /// menu shows checkmarks; e.g. `sticky | English | auto end | slow x10 | paused`. ASCII only, so that every
     /// X server and window manager shows it whatever the locale.

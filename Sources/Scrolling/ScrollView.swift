@@ -187,10 +187,8 @@ public final class ScrollView {
             if isTracking { rebaseDrag() }
             return
         }
-        isDecelerating = false
-        let duration = ScrollView.contentOffsetAnimationDuration
-        motion = (.animating(start: currentTime, duration: duration, from: contentOffset.x, to: offset.x, timing: .easeInEaseOut),
-                  .animating(start: currentTime, duration: duration, from: contentOffset.y, to: offset.y, timing: .easeInEaseOut))
+        animateContentOffset(to: offset, start: currentTime, duration: ScrollView.contentOffsetAnimationDuration,
+                             timing: .easeInEaseOut)
     }
 
     /// Moves the content to `offset` over `duration` seconds along `timing`, from where it is, on a timeline that

@@ -49,10 +49,7 @@ struct ReportCommand: ParsableCommand {
         let chart = TimingChart(rows: rows, budget: budget)
         let (canvas, warning) = chart.renderWithStandardFonts(
             title: "Frame times: " + (file.split(separator: "/").last.map(String.init) ?? file))
-        if let warning {
-            let message = "refreshlab: " + warning + "\n"
-            _ = message.withCString { write(2, $0, strlen($0)) }
-        }
+        if let warning { FileLines.standardError(warning) }
         do {
             try PNG.write(canvas, to: out)
         } catch {

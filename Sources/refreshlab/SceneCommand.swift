@@ -116,7 +116,7 @@ struct SceneCommand: ParsableCommand {
                     + "\(scene.width)×\(scene.height); compare images of the same size")
             }
             // On standard error, so that stdout keeps only the timing line.
-            printError("\(scene.name): against \(reference): \(difference.summary)")
+            FileLines.standardError("\(scene.name): against \(reference): \(difference.summary)")
             if let diff {
                 // Sizes were checked above, so the picture exists.
                 if let picture = ImageDifference.image(of: canvas, against: expected) {
@@ -125,7 +125,7 @@ struct SceneCommand: ParsableCommand {
                     } catch {
                         throw LabError("\(error); check that the folder of '\(diff)' exists and is writable")
                     }
-                    printError("wrote the difference image \(diff)")
+                    FileLines.standardError("wrote the difference image \(diff)")
                 }
             }
             let excesses = try tolerance().excesses(difference)
@@ -142,10 +142,4 @@ struct SceneCommand: ParsableCommand {
             print(timing.jsonLine(scene: scene.name, width: scene.width, height: scene.height))
         }
     }
-}
-
-/// Writes one line to standard error.
-private func printError(_ line: String) {
-    var text = line + "\n"
-    text.withUTF8 { bytes in _ = write(2, bytes.baseAddress, bytes.count) }
 }

@@ -16,20 +16,38 @@ struct CommandOutcome {
     var errors: String
 }
 
-/// Runs the built `refreshlab` with the arguments, its output kept in `directory`; stopped after `timeout` seconds
-/// so that a hanging command fails its test instead of the whole run.
-func runRefreshlab(_ arguments: [String], in directory: String, timeout: Double = 60) throws -> CommandOutcome {
+/// Starts the built `refreshlab` with the arguments, its standard output and error going to `stdout` and `stderr`
+/// in `directory`; the child starts with no signal blocked and SIGINT and SIGTERM at their defaults, whatever the
+/// test runner's are.
+func spawnRefreshlab(_ arguments: [String], in directory: String) throws -> pid_t {
     let exe = try #require(refreshlabExecutable)
-    let args = [exe] + arguments
-    var cArgs: [UnsafeMutablePointer<CChar>?] = args.map { strdup($0) } + [nil]
+    var cArgs: [UnsafeMutablePointer<CChar>?] = ([exe] + arguments).map { strdup($0) } + [nil]
     defer { for p in cArgs { free(p) } }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
     posix_spawn_file_actions_addopen(&actions, 1, directory + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     posix_spawn_file_actions_addopen(&actions, 2, directory + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    var attributes = posix_spawnattr_t()
+    posix_spawnattr_init(&attributes)
+    defer { posix_spawnattr_destroy(&attributes) }
+    var none = sigset_t(), defaults = sigset_t()
+    sigemptyset(&none)
+    sigemptyset(&defaults)
+    sigaddset(&defaults, SIGTERM)
+    sigaddset(&defaults, SIGINT)
+    posix_spawnattr_setsigmask(&attributes, &none)
+    posix_spawnattr_setsigdefault(&attributes, &defaults)
+    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
-    try #require(posix_spawn(&pid, exe, &actions, nil, &cArgs, environ) == 0)
+    try #require(posix_spawn(&pid, exe, &actions, &attributes, &cArgs, environ) == 0)
+    return pid
+}
+
+/// Runs the built `refreshlab` with the arguments, its output kept in `directory`; stopped after `timeout` seconds
+/// so that a hanging command fails its test instead of the whole run.
+func runRefreshlab(_ arguments: [String], in directory: String, timeout: Double = 60) throws -> CommandOutcome {
+    let pid = try spawnRefreshlab(arguments, in: directory)
     var status: Int32 = 0
     var exited = false
     for _ in 0..<Int(timeout * 20) {

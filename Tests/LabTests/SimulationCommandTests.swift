@@ -118,7 +118,6 @@ struct SimulationCommandTests {
         #expect(simulation.activity == .moving)     // fading
         clock.advance(by: 0.3)
         #expect(simulation.activity == .still(until: .infinity))
-        #expect(!simulation.isAnimating)
     }
 
     @Test("Screenshot, recording and quit are handed to the host once; overlays toggle")

@@ -58,9 +58,6 @@ public final class NewsEffect: RefreshEffect {
     public static let bounceScale = 1.1
     /// The banner fades out over 0.25 s once the inset is back (REFERENCE §1, News).
     public static let fadeOutDuration = 0.25
-    /// At the end of a refresh the content is put at offset −70 past the scroll view's own inset, the header in
-    /// full view, before the collapse (RefreshControl_News: contentOffset −70).
-    public static let finishOffset = 70.0
 
     /// The image's frames: a page with one, two, three, then four lines of text on it. Not from REFERENCE:
     /// our own drawing of "news loading" for the demo's animated image.
