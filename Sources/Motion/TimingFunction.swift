@@ -1,5 +1,12 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 /// A timing curve, as `CAMediaTimingFunction`: a cubic Bézier from (0, 0) to (1, 1) whose x is the fraction of time
-/// elapsed and whose y is the fraction of the change applied.
+/// elapsed and whose y is the fraction of the change applied. Android's decelerate curve, which no cubic Bézier
+/// matches exactly, is the one other kind (`decelerate(factor:)`).
 ///
 /// The curve's polynomial coefficients are computed once, so that evaluating a frame costs a few multiplications
 /// and at most eight Newton steps.
@@ -10,15 +17,29 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
     // Power-basis coefficients of x(s) = ((ax·s + bx)·s + cx)·s, and the same for y.
     private let ax: Double, bx: Double, cx: Double
     private let ay: Double, by: Double, cy: Double
+    /// For Android's decelerate curve, the power 2·factor of 1 − (1 − t)^(2·factor); 0 for a Bézier.
+    private let deceleratePower: Double
 
     /// A curve with control points (x1, y1) and (x2, y2), as `CAMediaTimingFunction(controlPoints:)`. The x values
     /// are clamped to 0…1 so that time never runs backwards; y may leave 0…1 (an overshooting curve).
     public init(controlPoints x1: Double, _ y1: Double, _ x2: Double, _ y2: Double) {
+        self.init(x1, y1, x2, y2, deceleratePower: 0)
+    }
+
+    private init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, deceleratePower: Double) {
         func unit(_ v: Double) -> Double { v.isFinite ? Swift.min(Swift.max(v, 0), 1) : 0 }
         func finite(_ v: Double) -> Double { v.isFinite ? v : 0 }
         self.x1 = unit(x1); self.y1 = finite(y1); self.x2 = unit(x2); self.y2 = finite(y2)
         cx = 3 * self.x1; bx = 3 * (self.x2 - self.x1) - cx; ax = 1 - cx - bx
         cy = 3 * self.y1; by = 3 * (self.y2 - self.y1) - cy; ay = 1 - cy - by
+        self.deceleratePower = deceleratePower
+    }
+
+    /// Android's `DecelerateInterpolator(factor)`: 1 − (1 − t)^(2·factor), fast at first and slowing to a stop
+    /// (REFERENCE §1, floating headers: SwipeRefreshLayout animates its spinner with factor 2). A factor that is
+    /// not a positive finite number gives the linear curve.
+    public static func decelerate(factor: Double) -> TimingFunction {
+        TimingFunction(0, 0, 1, 1, deceleratePower: factor.isFinite && factor > 0 ? 2 * factor : 0)
     }
 
     /// Constant speed: (0, 0)(1, 1) (REFERENCE §3).
@@ -40,14 +61,16 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
     /// Newton steps before falling back to bisection (REFERENCE §3: at most 8).
     static let maxNewtonSteps = 8
 
-    public var description: String { "cubic-bezier(\(x1), \(y1), \(x2), \(y2))" }
+    public var description: String {
+        deceleratePower > 0 ? "decelerate(\(deceleratePower / 2))" : "cubic-bezier(\(x1), \(y1), \(x2), \(y2))"
+    }
 
     public static func == (a: TimingFunction, b: TimingFunction) -> Bool {
-        a.x1 == b.x1 && a.y1 == b.y1 && a.x2 == b.x2 && a.y2 == b.y2
+        a.x1 == b.x1 && a.y1 == b.y1 && a.x2 == b.x2 && a.y2 == b.y2 && a.deceleratePower == b.deceleratePower
     }
 
     public func hash(into h: inout Hasher) {
-        h.combine(x1); h.combine(y1); h.combine(x2); h.combine(y2)
+        h.combine(x1); h.combine(y1); h.combine(x2); h.combine(y2); h.combine(deceleratePower)
     }
 
     /// The curve's x at parameter s.
@@ -60,6 +83,7 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
     public func value(at time: Double) -> Double {
         guard time > 0 else { return 0 }
         guard time < 1 else { return 1 }
+        if deceleratePower > 0 { return 1 - pow(1 - time, deceleratePower) }
         if x1 == y1 && x2 == y2 { return time }  // the control points lie on the diagonal: the identity
         return curveY(parameter(forX: time))
     }

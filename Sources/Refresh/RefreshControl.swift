@@ -16,6 +16,11 @@ import Scrolling
 /// (the scroll view rebases the drag), and the release then bounces to the new edge. Inset changes are applied in
 /// `step(to:)`, which also starts the offset's animation beside the inset's.
 ///
+/// A header whose effect floats over the content (`HeaderPlacement.floatsOverContent`, Android's
+/// SwipeRefreshLayout) moves by the same timeline without any inset: the control asks the scroll view to hold the
+/// content at its top, the header comes down by the finger's travel past it times the drag rate, goes back out of
+/// sight when released short, and comes to its refreshing place when released past the trigger.
+///
 /// ```swift
 /// let control = RefreshControl(effect: RefreshEffects.make("classic")!)
 /// control.attach(to: scrollView)
@@ -33,9 +38,9 @@ public final class RefreshControl {
 
     public private(set) var state: RefreshState = .idle
     public private(set) var effect: any RefreshEffect
-    /// The container of the effect's layer, at (0, −headerHeight, width, headerHeight) in content coordinates:
-    /// draw it with the list's transform, above the rows (or before them when `metrics.drawsBehindContent`) and
-    /// under the navigation bar.
+    /// The container of the effect's layer, at (0, −headerHeight, width, headerHeight) in content coordinates (a
+    /// floating header's: `distance` below the viewport's top, less its height): draw it with the list's transform,
+    /// above the rows (or before them when `metrics.drawsBehindContent`) and under the navigation bar.
     public let headerLayer = Layer()
     public private(set) weak var scrollView: ScrollView?
 
@@ -81,7 +86,11 @@ public final class RefreshControl {
     public private(set) var pull = RefreshPull(distance: 0, progress: 0, isDragging: false, time: 0, headerSize: .zero)
 
     private var observation: ScrollObservation?
+    /// The change under way of the added inset, or of a floating header's distance (`tweenMovesHeader`).
     private var tween: InsetTween?
+    private var tweenMovesHeader = false
+    /// How far a floating header has come down over the content, in points; 0 for a header that pushes it.
+    private var floatingDistance = 0.0
     /// A tween the content offset is to follow (the finger is up and the header is to stay in view):
     /// `step(to:)` starts the scroll view's animation on its timeline, once.
     private var offsetFollow: InsetTween?
@@ -122,6 +131,7 @@ public final class RefreshControl {
             self.evaluate(at: view.currentTime)
         }
         lastTime = Swift.max(lastTime, scrollView.currentTime)
+        scrollView.holdsContentAtTop = metrics.placement.floating != nil
         startWaitingRefresh()
     }
 
@@ -132,6 +142,8 @@ public final class RefreshControl {
         observation = nil
         tween = nil
         apply(0)
+        floatingDistance = 0
+        scrollView.holdsContentAtTop = false
         self.scrollView = nil
         setState(.idle, at: lastTime)
     }
@@ -147,20 +159,22 @@ public final class RefreshControl {
         headerLayer.addSublayer(newEffect.layer)
         newEffect.didMove(to: self)
         triggerDistance = newEffect.metrics.triggerDistance
+        scrollView?.holdsContentAtTop = newEffect.metrics.placement.floating != nil
     }
 
     /// Returns to idle from any state: a refresh under way, ending or waiting is dropped with its finishing
     /// timeline, and the added inset is taken back over MJRefresh's 0.4 s with the content along when it shows the
     /// header, so nothing jumps. A finger still dragging cannot arm the control again until it lifts. The effect
-    /// hears the change to idle like any other.
+    /// hears the change to idle like any other; a floating header is back at its start at once.
     public func reset() {
         let time = now
         nextStage = 0
         waitsForLift = scrollView?.isDragging ?? false
         setState(.idle, at: time)
+        floatingDistance = 0
         if addedInset != 0 {
             startTween(to: 0, at: time, duration: RefreshMetrics.classicRemoveDuration, timing: .easeInEaseOut,
-                       bringsHeaderIntoView: false)
+                       movesHeader: false, bringsHeaderIntoView: false)
         } else {
             tween = nil
             offsetFollow = nil
@@ -226,7 +240,11 @@ public final class RefreshControl {
         if scrollView != nil { evaluate(at: lastTime) }
         let height = metrics.headerHeight
         let width = scrollView?.boundsSize.width ?? 0
-        headerLayer.frame = Rect(x: 0, y: -height, width: width, height: height)
+        var top = -height
+        if metrics.placement.floating != nil, let scrollView {
+            top += scrollView.contentOffset.y + baseTopInset + floatingDistance
+        }
+        headerLayer.frame = Rect(x: 0, y: top, width: width, height: height)
         pull = RefreshPull(distance: distance, progress: distance / triggerDistance,
                            isDragging: scrollView?.isDragging ?? false, time: lastTime,
                            headerSize: Size(width, height))
@@ -247,9 +265,11 @@ public final class RefreshControl {
         return top == writtenTop ? baseTop : top - addedInset
     }
 
-    /// How far the content sits below its resting top, measured from the scroll view's own inset.
+    /// How far the content sits below its resting top, measured from the scroll view's own inset; for a floating
+    /// header, how far the header has come down over the content.
     public var distance: Double {
         guard let scrollView else { return 0 }
+        if metrics.placement.floating != nil { return floatingDistance }
         return Swift.max(0, -baseTopInset - scrollView.contentOffset.y)
     }
 
@@ -257,6 +277,9 @@ public final class RefreshControl {
         guard let scrollView else { return }
         let dragging = scrollView.isDragging
         if !dragging { waitsForLift = false }
+        if let floating = metrics.placement.floating {
+            moveFloatingHeader(floating, dragging: dragging, at: time)
+        }
         let d = distance
         switch state {
         case .idle, .pulling:
@@ -273,6 +296,26 @@ public final class RefreshControl {
             }
         case .willRefresh, .refreshing, .finishing, .noMoreData:
             break
+        }
+    }
+
+    /// A floating header follows the finger's travel past the held top, times the drag rate, while a finger pulls
+    /// it (catching it up if it was on its way back); released short of a refresh it goes back out of sight.
+    private func moveFloatingHeader(_ floating: FloatingPlacement, dragging: Bool, at time: Double) {
+        guard let scrollView else { return }
+        switch state {
+        case .idle, .pulling, .armed: break
+        default: return
+        }
+        let returning = tween != nil && tweenMovesHeader
+        if dragging && !waitsForLift {
+            let pulled = scrollView.topPullTravel * floating.dragRate
+            if returning && pulled < floatingDistance { return }
+            if returning { tween = nil }
+            floatingDistance = pulled
+        } else if !dragging && state != .armed && floatingDistance > 0 && !returning {
+            startTween(to: 0, at: time, duration: floating.returnDuration, timing: floating.returnTiming,
+                       movesHeader: true, bringsHeaderIntoView: false)
         }
     }
 
@@ -298,21 +341,25 @@ public final class RefreshControl {
     private func startRefreshing(at time: Double) {
         setState(.refreshing, at: time)
         startTween(to: metrics.refreshingInset, at: time, duration: metrics.insertDuration,
-                   timing: metrics.insertTiming, bringsHeaderIntoView: true)
+                   timing: metrics.insertTiming, movesHeader: metrics.placement.floating != nil,
+                   bringsHeaderIntoView: true)
         action?()
     }
 
-    /// Starts changing the added inset; the offset follows when the finger is up and the header is to stay in
-    /// view: always when a refresh starts, and on the way back when the content sits above its own top, showing
-    /// some of the header (a list scrolled away keeps its place, as UIKit keeps the offset of content inside its
-    /// bounds). Following replaces whatever moved the content, an earlier animation towards an old edge included,
-    /// so no later clamp to the new edge can make it jump.
-    private func startTween(to inset: Double, at time: Double, duration: Double, timing: TimingFunction,
-                            bringsHeaderIntoView: Bool) {
-        let next = InsetTween(from: addedInset, to: inset, start: time, duration: duration, timing: timing)
+    /// Starts changing the added inset, or a floating header's distance when `movesHeader`; the offset follows an
+    /// inset when the finger is up and the header is to stay in view: always when a refresh starts, and on the way
+    /// back when the content sits above its own top, showing some of the header (a list scrolled away keeps its
+    /// place, as UIKit keeps the offset of content inside its bounds). Following replaces whatever moved the
+    /// content, an earlier animation towards an old edge included, so no later clamp to the new edge can make it
+    /// jump.
+    private func startTween(to value: Double, at time: Double, duration: Double, timing: TimingFunction,
+                            movesHeader: Bool, bringsHeaderIntoView: Bool) {
+        let next = InsetTween(from: movesHeader ? floatingDistance : addedInset, to: value, start: time,
+                              duration: duration, timing: timing)
         tween = next
+        tweenMovesHeader = movesHeader
         offsetFollow = nil
-        guard let scrollView, !scrollView.isTracking else { return }
+        guard !movesHeader, let scrollView, !scrollView.isTracking else { return }
         let showsHeader = scrollView.contentOffset.y < -baseTopInset + 0.5
         if bringsHeaderIntoView || showsHeader { offsetFollow = next }
     }
@@ -331,7 +378,7 @@ public final class RefreshControl {
     private func advanceInset(to time: Double) {
         while true {
             if let current = tween {
-                apply(current.value(at: time))
+                if tweenMovesHeader { floatingDistance = current.value(at: time) } else { apply(current.value(at: time)) }
                 guard time >= current.end else { return }
                 tween = nil
                 if case .finishing = state {
@@ -347,11 +394,12 @@ public final class RefreshControl {
                 guard time >= nextStageTime else { return }
                 let stage = stages[nextStage]
                 startTween(to: stage.inset, at: nextStageTime, duration: stage.duration, timing: stage.timing,
-                           bringsHeaderIntoView: false)
+                           movesHeader: metrics.placement.floating != nil, bringsHeaderIntoView: false)
                 moveOffsetWithTween()
                 continue
             }
             apply(0)
+            floatingDistance = 0
             waitsForLift = scrollView?.isDragging ?? false
             setState(.idle, at: nextStageTime)
             return

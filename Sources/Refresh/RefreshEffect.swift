@@ -19,6 +19,44 @@ public struct RefreshInsetStage: Equatable, Sendable {
     }
 }
 
+/// Where a header sits while it is pulled and while it refreshes.
+public enum HeaderPlacement: Equatable, Sendable {
+    /// iOS: the pull moves the content down and the header shows in the gap above it; refreshing adds an inset
+    /// that holds the header in view.
+    case pushesContent
+    /// Android's SwipeRefreshLayout: the content stays at its top and the header slides down over it.
+    case floatsOverContent(FloatingPlacement)
+
+    /// The floating placement's parameters, or nil when the header pushes the content.
+    public var floating: FloatingPlacement? {
+        if case .floatsOverContent(let floating) = self { return floating }
+        return nil
+    }
+}
+
+/// How a floating header follows the finger and goes back (REFERENCE §1, floating headers).
+public struct FloatingPlacement: Equatable, Sendable {
+    /// SwipeRefreshLayout's DRAG_RATE: the header comes down half the finger's travel past the top.
+    public static let androidDragRate = 0.5
+    /// SwipeRefreshLayout's ANIMATE_TO_START_DURATION and ANIMATE_TO_TRIGGER_DURATION, 200 ms.
+    public static let androidAnimationDuration = 0.2
+    /// SwipeRefreshLayout's DecelerateInterpolator(2).
+    public static let androidTiming = TimingFunction.decelerate(factor: 2)
+
+    /// The header's distance per point of the finger's travel past the top.
+    public var dragRate: Double
+    /// How long a header released short of the trigger takes to go back out of sight, in seconds.
+    public var returnDuration: Double
+    public var returnTiming: TimingFunction
+
+    public init(dragRate: Double = androidDragRate, returnDuration: Double = androidAnimationDuration,
+                returnTiming: TimingFunction = androidTiming) {
+        self.dragRate = dragRate
+        self.returnDuration = returnDuration
+        self.returnTiming = returnTiming
+    }
+}
+
 /// What an effect asks of the controller: its size, when it fires, and the timeline of the inset.
 ///
 /// The defaults are MJRefresh's (REFERENCE §1, Classic), so a new effect states only what differs.
@@ -37,13 +75,16 @@ public struct RefreshMetrics: Equatable, Sendable {
     /// The smallest trigger distance a caller may set (news: never below 45).
     public var minimumTriggerDistance: Double
     public var trigger: RefreshTrigger
-    /// The top inset added while refreshing, which holds the header in view.
+    /// The top inset added while refreshing, which holds the header in view; for a floating header, the distance
+    /// it comes down over the content and stays at while refreshing (no inset is added).
     public var refreshingInset: Double
-    /// How long inserting the refreshing inset takes, in seconds; 0 inserts it at once (sticky).
+    /// How long inserting the refreshing inset (or bringing a floating header to its refreshing place) takes, in
+    /// seconds; 0 inserts it at once (sticky).
     public var insertDuration: Double
     public var insertTiming: TimingFunction
     /// The steps from refreshing back to rest; the state returns to idle when the last one has run. An empty list,
-    /// or one that does not end at 0, is completed by removing what is left of the inset at once.
+    /// or one that does not end at 0, is completed by removing what is left of the inset (or taking a floating
+    /// header back to its start) at once.
     public var finishing: [RefreshInsetStage]
     /// Which set of texts the effect shows.
     public var textStyle: RefreshTextStyle
@@ -55,6 +96,8 @@ public struct RefreshMetrics: Equatable, Sendable {
     /// index 0 of the scroll view (four dots): the rows' opaque backgrounds then cover whatever part of it reaches
     /// below the content's top.
     public var drawsBehindContent: Bool
+    /// Whether the pull moves the content (iOS) or a header floating over it (Android).
+    public var placement: HeaderPlacement
 
     public init(headerHeight: Double = classicHeaderHeight, triggerDistance: Double? = nil,
                 minimumTriggerDistance: Double = 1, trigger: RefreshTrigger = .onRelease,
@@ -62,7 +105,7 @@ public struct RefreshMetrics: Equatable, Sendable {
                 insertTiming: TimingFunction = .easeInEaseOut,
                 finishing: [RefreshInsetStage] = [RefreshInsetStage(duration: classicRemoveDuration)],
                 textStyle: RefreshTextStyle = .standard, hasResultRow: Bool = false,
-                drawsBehindContent: Bool = false) {
+                drawsBehindContent: Bool = false, placement: HeaderPlacement = .pushesContent) {
         self.headerHeight = headerHeight
         self.triggerDistance = triggerDistance ?? headerHeight
         self.minimumTriggerDistance = minimumTriggerDistance
@@ -74,6 +117,7 @@ public struct RefreshMetrics: Equatable, Sendable {
         self.textStyle = textStyle
         self.hasResultRow = hasResultRow
         self.drawsBehindContent = drawsBehindContent
+        self.placement = placement
     }
 }
 

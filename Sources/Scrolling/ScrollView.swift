@@ -7,6 +7,8 @@ public enum ScrollViewChange: Sendable, Hashable {
     case contentInset
     /// isTracking, isDragging or isDecelerating.
     case state
+    /// The finger's travel past a held top (`ScrollView.topPullTravel`).
+    case topPullTravel
 }
 
 /// A handle to remove an observer with.
@@ -62,6 +64,18 @@ public final class ScrollView {
 
     /// Whether the content can be pulled past its edges (through the rubber band) and bounces back.
     public var bounces = true
+    /// Whether a pull past the top leaves the content at its top, as Android's SwipeRefreshLayout takes such a pull
+    /// for its floating header: the finger's travel past the top goes to `topPullTravel` instead of moving the
+    /// content through the rubber band, the wheel stops at the top, and momentum stops there without a bounce.
+    /// The other edges keep bouncing.
+    public var holdsContentAtTop = false {
+        didSet { if !holdsContentAtTop && topPullTravel != 0 { topPullTravel = 0; rebaseDrag() } }
+    }
+    /// How far the finger has travelled down past the top while `holdsContentAtTop` held the content there, in
+    /// points; 0 once it lifts.
+    public private(set) var topPullTravel = 0.0 {
+        didSet { if topPullTravel != oldValue { notify(.topPullTravel) } }
+    }
     /// Whether a vertical drag moves content no taller than the viewport (it then only rubber-bands).
     public var alwaysBounceVertical = false
     /// Whether a horizontal drag moves content no wider than the viewport.
@@ -139,7 +153,8 @@ public final class ScrollView {
     public var velocity: Point {
         if isTracking {
             let finger = panTracker.velocity
-            return Point(canScroll(.horizontal) ? -finger.x : 0, canScroll(.vertical) ? -finger.y : 0)
+            let movesVertically = canScroll(.vertical) && topPullTravel == 0
+            return Point(canScroll(.horizontal) ? -finger.x : 0, movesVertically ? -finger.y : 0)
         }
         return Point(motion.horizontal.sample(at: currentTime)?.velocity ?? 0,
                      motion.vertical.sample(at: currentTime)?.velocity ?? 0)
@@ -259,6 +274,9 @@ public final class ScrollView {
             offset[axis] = banded(dragAnchor.unbandedOffset[axis] - travel[axis], axis)
         }
         contentOffset = offset
+        if holdsContentAtTop && canScroll(.vertical) {
+            topPullTravel = Swift.max(0, minOffset(.vertical) - (dragAnchor.unbandedOffset.y - travel.y))
+        }
     }
 
     /// The finger lifts at `location`: a fling decelerates, an overscroll snaps back.
@@ -269,6 +287,7 @@ public final class ScrollView {
         let isFling = isDragging && fingerVelocity.length >= PanTracker.minFlingVelocity
         isTracking = false
         isDragging = false
+        topPullTravel = 0
         var velocity = Point.zero
         for axis in Axis.allCases where isFling && canScroll(axis) {
             // The content moves against the finger; past an edge it moved at the band's slope.
@@ -286,6 +305,7 @@ public final class ScrollView {
         advanceTime(to: time)
         isTracking = false
         isDragging = false
+        topPullTravel = 0
         release(velocity: .zero, at: currentTime)
     }
 
@@ -340,12 +360,17 @@ public final class ScrollView {
     }
 
     /// The offset shown for an unbanded offset: itself inside the bounds, the rubber band past them (clamped when
-    /// the view does not bounce).
+    /// the view does not bounce there).
     private func banded(_ u: Double, _ axis: Axis) -> Double {
         let lo = minOffset(axis), hi = maxOffset(axis), d = boundsSize[axis]
-        if u < lo { return bounces ? lo + RubberBand.offset(forTravel: u - lo, dimension: d) : lo }
+        if u < lo { return bouncesAtStart(axis) ? lo + RubberBand.offset(forTravel: u - lo, dimension: d) : lo }
         if u > hi { return bounces ? hi + RubberBand.offset(forTravel: u - hi, dimension: d) : hi }
         return u
+    }
+
+    /// Whether the content bounces past the start of `axis`: not at a top held for a floating header.
+    private func bouncesAtStart(_ axis: Axis) -> Bool {
+        bounces && !(holdsContentAtTop && axis == .vertical)
     }
 
     /// The inverse of `banded`: the finger travel that shows `offset`.
@@ -357,10 +382,10 @@ public final class ScrollView {
     }
 
     /// Restarts the finger's 1:1 mapping from where the content is now, so a change of bounds or offset during a
-    /// drag moves nothing on screen.
+    /// drag moves nothing on screen; a travel past a held top is kept.
     private func rebaseDrag() {
         dragAnchor = (panTracker.location,
-                      Point(unbanded(contentOffset.x, .horizontal), unbanded(contentOffset.y, .vertical)))
+                      Point(unbanded(contentOffset.x, .horizontal), unbanded(contentOffset.y, .vertical) - topPullTravel))
     }
 
     /// Stops the motion on every axis where it is at `time`.
@@ -439,7 +464,7 @@ public final class ScrollView {
         guard let edge = crossedEdge, let crossing = decay.time(toReach: edge), crossing < stop else {
             return .decelerating(start: time, decay: decay, stopTime: stop, handoff: nil, limit: lo...hi)
         }
-        guard bounces else {
+        guard edge == lo ? bouncesAtStart(axis) : bounces else {
             return .decelerating(start: time, decay: decay, stopTime: crossing, handoff: nil, limit: lo...hi)
         }
         let spring = Spring.bounce.motion(from: edge, to: edge, initialVelocity: decay.velocity(at: crossing))

@@ -22,6 +22,18 @@ private func bezierPoint(_ f: TimingFunction, _ s: Double) -> (x: Double, y: Dou
         #expect(TimingFunction.default == TimingFunction(controlPoints: 0.25, 0.1, 0.25, 1))
     }
 
+    @Test func androidDecelerateIsOneMinusTheFourthPowerForFactorTwo() {
+        let curve = TimingFunction.decelerate(factor: 2)
+        // 1 − (1 − t)^4: 0.68359375 at a quarter, 0.9375 at half, 0.99609375 at three quarters.
+        #expect(curve.value(at: 0.25) == 0.68359375)
+        #expect(curve.value(at: 0.5) == 0.9375)
+        #expect(curve.value(at: 0.75) == 0.99609375)
+        #expect(curve.value(at: 0) == 0 && curve.value(at: 1) == 1)
+        #expect(TimingFunction.decelerate(factor: 1).value(at: 0.5) == 0.75)
+        #expect(curve != .linear && curve != .decelerate(factor: 1) && curve == .decelerate(factor: 2))
+        #expect(TimingFunction.decelerate(factor: -1) == .linear)
+    }
+
     @Test(arguments: 0..<6)
     func namedCurveFollowsTheIdealCurveWithin1e5(index: Int) {
         let (name, curve) = TimingFunctionTests.named[index]

@@ -1,5 +1,9 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Geometry
 import Refresh
+import Motion
 import Scrolling
 import Testing
 
@@ -466,12 +470,138 @@ struct EveryEffectTests {
         let armed: [RefreshState] = m.trigger == .onRelease ? [.pulling, .armed, .refreshing] : [.pulling, .refreshing]
         #expect(Array(rig.states.dropFirst(2)) == armed)
         rig.run(seconds: 2)
-        #expect(rig.scrollView.contentInset.top == 64 + m.refreshingInset)
+        // The refreshing header is held in view: by an inset, or floating over content that stays at its top.
+        if m.placement.floating != nil {
+            #expect(rig.scrollView.contentInset.top == 64 && rig.control.distance == m.refreshingInset)
+            #expect(rig.scrollView.contentOffset.y == -64)
+        } else {
+            #expect(rig.scrollView.contentInset.top == 64 + m.refreshingInset)
+        }
         rig.control.endRefreshing()
         rig.control.endRefreshing()
         rig.run(seconds: 5)
         #expect(Array(rig.states.suffix(2)) == [.finishing(.success), .idle])
         #expect(rig.scrollView.contentInset.top == 64)
         #expect(rig.actions == 1 && rig.cues == 1)
+    }
+}
+
+/// A floating header as the ring's: 64 pt, to its refreshing place over 0.2 s on Android's decelerate curve, held
+/// there for a 0.3 s finish.
+let floating = RefreshMetrics(headerHeight: 64, triggerDistance: 64, refreshingInset: 64, insertDuration: 0.2,
+                              insertTiming: .decelerate(factor: 2),
+                              finishing: [RefreshInsetStage(inset: 64, duration: 0.3)],
+                              placement: .floatsOverContent(FloatingPlacement()))
+
+/// Android's DecelerateInterpolator(2) at `t` seconds of a 0.2 s animation.
+private func decelerate(_ t: Double) -> Double {
+    let u = min(max(t / 0.2, 0), 1)
+    return 1 - pow(1 - u, 4)
+}
+
+@Suite("RefreshControl: a header floating over the content")
+struct FloatingPlacementTests {
+    @Test("The pull moves the header by half the finger's travel; the content and the inset stay",
+          arguments: [0.0, 64])
+    func pullMovesTheHeader(topInset: Double) {
+        let rig = Rig(effect: RecordingEffect(metrics: floating), topInset: topInset)
+        #expect(rig.scrollView.holdsContentAtTop)
+        rig.touchDown()
+        for travel in stride(from: 10.0, through: 100, by: 10) {
+            rig.move(toFingerY: Rig.fingerStart + travel)
+            #expect(rig.control.distance == travel / 2)
+            #expect(rig.scrollView.contentOffset.y == -topInset && rig.scrollView.contentInset.top == topInset)
+            // The header's container hangs `distance` below the list's resting top (under an inset), less its height.
+            #expect(rig.control.headerLayer.frame.minY == travel / 2 - 64)
+        }
+        #expect(rig.states == [.pulling])
+        #expect(rig.control.addedInset == 0)
+    }
+
+    @Test("Released short, the header goes back out of sight over 200 ms, decelerating; nothing fires")
+    func shortReleaseGoesBack() {
+        let rig = Rig(effect: RecordingEffect(metrics: floating))
+        rig.touchDown()
+        rig.move(toFingerY: Rig.fingerStart + 100)
+        for _ in 0..<8 { rig.move(toFingerY: rig.fingerY) }
+        let released = rig.time
+        rig.scrollView.touchEnded(at: Point(Rig.fingerX, rig.fingerY), time: released)
+        #expect(rig.control.state == .idle)
+        for _ in 0..<14 {
+            rig.run()
+            #expect(abs(rig.control.distance - 50 * (1 - decelerate(rig.time - released))) < 1e-9)
+            #expect(rig.scrollView.contentOffset.y == 0)
+        }
+        #expect(rig.control.distance == 0 && rig.actions == 0 && rig.states == [.pulling, .idle])
+    }
+
+    @Test("Released past the trigger, the header comes to its refreshing place over 200 ms and stays until the end")
+    func longReleaseRefreshes() {
+        let rig = Rig(effect: RecordingEffect(metrics: floating))
+        rig.touchDown()
+        rig.move(toFingerY: Rig.fingerStart + 180)
+        #expect(rig.control.state == .armed && rig.control.distance == 90)
+        for _ in 0..<8 { rig.move(toFingerY: rig.fingerY) }
+        let released = rig.time
+        rig.scrollView.touchEnded(at: Point(Rig.fingerX, rig.fingerY), time: released)
+        #expect(rig.control.state == .refreshing && rig.actions == 1)
+        for _ in 0..<14 {
+            rig.run()
+            #expect(abs(rig.control.distance - (90 - 26 * decelerate(rig.time - released))) < 1e-9)
+        }
+        rig.run(seconds: 1)
+        #expect(rig.control.distance == 64 && rig.scrollView.contentOffset.y == 0 && rig.control.addedInset == 0)
+        // Scrolling the list while it refreshes leaves the header where it is on the screen.
+        rig.touchDown()
+        rig.move(toFingerY: Rig.fingerStart - 120)
+        #expect(rig.scrollView.contentOffset.y == 120 && rig.control.distance == 64)
+        #expect(rig.control.headerLayer.frame.minY == 120)
+        rig.release()
+        // The finish keeps the header in place; then it is back at its start.
+        rig.control.endRefreshing()
+        rig.run(seconds: 0.25)
+        #expect(rig.control.distance == 64)
+        rig.run(seconds: 0.1)
+        #expect(rig.control.state == .idle && rig.control.distance == 0)
+    }
+
+    @Test("A finger catching a header on its way back takes it from where it is, with no jump")
+    func catchingTheReturn() {
+        let rig = Rig(effect: RecordingEffect(metrics: floating))
+        rig.touchDown()
+        rig.move(toFingerY: Rig.fingerStart + 100)
+        for _ in 0..<8 { rig.move(toFingerY: rig.fingerY) }
+        rig.scrollView.touchEnded(at: Point(Rig.fingerX, rig.fingerY), time: rig.time)
+        rig.run(2)
+        let caught = rig.control.distance
+        #expect(caught > 0 && caught < 50)
+        rig.touchDown()
+        var last = caught
+        for i in 1...20 {
+            rig.move(toFingerY: Rig.fingerStart + 8 * Double(i))
+            let d = rig.control.distance
+            // Never more than the animation's or the finger's step (4 pt) from the last frame.
+            #expect(abs(d - last) <= max(4, 0.5 * caught), "frame \(i)")
+            last = d
+        }
+        #expect(rig.control.distance == 80)
+    }
+
+    @Test("Beginning from code brings the header down over 200 ms; switching to a pushing effect lets go of the top")
+    func fromCodeAndSwitch() {
+        let rig = Rig(effect: RecordingEffect(metrics: floating))
+        rig.run()
+        let start = rig.time
+        rig.control.beginRefreshing(at: start)
+        rig.run(6)
+        #expect(abs(rig.control.distance - 64 * decelerate(rig.time - start)) < 1e-9)
+        rig.run(seconds: 0.5)
+        #expect(rig.control.distance == 64 && rig.scrollView.contentOffset.y == 0)
+        rig.control.setEffect(RecordingEffect())
+        #expect(rig.control.state == .idle && rig.control.distance == 0)
+        #expect(!rig.scrollView.holdsContentAtTop)
+        rig.touchDown()
+        rig.pull(to: 30)
+        #expect(abs(rig.scrollView.contentOffset.y + 30) < 1e-6)
     }
 }

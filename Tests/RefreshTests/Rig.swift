@@ -90,8 +90,14 @@ final class Rig {
 
     /// From a touch-down with the content at rest at its top, moves the finger so the pull is `distance`.
     func pull(to distance: Double) {
-        let travel = -RubberBand.travel(forOffset: -distance, dimension: Rig.viewport.height)
-        move(toFingerY: Rig.fingerStart + travel)
+        move(toFingerY: Rig.fingerStart + fingerTravel(forPull: distance))
+    }
+
+    /// How far the finger travels down past the top for a pull of `distance`: through the rubber band for a header
+    /// that pushes the content, by the drag rate for a floating one.
+    func fingerTravel(forPull distance: Double) -> Double {
+        if let floating = control.metrics.placement.floating { return distance / floating.dragRate }
+        return -RubberBand.travel(forOffset: -distance, dimension: Rig.viewport.height)
     }
 
     /// Holds the finger still long enough that the release is not a fling, then lifts it.

@@ -297,7 +297,7 @@ struct RingEffectTests {
         #expect(rig.actions == 0 && rig.cues == 0)
     }
 
-    @Test("Past the threshold and released: armed → refreshing with a 64 pt inset; ending collapses it in 0.3 s")
+    @Test("Past the threshold and released: armed → refreshing at 64 pt over the list, no inset; ending in 0.3 s")
     func pullReleaseEnd() {
         let rig = Rig(effect: RingEffect())
         rig.touchDown()
@@ -307,12 +307,13 @@ struct RingEffectTests {
         rig.release()
         #expect(rig.states.last == .refreshing && rig.actions == 1)
         rig.run(seconds: 1)
-        #expect(rig.control.addedInset == 64)
+        #expect(rig.control.distance == 64 && rig.control.addedInset == 0)
+        #expect(rig.scrollView.contentOffset.y == 0)
         rig.control.endRefreshing()
         rig.run(seconds: 0.2)
-        #expect(rig.states.last == .finishing(.success))
+        #expect(rig.states.last == .finishing(.success) && rig.control.distance == 64)
         rig.run(seconds: 0.2)
-        #expect(rig.states.last == .idle && rig.control.addedInset == 0)
+        #expect(rig.states.last == .idle && rig.control.distance == 0 && rig.control.addedInset == 0)
     }
 
     @Test("Ending while the finger is down goes back to idle without a second refresh")
@@ -327,12 +328,12 @@ struct RingEffectTests {
         rig.move(toFingerY: rig.fingerY + 30)
         rig.control.endRefreshing()
         rig.run(seconds: 0.5)
-        // Still held past the threshold: a pull again once the inset is gone, but no arming until the finger lifts.
-        #expect(rig.control.state == .pulling && rig.control.distance > 64)
+        // Still held: the ring is back at its start and stays there until the finger lifts (no second refresh).
+        #expect(rig.control.state == .idle && rig.control.distance == 0)
         rig.release()
         rig.run(seconds: 1)
         #expect(rig.actions == 1 && rig.cues == 1)
-        #expect(rig.states == [.pulling, .armed, .refreshing, .finishing(.success), .idle, .pulling, .idle])
+        #expect(rig.states == [.pulling, .armed, .refreshing, .finishing(.success), .idle])
     }
 
     @Test("Begin from code twice and end twice: one refresh, one finish, the inset added once")
@@ -341,7 +342,7 @@ struct RingEffectTests {
         rig.control.beginRefreshing()
         rig.control.beginRefreshing()
         rig.run(seconds: 0.5)
-        #expect(rig.actions == 1 && rig.control.addedInset == 64)
+        #expect(rig.actions == 1 && rig.control.distance == 64 && rig.control.addedInset == 0)
         rig.control.endRefreshing()
         rig.control.endRefreshing()
         rig.run(seconds: 0.5)

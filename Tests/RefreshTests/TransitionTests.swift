@@ -14,6 +14,8 @@ final class TransitionProbe {
     var metrics: RefreshMetrics { rig.control.metrics }
     private var lastOffset: Double
     private var lastVelocity = 0.0
+    private var lastDistance = 0.0
+    private var lastFloats = false
     private var fingerMove = 0.0
     private var lastState = RefreshState.idle
     /// When the finger last lifted during the current refresh (nil while it is down or no refresh runs).
@@ -31,6 +33,8 @@ final class TransitionProbe {
 
     var offset: Double { rig.scrollView.contentOffset.y }
     var base: Double { rig.baseTop }
+    /// How much of the header is in view: the content's drop below its top, or a floating header's distance.
+    var shownHeader: Double { metrics.placement.floating != nil ? rig.control.distance : -offset - base }
 
     /// The finger moves to `y` in one frame; checks the frame.
     func move(to y: Double) {
@@ -62,6 +66,9 @@ final class TransitionProbe {
     }
 
     /// The invariants of one frame.
+    /// The farthest a floating header comes down on a pull near the trigger: an animation moves it at most this far.
+    private var triggerReach: Double { metrics.triggerDistance + 12 }
+
     private func check() {
         let scrollView = rig.scrollView, control = rig.control
         let velocity = scrollView.velocity.y
@@ -72,9 +79,24 @@ final class TransitionProbe {
         // An effect that shows its header at once (sticky) moves the content to its rest in that frame, by design.
         let atOnce = control.state == .refreshing && lastState != .refreshing && metrics.insertDuration == 0
         if step > allowed && !atOnce { note("the offset jumped \(step) pt (allowed \(allowed))") }
+        // A floating header moves with the finger (by the drag rate) or along its own animations, never by a jump
+        // (but back to its start once its finish has scaled it away), and the content under it stays at its top
+        // while the finger pulls past it.
+        if let floating = metrics.placement.floating, lastFloats {
+            let moved = abs(control.distance - lastDistance)
+            // Android's decelerate curve starts at 4 times the mean speed.
+            let duration = min(floating.returnDuration, metrics.insertDuration)
+            let animation = max(metrics.refreshingInset, triggerReach) * 4 / (duration * 60)
+            let finger = (fingerMove + 1.5 * abs(scrollView.panTracker.velocity.y) / 60) * floating.dragRate
+            let finished = control.state == .idle && lastState.isBusy
+            if moved > finger + animation + 0.01 && !finished { note("the floating header jumped \(moved) pt") }
+            if scrollView.topPullTravel > 0 && abs(offset + base) > 1e-9 { note("the content left its top") }
+        }
         lastOffset = offset
         lastVelocity = velocity
         lastState = control.state
+        lastDistance = control.distance
+        lastFloats = metrics.placement.floating != nil
         // The inset is never added twice, and the scroll view's own is kept (after an effect switch the old
         // effect's inset may still be on its way out).
         let largest = TransitionProbe.largestInset
@@ -84,8 +106,8 @@ final class TransitionProbe {
         if control.state == .refreshing && !scrollView.isTracking {
             let settle = refreshSettlesAt ?? (rig.time + metrics.insertDuration + 1.0)
             refreshSettlesAt = settle
-            if rig.time > settle && -offset - base < metrics.refreshingInset - 0.5 {
-                note("refreshing with the header \(metrics.refreshingInset + offset + base) pt hidden")
+            if rig.time > settle && shownHeader < metrics.refreshingInset - 0.5 {
+                note("refreshing with the header \(metrics.refreshingInset - shownHeader) pt hidden")
             }
         } else {
             refreshSettlesAt = nil
@@ -113,8 +135,9 @@ struct TransitionTests {
             probe.release()
             #expect(probe.rig.control.state == .refreshing)
             probe.frames(Int(probe.metrics.insertDuration * 60) + 2)
-            // At the refreshing rest position: the inset and the offset arrived together.
-            #expect(abs(probe.offset + probe.base + probe.metrics.refreshingInset) < 0.01, "\(name) released at \(pull)")
+            // At the refreshing rest position: the inset and the offset arrived together (a floating header, over
+            // content that never moved).
+            #expect(abs(probe.shownHeader - probe.metrics.refreshingInset) < 0.01, "\(name) released at \(pull)")
             #expect(probe.rig.scrollView.velocity.y == 0)
             probe.frames(60)
             #expect(probe.problems.isEmpty, "\(probe.problems)")
@@ -132,11 +155,15 @@ struct TransitionTests {
             let inset = probe.metrics.refreshingInset
             // Halfway, the content shows as much of the header as the inset holds: they move together.
             probe.frames(max(Int(duration * 30), 1))
-            #expect(abs(-probe.offset - probe.base - probe.rig.control.addedInset) < 0.01, "\(name)")
+            if probe.metrics.placement.floating != nil {
+                #expect(abs(probe.offset + probe.base) < 0.01, "\(name): the content stays at its top")
+            } else {
+                #expect(abs(-probe.offset - probe.base - probe.rig.control.addedInset) < 0.01, "\(name)")
+            }
             probe.frames(Int(duration * 30) + 2)
-            #expect(abs(probe.offset + probe.base + inset) < 0.01, "\(name): \(probe.offset)")
+            #expect(abs(probe.shownHeader - inset) < 0.01, "\(name): \(probe.shownHeader)")
             probe.frames(90)
-            #expect(abs(probe.offset + probe.base + inset) < 0.01, "\(name) stays")
+            #expect(abs(probe.shownHeader - inset) < 0.01, "\(name) stays")
             #expect(probe.problems.isEmpty, "\(probe.problems)")
         }
     }
@@ -167,7 +194,7 @@ struct TransitionTests {
             probe.rig.touchDown()
             let pull = trigger + random.double(in: -3...3)
             let steps = Int(random.next() % 12) + 1
-            let travel = -RubberBand.travel(forOffset: -pull, dimension: Rig.viewport.height)
+            let travel = probe.rig.fingerTravel(forPull: pull)
             for k in 1...steps { probe.move(to: Rig.fingerStart + travel * Double(k) / Double(steps)) }
             // The last move sets the release velocity: −800…800 pt/s over a frame.
             let flick = random.double(in: -800...800) / 60

@@ -300,6 +300,53 @@ private func drag(_ view: ScrollView, from start: Point, step: Point, frames: In
         #expect(view.contentOffset.y == 0)
     }
 
+    @Test func aHeldTopKeepsTheContentAndCountsTheFingersTravel() {
+        let view = makeList()
+        view.holdsContentAtTop = true
+        var travels: [Double] = []
+        view.addObserver { v, change in if change == .topPullTravel { travels.append(v.topPullTravel) } }
+        // Down 20 pt a frame for 5 frames from the top: the content stays, the travel grows by 20 a frame.
+        view.touchBegan(at: Point(100, 100), time: 0)
+        for i in 1...5 {
+            view.touchMoved(to: Point(100, 100 + 20 * Double(i)), time: Double(i) * frame)
+            #expect(view.contentOffset.y == 0)
+            #expect(view.topPullTravel == 20 * Double(i))
+        }
+        #expect(view.velocity.y == 0)
+        // Back up 130 pt: the first 100 undo the travel, the last 30 scroll the content 1:1.
+        view.touchMoved(to: Point(100, 70), time: 6 * frame)
+        #expect(view.topPullTravel == 0 && view.contentOffset.y == 30)
+        view.touchEnded(at: Point(100, 70), time: 1)
+        #expect(view.topPullTravel == 0 && travels.last == 0 && travels.count == 6)
+        // Pulled down from the top and released with a fast downward flick: the content stays, with no bounce.
+        view.setContentOffset(.zero)
+        let flick = drag(view, from: Point(100, 100), step: Point(0, 25), frames: 6, startTime: 1.5)
+        #expect(view.topPullTravel == 0)
+        for i in 1...60 {
+            view.step(to: flick + Double(i) * frame)
+            #expect(view.contentOffset.y == 0)
+        }
+        #expect(!view.isDecelerating)
+        // A fling towards the top from further down stops at the top too; the wheel stops there.
+        view.setContentOffset(Point(0, 100))
+        let release = drag(view, from: Point(100, 100), step: Point(0, 25), frames: 4, startTime: 2)
+        view.step(to: release + 0.1)
+        #expect(view.contentOffset.y >= 0)
+        view.step(to: release + 2)
+        #expect(view.contentOffset.y == 0 && !view.isDecelerating)
+        view.scrollWheel(by: Point(0, -50), time: release + 3)
+        #expect(view.contentOffset.y == 0)
+    }
+
+    @Test func aHeldTopStillBouncesAtTheBottom() {
+        let view = makeList()
+        view.holdsContentAtTop = true
+        view.setContentOffset(view.maxContentOffset)
+        _ = drag(view, from: Point(100, 500), step: Point(0, -20), frames: 5)
+        #expect(view.contentOffset.y > view.maxContentOffset.y)
+        #expect(view.topPullTravel == 0)
+    }
+
     @Test func aTouchCatchesMomentum() {
         let view = makeList()
         let release = drag(view, from: Point(100, 500), step: Point(0, -20), frames: 10)

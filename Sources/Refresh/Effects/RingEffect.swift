@@ -116,9 +116,16 @@ public final class RingEffect: RefreshEffect {
     public static let colors = [Color(rgb: 255, 149, 0), Color(rgb: 66, 133, 244), Color(rgb: 219, 68, 55),
                                 Color(rgb: 15, 157, 88)]
 
+    /// The ring floats over the list as SwipeRefreshLayout's spinner (seed 003: the table's offset does not change
+    /// during the pull): it comes down half the finger's travel, goes back under the navigation bar over 200 ms
+    /// when released short, and to its refreshing place, its bottom 64 pt below the list's top, over 200 ms when
+    /// released past it; it stays there while the disc scales away and is then back at its start.
     public let metrics = RefreshMetrics(headerHeight: dragDistance, triggerDistance: dragDistance,
                                         refreshingInset: dragDistance,
-                                        finishing: [RefreshInsetStage(duration: finishDuration)])
+                                        insertDuration: FloatingPlacement.androidAnimationDuration,
+                                        insertTiming: FloatingPlacement.androidTiming,
+                                        finishing: [RefreshInsetStage(inset: dragDistance, duration: finishDuration)],
+                                        placement: .floatsOverContent(FloatingPlacement()))
     public let layer = Layer()
     /// The white disc; it rides with the pull and scales away at the end.
     public let disc = Layer()
@@ -206,10 +213,11 @@ public final class RingEffect: RefreshEffect {
                         groupRotation: 0, arrowScale: Swift.min(1, a))
     }
 
-    /// The disc's top in the header (0 at the header's top, the content's top at 64): the spinner's offset from the
-    /// list's top is −40 + 64·d + 2·64·t (SwipeRefreshLayout), so below the threshold the disc rides on the content,
-    /// its bottom at the content's top, and past it the disc lags behind the content; refreshing it rests with its
-    /// bottom 64 pt below the top of the list.
+    /// The disc's top in the header, whose top the controller places `distance` − 64 pt below the list's resting
+    /// top (the header floats): the spinner's offset from the list's top is −40 + 64·d + 2·64·t
+    /// (SwipeRefreshLayout), so below the threshold the disc comes down with the pull, its bottom `distance` below
+    /// the list's top, and past it slows under the tension; refreshing it rests with its bottom 64 pt below the top
+    /// of the list.
     public static func circleTop(distance: Double, trigger: Double = dragDistance) -> Double {
         let d = Swift.min(1, Swift.max(0, distance / trigger))
         let fromListTop = -circleDiameter + dragDistance * d + 2 * dragDistance * tension(extra: distance - trigger)
