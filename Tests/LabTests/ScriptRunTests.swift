@@ -88,10 +88,10 @@ struct ScriptRunTests {
         #expect(replay.frameCount == 601)
         let changes = try replayStates(replay)
         // Key 3 (the ring) at frame 36 + 132 = 168 ends the sticky refresh mid-finish; its inset goes back over
-        // 0.4 s, so the fling's finger, down a frame later on the header's band, pulls for that frame.
+        // 0.4 s with the content along. The ring floats, so the fling's finger, down a frame later, scrolls the list
+        // and pulls nothing.
         #expect(changes.map { $0.to.description } == [
             "pulling", "refreshing", "finishing(success)", "idle",
-            "pulling", "idle",
             "pulling", "armed", "refreshing", "finishing(success)", "idle",
             "refreshing", "finishing(success)", "idle",
         ])
@@ -118,20 +118,37 @@ struct ScriptRunTests {
         let avatar = (x: Int((DemoList.margin + DemoList.avatarDiameter / 2) * 2),
                       y: Int((64 + DemoList.rowHeight / 2) * 2))
         let red = Color(rgb: 255, 59, 48).premultipliedPixel
+        let floats = RefreshEffects.make(run.effect)?.metrics.placement.floating != nil
+        var refreshingCanvas: Canvas?
         while !replay.replay.isFinished {
             let frame = replay.replay.frame
             try replay.runFrame()
             if frame == refreshingFrame {
                 #expect(replay.simulation.refreshControl.state == .refreshing)
                 let inset = replay.simulation.scrollView.contentInset.top
-                #expect(inset > 0)
-                // The header fills the inset under the navigation bar: its band is not bare background.
-                #expect(drawnPixels(replay.simulation.canvas, top: 64, bottom: 64 + inset) > 200)
-                #expect(replay.simulation.canvas[avatar.x, avatar.y] != red)
+                if floats {
+                    // A floating header adds no inset and leaves the list at its top, under the header.
+                    #expect(inset == 0 && replay.simulation.canvas[avatar.x, avatar.y] == red)
+                    let copy = Canvas(width: replay.simulation.canvas.width, height: replay.simulation.canvas.height)
+                    copy.copy(from: replay.simulation.canvas)
+                    refreshingCanvas = copy
+                } else {
+                    #expect(inset > 0)
+                    // The header fills the inset under the navigation bar: its band is not bare background.
+                    #expect(drawnPixels(replay.simulation.canvas, top: 64, bottom: 64 + inset) > 200)
+                    #expect(replay.simulation.canvas[avatar.x, avatar.y] != red)
+                }
             }
             if frame == replay.replay.frameCount - 1 {
                 #expect(replay.simulation.refreshControl.state == .idle)
                 #expect(replay.simulation.canvas[avatar.x, avatar.y] == red)
+                // The floating header was drawn over the list's top 64 pt: that band differs from the list alone.
+                if let refreshingCanvas {
+                    let canvas = replay.simulation.canvas
+                    var differing = 0
+                    for y in 128..<256 { for x in 0..<canvas.width where canvas[x, y] != refreshingCanvas[x, y] { differing += 1 } }
+                    #expect(differing > 200)
+                }
             }
         }
     }
