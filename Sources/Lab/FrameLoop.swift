@@ -71,6 +71,8 @@ public final class FrameLoop {
         print(line)
         fflush(nil)
     }
+    /// Called with the number of frames presented after each frame (a headless run's progress line).
+    public var afterFrame: ((Int) -> Void)?
     /// Lines for standard error: failures to write a file.
     public var reportError: (String) -> Void = { FileLines.standardError($0) }
 
@@ -172,6 +174,7 @@ public final class FrameLoop {
         }
         recorder.endFrame(state: simulation.refreshControl.state, effect: simulation.effectName)
         frameIndex += 1
+        afterFrame?(frameIndex)
         return !quitRequested
     }
 

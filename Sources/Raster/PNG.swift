@@ -36,8 +36,13 @@ public enum PNG {
         guard ok != 0 else { throw PNGError(description: "cannot write PNG '\(path)': \(message(of: image))") }
     }
 
-    /// Reads a PNG of any colour type into a new canvas (premultiplying its alpha).
-    public static func read(from path: String) throws -> Canvas {
+    /// The most pixels a PNG read may have (256 MB decoded): its declared size is checked before any pixel is
+    /// decoded, so a small file that claims a huge image is refused instead of exhausting memory.
+    public static let maxPixels = 1 << 26
+
+    /// Reads a PNG of any colour type into a new canvas (premultiplying its alpha); a PNG declaring more than
+    /// `maxPixels` pixels is refused.
+    public static func read(from path: String, maxPixels: Int = PNG.maxPixels) throws -> Canvas {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         guard png_image_begin_read_from_file(&image, path) != 0 else {
@@ -50,6 +55,12 @@ public enum PNG {
         guard width > 0, height > 0 else {
             png_image_free(&image)
             throw PNGError(description: "cannot read PNG '\(path)': it has no pixels")
+        }
+        guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels, width <= maxPixels,
+              height <= maxPixels else {
+            png_image_free(&image)
+            throw PNGError(description: "cannot read PNG '\(path)': it declares \(width)×\(height) pixels, more than "
+                + "the \(maxPixels) allowed; use a smaller image")
         }
         var rgba = [UInt8](repeating: 0, count: width * height * 4)
         let ok = rgba.withUnsafeMutableBytes { bytes in
