@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Raster
 
 /// A growable byte buffer allocated once, into which rows are formatted without making strings: numbers are
 /// written digit by digit (fixed point), names are copied from byte tables made once.
@@ -130,7 +131,7 @@ public final class AtomicFile {
     /// Creates (or truncates) the temporary file; throws a message naming the path when it cannot be written.
     public init(path: String) throws {
         self.path = path
-        descriptor = open(path + ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        descriptor = FileName.withBytes(path + ".tmp") { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
         guard descriptor >= 0 else {
             throw LabError("cannot write '\(path)': \(AtomicFile.reason(errno)); choose a directory you can write to")
         }
@@ -169,9 +170,9 @@ public final class AtomicFile {
         guard descriptor >= 0 else { return }
         close(descriptor)
         descriptor = -1
-        guard rename(temporaryPath, path) == 0 else {
+        guard FileName.withBytes(temporaryPath, { from in FileName.withBytes(path) { rename(from, $0) } }) == 0 else {
             let why = AtomicFile.reason(errno)
-            unlink(temporaryPath)
+            FileName.withBytes(temporaryPath) { _ = unlink($0) }
             throw LabError("cannot create '\(path)': \(why); choose a directory you can write to")
         }
     }
@@ -181,7 +182,7 @@ public final class AtomicFile {
         guard descriptor >= 0 else { return }
         close(descriptor)
         descriptor = -1
-        unlink(temporaryPath)
+        FileName.withBytes(temporaryPath) { _ = unlink($0) }
     }
 
     /// Writes `bytes` to `path` atomically in one go.
@@ -336,7 +337,7 @@ public struct TimingRow: Equatable, Sendable {
 extension TimingFiles {
     /// The whole of a text file; throws a message naming the path and what to do.
     public static func readText(_ path: String) throws -> String {
-        guard let file = fopen(path, "rb") else {
+        guard let file = FileName.withBytes(path, { fopen($0, "rb") }) else {
             throw LabError("cannot read '\(path)': \(AtomicFile.reason(errno)); give the path of a timings CSV")
         }
         defer { fclose(file) }
@@ -363,7 +364,7 @@ extension TimingFiles {
     ///
     /// - Throws: `LabError` naming the file, line and column when its `budget_ms` is outside `budgetRange`.
     public static func budget(fromSummaryAt path: String) throws -> Double? {
-        guard access(path, R_OK) == 0, let text = try? readText(path) else { return nil }
+        guard FileName.withBytes(path, { access($0, R_OK) }) == 0, let text = try? readText(path) else { return nil }
         let bytes = Array(text.utf8)
         guard let (value, offsets) = try? JSONReader.parseWithOffsets(bytes), case .object(let fields) = value
         else { return nil }

@@ -30,7 +30,7 @@ public enum PNG {
         image.height = UInt32(canvas.height)
         image.format = CPNG_FORMAT_RGBA
         let ok = rgba.withUnsafeBytes { bytes in
-            png_image_write_to_file(&image, path, 0, bytes.baseAddress, Int32(canvas.width * 4), nil)
+            FileName.withBytes(path) { png_image_write_to_file(&image, $0, 0, bytes.baseAddress, Int32(canvas.width * 4), nil) }
         }
         defer { png_image_free(&image) }
         guard ok != 0 else { throw PNGError(description: "cannot write PNG '\(path)': \(message(of: image))") }
@@ -45,7 +45,7 @@ public enum PNG {
     public static func read(from path: String, maxPixels: Int = PNG.maxPixels) throws -> Canvas {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
-        guard png_image_begin_read_from_file(&image, path) != 0 else {
+        guard FileName.withBytes(path, { png_image_begin_read_from_file(&image, $0) }) != 0 else {
             let why = message(of: image)
             png_image_free(&image)
             throw PNGError(description: "cannot read PNG '\(path)': \(why)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Lab
+import Raster
 
 #if canImport(Glibc)
 import Glibc
@@ -28,6 +29,12 @@ struct RefreshLabCommand: ParsableCommand {
         subcommands: [WindowCommand.self, RunCommand.self, SceneCommand.self, ReportCommand.self],
         defaultSubcommand: WindowCommand.self
     )
+
+    /// Parses the arguments as the system gave them: `CommandLine.arguments` replaces bytes that are not UTF-8,
+    /// which would name another file; `FileName` keeps them.
+    static func main() {
+        main((1..<Int(CommandLine.argc)).map { FileName.decode(CommandLine.unsafeArgv[$0]!) })
+    }
 }
 
 /// The phone the simulator shows: its header effect and its pixels per point.

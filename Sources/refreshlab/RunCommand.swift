@@ -1,5 +1,6 @@
 import ArgumentParser
 import Lab
+import Raster
 
 #if canImport(Glibc)
 import Glibc
@@ -47,7 +48,7 @@ struct RunCommand: ParsableCommand {
 
     /// A script's file: the path as given when it exists, else the script of that name in Resources/gestures.
     static func scriptPath(_ given: String) throws -> String {
-        if access(given, F_OK) == 0 || given.contains("/") || given.hasSuffix(".json") { return given }
+        if FileName.withBytes(given, { access($0, F_OK) }) == 0 || given.contains("/") || given.hasSuffix(".json") { return given }
         if let found = ResourceLocator.gestureScript(named: given) { return found }
         let known = ResourceLocator.gestureScriptNames
         throw LabError("no gesture script '\(given)': no such file"
