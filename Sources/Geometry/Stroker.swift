@@ -73,8 +73,14 @@ public final class Stroker {
         cap = style.lineCap
         let limit = style.miterLimit.isFinite ? Swift.max(style.miterLimit, 1) : 1
         miterLimitSquared = limit * limit
-        // A chord of angle θ on a circle of radius h is within h(1 − cos θ/2) of the arc.
-        let step = tolerance < h ? Swift.min(2 * acos(1 - tolerance / h), Double.pi / 2) : Double.pi / 2
+        let roundJoins = style.lineJoin == .round || style.lineCap == .round
+        let estimate = Stroker.pointEstimate(path, tolerance: tolerance, roundStep: roundStep(), roundJoins: roundJoins)
+        if estimate > Double(Stroker.maxPointsPerPath) {
+            // The count of a curve's points goes as 1/√tolerance: coarsen until the path fits.
+            let ratio = estimate / Double(Stroker.maxPointsPerPath)
+            tolerance = Swift.min(tolerance * ratio * ratio, h)
+        }
+        let step = roundStep()
         roundCos = cos(step); roundSin = sin(step)
         let merge = tolerance * 1e-3
         mergeDistanceSquared = merge * merge
@@ -130,6 +136,49 @@ public final class Stroker {
             }
         }
         finishContour(closed: false, drawn: drawn, dashes: dashes, style: style, into: &out)
+    }
+
+    /// The most points one path's outline may take, whatever the transform: a tolerance so fine that the path
+    /// would need more (a transform scaling it a millionfold makes the tolerance a millionth) is coarsened until
+    /// it fits, so work and memory stay bounded.
+    public static let maxPointsPerPath = 1 << 20
+
+    /// The least angle between two points of a round join or cap: a half turn takes at most 512 points, which
+    /// keeps the chords within 0.1 px of circles up to about 20,000 px in radius, larger than any canvas.
+    static let minRoundStep = Double.pi / 512
+
+    /// The angle step of round joins and caps for the current half width and tolerance: a chord of angle θ on a
+    /// circle of radius h is within h(1 − cos θ/2) of the arc.
+    private func roundStep() -> Double {
+        let h = halfWidth
+        let step = tolerance < h ? Swift.min(2 * acos(1 - tolerance / h), Double.pi / 2) : Double.pi / 2
+        return Swift.max(step, Stroker.minRoundStep)
+    }
+
+    /// About how many points stroking `path` at `tolerance` makes: each curve's flattened points, and every
+    /// vertex's join (a full turn of round steps at most when joins or caps are round).
+    static func pointEstimate(_ path: Path, tolerance: Double, roundStep: Double, roundJoins: Bool) -> Double {
+        let perVertex = roundJoins ? 2 * Double.pi / roundStep + 4 : 4
+        var total = 0.0
+        var last = Point.zero
+        for e in path.elements {
+            switch e {
+            case .move(let p), .line(let p):
+                last = p
+            case .quad(let c, let p):
+                let dd = (last - c * 2 + p).length
+                total += Double(Path.segmentCount(secondDifference: dd, degreeFactor: 0.25, tolerance: tolerance))
+                last = p
+            case .cubic(let c1, let c2, let p):
+                let dd = Swift.max((last - c1 * 2 + c2).length, (c1 - c2 * 2 + p).length)
+                total += Double(Path.segmentCount(secondDifference: dd, degreeFactor: 0.75, tolerance: tolerance))
+                last = p
+            case .close:
+                break
+            }
+            total += perVertex
+        }
+        return total
     }
 
     /// Appends a vertex to the centre line, merging it into the last one when they (nearly) coincide and

@@ -80,19 +80,10 @@ public struct ImageTolerance: Equatable, Sendable {
         return found
     }
 
-    /// A bound given on the command line: a finite number, not negative, and for a percentage at most 100.
+    /// A bound given on the command line: a mean channel difference from 0 to 255, or a percentage from 0 to 100.
     /// The error names the option and the value, since a tolerance mistyped would silently pass or fail everything.
     public static func bound(_ text: String, option: String, isPercent: Bool = false) throws -> Double {
-        guard let value = Double(text), value.isFinite else {
-            throw LabError("\(option) takes a number (0 or more), not '\(text)'")
-        }
-        guard value >= 0 else {
-            throw LabError("\(option) must not be negative, not '\(text)'")
-        }
-        if isPercent && value > 100 {
-            throw LabError("\(option) is a percentage of pixels, at most 100, not '\(text)'")
-        }
-        return value
+        try OptionNumber.real(text, option: option, in: 0...(isPercent ? 100 : 255))
     }
 
     /// A bound as given, without trailing zeros: 0.6 rather than 0.600.

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Raster
 import Refresh
 
 /// One change of the header's or the footer's state, at a frame of the simulation.
@@ -74,7 +75,7 @@ public final class EventLog {
         self.path = path
         startTime = simulation.clock.now
         if let path {
-            guard let handle = fopen(path, "w") else {
+            guard let handle = FileName.withBytes(path, { fopen($0, "w") }) else {
                 throw LabError("cannot write the events file '\(path)': \(String(cString: strerror(errno))); "
                     + "check that its folder exists and is writable")
             }

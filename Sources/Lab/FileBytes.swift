@@ -1,3 +1,4 @@
+import Raster
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -10,7 +11,7 @@ enum FileReadFailure: Error {
 
 /// The whole content of the file at `path`, read in 64 KiB chunks.
 func readFileBytes(_ path: String) throws(FileReadFailure) -> [UInt8] {
-    guard let file = fopen(path, "rb") else {
+    guard let file = FileName.withBytes(path, { fopen($0, "rb") }) else {
         if errno == ENOENT { throw .missing }
         throw .unreadable(String(cString: strerror(errno)))
     }

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Raster
+import Synchronization
 
 /// Where a frame loop's input comes from: the window's events, or a gesture script on the simulated clock.
 public protocol FrameInput: AnyObject {
@@ -71,6 +72,8 @@ public final class FrameLoop {
         print(line)
         fflush(nil)
     }
+    /// Called with the number of frames presented after each frame (a headless run's progress line).
+    public var afterFrame: ((Int) -> Void)?
     /// Lines for standard error: failures to write a file.
     public var reportError: (String) -> Void = { FileLines.standardError($0) }
 
@@ -83,6 +86,8 @@ public final class FrameLoop {
     private var timingsPath = ""
     private var statusSignature: StatusSignature?
     private var quitRequested = false
+    /// How many of the renderer's font messages this loop has looked at.
+    private var fontMessagesSeen = 0
 
     public init(simulation: Simulation, input: any FrameInput, display: (any FrameDisplay)? = nil,
                 recorder: FrameRecorder = FrameRecorder()) {
@@ -145,6 +150,7 @@ public final class FrameLoop {
         recorder.add(inputTime, to: .input)
         recorder.add(updateTime, to: .update)
         simulation.render()
+        if simulation.renderer.fontMessages.count > fontMessagesSeen { sayFontMessages() }
         recorder.endPhase(.draw)
         let time = frameTime - (firstFrameTime ?? frameTime)
         if firstFrameTime == nil { firstFrameTime = frameTime }
@@ -172,6 +178,7 @@ public final class FrameLoop {
         }
         recorder.endFrame(state: simulation.refreshControl.state, effect: simulation.effectName)
         frameIndex += 1
+        afterFrame?(frameIndex)
         return !quitRequested
     }
 
@@ -192,6 +199,20 @@ public final class FrameLoop {
                 failed("Video stopped: see the terminal", "\(error)")
             }
         }
+    }
+
+    /// The font messages said in this process: a missing font is said once on standard error, however many
+    /// loops and renderers meet it.
+    private static let fontMessagesSaid = Mutex<Set<String>>([])
+
+    /// Says the renderer's font messages not said yet.
+    private func sayFontMessages() {
+        let messages = simulation.renderer.fontMessages
+        for message in messages.dropFirst(fontMessagesSeen)
+        where FrameLoop.fontMessagesSaid.withLock({ $0.insert(message).inserted }) {
+            reportError(message)
+        }
+        fontMessagesSeen = messages.count
     }
 
     // MARK: What keys ask of the loop

@@ -55,6 +55,9 @@ public struct ScriptError: Error, CustomStringConvertible, Equatable {
 /// - `"beginRefresh"` begins a refresh from code; `"endRefresh"` or `{"endRefresh": "success" | "failure" |
 ///   {"message": "3 new items"}}` ends it.
 ///
+/// Coordinates are from -100000 to 100000 points, durations from 0 to 3600 s, and the whole script may last at
+/// most an hour of simulated time unless a run's `--max-duration` allows more.
+///
 /// The top level may also name the header's `effect` (a run's `--effect` wins over it) and set `autoEnd` (refreshes
 /// ending by themselves after 1.5 s; on when not given).
 public struct GestureScript: Equatable, Sendable {
@@ -87,6 +90,12 @@ public struct GestureScript: Equatable, Sendable {
     /// The longest duration a step may have, in seconds: an hour, far past any gesture, short enough that a typo
     /// cannot ask for billions of frames.
     public static let maxDuration = 3600.0
+    /// The longest a whole run may last on the simulated clock unless `--max-duration` raises it: one hour, so
+    /// that a script of many long steps is refused at once instead of running for days.
+    public static let defaultMaxDuration = 3600.0
+    /// The largest coordinate a point or a wheel's delta may have, in points: far off the 375×667 screen, small
+    /// enough that the scroll view's arithmetic keeps its precision.
+    public static let maxCoordinate = 100_000.0
 
     public var name: String?
     public var effect: String?
@@ -322,6 +331,11 @@ struct ScriptReader {
         guard case .array(let items) = value, items.count == 2,
               case .number(let x) = items[0], case .number(let y) = items[1] else {
             throw error(at: node, "\(what) takes a point as [x, y] in screen points, not \(ScriptReader.show(value))")
+        }
+        let limit = GestureScript.maxCoordinate
+        guard Swift.abs(x) <= limit && Swift.abs(y) <= limit else {
+            throw error(at: node, "\(what): [\(x), \(y)] is out of range; coordinates are from -\(Int(limit)) to "
+                + "\(Int(limit)) points")
         }
         return Point(x, y)
     }

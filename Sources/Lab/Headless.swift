@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Raster
 import Geometry
 
 /// A failure of a headless run, with a message that names the file and what to do.
@@ -67,13 +68,13 @@ func makeDirectory(_ path: String) throws {
     var prefix = path.hasPrefix("/") ? "/" : ""
     for part in path.split(separator: "/") {
         prefix += part
-        if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
+        if FileName.withBytes(prefix, { mkdir($0, 0o755) }) != 0 && errno != EEXIST {
             throw LabError("cannot create directory '\(prefix)': \(String(cString: strerror(errno)))")
         }
         prefix += "/"
     }
     var info = stat()
-    guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
+    guard FileName.withBytes(path, { stat($0, &info) }) == 0, (info.st_mode & S_IFMT) == S_IFDIR else {
         throw LabError("'\(path)' exists and is not a directory; choose another folder")
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Raster
 
 /// The folder where the window writes screenshots, timing recordings and videos (`--output-dir`, else the current
 /// folder), checked when the program starts so that a folder that cannot be written is said at once, not after a
@@ -20,14 +21,14 @@ public struct OutputFolder: Sendable, Equatable {
         } catch {
             throw LabError("the output folder: \(error); choose another with --output-dir DIR")
         }
-        guard access(path, W_OK | X_OK) == 0 else {
+        guard FileName.withBytes(path, { access($0, W_OK | X_OK) }) == 0 else {
             throw LabError("cannot write to the output folder '\(path)': \(String(cString: strerror(errno))); "
                 + "choose another with --output-dir DIR")
         }
-        guard let resolved = realpath(path, nil) else {
+        guard let resolved = FileName.withBytes(path, { realpath($0, nil) }) else {
             throw LabError("cannot resolve the output folder '\(path)': \(String(cString: strerror(errno)))")
         }
-        self.path = String(cString: resolved)
+        self.path = FileName.decode(resolved)
         free(resolved)
     }
 

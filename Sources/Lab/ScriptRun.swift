@@ -8,7 +8,10 @@ import Refresh
 /// happen at the current frame; a move or wheel lasting `d` seconds takes the next `round(d · 60)` frames (at
 /// least one), one sample each; a wait moves the current frame on by `round(d · 60)`. The run ends with the
 /// frame the last step leaves it at, so `frameCount` is that frame plus one.
-public struct ScriptTimeline: Equatable, Sendable {
+///
+/// The actions are made one at a time as a replay reaches them (the timeline is a `Sequence`), so memory stays
+/// that of the steps however long they last: an hour's move is one step, not 216,000 samples.
+public struct ScriptTimeline: Sequence, Sendable {
     /// Something that happens at a frame, before the frame's step.
     public enum Action: Equatable, Sendable {
         case input(InputEvent)
@@ -16,71 +19,112 @@ public struct ScriptTimeline: Equatable, Sendable {
         case endRefresh(RefreshResult)
     }
 
-    /// Every action with its frame, in the order they happen (frames never decrease).
-    public let actions: [(frame: Int, action: Action)]
+    public let steps: [GestureScript.Step]
     public let frameCount: Int
 
-    public static func == (a: ScriptTimeline, b: ScriptTimeline) -> Bool {
-        a.frameCount == b.frameCount && a.actions.count == b.actions.count
-            && zip(a.actions, b.actions).allSatisfy { $0.frame == $1.frame && $0.action == $1.action }
+    /// The number of frames a duration takes on the simulated clock (0 for a duration that is not a positive
+    /// number; at most 2^52, where frame numbers are still exact in a Double).
+    public static func frames(for seconds: Double) -> Int {
+        let frames = (seconds * simulatedFrameRate).rounded()
+        guard frames > 0 else { return 0 }
+        return Int(Swift.min(frames, 0x1p52))
     }
 
-    /// The number of frames a duration takes on the simulated clock.
-    public static func frames(for seconds: Double) -> Int {
-        Int((seconds * simulatedFrameRate).rounded())
-    }
+    /// How long the script lasts on the simulated clock, in seconds.
+    public var duration: Double { Double(frameCount - 1) / simulatedFrameRate }
 
     public init(_ script: GestureScript) {
-        var actions: [(frame: Int, action: Action)] = []
+        steps = script.steps
         var frame = 0
-        var finger = Point(0, 0)
         for step in script.steps {
             switch step {
-            case .down(let p):
-                finger = p
-                actions.append((frame, .input(.touchDown(p))))
-            case .move(let to, let duration, let easing):
-                let n = ScriptTimeline.frames(for: duration)
-                if n == 0 {
-                    actions.append((frame, .input(.touchMove(to))))
-                } else {
-                    let from = finger
-                    let timing = easing.timingFunction
-                    for k in 1...n {
-                        let progress = k == n ? 1 : timing.value(at: Double(k) / Double(n))
-                        let p = Point(from.x + (to.x - from.x) * progress, from.y + (to.y - from.y) * progress)
-                        actions.append((frame + k, .input(.touchMove(p))))
-                    }
-                    frame += n
-                }
-                finger = to
-            case .up(let p):
-                if let p {
-                    actions.append((frame, .input(.touchMove(p))))
-                    finger = p
-                }
-                actions.append((frame, .input(.touchUp(finger))))
-            case .wait(let seconds):
-                frame += ScriptTimeline.frames(for: seconds)
-            case .wheel(let delta, let duration):
-                let n = ScriptTimeline.frames(for: duration)
-                if n == 0 {
-                    actions.append((frame, .input(.wheel(delta))))
-                } else {
-                    let part = Point(delta.x / Double(n), delta.y / Double(n))
-                    for k in 1...n { actions.append((frame + k, .input(.wheel(part)))) }
-                    frame += n
-                }
-            case .key(_, let command):
-                actions.append((frame, .command(command)))
-            case .beginRefresh:
-                actions.append((frame, .command(.beginRefresh)))
-            case .endRefresh(let result):
-                actions.append((frame, .endRefresh(result)))
+            case .move(_, let duration, _), .wheel(_, let duration), .wait(let duration):
+                frame = Swift.min(frame + ScriptTimeline.frames(for: duration), 1 << 52)
+            default:
+                break
             }
         }
-        self.actions = actions
         frameCount = frame + 1
+    }
+
+    public func makeIterator() -> Cursor { Cursor(steps: steps) }
+
+    /// Makes the timeline's actions in order, each with its frame (frames never decrease).
+    public struct Cursor: IteratorProtocol, Sendable {
+        let steps: [GestureScript.Step]
+        private var stepIndex = 0
+        /// The frame the current step starts at.
+        private var frame = 0
+        /// The sample of a move or wheel under way (1 … its frame count), or 0 before the step starts.
+        private var sample = 0
+        private var finger = Point(0, 0)
+        /// The point a move under way started from.
+        private var from = Point(0, 0)
+        /// A second action of the same step (the jump before an `up` to a point).
+        private var pending: (frame: Int, action: Action)?
+
+        init(steps: [GestureScript.Step]) { self.steps = steps }
+
+        public mutating func next() -> (frame: Int, action: Action)? {
+            if let queued = pending {
+                pending = nil
+                return queued
+            }
+            while stepIndex < steps.count {
+                let step = steps[stepIndex]
+                switch step {
+                case .down(let p):
+                    finger = p
+                    return finish((frame, .input(.touchDown(p))))
+                case .move(let to, let duration, let easing):
+                    let n = ScriptTimeline.frames(for: duration)
+                    if n == 0 {
+                        finger = to
+                        return finish((frame, .input(.touchMove(to))))
+                    }
+                    if sample == 0 { from = finger }
+                    sample += 1
+                    let k = sample
+                    let progress = k == n ? 1 : easing.timingFunction.value(at: Double(k) / Double(n))
+                    let p = Point(from.x + (to.x - from.x) * progress, from.y + (to.y - from.y) * progress)
+                    guard k == n else { return (frame + k, .input(.touchMove(p))) }
+                    finger = to
+                    return finish((frame + n, .input(.touchMove(p))), frames: n)
+                case .up(let p):
+                    if let p {
+                        finger = p
+                        pending = (frame, .input(.touchUp(p)))
+                        return finish((frame, .input(.touchMove(p))))
+                    }
+                    return finish((frame, .input(.touchUp(finger))))
+                case .wait(let seconds):
+                    frame += ScriptTimeline.frames(for: seconds)
+                    stepIndex += 1
+                case .wheel(let delta, let duration):
+                    let n = ScriptTimeline.frames(for: duration)
+                    if n == 0 { return finish((frame, .input(.wheel(delta)))) }
+                    sample += 1
+                    let part = (frame + sample, Action.input(.wheel(Point(delta.x / Double(n), delta.y / Double(n)))))
+                    return sample == n ? finish(part, frames: n) : part
+                case .key(_, let command):
+                    return finish((frame, .command(command)))
+                case .beginRefresh:
+                    return finish((frame, .command(.beginRefresh)))
+                case .endRefresh(let result):
+                    return finish((frame, .endRefresh(result)))
+                }
+            }
+            return nil
+        }
+
+        /// Moves on to the next step, `frames` later, and returns the step's last action.
+        private mutating func finish(_ action: (frame: Int, action: Action), frames: Int = 0)
+            -> (frame: Int, action: Action) {
+            stepIndex += 1
+            sample = 0
+            frame += frames
+            return action
+        }
     }
 }
 
@@ -97,7 +141,9 @@ public final class ScriptReplay: FrameInput {
     public private(set) var frame = 0
     /// True once a `Q` or `Escape` key in the script asked to quit: the replay stops after that frame.
     public private(set) var quitRequested = false
-    private var nextAction = 0
+    private var actions: ScriptTimeline.Cursor
+    /// The next action, made but not yet due.
+    private var nextAction: (frame: Int, action: ScriptTimeline.Action)?
 
     /// A replay of `script` with the header `effect` (or the script's own, or the simulator's default).
     ///
@@ -105,6 +151,8 @@ public final class ScriptReplay: FrameInput {
     public init(script: GestureScript, effect: String? = nil, phone: Phone = Phone()) throws {
         self.script = script
         timeline = ScriptTimeline(script)
+        actions = timeline.makeIterator()
+        nextAction = actions.next()
         clock = SimulatedClock()
         simulation = Simulation(phone: phone, clock: clock)
         if let name = effect ?? script.effect {
@@ -128,10 +176,9 @@ public final class ScriptReplay: FrameInput {
     public func nextFrame(for simulation: Simulation, idleUntil: Double?) -> FrameInputResult {
         guard !isFinished else { return .end }
         if frame > 0 { clock.advance(by: 1 / simulatedFrameRate) }
-        let actions = timeline.actions
-        while nextAction < actions.count && actions[nextAction].frame == frame {
-            apply(actions[nextAction].action)
-            nextAction += 1
+        while let due = nextAction, due.frame == frame {
+            apply(due.action)
+            nextAction = actions.next()
         }
         frame += 1
         return .frame(changed: true, waited: false)

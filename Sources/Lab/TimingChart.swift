@@ -28,13 +28,20 @@ public struct TimingChart {
     public let rows: [TimingRow]
     public let budget: Double
     public let summary: TimingSummary
+    /// The milliseconds between the axis's labelled lines, and the axis's top (a whole number of them): at least
+    /// twice the budget, and up to the slowest frame but never past eight budgets. Made once: every bar's height
+    /// depends on it.
+    public let axis: (step: Double, top: Double)
 
-    /// The chart of `rows` against `budget` (seconds per frame).
+    /// The chart of `rows` against `budget` (seconds per frame, brought into `TimingFiles.budgetRange`).
     public init(rows: [TimingRow], budget: Double) {
         self.rows = rows
-        self.budget = budget
-        summary = TimingSummary(budget: budget, intervals: rows.filter { !$0.followsIdle }.map(\.interval),
+        let range = TimingFiles.budgetRange
+        self.budget = budget.isFinite ? Swift.min(Swift.max(budget * 1000, range.lowerBound), range.upperBound) / 1000
+            : 1 / 60
+        summary = TimingSummary(budget: self.budget, intervals: rows.filter { !$0.followsIdle }.map(\.interval),
                                 cpuTimes: rows.map(\.cpuTime), idleGaps: rows.filter(\.followsIdle).count)
+        axis = TimingChart.axis(budget: self.budget, slowest: summary.cpuTime.max)
     }
 
     /// The plot's width in pixels for this many frames.
@@ -54,13 +61,12 @@ public struct TimingChart {
          Int(TimingChart.top + TimingChart.plotHeight + TimingChart.bottom))
     }
 
-    /// The milliseconds between the axis's labelled lines, and the axis's top (a whole number of them): at least
-    /// twice the budget, and up to the slowest frame but never past eight budgets.
-    public var axis: (step: Double, top: Double) {
-        let slowest = rows.map(\.cpuTime).max() ?? 0
-        let wanted = Swift.max(2 * budget, Swift.min(slowest, 8 * budget)) * 1000
+    /// The axis for a budget within `TimingFiles.budgetRange` and the slowest frame's CPU time (seconds): at most
+    /// eight steps, each a step of the list, whose last one covers eight of the largest budgets.
+    static func axis(budget: Double, slowest: Double) -> (step: Double, top: Double) {
+        let wanted = Swift.max(2 * budget, Swift.min(slowest.isFinite ? slowest : 0, 8 * budget)) * 1000
         var step = 1.0
-        for candidate in [1.0, 2, 4, 5, 10, 20, 25, 50, 100, 200, 500, 1000] {
+        for candidate in [1.0, 2, 4, 5, 10, 20, 25, 50, 100, 200, 500, 1000, 2000, 5000, 10000] {
             step = candidate
             if wanted / candidate <= 8 { break }
         }
@@ -87,9 +93,9 @@ public struct TimingChart {
         let canvas = Canvas(width: width, height: height, fill: TimingChart.background)
         let plot = plotFrame
         let (step, axisTop) = axis
-        // Grid lines and their labels in ms.
-        var value = 0.0
-        while value <= axisTop + 1e-9 {
+        // Grid lines and their labels in ms: at most nine, the axis being at most eight steps.
+        for line in 0...Int((axisTop / step).rounded()) {
+            let value = Double(line) * step
             let y = self.y(ofSeconds: value / 1000)
             fill(Rect(x: plot.minX, y: y.rounded(.down), width: plot.width, height: 1), TimingChart.gridColor, canvas)
             if let text {
@@ -97,7 +103,6 @@ public struct TimingChart {
                 text.draw(label, at: Point(plot.minX - 8 - label.width, y + 4), color: TimingChart.axisColor, scale: 1,
                           into: canvas)
             }
-            value += step
         }
         // The bars, stacked from the bottom in phase order: the phases within the budget (files written are not).
         let colors = FramePhase.budgeted.map { HUD.color(of: $0) }

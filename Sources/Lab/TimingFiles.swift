@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Raster
 
 /// A growable byte buffer allocated once, into which rows are formatted without making strings: numbers are
 /// written digit by digit (fixed point), names are copied from byte tables made once.
@@ -130,7 +131,7 @@ public final class AtomicFile {
     /// Creates (or truncates) the temporary file; throws a message naming the path when it cannot be written.
     public init(path: String) throws {
         self.path = path
-        descriptor = open(path + ".tmp", O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        descriptor = FileName.withBytes(path + ".tmp") { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
         guard descriptor >= 0 else {
             throw LabError("cannot write '\(path)': \(AtomicFile.reason(errno)); choose a directory you can write to")
         }
@@ -169,9 +170,9 @@ public final class AtomicFile {
         guard descriptor >= 0 else { return }
         close(descriptor)
         descriptor = -1
-        guard rename(temporaryPath, path) == 0 else {
+        guard FileName.withBytes(temporaryPath, { from in FileName.withBytes(path) { rename(from, $0) } }) == 0 else {
             let why = AtomicFile.reason(errno)
-            unlink(temporaryPath)
+            FileName.withBytes(temporaryPath) { _ = unlink($0) }
             throw LabError("cannot create '\(path)': \(why); choose a directory you can write to")
         }
     }
@@ -181,7 +182,7 @@ public final class AtomicFile {
         guard descriptor >= 0 else { return }
         close(descriptor)
         descriptor = -1
-        unlink(temporaryPath)
+        FileName.withBytes(temporaryPath) { _ = unlink($0) }
     }
 
     /// Writes `bytes` to `path` atomically in one go.
@@ -275,18 +276,26 @@ public struct TimingRow: Equatable, Sendable {
     /// True for a frame after an idle stretch.
     public var followsIdle: Bool
 
-    /// Reads a timings CSV; a malformed file throws a message naming the path, line and column at fault.
+    /// The largest time a row may give, in milliseconds (and in seconds for `time_s`): about eleven days, far
+    /// past any recording, small enough that the chart's arithmetic stays exact.
+    public static let maxTime = 1e9
+
+    /// Reads a timings CSV (LF or CRLF line ends); a malformed file, or a number outside its range (times from 0
+    /// to `maxTime`, counts from 0), throws a message naming the path, line and column at fault.
+    ///
+    /// The text is split as bytes: in Swift "\r\n" is one `Character`, which a split on "\n" never finds.
     public static func parse(_ text: String, path: String) throws -> [TimingRow] {
         var rows: [TimingRow] = []
         var lineNumber = 0
         var sawHeader = false
-        for raw in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        for raw in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false) {
             lineNumber += 1
-            let line = raw.hasSuffix("\r") ? raw.dropLast() : raw
+            let line = raw.last == UInt8(ascii: "\r") ? raw.dropLast() : raw[...]
             if line.isEmpty { continue }
-            let fields = line.split(separator: ",", omittingEmptySubsequences: false)
+            let fields = line.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false)
+                .map { String(decoding: $0, as: UTF8.self) }
             if !sawHeader {
-                guard fields.map(String.init) == TimingFiles.columns else {
+                guard fields == TimingFiles.columns else {
                     throw LabError("\(path):\(lineNumber): not a timings CSV: the header should be '\(TimingFiles.header)'; "
                         + "record one with the R key or 'refreshlab run --headless … --timings FILE'")
                 }
@@ -296,25 +305,26 @@ public struct TimingRow: Equatable, Sendable {
             guard fields.count == TimingFiles.columns.count else {
                 throw LabError("\(path):\(lineNumber): \(fields.count) fields, expected \(TimingFiles.columns.count) (\(TimingFiles.header))")
             }
-            func number(_ i: Int) throws -> Double {
-                guard let v = Double(fields[i]), v.isFinite else {
-                    throw LabError("\(path):\(lineNumber): column \(i + 1) ('\(TimingFiles.columns[i])'): '\(fields[i])' is not a number")
+            func fault(_ i: Int, _ what: String) -> LabError {
+                let column = fields[..<i].reduce(1) { $0 + $1.utf8.count + 1 }
+                return LabError("\(path):\(lineNumber):\(column): '\(TimingFiles.columns[i])' \(what), not '\(fields[i])'; "
+                    + "fix that row or record the timings again")
+            }
+            func time(_ i: Int) throws -> Double {
+                guard let v = Double(fields[i]), v.isFinite, v >= 0, v <= TimingRow.maxTime else {
+                    throw fault(i, "is a time from 0 to \(Int(TimingRow.maxTime))")
                 }
                 return v
             }
-            func integer(_ i: Int) throws -> Int {
-                guard let v = Int(fields[i]) else {
-                    throw LabError("\(path):\(lineNumber): column \(i + 1) ('\(TimingFiles.columns[i])'): '\(fields[i])' is not a whole number")
-                }
+            func count(_ i: Int) throws -> Int {
+                guard let v = Int(fields[i]), v >= 0 else { throw fault(i, "is a whole number from 0") }
                 return v
             }
-            let idle = try integer(13)
-            guard idle == 0 || idle == 1 else {
-                throw LabError("\(path):\(lineNumber): column 14 ('idle'): '\(fields[13])' is neither 0 nor 1")
-            }
-            rows.append(TimingRow(frame: try integer(0), time: try number(1), interval: try number(2) / 1000,
-                                  phases: try (3..<9).map { try number($0) / 1000 }, cpuTime: try number(9) / 1000,
-                                  state: String(fields[10]), effect: String(fields[11]), dropped: try integer(12),
+            let idle = try count(13)
+            guard idle <= 1 else { throw fault(13, "is 0 or 1") }
+            rows.append(TimingRow(frame: try count(0), time: try time(1), interval: try time(2) / 1000,
+                                  phases: try (3..<9).map { try time($0) / 1000 }, cpuTime: try time(9) / 1000,
+                                  state: fields[10], effect: fields[11], dropped: try count(12),
                                   followsIdle: idle == 1))
         }
         guard sawHeader else {
@@ -327,7 +337,7 @@ public struct TimingRow: Equatable, Sendable {
 extension TimingFiles {
     /// The whole of a text file; throws a message naming the path and what to do.
     public static func readText(_ path: String) throws -> String {
-        guard let file = fopen(path, "rb") else {
+        guard let file = FileName.withBytes(path, { fopen($0, "rb") }) else {
             throw LabError("cannot read '\(path)': \(AtomicFile.reason(errno)); give the path of a timings CSV")
         }
         defer { fclose(file) }
@@ -347,12 +357,28 @@ extension TimingFiles {
         csv.hasSuffix(".csv") ? String(csv.dropLast(4)) + ".json" : csv + ".json"
     }
 
+    /// The budgets a chart accepts, in milliseconds: 0.1 ms (a 10 kHz display) to 10 s.
+    public static let budgetRange = 0.1...10_000.0
+
     /// The budget (seconds) a JSON summary gives, or nil when the file is missing or has none.
-    public static func budget(fromSummaryAt path: String) -> Double? {
-        guard access(path, R_OK) == 0, let text = try? readText(path),
-              let value = try? JSONReader.parse(text), case .object(let fields) = value,
-              let field = fields.first(where: { $0.key == "budget_ms" })?.value,
-              case .number(let ms) = field, ms > 0, ms.isFinite else { return nil }
-        return ms / 1000
+    ///
+    /// - Throws: `LabError` naming the file, line and column when its `budget_ms` is outside `budgetRange`.
+    public static func budget(fromSummaryAt path: String) throws -> Double? {
+        guard FileName.withBytes(path, { access($0, R_OK) }) == 0, let text = try? readText(path) else { return nil }
+        let bytes = Array(text.utf8)
+        guard let (value, offsets) = try? JSONReader.parseWithOffsets(bytes), case .object(let fields) = value
+        else { return nil }
+        var node = 1
+        for field in fields {
+            defer { node += field.value.nodeCount }
+            guard field.key == "budget_ms", case .number(let ms) = field.value else { continue }
+            guard ms.isFinite, budgetRange.contains(ms) else {
+                let (line, column) = JSONReader.lineAndColumn(of: offsets[node], in: bytes)
+                throw LabError("\(path):\(line):\(column): \"budget_ms\" is \(ms), outside \(budgetRange.lowerBound) to "
+                    + "\(Int(budgetRange.upperBound)) ms; fix it, or give the budget with --budget-ms")
+            }
+            return ms / 1000
+        }
+        return nil
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Raster
 import Geometry
 import Refresh
 
@@ -39,7 +40,7 @@ public final class TraceWriter {
     /// - Throws: `LabError` naming `path` when it cannot be written.
     public init(path: String) throws {
         self.path = path
-        guard let handle = fopen(path, "w") else {
+        guard let handle = FileName.withBytes(path, { fopen($0, "w") }) else {
             throw LabError("cannot write the trace file '\(path)': \(String(cString: strerror(errno))); "
                 + "check that its folder exists and is writable")
         }

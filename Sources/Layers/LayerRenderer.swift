@@ -30,6 +30,11 @@ public final class LayerRenderer {
     public var boldTextRenderer: TextRenderer?
     /// Why text could not be drawn (no font could be loaded), or nil.
     public private(set) var fontError: String?
+    /// What is wrong with the fonts, one line each with the package to install: the font sets' warnings and
+    /// `fontError`. It only grows, so a reader can say each line once.
+    public private(set) var fontMessages: [String] = []
+    /// Loads the font set of a weight: the standard fonts, unless a test supplies others.
+    public var loadFonts: (FontWeight) throws -> FontSet = { try FontSet.standard(weight: $0) }
     let blur = ShadowBlur()
 
     /// Offscreen canvases, one per level of nesting of offscreen passes, each the size of the canvas drawn into.
@@ -78,11 +83,13 @@ public final class LayerRenderer {
         if let loaded = weight == .bold ? boldTextRenderer : textRenderer { return loaded }
         guard fontError == nil else { return nil }
         do {
-            let renderer = TextRenderer(fonts: try FontSet.standard(weight: weight))
+            let renderer = TextRenderer(fonts: try loadFonts(weight))
             if weight == .bold { boldTextRenderer = renderer } else { textRenderer = renderer }
+            fontMessages += renderer.fonts.warnings.filter { !fontMessages.contains($0) }
             return renderer
         } catch {
-            fontError = "text layers draw nothing: \(error)"
+            fontError = "text is not drawn: \(error)"
+            fontMessages.append(fontError!)
             return nil
         }
     }

@@ -30,17 +30,22 @@ public enum PNG {
         image.height = UInt32(canvas.height)
         image.format = CPNG_FORMAT_RGBA
         let ok = rgba.withUnsafeBytes { bytes in
-            png_image_write_to_file(&image, path, 0, bytes.baseAddress, Int32(canvas.width * 4), nil)
+            FileName.withBytes(path) { png_image_write_to_file(&image, $0, 0, bytes.baseAddress, Int32(canvas.width * 4), nil) }
         }
         defer { png_image_free(&image) }
         guard ok != 0 else { throw PNGError(description: "cannot write PNG '\(path)': \(message(of: image))") }
     }
 
-    /// Reads a PNG of any colour type into a new canvas (premultiplying its alpha).
-    public static func read(from path: String) throws -> Canvas {
+    /// The most pixels a PNG read may have (256 MB decoded): its declared size is checked before any pixel is
+    /// decoded, so a small file that claims a huge image is refused instead of exhausting memory.
+    public static let maxPixels = 1 << 26
+
+    /// Reads a PNG of any colour type into a new canvas (premultiplying its alpha); a PNG declaring more than
+    /// `maxPixels` pixels is refused.
+    public static func read(from path: String, maxPixels: Int = PNG.maxPixels) throws -> Canvas {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
-        guard png_image_begin_read_from_file(&image, path) != 0 else {
+        guard FileName.withBytes(path, { png_image_begin_read_from_file(&image, $0) }) != 0 else {
             let why = message(of: image)
             png_image_free(&image)
             throw PNGError(description: "cannot read PNG '\(path)': \(why)")
@@ -50,6 +55,12 @@ public enum PNG {
         guard width > 0, height > 0 else {
             png_image_free(&image)
             throw PNGError(description: "cannot read PNG '\(path)': it has no pixels")
+        }
+        guard width.multipliedReportingOverflow(by: height).partialValue <= maxPixels, width <= maxPixels,
+              height <= maxPixels else {
+            png_image_free(&image)
+            throw PNGError(description: "cannot read PNG '\(path)': it declares \(width)×\(height) pixels, more than "
+                + "the \(maxPixels) allowed; use a smaller image")
         }
         var rgba = [UInt8](repeating: 0, count: width * height * 4)
         let ok = rgba.withUnsafeMutableBytes { bytes in

@@ -77,6 +77,17 @@ public final class Rasterizer {
         SpanCompositor.composite(cells: &cells, color: color.premultipliedPixel, rule: rule, into: canvas)
     }
 
+    /// Whether `path`, grown by `margin` of its own units on every side and mapped through `transform`, has
+    /// finite bounds within `maxCoordinate`, as `fill` requires. A stroke is checked before it is made, so that a
+    /// transform that throws it far past any canvas (or to infinity) costs nothing.
+    public static func canDraw(_ path: Path, transform t: AffineTransform, margin: Double = 0) -> Bool {
+        guard let box = mappedBounds(path, t) else { return false }
+        let grow = (x: margin * (abs(t.a) + abs(t.c)), y: margin * (abs(t.b) + abs(t.d)))
+        let limit = maxCoordinate
+        return grow.x.isFinite && grow.y.isFinite && box.minX - grow.x >= -limit && box.maxX + grow.x <= limit
+            && box.minY - grow.y >= -limit && box.maxY + grow.y <= limit
+    }
+
     /// The canvas bounds, intersected with `clip`; nil when nothing is left or the clip is not a number.
     static func clipBox(canvas: Canvas, clip: Rect?) -> ClipBox? {
         var box = ClipBox(minX: 0, minY: 0, maxX: Double(canvas.width), maxY: Double(canvas.height))

@@ -126,40 +126,41 @@ public final class FontSet {
         self.warnings = warnings
     }
 
-    /// DejaVu Sans (or `latin`) for Latin text, then the first installed of `cjk` for Chinese.
+    /// The first installed of `latin` for Latin text, then the first installed of `cjk` for Chinese.
     ///
-    /// A missing `latin` font falls back to DejaVu Sans; missing Chinese fonts leave Chinese characters as
-    /// missing-glyph boxes. Either way `warnings` says which package to install. Throws only when not even
-    /// DejaVu Sans can be loaded, naming its package.
-    public static func standard(latin: FontRequest = .dejaVuSans,
+    /// Text is drawn with whatever is there: without a Latin font the Chinese one draws everything (its Latin
+    /// letters included); without a Chinese font Chinese characters draw as missing-glyph boxes. Either way
+    /// `warnings` names the package to install. Throws only when no font at all can be loaded, naming both
+    /// packages.
+    public static func standard(latin: [FontRequest] = [.dejaVuSans],
                                 cjk: [FontRequest] = [.wenQuanYiMicroHei, .notoSansCJK]) throws -> FontSet {
+        let latinFound = latin.lazy.compactMap { request in (try? request.load()).map { (request, $0) } }.first
+        let latinFont = latinFound?.1
+        let cjkFont = cjk.lazy.compactMap { try? $0.load() }.first
         var warnings: [String] = []
-        let primary: Font
-        do {
-            primary = try latin.load()
-        } catch let error as FontError {
-            guard latin != .dejaVuSans else { throw error }
-            primary = try FontRequest.dejaVuSans.load()
-            warnings.append("\(error.description); using DejaVu Sans instead")
+        if let wanted = latin.first, latinFound?.0 != wanted {
+            let instead = latinFont.map { "'\($0.familyName)'" } ?? cjkFont.map { "'\($0.familyName)'" }
+            warnings.append("font '\(wanted.displayName)' is not installed: install it with 'apt-get install "
+                + "\(wanted.package)'; " + (instead.map { "Latin text is drawn with \($0) until then" }
+                    ?? "text is not drawn until then"))
         }
-        var fallbacks: [Font] = []
-        for request in cjk {
-            if let font = try? request.load() {
-                fallbacks.append(font)
-                break
-            }
-        }
-        if fallbacks.isEmpty, let first = cjk.first {
+        if cjkFont == nil, let first = cjk.first {
             warnings.append("font '\(first.family)' for Chinese text is not installed: install it with "
                 + "'apt-get install \(first.package)'; Chinese characters draw as boxes until then")
         }
+        guard let primary = latinFont ?? cjkFont else {
+            let packages = (latin.prefix(1) + cjk.prefix(1)).map(\.package).joined(separator: " ")
+            throw FontError(description: "no font is installed for text: install them with 'apt-get install "
+                + "\(packages)' (or list their folder in \(FontRequest.searchPathVariable))")
+        }
+        let fallbacks = latinFont != nil ? [cjkFont].compactMap { $0 } : []
         return FontSet(primary, fallbacks: fallbacks, warnings: warnings)
     }
 
     /// The standard set in `weight`: DejaVu Sans, or DejaVu Sans Bold, for Latin text, then the same Chinese fonts
     /// as `standard()` (their packages have no bold face, so Chinese text stays regular).
     public static func standard(weight: FontWeight) throws -> FontSet {
-        try standard(latin: weight == .bold ? .dejaVuSansBold : .dejaVuSans)
+        try standard(latin: weight == .bold ? [.dejaVuSansBold, .dejaVuSans] : [.dejaVuSans])
     }
 
     /// The font at `index`, or the primary font for an index out of range.

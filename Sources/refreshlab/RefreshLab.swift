@@ -1,5 +1,6 @@
 import ArgumentParser
 import Lab
+import Raster
 
 #if canImport(Glibc)
 import Glibc
@@ -21,12 +22,19 @@ struct RefreshLabCommand: ParsableCommand {
             'refreshlab --headless' renders a short demo drag as PNG frames without a window; 'refreshlab run' \
             replays a gesture script headless on a simulated 60 fps clock.
             The window's options: --effect NAME, --scale 1|2|3, --events FILE, --trace FILE, --overlays, \
-            --output-dir DIR; with --headless also --frame-count N, --frames DIR, --timings FILE, --capture FILE.
+            --output-dir DIR; with --headless also --frame-count N, --frames DIR, --timings FILE, --capture FILE, \
+            --max-duration SECONDS (a run longer than an hour of simulated time is refused unless raised).
             """,
         version: "0.2.0",
         subcommands: [WindowCommand.self, RunCommand.self, SceneCommand.self, ReportCommand.self],
         defaultSubcommand: WindowCommand.self
     )
+
+    /// Parses the arguments as the system gave them: `CommandLine.arguments` replaces bytes that are not UTF-8,
+    /// which would name another file; `FileName` keeps them.
+    static func main() {
+        main((1..<Int(CommandLine.argc)).map { FileName.decode(CommandLine.unsafeArgv[$0]!) })
+    }
 }
 
 /// The phone the simulator shows: its header effect and its pixels per point.
@@ -34,16 +42,18 @@ struct PhoneOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The header effect: sticky (default), dots, ring, news or classic.", valueName: "name"))
     var effect: String?
 
-    @Option(help: ArgumentHelp("Pixels per point: 1, 2 (default, as the phone) or 3.", valueName: "n"))
-    var scale: Int?
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Pixels per point: 1, 2 (default, as the phone) or 3.", valueName: "n"))
+    var scale: String?
+
+    func validate() throws {
+        _ = try validating(phone)
+    }
 
     /// The phone at `--scale`, checked.
     func phone() throws -> Phone {
         guard let scale else { return Phone() }
-        guard [1, 2, 3].contains(scale) else {
-            throw ValidationError("--scale takes 1, 2 or 3 (pixels per point), not \(scale)")
-        }
-        return Phone(scale: Double(scale))
+        return Phone(scale: Double(try OptionNumber.integer(scale, option: "--scale", in: 1...3, allowed: "1, 2 or 3")))
     }
 
     /// `--effect`, checked against the registered effects.
@@ -83,6 +93,36 @@ struct HeadlessOutputOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Record the run as a .gif (50 fps) or .mp4 (60 fps) through ffmpeg.",
                                valueName: "file"))
     var capture: String?
+
+    @Option(name: .customLong("max-duration"), parsing: .unconditional,
+            help: ArgumentHelp("The longest run allowed, in simulated seconds: from 1 to \(Int(maxDurationLimit)) "
+                               + "(default \(Int(GestureScript.defaultMaxDuration)), one hour).", valueName: "s"))
+    var maxDuration: String?
+
+    /// The most `--max-duration` may allow: about eleven days of frames.
+    static let maxDurationLimit = 1_000_000.0
+
+    /// `--max-duration` in seconds, checked; the default when not given.
+    func durationLimit() throws -> Double {
+        guard let maxDuration else { return GestureScript.defaultMaxDuration }
+        return try OptionNumber.real(maxDuration, option: "--max-duration", in: 1...HeadlessOutputOptions.maxDurationLimit)
+    }
+
+    /// The most frames a run may make within `--max-duration`.
+    func frameLimit() throws -> Int { ScriptTimeline.frames(for: try durationLimit()) }
+
+    func validate() throws {
+        _ = try validating(durationLimit)
+    }
+}
+
+/// Runs an option's check, its `LabError` becoming a `ValidationError`, so that the usage follows the message.
+func validating<T>(_ check: () throws -> T) throws -> T {
+    do {
+        return try check()
+    } catch let error as LabError {
+        throw ValidationError(error.description)
+    }
 }
 
 /// `refreshlab` / `refreshlab window`: the simulator's window, or with `--headless` a short demo without one.
@@ -109,19 +149,29 @@ struct WindowCommand: ParsableCommand {
     @Flag(help: "Run the demo drag without a window, on a simulated clock, writing frames as PNGs.")
     var headless = false
 
-    @Option(name: .customLong("frame-count"),
-            help: ArgumentHelp("With --headless: how many frames the demo drag lasts (default 60).", valueName: "n"))
-    var frameCount: Int?
+    @Option(name: .customLong("frame-count"), parsing: .unconditional,
+            help: ArgumentHelp("With --headless: how many frames the demo drag lasts (default 60), from 1 to "
+                               + "--max-duration × 60.", valueName: "n"))
+    var frameCount: String?
+
+    /// `--frame-count`, checked against `--max-duration`.
+    func frames() throws -> Int {
+        guard let frameCount else { return 60 }
+        let limit = try outputs.frameLimit()
+        return try OptionNumber.integer(frameCount, option: "--frame-count", in: 1...limit,
+                                        allowed: "a whole number from 1 to \(limit) (the limit of "
+                                            + "\(OptionNumber.show(try outputs.durationLimit())) s at 60 frames a "
+                                            + "second; raise it with --max-duration SECONDS)")
+    }
 
     @OptionGroup var outputs: HeadlessOutputOptions
 
     func validate() throws {
-        if let frameCount, frameCount < 1 {
-            throw ValidationError("--frame-count must be at least 1, not \(frameCount)")
-        }
+        _ = try validating(frames)
         if !headless {
             for (given, name) in [(frameCount != nil, "--frame-count"), (outputs.frames != nil, "--frames"),
-                                  (outputs.timings != nil, "--timings"), (outputs.capture != nil, "--capture")]
+                                  (outputs.timings != nil, "--timings"), (outputs.capture != nil, "--capture"),
+                                  (outputs.maxDuration != nil, "--max-duration")]
             where given {
                 throw ValidationError("\(name) goes with --headless; in the window, C takes screenshots, R records "
                     + "timings and V records a video into --output-dir")
@@ -135,7 +185,7 @@ struct WindowCommand: ParsableCommand {
         let phone = try phone.phone()
         let effect = try self.phone.checkedEffect()
         if headless {
-            let frames = frameCount ?? 60
+            let frames = try frames()
             var outputs = self.outputs
             outputs.frames = outputs.frames ?? "frames"
             try HeadlessReplay(script: DemoDrag().script(frames: frames), effect: effect, phone: phone,

@@ -27,8 +27,18 @@ struct ReportCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where to write the chart (PNG).", valueName: "png"))
     var out: String?
 
-    @Option(name: .customLong("budget-ms"), help: ArgumentHelp("The frame budget in milliseconds.", valueName: "ms"))
-    var budgetMilliseconds: Double?
+    @Option(name: .customLong("budget-ms"), parsing: .unconditional,
+            help: ArgumentHelp("The frame budget in milliseconds, from 0.1 to 10000.", valueName: "ms"))
+    var budgetMilliseconds: String?
+
+    func validate() throws {
+        _ = try validating(budget)
+    }
+
+    /// `--budget-ms` in seconds, checked.
+    func budget() throws -> Double? {
+        try budgetMilliseconds.map { try OptionNumber.real($0, option: "--budget-ms", in: TimingFiles.budgetRange) / 1000 }
+    }
 
     func run() throws {
         // The input first: asking for --out is no help when there is nothing to chart yet.
@@ -39,13 +49,9 @@ struct ReportCommand: ParsableCommand {
         guard let out else {
             throw LabError("give the chart's path with --out CHART.png")
         }
-        if let budgetMilliseconds, !(budgetMilliseconds > 0 && budgetMilliseconds.isFinite) {
-            throw LabError("--budget-ms must be a positive number of milliseconds, not \(budgetMilliseconds)")
-        }
         let median = TimingSummary.Distribution(rows.map(\.interval)).p50
-        let budget = budgetMilliseconds.map { $0 / 1000 }
-            ?? TimingFiles.budget(fromSummaryAt: TimingFiles.summaryPath(forCSV: file))
-            ?? (median > 0 ? median : 1 / simulatedFrameRate)
+        let given = try budget() ?? TimingFiles.budget(fromSummaryAt: TimingFiles.summaryPath(forCSV: file))
+        let budget = given ?? (median > 0 ? median : 1 / simulatedFrameRate)
         let chart = TimingChart(rows: rows, budget: budget)
         let (canvas, warning) = chart.renderWithStandardFonts(
             title: "Frame times: " + (file.split(separator: "/").last.map(String.init) ?? file))

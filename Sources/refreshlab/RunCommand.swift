@@ -1,5 +1,6 @@
 import ArgumentParser
 import Lab
+import Raster
 
 #if canImport(Glibc)
 import Glibc
@@ -47,7 +48,7 @@ struct RunCommand: ParsableCommand {
 
     /// A script's file: the path as given when it exists, else the script of that name in Resources/gestures.
     static func scriptPath(_ given: String) throws -> String {
-        if access(given, F_OK) == 0 || given.contains("/") || given.hasSuffix(".json") { return given }
+        if FileName.withBytes(given, { access($0, F_OK) }) == 0 || given.contains("/") || given.hasSuffix(".json") { return given }
         if let found = ResourceLocator.gestureScript(named: given) { return found }
         let known = ResourceLocator.gestureScriptNames
         throw LabError("no gesture script '\(given)': no such file"
@@ -81,8 +82,19 @@ struct HeadlessReplay {
         let files = ScriptRunOutputs(framesDirectory: outputs.frames, capturePath: outputs.capture,
                                      eventsPath: record.events, tracePath: record.trace,
                                      includesOverlays: record.overlays)
+        let timeline = ScriptTimeline(script)
+        let limit = try outputs.durationLimit()
+        if timeline.duration > limit {
+            throw LabError((scriptPath.map { "'\($0)'" } ?? "the run") + " lasts \(OptionNumber.show(timeline.duration)) s "
+                + "of simulated time, longer than the limit of \(OptionNumber.show(limit)) s; raise it with "
+                + "--max-duration SECONDS")
+        }
         FrameRecorder.flushOnTermination()
         let run = try ScriptRun(script: script, effect: effect, outputs: files, phone: phone)
+        if isatty(2) != 0 && timeline.frameCount >= ProgressLine.minimumFrames {
+            let progress = ProgressLine(total: timeline.frameCount)
+            run.loop.afterFrame = { progress.update(frame: $0) }
+        }
         if let timings = outputs.timings {
             try run.recorder.startRecording(csvPath: timings, jsonPath: TimingFiles.summaryPath(forCSV: timings))
         }
@@ -94,6 +106,7 @@ struct HeadlessReplay {
             _ = try? run.recorder.stopRecording()
             throw error
         }
+        run.loop.afterFrame?(-1)
         let elapsed = MonotonicSeconds.now - started
         if let timings = outputs.timings {
             try run.recorder.stopRecording()
@@ -120,6 +133,33 @@ struct HeadlessReplay {
         let hundredths = Int((seconds * 100).rounded())
         let fraction = hundredths % 100
         return String(hundredths / 100) + "." + (fraction < 10 ? "0" : "") + String(fraction)
+    }
+}
+
+/// A line on standard error (a terminal) saying how far a long headless run is, rewritten in place a few times a
+/// second; `frame` -1 clears it at the end.
+final class ProgressLine {
+    /// Runs shorter than this many frames (10 simulated seconds) end before a line would help.
+    static let minimumFrames = 600
+    let total: Int
+    private var lastShown = 0.0
+
+    init(total: Int) { self.total = total }
+
+    func update(frame: Int) {
+        guard frame >= 0 else { return write("\r\u{1B}[K") }
+        // The clock is read every 64 frames only: a headless frame takes a millisecond or two.
+        guard frame & 63 == 0 else { return }
+        let now = MonotonicSeconds.now
+        guard now - lastShown >= 0.25 else { return }
+        lastShown = now
+        let percent = Double(frame) * 100 / Double(Swift.max(total, 1))
+        write("\rrefreshlab: frame \(frame) of \(total) (\(Int(percent)) %)\u{1B}[K")
+    }
+
+    private func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     }
 }
 

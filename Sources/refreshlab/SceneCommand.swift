@@ -29,9 +29,18 @@ struct SceneCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Where to write the rendered scene as a PNG.", valueName: "png"))
     var out: String?
 
-    @Option(help: ArgumentHelp("Time this many renders after 3 warm-up renders and print the figures as JSON.",
-                               valueName: "n"))
-    var iterations: Int?
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Time this many renders (1 to \(SceneCommand.maxIterations)) after 3 warm-up renders and "
+                               + "print the figures as JSON.", valueName: "n"))
+    var iterations: String?
+
+    /// The most timed renders: minutes for the largest scenes, and a few hundred kilobytes of samples.
+    static let maxIterations = 100_000
+
+    /// `--iterations`, checked.
+    func iterationCount() throws -> Int? {
+        try iterations.map { try OptionNumber.integer($0, option: "--iterations", in: 1...SceneCommand.maxIterations) }
+    }
 
     @Option(help: ArgumentHelp("A PNG to compare the rendering with; prints how far the two are apart and fails "
                                + "when they are further apart than --max-mean and --max-percent allow.",
@@ -62,9 +71,7 @@ struct SceneCommand: ParsableCommand {
     var outputPath: String? { out }
 
     func validate() throws {
-        if let iterations, iterations < 1 {
-            throw ValidationError("--iterations must be at least 1, not \(iterations)")
-        }
+        _ = try validating(iterationCount)
         if reference == nil {
             let strays = [("--max-mean", maxMean), ("--max-percent", maxPercent), ("--diff", diff)]
                 .filter { $0.1 != nil }.map(\.0)
@@ -73,11 +80,7 @@ struct SceneCommand: ParsableCommand {
                     + "--reference FILE.png")
             }
         }
-        do {
-            _ = try tolerance()
-        } catch let error as LabError {
-            throw ValidationError(error.description)
-        }
+        _ = try validating(tolerance)
     }
 
     /// The bounds the rendering must keep to against `--reference`: the standard ones unless given.
@@ -135,7 +138,7 @@ struct SceneCommand: ParsableCommand {
                     + (diff.map { "; see \($0) for where" } ?? "; add --diff DIFF.png to see where"))
             }
         }
-        if let iterations {
+        if let iterations = try iterationCount() {
             let timing = SceneTiming.measure(iterations: iterations) {
                 scene.render(into: canvas, rasterizer: rasterizer)
             }

@@ -177,6 +177,17 @@ func allPoints(_ path: Path) -> [Point] { polygons(path).flatMap { $0 } }
         #expect(polygons(dots).count == 3)
     }
 
+    /// Under a transform scaling a path a millionfold the tolerance a caller passes is a millionth of a unit.
+    @Test func roundJoinsStayBoundedWhateverTheTolerance() {
+        var zigzag = Path(elements: [.move(Point(0, 0))])
+        for i in 1...10 { zigzag.line(to: Point(Double(i % 2) * 10, Double(i) * 10)) }
+        let style = StrokeStyle(lineWidth: 4, lineCap: .round, lineJoin: .round)
+        let outline = zigzag.stroked(style, tolerance: 1e-9)
+        // 9 joins and 2 caps, each at most a half turn of 512 steps.
+        #expect(allPoints(outline).count <= 11 * 520)
+        #expect(allPoints(outline).count > 11 * 100)
+    }
+
     @Test func zeroWidthDrawsNothing() {
         #expect(segment.stroked(StrokeStyle(lineWidth: 0), tolerance: 0.1).isEmpty)
         #expect(segment.stroked(StrokeStyle(lineWidth: -3), tolerance: 0.1).isEmpty)

@@ -82,18 +82,18 @@ struct DifferenceImageTests {
         #expect(ImageTolerance(maxMeanDifference: 0, maxPercentOverThreshold: 0).accepts(same))
     }
 
-    @Test("bounds from the command line: numbers from 0, percentages up to 100")
+    @Test("bounds from the command line: means from 0 to 255, percentages up to 100")
     func bounds() throws {
         #expect(try ImageTolerance.bound("0.25", option: "--max-mean") == 0.25)
         #expect(try ImageTolerance.bound("0", option: "--max-mean") == 0)
         #expect(try ImageTolerance.bound("100", option: "--max-percent", isPercent: true) == 100)
         let bad: [(String, Bool, String)] = [
-            ("-1", false, "--max-mean must not be negative, not '-1'"),
-            ("nan", false, "--max-mean takes a number (0 or more), not 'nan'"),
-            ("inf", false, "--max-mean takes a number (0 or more), not 'inf'"),
-            ("abc", false, "--max-mean takes a number (0 or more), not 'abc'"),
-            ("", false, "--max-mean takes a number (0 or more), not ''"),
-            ("101", true, "--max-percent is a percentage of pixels, at most 100, not '101'"),
+            ("-1", false, "--max-mean: '-1' is negative; give a number from 0 to 255"),
+            ("nan", false, "--max-mean: 'nan' is not a finite number; give a number from 0 to 255"),
+            ("inf", false, "--max-mean: 'inf' is not a finite number; give a number from 0 to 255"),
+            ("abc", false, "--max-mean: 'abc' is not a number; give a number from 0 to 255"),
+            ("", false, "--max-mean: '' is not a number; give a number from 0 to 255"),
+            ("101", true, "--max-percent: '101' is too large; give a number from 0 to 100"),
         ]
         for (text, isPercent, message) in bad {
             let option = isPercent ? "--max-percent" : "--max-mean"

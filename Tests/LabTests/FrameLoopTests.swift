@@ -174,6 +174,24 @@ struct FrameLoopTests {
     }
 }
 
+/// A missing font is said, not silently drawn as nothing.
+@Suite("Missing fonts")
+struct MissingFontTests {
+    @Test("A font that cannot be loaded is said once on standard error, with the package to install")
+    func saidOnce() throws {
+        let run = try ScriptRun(script: GestureScript(steps: [.wait(0.05)]))
+        // A message of its own: messages are said once per process, whichever test met them first.
+        let message = "font 'Missing Sans \(UInt64.random(in: 0...UInt64.max))' is not installed: install it with "
+            + "'apt-get install fonts-dejavu-core'"
+        run.simulation.renderer.loadFonts = { _ in throw LabError(message) }
+        var said: [String] = []
+        run.loop.reportError = { said.append($0) }
+        try run.run()
+        #expect(said.count == 1, "\(said)")
+        #expect(said.first?.contains(message) == true && said.first?.contains("text is not drawn") == true)
+    }
+}
+
 /// A sink that takes `seconds` of CPU per frame, as a slow PNG encoder would.
 final class SlowSink: FrameSink {
     let seconds: Double

@@ -76,8 +76,8 @@ struct ReportTests {
         recorder.endFrame(state: .idle, effect: "dots")
         try recorder.stopRecording()
         #expect(TimingFiles.summaryPath(forCSV: "a/t.csv") == "a/t.json")
-        #expect(TimingFiles.budget(fromSummaryAt: dir + "/t.json") == 0.008333)
-        #expect(TimingFiles.budget(fromSummaryAt: dir + "/missing.json") == nil)
+        #expect(try TimingFiles.budget(fromSummaryAt: dir + "/t.json") == 0.008333)
+        #expect(try TimingFiles.budget(fromSummaryAt: dir + "/missing.json") == nil)
     }
 
     @Test("a missing file is named")

@@ -161,8 +161,9 @@ struct ScriptParsingTests {
             (3, .input(.touchUp(Point(0, 160)))),
             (9, .command(.beginRefresh)),
         ]
-        #expect(timeline.actions.count == expected.count)
-        for (a, b) in zip(timeline.actions, expected) {
+        let actions = Array(timeline)
+        #expect(actions.count == expected.count)
+        for (a, b) in zip(actions, expected) {
             #expect(a.frame == b.0 && a.action == b.1)
         }
     }
@@ -170,12 +171,12 @@ struct ScriptParsingTests {
     @Test("Easing is sampled once a frame: ease-in starts slow, ease-out fast; a wheel is spread evenly")
     func easingAndWheel() {
         func midpoint(_ easing: GestureScript.Easing) -> Double {
-            let timeline = ScriptTimeline(GestureScript(steps: [
+            let actions = Array(ScriptTimeline(GestureScript(steps: [
                 .down(Point(0, 0)), .move(to: Point(0, 100), duration: 0.5, easing: easing),
-            ]))
+            ])))
             // 30 frames of moves; frame 15 is half the time.
-            guard case .input(.touchMove(let p)) = timeline.actions[15].action else { return .nan }
-            #expect(timeline.actions[15].frame == 15)
+            guard case .input(.touchMove(let p)) = actions[15].action else { return .nan }
+            #expect(actions[15].frame == 15)
             return p.y
         }
         #expect(midpoint(.linear) == 50)
@@ -185,7 +186,7 @@ struct ScriptParsingTests {
         #expect(abs(midpoint(.easeInEaseOut) - 50) < 1e-9)
         let wheel = ScriptTimeline(GestureScript(steps: [.wheel(Point(0, -90), duration: 0.05)]))
         #expect(wheel.frameCount == 4)
-        #expect(wheel.actions.map { $0.frame } == [1, 2, 3])
-        #expect(wheel.actions.allSatisfy { $0.action == .input(.wheel(Point(0, -30))) })
+        #expect(wheel.map { $0.frame } == [1, 2, 3])
+        #expect(wheel.allSatisfy { $0.action == .input(.wheel(Point(0, -30))) })
     }
 }

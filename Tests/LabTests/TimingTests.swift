@@ -191,7 +191,7 @@ struct TimingFileTests {
         #expect {
             try TimingRow.parse(header + "\n0,0,16.6,1,1,1,1,1,0,5,idle,sticky,0,0\n1,0.1,abc,1,1,1,1,1,0,5,idle,sticky,0,0\n",
                                 path: "x.csv")
-        } throws: { "\($0)".hasPrefix("x.csv:3: column 3 ('interval_ms'): 'abc' is not a number") }
+        } throws: { "\($0)".hasPrefix("x.csv:3:7: 'interval_ms' is a time from 0 to 1000000000, not 'abc'") }
         #expect { try TimingRow.parse(header + "\n0,0,16.6\n", path: "y.csv") } throws: { "\($0)".hasPrefix("y.csv:2: 3 fields, expected 14") }
         #expect { try TimingRow.parse("", path: "z.csv") } throws: { "\($0)".contains("z.csv: the file is empty") }
     }

@@ -100,7 +100,7 @@ struct FontSetTests {
         let error = #expect(throws: FontError.self) { try request.load() }
         #expect(error?.description.contains("'Nonexistent Sans'") == true)
         #expect(error?.description.contains("apt-get install fonts-nonexistent") == true)
-        let fonts = try FontSet.standard(latin: request)
+        let fonts = try FontSet.standard(latin: [request, .dejaVuSans])
         #expect(fonts.fonts[0].familyName == "DejaVu Sans")
         #expect(fonts.warnings.count == 1)
         #expect(fonts.warnings[0].contains("fonts-nonexistent") && fonts.warnings[0].contains("DejaVu Sans"))
@@ -115,6 +115,26 @@ struct FontSetTests {
         #expect(fonts.warnings.count == 1)
         #expect(fonts.warnings[0].contains("'Nonexistent Hei'") && fonts.warnings[0].contains("fonts-nonexistent-cjk"))
         #expect(fonts.resolve("新") == (font: 0, glyph: 0))
+    }
+
+    @Test("Without any Latin font, the Chinese font draws Latin text too, and the warning names fonts-dejavu-core")
+    func noLatinFont() throws {
+        let missing = FontRequest(family: "Nonexistent Sans", package: "fonts-dejavu-core",
+                                  debianPath: "/nonexistent/NonexistentSans.ttf")
+        let fonts = try FontSet.standard(latin: [missing])
+        #expect(fonts.fonts.count == 1 && fonts.fonts[0].familyName == "WenQuanYi Micro Hei")
+        #expect(fonts.resolve("A").glyph != 0 && fonts.resolve("新").glyph != 0)
+        #expect(fonts.warnings.count == 1)
+        #expect(fonts.warnings[0].contains("apt-get install fonts-dejavu-core")
+            && fonts.warnings[0].contains("drawn with 'WenQuanYi Micro Hei'"))
+    }
+
+    @Test("With no font at all, one error names both packages")
+    func noFontAtAll() {
+        let latin = FontRequest(family: "Nonexistent Sans", package: "fonts-dejavu-core", debianPath: "/nonexistent/a.ttf")
+        let cjk = FontRequest(family: "Nonexistent Hei", package: "fonts-wqy-microhei", debianPath: "/nonexistent/b.ttc")
+        let error = #expect(throws: FontError.self) { try FontSet.standard(latin: [latin], cjk: [cjk]) }
+        #expect(error?.description.contains("apt-get install fonts-dejavu-core fonts-wqy-microhei") == true)
     }
 
     @Test("A file that is not a font gives one error naming it")
