@@ -18,11 +18,28 @@ struct CommandOutcome {
 
 /// Starts the built `refreshlab` with the arguments, its standard output and error going to `stdout` and `stderr`
 /// in `directory`; the child starts with no signal blocked and SIGINT and SIGTERM at their defaults, whatever the
-/// test runner's are.
-func spawnRefreshlab(_ arguments: [String], in directory: String) throws -> pid_t {
+/// test runner's are. `environment` adds to or replaces variables of the runner's; `newProcessGroup` starts it in a
+/// group of its own (its pid is the group's), as a shell starts a command; `fileSizeLimit` (bytes, through the
+/// shell's `ulimit -f`, with SIGXFSZ ignored) makes every write past that size fail as on a full disk.
+func spawnRefreshlab(_ arguments: [String], in directory: String, environment: [String: String] = [:],
+                     newProcessGroup: Bool = false, fileSizeLimit: Int? = nil) throws -> pid_t {
     let exe = try #require(refreshlabExecutable)
-    var cArgs: [UnsafeMutablePointer<CChar>?] = ([exe] + arguments).map { strdup($0) } + [nil]
+    var command = [exe] + arguments
+    if let fileSizeLimit {
+        command = ["/bin/sh", "-c", "trap '' XFSZ; ulimit -f \(fileSizeLimit / 512) && exec \"$0\" \"$@\""] + command
+    }
+    var cArgs: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
     defer { for p in cArgs { free(p) } }
+    var variables: [String] = []
+    var index = 0
+    while let entry = environ[index] {
+        let text = String(cString: entry)
+        if let equals = text.firstIndex(of: "="), environment[String(text[..<equals])] == nil { variables.append(text) }
+        index += 1
+    }
+    variables += environment.map { $0.key + "=" + $0.value }
+    var cEnvironment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
+    defer { for p in cEnvironment { free(p) } }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -38,16 +55,22 @@ func spawnRefreshlab(_ arguments: [String], in directory: String) throws -> pid_
     sigaddset(&defaults, SIGINT)
     posix_spawnattr_setsigmask(&attributes, &none)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+    if newProcessGroup {
+        posix_spawnattr_setpgroup(&attributes, 0)
+        flags |= POSIX_SPAWN_SETPGROUP
+    }
+    posix_spawnattr_setflags(&attributes, Int16(flags))
     var pid: pid_t = 0
-    try #require(posix_spawn(&pid, exe, &actions, &attributes, &cArgs, environ) == 0)
+    try #require(posix_spawn(&pid, command[0], &actions, &attributes, &cArgs, &cEnvironment) == 0)
     return pid
 }
 
 /// Runs the built `refreshlab` with the arguments, its output kept in `directory`; stopped after `timeout` seconds
 /// so that a hanging command fails its test instead of the whole run.
-func runRefreshlab(_ arguments: [String], in directory: String, timeout: Double = 60) throws -> CommandOutcome {
-    let pid = try spawnRefreshlab(arguments, in: directory)
+func runRefreshlab(_ arguments: [String], in directory: String, timeout: Double = 60,
+                   fileSizeLimit: Int? = nil) throws -> CommandOutcome {
+    let pid = try spawnRefreshlab(arguments, in: directory, fileSizeLimit: fileSizeLimit)
     var status: Int32 = 0
     var exited = false
     for _ in 0..<Int(timeout * 20) {
