@@ -321,10 +321,11 @@ final class FFmpegProcess {
         text.split(whereSeparator: \.isNewline).suffix(3).joined(separator: "; ")
     }
 
-    /// Stops every ffmpeg still running and removes what it wrote: a second signal's way out.
+    /// Stops every ffmpeg still running (its whole process group) and removes what it wrote: a second signal's
+    /// way out.
     private static func stopAll() {
         for (pid, path, temporary) in running.withLock({ $0 }) {
-            kill(pid, SIGKILL)
+            kill(-pid, SIGKILL)
             var status: Int32 = 0
             while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
             if let temporary { unlink(temporary) }

@@ -191,28 +191,35 @@ struct WholeFilesTests {
         #expect(!fileExists(mp4 + ".tmp") && !fileExists(csv + ".tmp"))
     }
 
-    @Test("SIGTERM during a GIF capture waits for ffmpeg to finish the file, however long it takes, then exits 143",
-          .enabled(if: refreshlabExecutable != nil && ffmpegTools != nil, "refreshlab is built and ffmpeg installed"))
-    func terminatedGIF() throws {
-        let dir = temporaryDirectory("run-sigterm-gif")
-        // ffmpeg as a slow machine runs it: it takes a while after its input ends, then says it is done.
-        let bin = dir + "/bin", finished = dir + "/ffmpeg-finished"
+    /// Starts `refreshlab run` of the long script capturing a GIF and recording timings in `dir`, with an ffmpeg
+    /// as a slow machine runs it: `delay` seconds after its input ends it says it is done (in `ffmpeg-finished`).
+    /// Returns the pid once the first second of frames is recorded.
+    func startSlowGIFCapture(in dir: String, delay: Double) throws -> pid_t {
+        let bin = dir + "/bin"
         try #require(mkdir(bin, 0o755) == 0)
         try #require(writeTextFile(bin + "/ffmpeg", """
             #!/bin/sh
             '\(ffmpegTools!.ffmpeg)' "$@"
             status=$?
-            sleep 1.5
-            echo done > '\(finished)'
+            sleep \(delay)
+            echo done > '\(dir)/ffmpeg-finished'
             exit $status
 
             """))
         chmod(bin + "/ffmpeg", 0o755)
-        let gif = dir + "/c.gif", csv = dir + "/t.csv"
         let path = bin + ":" + (FFmpegCapture.processSearchPath ?? "/usr/bin:/bin")
-        let pid = try spawnRefreshlab(["run", "--script", "long", "--capture", gif, "--timings", csv], in: dir,
-                                      environment: ["PATH": path])
-        #expect(waitForRows(60, in: csv, of: pid), "\(readTextFile(dir + "/stderr") ?? "")")
+        let pid = try spawnRefreshlab(["run", "--script", "long", "--capture", dir + "/c.gif", "--timings",
+                                       dir + "/t.csv"], in: dir, environment: ["PATH": path])
+        #expect(waitForRows(60, in: dir + "/t.csv", of: pid), "\(readTextFile(dir + "/stderr") ?? "")")
+        return pid
+    }
+
+    @Test("SIGTERM during a GIF capture waits for ffmpeg to finish the file, however long it takes, then exits 143",
+          .enabled(if: refreshlabExecutable != nil && ffmpegTools != nil, "refreshlab is built and ffmpeg installed"))
+    func terminatedGIF() throws {
+        let dir = temporaryDirectory("run-sigterm-gif")
+        let gif = dir + "/c.gif", csv = dir + "/t.csv", finished = dir + "/ffmpeg-finished"
+        let pid = try startSlowGIFCapture(in: dir, delay: 1.5)
         kill(pid, SIGTERM)
         let status = waitForExit(pid)
         #expect(status == 128 + SIGTERM, "\(readTextFile(dir + "/stderr") ?? "")")
@@ -221,6 +228,21 @@ struct WholeFilesTests {
         let packets = try probe(["-count_packets", "-select_streams", "v:0", "-show_entries", "stream=nb_read_packets",
                                  "-of", "csv=p=0", gif]).first.flatMap { Int($0) }
         #expect(packets == Int((Double(rows) * 50 / 60).rounded()), "\(rows) frames at 60 fps")
+    }
+
+    @Test("A second signal stops at once: the timings are saved, the capture ffmpeg has not finished is removed",
+          .enabled(if: refreshlabExecutable != nil && ffmpegTools != nil, "refreshlab is built and ffmpeg installed"))
+    func secondSignal() throws {
+        let dir = temporaryDirectory("run-second-signal")
+        let pid = try startSlowGIFCapture(in: dir, delay: 30)
+        kill(pid, SIGTERM)
+        usleep(500_000)
+        kill(pid, SIGTERM)
+        let status = waitForExit(pid, timeout: 10)
+        #expect(status == 128 + SIGTERM, "\(readTextFile(dir + "/stderr") ?? "")")
+        #expect(!fileExists(dir + "/c.gif") && !fileExists(dir + "/c.gif.tmp"))
+        #expect(try timingRows(dir + "/t.csv").count > 60)
+        #expect(readTextFile(dir + "/stderr")?.contains("stopped ffmpeg before it finished") == true)
     }
 }
 
