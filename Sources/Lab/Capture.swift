@@ -121,17 +121,17 @@ public final class FFmpegCapture: FrameSink {
         case .mp4:
             arguments += FFmpegProcess.h264(width: width, height: height)
         }
-        let gifRate = FFmpegCapture.gifFrameRate(for: frameRate)
-        process = try FFmpegProcess(
-            arguments: arguments + ["-f", format.rawValue], output: output, frameBytes: width * height * 4,
-            searchPath: searchPath,
-            outputFrames: { format == .gif ? FFmpegCapture.gifFrameCount(sent: $0, frameRate: frameRate, gifRate: gifRate) : $0 })
+        let outputFrames: (Int) -> Int = format == .mp4 ? { $0 }
+            : { FFmpegCapture.gifFrameCount(sent: $0, frameRate: frameRate) }
+        process = try FFmpegProcess(arguments: arguments + ["-f", format.rawValue], output: output,
+                                    frameBytes: width * height * 4, searchPath: searchPath, outputFrames: outputFrames)
     }
 
-    /// The frames a GIF at `gifRate` holds when `sent` frames came at `frameRate`: ffmpeg's `fps` filter keeps
-    /// the frame nearest each of its own times, halves rounded up, and at least one.
-    static func gifFrameCount(sent: Int, frameRate: Double, gifRate: Double) -> Int {
-        sent == 0 ? 0 : Swift.max(1, Int((Double(sent) * gifRate / frameRate).rounded(.toNearestOrAwayFromZero)))
+    /// The frames a GIF holds when `sent` frames came at `frameRate`: ffmpeg's `fps` filter keeps the frame
+    /// nearest each of the GIF's own times, halves rounded up, and at least one.
+    static func gifFrameCount(sent: Int, frameRate: Double) -> Int {
+        let frames = (Double(sent) * gifFrameRate(for: frameRate) / frameRate).rounded(.toNearestOrAwayFromZero)
+        return sent == 0 ? 0 : Swift.max(1, Int(frames))
     }
 
     /// The GIF's filter graph: drop frames to the GIF's rate, shrink, then one palette for the whole clip.

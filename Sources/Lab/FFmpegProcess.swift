@@ -87,7 +87,8 @@ final class FFmpegProcess {
             throw LabError("\(error); choose a folder you can write to")
         }
         guard let messages = FFmpegProcess.temporaryFile(), let progress = FFmpegProcess.temporaryFile() else {
-            throw LabError("cannot start ffmpeg: no temporary file for its messages: \(String(cString: strerror(errno)))")
+            throw LabError("cannot start ffmpeg: no temporary file for its messages: "
+                + String(cString: strerror(errno)))
         }
         self.messages = messages
         self.progress = progress
@@ -213,7 +214,7 @@ final class FFmpegProcess {
     func stoppedTakingFrames(while what: String) -> LabError {
         if !ended {
             let problem = end()
-            discard()
+            output.abandon()
             failure = LabError("ffmpeg stopped taking frames after \(framesSent) frames while \(what): "
                 + (problem ?? "it gave no reason") + removal)
         }
