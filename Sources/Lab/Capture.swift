@@ -51,6 +51,8 @@ public final class PNGSequence: FrameSink {
 /// player opens it. A GIF can only say how long a frame lasts in whole hundredths of a second, and players stretch
 /// one hundredth to ten, so 60 fps cannot play right: a GIF is recorded at 50 fps (every frame two hundredths), with
 /// a palette made from its own frames.
+///
+/// The file appears only whole and checked, or not at all (see `FFmpegProcess`).
 public final class FFmpegCapture: FrameSink {
     public enum Format: String, Sendable {
         case gif, mp4
@@ -94,7 +96,8 @@ public final class FFmpegCapture: FrameSink {
     /// the phone's full pixels is several times bigger for little gain. An MP4 always keeps every pixel.
     ///
     /// - Throws: `LabError` when the output's extension is neither `.gif` nor `.mp4`, when ffmpeg is not on the
-    ///   search path (saying how to install it, and that `--frames DIR` works without it), or when it cannot start.
+    ///   search path (saying how to install it, and that `--frames DIR` works without it), when the output cannot
+    ///   be written, or when ffmpeg cannot start.
     public init(output: String, width: Int, height: Int, frameRate: Double = simulatedFrameRate,
                 gifScale: Double = 1, searchPath: String? = FFmpegCapture.processSearchPath) throws {
         guard let format = FFmpegCapture.format(of: output) else {
@@ -118,8 +121,17 @@ public final class FFmpegCapture: FrameSink {
         case .mp4:
             arguments += FFmpegProcess.h264(width: width, height: height)
         }
-        arguments.append(output)
-        process = try FFmpegProcess(arguments: arguments, frameBytes: width * height * 4)
+        let outputFrames: (Int) -> Int = format == .mp4 ? { $0 }
+            : { FFmpegCapture.gifFrameCount(sent: $0, frameRate: frameRate) }
+        process = try FFmpegProcess(arguments: arguments + ["-f", format.rawValue], output: output,
+                                    frameBytes: width * height * 4, searchPath: searchPath, outputFrames: outputFrames)
+    }
+
+    /// The frames a GIF holds when `sent` frames came at `frameRate`: ffmpeg's `fps` filter keeps the frame
+    /// nearest each of the GIF's own times, halves rounded up, and at least one.
+    static func gifFrameCount(sent: Int, frameRate: Double) -> Int {
+        let frames = (Double(sent) * gifFrameRate(for: frameRate) / frameRate).rounded(.toNearestOrAwayFromZero)
+        return sent == 0 ? 0 : Swift.max(1, Int(frames))
     }
 
     /// The GIF's filter graph: drop frames to the GIF's rate, shrink, then one palette for the whole clip.
@@ -143,142 +155,14 @@ public final class FFmpegCapture: FrameSink {
 
     public func write(_ canvas: Canvas, frame index: Int) throws {
         if !process.write(canvas.pixels, count: canvas.pixelCount) {
-            throw LabError("ffmpeg stopped taking frames at frame \(index) while writing '\(output)'; "
-                + "its message above says why")
+            throw process.stoppedTakingFrames(while: "writing '\(output)'")
         }
     }
 
-    /// Closes ffmpeg's input and waits for it to finish the file.
+    /// Closes ffmpeg's input, waits for it to finish the file and checks it.
+    ///
+    /// - Throws: `LabError` saying why the file is not written (it is then removed).
     public func finish() throws {
-        try process.finish(writing: output)
-    }
-}
-
-/// A running ffmpeg reading raw frames on its standard input: what captures and recordings share.
-final class FFmpegProcess {
-    /// The write end of ffmpeg's standard input; -1 once closed.
-    private var input: Int32
-    private let child: pid_t
-    private static let spawning = Mutex(())
-
-    /// The path of ffmpeg on `searchPath`.
-    ///
-    /// - Throws: `LabError` saying that `what` needs ffmpeg and how to install it, then `otherwise`.
-    static func locate(searchPath: String?, for what: String, otherwise: String = "") throws -> String {
-        guard let ffmpeg = FFmpegCapture.findExecutable("ffmpeg", searchPath: searchPath) else {
-            throw LabError("\(what) needs ffmpeg, which is not installed (not found on PATH); "
-                + "install it (on Debian: apt-get install ffmpeg)" + otherwise)
-        }
-        return ffmpeg
-    }
-
-    /// ffmpeg's arguments up to its input: raw BGRA frames of `width × height` at `frameRate` on standard input.
-    static func rawInput(ffmpeg: String, width: Int, height: Int, frameRate: Double) -> [String] {
-        [ffmpeg, "-hide_banner", "-loglevel", "error", "-y",
-         "-f", "rawvideo", "-pix_fmt", "bgra", "-s", "\(width)x\(height)", "-framerate", String(frameRate), "-i", "-"]
-    }
-
-    /// H.264 in yuv420p, which every player opens. yuv420p needs an even size, so an odd last column or row is
-    /// cropped.
-    static func h264(width: Int, height: Int, extra: [String] = []) -> [String] {
-        var arguments: [String] = []
-        if width % 2 != 0 || height % 2 != 0 {
-            arguments += ["-vf", "crop=\(width / 2 * 2):\(height / 2 * 2):0:0"]
-        }
-        return arguments + ["-c:v", "libx264"] + extra + ["-pix_fmt", "yuv420p", "-movflags", "+faststart"]
-    }
-
-    /// Starts ffmpeg with `arguments` (the first is its path), its standard input a pipe from this process, made
-    /// large enough for a frame of `frameBytes` where the system allows.
-    init(arguments: [String], frameBytes: Int) throws {
-        // A finished or failed ffmpeg must not kill the program with SIGPIPE: writes then fail and say so instead.
-        signal(SIGPIPE, SIG_IGN)
-        var fds: [Int32] = [0, 0]
-        var pid: pid_t = 0
-        let status: Int32 = try FFmpegProcess.spawning.withLock { _ in
-            // Both ends close on exec, so another ffmpeg started later does not hold this input open and keep this
-            // one from seeing its end; the child's standard input is a copy without the flag. The lock keeps another
-            // ffmpeg from starting between the pipe and the flags.
-            guard pipe(&fds) == 0 else {
-                throw LabError("cannot start ffmpeg: \(String(cString: strerror(errno)))")
-            }
-            _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
-            _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_adddup2(&actions, fds[0], 0)
-            var argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) }
-            argv.append(nil)
-            defer { for pointer in argv { free(pointer) } }
-            return posix_spawn(&pid, arguments[0], &actions, nil, argv, environ)
-        }
-        close(fds[0])
-        FFmpegProcess.enlarge(pipe: fds[1], toHold: frameBytes)
-        guard status == 0 else {
-            close(fds[1])
-            throw LabError("cannot start ffmpeg ('\(arguments[0])'): \(String(cString: strerror(status)))")
-        }
-        child = pid
-        input = fds[1]
-    }
-
-    /// Grows the pipe `fd` towards `bytes`, as far as `/proc/sys/fs/pipe-max-size` lets (1 MiB by default), where
-    /// the system has that (Linux). ffmpeg then takes a frame in a few large reads rather than many of the default
-    /// 64 KiB, which at 750×1334 cut its CPU time by about a fifth and let it work off a backlog a third sooner.
-    /// On failure the pipe keeps its size.
-    private static func enlarge(pipe fd: Int32, toHold bytes: Int) {
-        #if os(Linux)
-        let setPipeSize: Int32 = 1031  // F_SETPIPE_SZ in <linux/fcntl.h>, which Glibc does not bring into Swift
-        guard let text = try? readFileBytes("/proc/sys/fs/pipe-max-size"),
-              let limit = Int(String(decoding: text, as: UTF8.self).filter { !$0.isWhitespace }) else { return }
-        let size = Swift.min(bytes, limit)
-        if size > 64 * 1024 { _ = fcntl(fd, setPipeSize, Int32(size)) }
-        #endif
-    }
-
-    /// Sends `count` pixels; false when ffmpeg no longer reads (it exited) or the input is closed.
-    func write(_ pixels: UnsafePointer<UInt32>, count: Int) -> Bool {
-        guard input >= 0 else { return false }
-        var bytes = UnsafeRawPointer(pixels)
-        var left = count * 4
-        while left > 0 {
-            let n = Glibc.write(input, bytes, left)
-            if n < 0 {
-                if errno == EINTR { continue }
-                return false
-            }
-            bytes += n
-            left -= n
-        }
-        return true
-    }
-
-    /// Closes ffmpeg's input and waits for it to finish `output`.
-    ///
-    /// - Throws: `LabError` when ffmpeg failed; its own message is already on standard error.
-    func finish(writing output: String) throws {
-        guard input >= 0 else { return }
-        close(input)
-        input = -1
-        let status = waitForExit()
-        let exited = (status & 0x7F) == 0
-        let code = (status >> 8) & 0xFF
-        guard exited && code == 0 else {
-            throw LabError("ffmpeg could not write '\(output)' (exit status \(code)); its message above says why")
-        }
-    }
-
-    private func waitForExit() -> Int32 {
-        var status: Int32 = 0
-        while waitpid(child, &status, 0) < 0 && errno == EINTR {}
-        return status
-    }
-
-    deinit {
-        if input >= 0 {
-            close(input)
-            _ = waitForExit()
-        }
+        try process.finish()
     }
 }

@@ -195,8 +195,10 @@ public final class FrameLoop {
                 try video.write(canvas, at: time)
             } catch {
                 self.video = nil
-                try? video.finish(at: time)
-                failed("Video stopped: see the terminal", "\(error)")
+                // Finishing says why in ffmpeg's words where the write could not.
+                var reason = error
+                do { try video.finish(at: time) } catch { reason = error }
+                failed("Video stopped: see the terminal", "\(reason)")
             }
         }
     }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Raster
 import Refresh
 
 /// The phases of a frame, in the order a frame runs them (DESIGN, "How a frame flows").
@@ -170,8 +171,8 @@ public final class FrameRecorder: @unchecked Sendable {
 
     // Recording; guarded by `lock`, as the termination watcher may finish a recording from its own thread.
     private let lock: UnsafeMutablePointer<pthread_mutex_t>
-    private var csvFile: AtomicFile?
-    private var jsonFile: AtomicFile?
+    private var csvFile: OutputFile?
+    private var jsonFile: OutputFile?
     private var rows = ByteBuffer(capacity: 0)
     private var recordedIntervals: [Double] = []
     private var recordedCPU: [Double] = []
@@ -331,14 +332,18 @@ public final class FrameRecorder: @unchecked Sendable {
     }
 
     /// Starts writing frames to `csvPath` (a row per frame from the next one) and, when stopped, the summary to
-    /// `jsonPath`. Both files appear only when the recording stops, whole (each is written to `PATH.tmp` and then
-    /// renamed). Throws a message naming the path when either cannot be written; a recording under way is first
-    /// stopped and saved.
+    /// `jsonPath`. Both files appear only when the recording stops, together and whole, or neither does (each is
+    /// written to `PATH.tmp` and both are renamed once both are written; see `OutputFile`). Throws a message
+    /// naming the path when either cannot be written; a recording under way is first stopped and saved.
     public func startRecording(csvPath: String, jsonPath: String) throws {
         if isRecording { try stopRecording() }
-        let csv = try AtomicFile(path: csvPath)
-        let json: AtomicFile
-        do { json = try AtomicFile(path: jsonPath) } catch { csv.abandon(); throw error }
+        let csv: OutputFile, json: OutputFile
+        do {
+            csv = try OutputFile(path: csvPath)
+            do { json = try OutputFile(path: jsonPath) } catch { csv.abandon(); throw error }
+        } catch {
+            throw LabError("\(error); choose a directory you can write to")
+        }
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         if rows.storage.count == 0 { rows = ByteBuffer(capacity: 64 * 1024) }
@@ -385,18 +390,21 @@ public final class FrameRecorder: @unchecked Sendable {
     }
 
     /// Writes the rows formatted so far to the temporary CSV. Called with the lock held.
-    private func writePendingRows(to csv: AtomicFile) {
+    private func writePendingRows(to csv: OutputFile) {
         guard rows.count > 0 else { return }
         do {
             try csv.write(rows)
-        } catch let error as LabError {
-            // Kept in memory and retried at the next flush; reported when the recording stops.
-            if recordingError == nil { recordingError = error }
-            return
         } catch {
+            // Kept in memory and retried at the next flush; reported when the recording stops.
+            if recordingError == nil { recordingError = FrameRecorder.notSaved(error) }
             return
         }
         rows.removeAll()
+    }
+
+    /// A failure to write a recording's files, saying that neither was saved.
+    private static func notSaved(_ error: any Error) -> LabError {
+        LabError("the timings were not saved: \(error); check that the disk has room")
     }
 
     /// Writes the rows formatted so far to the temporary CSV (`CSV.tmp`) without ending the recording.
@@ -413,9 +421,9 @@ public final class FrameRecorder: @unchecked Sendable {
         return TimingSummary(budget: budget, intervals: recordedIntervals, cpuTimes: recordedCPU, idleGaps: recordedIdleGaps)
     }
 
-    /// Ends the recording: writes the last rows and the summary, and renames both files into place. Returns the
-    /// summary, or nil when nothing was being recorded. Throws a message naming the file that could not be
-    /// written (its rows stay in `PATH.tmp` when only the rename failed).
+    /// Ends the recording: writes the last rows and the summary, and renames both files into place once both are
+    /// written. Returns the summary, or nil when nothing was being recorded. Throws a message naming the file
+    /// that could not be written; then neither file is saved and both temporaries are removed.
     @discardableResult
     public func stopRecording() throws -> TimingSummary? {
         pthread_mutex_lock(lock)
@@ -431,11 +439,16 @@ public final class FrameRecorder: @unchecked Sendable {
         FrameRecorder.unregister(self)
         let summary = TimingSummary(budget: budget, intervals: recordedIntervals, cpuTimes: recordedCPU, idleGaps: recordedIdleGaps)
         defer { rows.removeAll() }
-        try csv.write(rows)
-        if let error = recordingError { throw error }
-        try csv.commit()
-        try json.write(TimingFiles.json(summary))
-        try json.commit()
+        do {
+            if let error = recordingError { throw error }
+            try csv.write(rows)
+            try json.write(TimingFiles.json(summary))
+            try OutputFile.commit([csv, json])
+        } catch {
+            csv.abandon()
+            json.abandon()
+            throw error as? LabError ?? FrameRecorder.notSaved(error)
+        }
         return summary
     }
 
@@ -452,16 +465,18 @@ public final class FrameRecorder: @unchecked Sendable {
 
     // MARK: Termination
 
-    /// Makes SIGINT (Ctrl-C) and SIGTERM end the process cleanly, with every recording under way saved whole.
+    /// Makes SIGINT (Ctrl-C) and SIGTERM end the process cleanly, with everything under way finished whole.
     ///
     /// The signal handler only writes the signal's number to a pipe (write(2) is async-signal-safe; formatting
     /// and renaming files in a handler is not, and the frame loop may be in the middle of a row). A watcher thread
-    /// reads the pipe and sets `terminationSignal`, which frame loops check once a frame to quit as if the user
-    /// had pressed Q (stopping their recordings themselves). If the process is still running `gracePeriod` seconds
-    /// later (a loop blocked waiting for events, or one that does not check), or on a second signal, the watcher
-    /// finishes every recording under way itself, runs the handlers added with `addTerminationHandler`, and exits
-    /// with status 128 + the signal's number. Call it once, early; later calls change nothing.
-    public static func flushOnTermination(gracePeriod: Double = 1.0) {
+    /// reads the pipe, sets `terminationSignal` and runs the handlers added with `addTerminationRequestHandler`
+    /// (waking a loop asleep in its event queue). Frame loops check the signal once a frame and quit as if the
+    /// user had pressed Q, finishing their recordings, videos and captures (ffmpeg included, however long it
+    /// takes); the program then exits with status 128 + the signal's number. A second signal is for a program that
+    /// takes too long: the watcher saves every timing recording under way, runs the handlers added with
+    /// `addTerminationHandler` (which stop what cannot be finished at once, removing its partial output) and
+    /// exits with that status. Call it once, early; later calls change nothing.
+    public static func flushOnTermination() {
         pthread_mutex_lock(globalLock)
         defer { pthread_mutex_unlock(globalLock) }
         guard !handlersInstalled else { return }
@@ -473,7 +488,6 @@ public final class FrameRecorder: @unchecked Sendable {
         _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
         terminationPipeRead = fds[0]
         terminationPipeWrite = fds[1]
-        terminationGrace = gracePeriod
         for sig in [SIGINT, SIGTERM] {
             var action = sigaction()
             #if canImport(Glibc)
@@ -509,16 +523,16 @@ public final class FrameRecorder: @unchecked Sendable {
     /// True once SIGINT or SIGTERM has arrived: the frame loop should stop its recording and quit.
     public static var terminationRequested: Bool { terminationSignal != nil }
 
-    /// Adds work for the watcher to do before it exits the process itself (closing another file, say); it runs on
-    /// the watcher's thread, after the recordings are saved.
+    /// Adds work for the watcher to do before it exits the process itself on a second signal (stopping a program
+    /// that writes a file, say); it runs on the watcher's thread, after the recordings are saved.
     public static func addTerminationHandler(_ handler: @escaping @Sendable () -> Void) {
         pthread_mutex_lock(globalLock)
         defer { pthread_mutex_unlock(globalLock) }
         terminationHandlers.append(handler)
     }
 
-    /// Adds work for the watcher to do as soon as a signal arrives, before the grace period: waking a frame loop
-    /// asleep in its event queue, say. It runs on the watcher's thread.
+    /// Adds work for the watcher to do as soon as a signal arrives: waking a frame loop asleep in its event queue,
+    /// say. It runs on the watcher's thread.
     public static func addTerminationRequestHandler(_ handler: @escaping @Sendable () -> Void) {
         pthread_mutex_lock(globalLock)
         defer { pthread_mutex_unlock(globalLock) }
@@ -556,25 +570,27 @@ public final class FrameRecorder: @unchecked Sendable {
     }
 
     private static func watchForTermination() {
-        let fd = terminationPipeRead
-        var byte: UInt8 = 0
-        while read(fd, &byte, 1) < 0 && errno == EINTR {}
-        let signal = Int32(byte)
+        let signal = nextSignal()
         pthread_mutex_lock(globalLock)
         receivedSignal = signal
-        let grace = terminationGrace
         let wakers = terminationRequestHandlers
         pthread_mutex_unlock(globalLock)
         for wake in wakers { wake() }
-        // Wait for the frame loop to quit by itself, or for a second signal.
-        var waiter = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
-        _ = poll(&waiter, 1, Int32(Swift.max(grace, 0) * 1000))
+        // The program finishes what is under way and exits by itself; a second signal stops it now.
+        _ = nextSignal()
         finishAllRecordings()
         pthread_mutex_lock(globalLock)
         let handlers = terminationHandlers
         pthread_mutex_unlock(globalLock)
         for handler in handlers { handler() }
         _exit(128 + signal)
+    }
+
+    /// Waits for the next signal the handler passes on.
+    private static func nextSignal() -> Int32 {
+        var byte: UInt8 = 0
+        while read(terminationPipeRead, &byte, 1) < 0 && errno == EINTR {}
+        return Int32(byte)
     }
 }
 
@@ -586,7 +602,6 @@ private nonisolated(unsafe) let globalLock: UnsafeMutablePointer<pthread_mutex_t
 }()
 private nonisolated(unsafe) var handlersInstalled = false
 private nonisolated(unsafe) var receivedSignal: Int32?
-private nonisolated(unsafe) var terminationGrace = 1.0
 private nonisolated(unsafe) var terminationHandlers: [@Sendable () -> Void] = []
 private nonisolated(unsafe) var terminationRequestHandlers: [@Sendable () -> Void] = []
 private nonisolated(unsafe) var active: [FrameRecorder] = []

@@ -117,79 +117,14 @@ public struct ByteBuffer {
     }
 }
 
-/// write(2), outside `AtomicFile` whose own `write` methods hide it.
+/// write(2), outside `OutputFile` whose own `write` methods hide it.
 @inline(__always)
 func posixWrite(_ fd: Int32, _ p: UnsafeRawPointer, _ n: Int) -> Int { write(fd, p, n) }
 
-/// A file written atomically: bytes go to `path.tmp` beside it, and `commit()` renames that over `path`, so a
-/// reader sees either no file or the whole file, never a part of one.
-public final class AtomicFile {
-    public let path: String
-    public var temporaryPath: String { path + ".tmp" }
-    private var descriptor: Int32
-
-    /// Creates (or truncates) the temporary file; throws a message naming the path when it cannot be written.
-    public init(path: String) throws {
-        self.path = path
-        descriptor = FileName.withBytes(path + ".tmp") { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644) }
-        guard descriptor >= 0 else {
-            throw LabError("cannot write '\(path)': \(AtomicFile.reason(errno)); choose a directory you can write to")
-        }
-    }
-
-    deinit { abandon() }
-
-    public var isOpen: Bool { descriptor >= 0 }
-
-    static func reason(_ code: Int32) -> String {
-        guard let text = strerror(code) else { return "error \(code)" }
-        return String(cString: text)
-    }
-
-    /// Appends bytes to the temporary file.
-    public func write(_ bytes: UnsafeRawBufferPointer) throws {
-        guard descriptor >= 0, var p = bytes.baseAddress else { return }
-        var left = bytes.count
-        while left > 0 {
-            let n = posixWrite(descriptor, p, left)
-            if n < 0 {
-                if errno == EINTR { continue }
-                throw LabError("cannot write '\(temporaryPath)': \(AtomicFile.reason(errno)); check that the disk has room")
-            }
-            left -= n
-            p += n
-        }
-    }
-
+extension OutputFile {
+    /// Appends the bytes formatted in `buffer`.
     public func write(_ buffer: ByteBuffer) throws {
         try write(UnsafeRawBufferPointer(rebasing: UnsafeRawBufferPointer(buffer.storage)[0..<buffer.count]))
-    }
-
-    /// Closes the temporary file and renames it over `path`.
-    public func commit() throws {
-        guard descriptor >= 0 else { return }
-        close(descriptor)
-        descriptor = -1
-        guard FileName.withBytes(temporaryPath, { from in FileName.withBytes(path) { rename(from, $0) } }) == 0 else {
-            let why = AtomicFile.reason(errno)
-            FileName.withBytes(temporaryPath) { _ = unlink($0) }
-            throw LabError("cannot create '\(path)': \(why); choose a directory you can write to")
-        }
-    }
-
-    /// Closes and removes the temporary file; `path` is left as it was.
-    public func abandon() {
-        guard descriptor >= 0 else { return }
-        close(descriptor)
-        descriptor = -1
-        FileName.withBytes(temporaryPath) { _ = unlink($0) }
-    }
-
-    /// Writes `bytes` to `path` atomically in one go.
-    public static func write(_ buffer: ByteBuffer, to path: String) throws {
-        let file = try AtomicFile(path: path)
-        try file.write(buffer)
-        try file.commit()
     }
 }
 
@@ -338,7 +273,7 @@ extension TimingFiles {
     /// The whole of a text file; throws a message naming the path and what to do.
     public static func readText(_ path: String) throws -> String {
         guard let file = FileName.withBytes(path, { fopen($0, "rb") }) else {
-            throw LabError("cannot read '\(path)': \(AtomicFile.reason(errno)); give the path of a timings CSV")
+            throw LabError("cannot read '\(path)': \(String(cString: strerror(errno))); give the path of a timings CSV")
         }
         defer { fclose(file) }
         var bytes: [UInt8] = []
@@ -348,7 +283,7 @@ extension TimingFiles {
             if n > 0 { bytes += chunk[0..<n] }
             if n < chunk.count { break }
         }
-        if ferror(file) != 0 { throw LabError("cannot read '\(path)': \(AtomicFile.reason(errno))") }
+        if ferror(file) != 0 { throw LabError("cannot read '\(path)': \(String(cString: strerror(errno)))") }
         return String(decoding: bytes, as: UTF8.self)
     }
 

@@ -59,7 +59,7 @@ public final class VideoRecording {
     /// `width × height` pixels, and the thread that feeds it.
     ///
     /// - Throws: `LabError` when ffmpeg is not on the search path (saying what to install), the output's folder
-    ///   cannot be made, or ffmpeg or the thread cannot start.
+    ///   cannot be made or written, or ffmpeg or the thread cannot start.
     public init(output: String, width: Int, height: Int,
                 searchPath: String? = FFmpegCapture.processSearchPath) throws {
         precondition(width > 0 && height > 0, "a recording needs a positive size, not \(width)×\(height)")
@@ -76,9 +76,9 @@ public final class VideoRecording {
             arguments: FFmpegProcess.rawInput(ffmpeg: ffmpeg, width: width, height: height,
                                               frameRate: VideoRecording.frameRate)
                 + FFmpegProcess.h264(width: width, height: height, extra: ["-preset", "ultrafast", "-crf", "20"])
-                + ["-f", "mp4", output],
-            frameBytes: width * height * 4)
-        writer = VideoWriter(process: process, output: output, pixelCount: width * height,
+                + ["-f", "mp4"],
+            output: output, frameBytes: width * height * 4, searchPath: searchPath)
+        writer = VideoWriter(process: process, pixelCount: width * height,
                              capacity: VideoRecording.ringCapacity)
         let context = Unmanaged.passRetained(writer).toOpaque()
         guard pthread_create(&thread, nil, { raw in
@@ -92,7 +92,8 @@ public final class VideoRecording {
         threadRunning = true
     }
 
-    /// A recording dropped without `finish` stops its thread; ffmpeg gets the frames written so far.
+    /// A recording dropped without `finish` stops its thread; ffmpeg finishes the file with the frames written so
+    /// far, checked as `finish` checks it.
     deinit {
         if threadRunning {
             writer.abandon()
@@ -112,11 +113,12 @@ public final class VideoRecording {
     /// Takes the frame in `canvas`, presented at `time` (seconds on any monotonic clock); the first call starts
     /// the video. Copies the frame and returns at once; the frame is dropped when the ring is full.
     ///
-    /// - Throws: `LabError` when ffmpeg stopped taking frames.
+    /// - Throws: `LabError` when ffmpeg stopped taking frames, in its words where it gave some.
     public func write(_ canvas: Canvas, at time: Double) throws {
         precondition(canvas.width == width && canvas.height == height,
                      "a \(canvas.width)×\(canvas.height) frame in a \(width)×\(height) recording")
         guard !finished else { return }
+        try checkWriter()
         guard start != nil else {
             start = time
             try queue(canvas, at: 0)
@@ -125,7 +127,6 @@ public final class VideoRecording {
         var index = index(at: time)
         guard index > newestIndex else {
             // Same video frame (or a time before it): the newest frame is replaced where it waits.
-            try writer.checkFailure()
             writer.slot(newestSlot).update(from: canvas.pixels, count: canvas.pixelCount)
             return
         }
@@ -139,7 +140,7 @@ public final class VideoRecording {
     /// Copies `canvas` into a free slot and queues it at video frame `index`; false when the ring is full.
     @discardableResult
     private func queue(_ canvas: Canvas, at index: Int) throws -> Bool {
-        guard let slot = try writer.freeSlot() else {
+        guard let slot = writer.freeSlot() else {
             droppedFrames += 1
             return false
         }
@@ -150,6 +151,11 @@ public final class VideoRecording {
         return true
     }
 
+    /// Throws why ffmpeg stopped taking frames, once the writer found that it did.
+    private func checkWriter() throws {
+        if writer.hasFailed { throw writer.process.stoppedTakingFrames(while: "recording '\(output)'") }
+    }
+
     /// Waits until the writer thread has written every frame but the newest (tests use it to keep the ring from
     /// filling).
     func waitUntilWritten() { writer.waitUntilWritten() }
@@ -158,7 +164,7 @@ public final class VideoRecording {
     /// limit), the writer thread writes what the ring holds, and ffmpeg finishes the file. Nothing more may be
     /// written.
     ///
-    /// - Throws: `LabError` when no frame was written (the empty file is removed) or ffmpeg failed.
+    /// - Throws: `LabError` when no frame was written or ffmpeg failed; the file is then removed.
     public func finish(at time: Double) throws {
         guard !finished else { return }
         finished = true
@@ -167,17 +173,11 @@ public final class VideoRecording {
         pthread_join(thread, nil)
         threadRunning = false
         guard start != nil else {
-            try? writer.process.finish(writing: output)
-            unlink(output)
+            writer.process.discard()
             throw LabError("nothing was recorded to '\(output)': no frame came before the recording stopped")
         }
-        do {
-            try writer.checkFailure()
-        } catch {
-            try? writer.process.finish(writing: output)
-            throw error
-        }
-        try writer.process.finish(writing: output)
+        try checkWriter()
+        try writer.process.finish()
     }
 }
 
@@ -195,7 +195,6 @@ public final class VideoRecording {
 ///   the next.
 final class VideoWriter {
     let process: FFmpegProcess
-    let output: String
     let pixelCount: Int
     let capacity: Int
     /// `capacity` frames of `pixelCount` pixels, one after another; allocated once.
@@ -211,12 +210,12 @@ final class VideoWriter {
     /// The video frame the last frame lasts until, set by `finish`.
     private var endIndex: Int?
     private var abandoned = false
-    private var failure: LabError?
+    /// Set when ffmpeg stopped taking frames; the writer has then ended.
+    private var failed = false
     private var written = 0
 
-    init(process: FFmpegProcess, output: String, pixelCount: Int, capacity: Int) {
+    init(process: FFmpegProcess, pixelCount: Int, capacity: Int) {
         self.process = process
-        self.output = output
         self.pixelCount = pixelCount
         self.capacity = capacity
         pixels = .allocate(capacity: pixelCount * capacity)
@@ -246,21 +245,17 @@ final class VideoWriter {
         return written
     }
 
-    /// Throws the writer's failure, if any.
-    func checkFailure() throws {
+    /// True once ffmpeg stopped taking frames (the writer has then ended).
+    var hasFailed: Bool {
         pthread_mutex_lock(lock)
-        let failure = failure
-        pthread_mutex_unlock(lock)
-        if let failure { throw failure }
+        defer { pthread_mutex_unlock(lock) }
+        return failed
     }
 
     /// The slot after the newest, which stays free until the caller queues it; nil when the ring is full.
-    ///
-    /// - Throws: the writer's failure, if any.
-    func freeSlot() throws -> Int? {
+    func freeSlot() -> Int? {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
-        if let failure { throw failure }
         return count < capacity ? (head + count) % capacity : nil
     }
 
@@ -278,7 +273,7 @@ final class VideoWriter {
     func waitUntilWritten() {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
-        while count > 1 && failure == nil {
+        while count > 1 && !failed {
             pthread_cond_wait(changed, lock)
         }
     }
@@ -317,9 +312,8 @@ final class VideoWriter {
                 let sent = process.write(frame, count: pixelCount)
                 pthread_mutex_lock(lock)
                 guard sent else {
+                    failed = true
                     pthread_cond_broadcast(changed)
-                    failure = LabError("ffmpeg stopped taking frames after \(written) frames while recording "
-                        + "'\(output)'; its message above says why")
                     return
                 }
                 written += 1

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import CPNG
 
 /// A PNG file could not be written or read; the message names the file and the cause.
@@ -7,7 +12,8 @@ public struct PNGError: Error, CustomStringConvertible, Equatable {
 
 /// PNG encoding and decoding through libpng.
 public enum PNG {
-    /// Writes the canvas as an 8-bit RGBA PNG (straight alpha, as PNG requires).
+    /// Writes the canvas as an 8-bit RGBA PNG (straight alpha, as PNG requires), whole or not at all (see
+    /// `OutputFile`): a failed write leaves what was at `path` before, and a device is written, never removed.
     public static func write(_ canvas: Canvas, to path: String) throws {
         var rgba = [UInt8](repeating: 0, count: canvas.pixelCount * 4)
         for i in 0..<canvas.pixelCount {
@@ -29,11 +35,22 @@ public enum PNG {
         image.width = UInt32(canvas.width)
         image.height = UInt32(canvas.height)
         image.format = CPNG_FORMAT_RGBA
-        let ok = rgba.withUnsafeBytes { bytes in
-            FileName.withBytes(path) { png_image_write_to_file(&image, $0, 0, bytes.baseAddress, Int32(canvas.width * 4), nil) }
-        }
         defer { png_image_free(&image) }
-        guard ok != 0 else { throw PNGError(description: "cannot write PNG '\(path)': \(message(of: image))") }
+        do {
+            // Through a stream of our own: libpng's own file writer removes whatever is at the path on failure.
+            let file = try OutputFile(path: path)
+            let ok = rgba.withUnsafeBytes { bytes in
+                png_image_write_to_stdio(&image, file.stream, 0, bytes.baseAddress, Int32(canvas.width * 4), nil)
+            }
+            guard ok != 0 else {
+                let reason = ferror(file.stream) != 0 ? String(cString: strerror(errno)) : message(of: image)
+                file.abandon()
+                throw OutputFileError(path: path, reason: reason)
+            }
+            try file.commit()
+        } catch let error as OutputFileError {
+            throw PNGError(description: "cannot write PNG '\(path)': \(error.reason)")
+        }
     }
 
     /// The most pixels a PNG read may have (256 MB decoded): its declared size is checked before any pixel is

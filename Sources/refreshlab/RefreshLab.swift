@@ -207,9 +207,7 @@ struct WindowCommand: ParsableCommand {
         loop.events = events
         loop.trace = trace
         loop.files = files
-        try loop.run()
-        if loop.wasInterrupted, let signal = FrameRecorder.terminationSignal {
-            throw ExitCode(128 + signal)
-        }
+        let frames = try loop.run()
+        try exitIfSignalled(after: "\(frames) frames")
     }
 }

@@ -123,10 +123,7 @@ struct HeadlessReplay {
                                ("events", record.events), ("trace", record.trace)] {
             if let where_ { print("wrote \(what) to \(where_)") }
         }
-        if run.wasInterrupted, let signal = FrameRecorder.terminationSignal {
-            FileLines.standardError("stopped by a signal after \(frames) frames; everything written so far is complete")
-            throw ExitCode(128 + signal)
-        }
+        try exitIfSignalled(after: "\(frames) frames")
     }
 
     private func formatted(_ seconds: Double) -> String {
@@ -161,6 +158,14 @@ final class ProgressLine {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     }
+}
+
+/// Ends the command with status 128 + the signal's number when SIGINT or SIGTERM asked it to stop, as a shell
+/// reports a program the signal ended; everything under way was finished whole before.
+func exitIfSignalled(after what: String) throws {
+    guard let signal = FrameRecorder.terminationSignal else { return }
+    FileLines.standardError("stopped by a signal after \(what); everything written is complete")
+    throw ExitCode(128 + signal)
 }
 
 /// The monotonic clock in seconds, for the run's own timing.

@@ -18,18 +18,34 @@ struct CommandOutcome {
 
 /// Starts the built `refreshlab` with the arguments, its standard output and error going to `stdout` and `stderr`
 /// in `directory`; the child starts with no signal blocked and SIGINT and SIGTERM at their defaults, whatever the
-/// test runner's are. With a `memoryLimit` (bytes of address space) it starts through `sh`, which sets the limit
-/// and then becomes `refreshlab` (same process).
-func spawnRefreshlab(_ arguments: [String], in directory: String, memoryLimit: Int? = nil) throws -> pid_t {
-    var exe = try #require(refreshlabExecutable)
+/// test runner's are. `environment` adds to or replaces variables of the runner's; `newProcessGroup` starts it in a
+/// group of its own (its pid is the group's), as a shell starts a command. Limits go through `sh`, which sets them
+/// and then becomes `refreshlab` (same process): `memoryLimit` (bytes of address space) and `fileSizeLimit`
+/// (bytes, `ulimit -f`, with SIGXFSZ ignored, so that every write past that size fails as on a full disk).
+func spawnRefreshlab(_ arguments: [String], in directory: String, environment: [String: String] = [:],
+                     newProcessGroup: Bool = false, memoryLimit: Int? = nil,
+                     fileSizeLimit: Int? = nil) throws -> pid_t {
+    let exe = try #require(refreshlabExecutable)
     var command = [exe] + arguments
-    if let memoryLimit {
-        command = ["/bin/sh", "-c", "ulimit -v \(memoryLimit / 1024) && exec \"$0\" \"$@\""] + command
-        exe = "/bin/sh"
+    var limits: [String] = []
+    if let memoryLimit { limits.append("ulimit -v \(memoryLimit / 1024)") }
+    if let fileSizeLimit { limits.append("trap '' XFSZ; ulimit -f \(fileSizeLimit / 512)") }
+    if !limits.isEmpty {
+        command = ["/bin/sh", "-c", limits.joined(separator: " && ") + " && exec \"$0\" \"$@\""] + command
     }
     // Arguments as bytes, so that a test can give a file name that is not UTF-8 (see `FileName`).
     var cArgs: [UnsafeMutablePointer<CChar>?] = command.map { FileName.withBytes($0) { strdup($0) } } + [nil]
     defer { for p in cArgs { free(p) } }
+    var variables: [String] = []
+    var index = 0
+    while let entry = environ[index] {
+        let text = String(cString: entry)
+        if let equals = text.firstIndex(of: "="), environment[String(text[..<equals])] == nil { variables.append(text) }
+        index += 1
+    }
+    variables += environment.map { $0.key + "=" + $0.value }
+    var cEnvironment: [UnsafeMutablePointer<CChar>?] = variables.map { strdup($0) } + [nil]
+    defer { for p in cEnvironment { free(p) } }
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
@@ -45,9 +61,14 @@ func spawnRefreshlab(_ arguments: [String], in directory: String, memoryLimit: I
     sigaddset(&defaults, SIGINT)
     posix_spawnattr_setsigmask(&attributes, &none)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
-    posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+    var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF
+    if newProcessGroup {
+        posix_spawnattr_setpgroup(&attributes, 0)
+        flags |= POSIX_SPAWN_SETPGROUP
+    }
+    posix_spawnattr_setflags(&attributes, Int16(flags))
     var pid: pid_t = 0
-    try #require(posix_spawn(&pid, exe, &actions, &attributes, &cArgs, environ) == 0)
+    try #require(posix_spawn(&pid, command[0], &actions, &attributes, &cArgs, &cEnvironment) == 0)
     return pid
 }
 
@@ -55,8 +76,8 @@ func spawnRefreshlab(_ arguments: [String], in directory: String, memoryLimit: I
 /// so that a hanging command fails its test instead of the whole run, and given at most `memoryLimit` bytes of
 /// address space so that a command that would exhaust memory fails instead of the machine.
 func runRefreshlab(_ arguments: [String], in directory: String, timeout: Double = 60,
-                   memoryLimit: Int = 2 << 30) throws -> CommandOutcome {
-    let pid = try spawnRefreshlab(arguments, in: directory, memoryLimit: memoryLimit)
+                   memoryLimit: Int = 2 << 30, fileSizeLimit: Int? = nil) throws -> CommandOutcome {
+    let pid = try spawnRefreshlab(arguments, in: directory, memoryLimit: memoryLimit, fileSizeLimit: fileSizeLimit)
     var status: Int32 = 0
     var exited = false
     for _ in 0..<Int(timeout * 20) {

@@ -169,7 +169,7 @@ struct VideoRecordingTests {
         #expect(access(mp4, F_OK) != 0)
     }
 
-    @Test("When ffmpeg dies, the next write says so, and so does finish")
+    @Test("When ffmpeg dies, the next write says so in ffmpeg's words, and so does finish")
     func ffmpegDies() throws {
         // A stand-in ffmpeg that complains and exits without reading a frame.
         let bin = temporaryDirectory("rec-dies")
@@ -191,19 +191,26 @@ struct VideoRecordingTests {
         let message = try #require(failure as? LabError).description
         #expect(message.contains("ffmpeg stopped taking frames"))
         #expect(message.contains("rec.mp4"))
+        #expect(message.contains("stand-in ffmpeg: no encoder"), "\(message)")
+        #expect(access(bin + "/rec.mp4", F_OK) != 0)
         let finishing = #expect(throws: LabError.self) { try recording.finish(at: 100) }
         #expect(finishing?.description == message)
     }
 
-    @Test("A recording let go without finish stops its thread and ffmpeg",
+    @Test("A recording let go without finish stops its thread, and ffmpeg finishes the file with what it was sent",
           .enabled(if: ffmpegTools != nil, "ffmpeg and ffprobe are installed"))
     func letGo() throws {
         let mp4 = temporaryDirectory("rec-let-go") + "/rec.mp4"
         do {
             let recording = try VideoRecording(output: mp4, width: 160, height: 120)
             for k in 0..<3 { try recording.write(Self.canvas("B"), at: Double(k) / 60) }
+            recording.waitUntilWritten()
         }
-        #expect(access(mp4, F_OK) == 0)
+        #expect(try decodedFrameCount(mp4) == 2)
+        // Let go before ffmpeg had a frame, nothing is written.
+        let empty = temporaryDirectory("rec-let-go-empty") + "/rec.mp4"
+        do { _ = try VideoRecording(output: empty, width: 160, height: 120) }
+        #expect(access(empty, F_OK) != 0 && access(empty + ".tmp", F_OK) != 0)
     }
 }
 
