@@ -1,13 +1,15 @@
+import Refresh
+
 /// What a key does in the simulator. The window maps its keys through `Command(keyName:)` and gesture scripts name
 /// keys the same way, so a script's `{"key": "Space"}` does exactly what pressing Space does.
 public enum Command: Equatable, Sendable {
-    /// Shows the header effect at this place (0-based) of the keyboard's order: keys 1…5.
+    /// Shows the header effect at this place (0-based) of the keyboard's order (`RefreshEffects.entries`): keys 1…9.
     case selectEffect(index: Int)
     /// Shows the next effect: Tab.
     case nextEffect
     /// Begins a refresh from code, as `beginRefreshing()`: Space.
     case beginRefresh
-    /// Ends the running refresh with success (Return), failure (F) or a message (M, for the news banner).
+    /// Ends the running refresh with success (Return), failure (F) or a message (M: "12 new items").
     case endRefreshSuccess
     case endRefreshFailure
     case endRefreshMessage
@@ -50,19 +52,28 @@ public enum Command: Equatable, Sendable {
         public var chineseHelp: String
     }
 
-    /// Every key the simulator knows, in the order the help overlay lists them, with what it does.
-    public static let keyBindings: [KeyBinding] = [
-        KeyBinding(keys: "1", command: .selectEffect(index: 0), help: "sticky header (QQ)", chineseHelp: "粘性头部（QQ）"),
-        KeyBinding(keys: "2", command: .selectEffect(index: 1), help: "four-dot header", chineseHelp: "四点头部"),
-        KeyBinding(keys: "3", command: .selectEffect(index: 2), help: "ring header (Qidian)", chineseHelp: "圆环头部（起点）"),
-        KeyBinding(keys: "4", command: .selectEffect(index: 3), help: "news header (NetEase)", chineseHelp: "新闻头部（网易）"),
-        KeyBinding(keys: "5", command: .selectEffect(index: 4), help: "classic header (MJRefresh)",
-                   chineseHelp: "经典头部（MJRefresh）"),
+    /// How many effects have a key of their own: 1…9.
+    public static let effectKeyCount = 9
+
+    /// The keys of the effects, 1…9, in the order `RefreshEffects` lists them, each with the effect's own title.
+    public static var effectKeyBindings: [KeyBinding] {
+        RefreshEffects.entries.prefix(effectKeyCount).enumerated().map { index, entry in
+            KeyBinding(keys: String(index + 1), command: .selectEffect(index: index), help: entry.title.english,
+                       chineseHelp: entry.title.chinese)
+        }
+    }
+
+    /// Every key the simulator knows, in the order the help overlay lists them, with what it does: the effects'
+    /// keys as the registry has them, then the tools'.
+    public static var keyBindings: [KeyBinding] { effectKeyBindings + toolKeyBindings }
+
+    /// The keys that do not depend on the effects.
+    static let toolKeyBindings: [KeyBinding] = [
         KeyBinding(keys: "Tab", command: .nextEffect, help: "next header", chineseHelp: "下一个头部"),
         KeyBinding(keys: "Space", command: .beginRefresh, help: "begin refreshing from code", chineseHelp: "代码开始刷新"),
         KeyBinding(keys: "Return", command: .endRefreshSuccess, help: "end with success", chineseHelp: "结束：成功"),
         KeyBinding(keys: "F", command: .endRefreshFailure, help: "end with failure", chineseHelp: "结束：失败"),
-        KeyBinding(keys: "M", command: .endRefreshMessage, help: "end with a message (news)", chineseHelp: "结束：显示消息（新闻）"),
+        KeyBinding(keys: "M", command: .endRefreshMessage, help: "end with a message", chineseHelp: "结束：显示消息"),
         KeyBinding(keys: "A", command: .toggleAutoEnd, help: "auto end after 1.5 s", chineseHelp: "1.5 秒后自动结束"),
         KeyBinding(keys: "N", command: .toggleNoMoreData, help: "footer: no more data", chineseHelp: "底部：没有更多数据"),
         KeyBinding(keys: "L", command: .toggleLanguage, help: "English / Chinese", chineseHelp: "英文 / 中文"),
@@ -83,9 +94,14 @@ public enum Command: Equatable, Sendable {
     ]
 
     /// The command of a key named as in `keyBindings` (letters in either case), or nil for a key that does nothing.
+    /// Keys 1…9 always select an effect, so one without an effect says so rather than doing nothing.
     public init?(keyName: String) {
+        if let digit = Int(keyName), keyName.count == 1, (1...Command.effectKeyCount).contains(digit) {
+            self = .selectEffect(index: digit - 1)
+            return
+        }
         let name = keyName.count == 1 ? keyName.uppercased() : keyName
-        guard let binding = Command.keyBindings.first(where: { $0.keys == name }) else { return nil }
+        guard let binding = Command.toolKeyBindings.first(where: { $0.keys == name }) else { return nil }
         self = binding.command
     }
 }

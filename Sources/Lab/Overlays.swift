@@ -137,8 +137,9 @@ final class Overlays {
     static let insetColor = Color(rgb: 52, 199, 89)
     static let debugTextColor = Color(rgb: 200, 0, 130)
 
-    /// The help's lines (key, what it does) and title, laid out on first show in each language.
-    private var help: (language: RefreshLanguage, title: TextLine, lines: [(key: TextLine, help: TextLine)])?
+    /// The help's lines (key, what it does) and title, laid out on first show in each language, and again after an
+    /// effect is registered.
+    private var help: (language: RefreshLanguage, effects: Int, title: TextLine, lines: [(key: TextLine, help: TextLine)])?
     /// The debug overlay's texts, laid out again only when what they say changes.
     private var stateText: (state: RefreshState, effect: String, line: TextLine)?
     private var triggerText: (distance: Double, line: TextLine)?
@@ -164,7 +165,8 @@ final class Overlays {
 
     /// The help's layout: every line whole, the keys in a column as wide as the widest key.
     func helpLayout(language: RefreshLanguage, text: TextRenderer) -> (title: TextLine, lines: [(key: TextLine, help: TextLine)]) {
-        if let help, help.language == language { return (help.title, help.lines) }
+        let effects = RefreshEffects.revision
+        if let help, help.language == language, help.effects == effects { return (help.title, help.lines) }
         let chinese = language == .chinese
         let title = text.layout(chinese ? "按键（H、F1 或 Esc 关闭）" : "Keys (H, F1 or Esc closes this)", size: 15)
         // Keys that do the same share a line ("H, F1").
@@ -180,7 +182,7 @@ final class Overlays {
         let lines = rows.map { row in
             (text.layout(row.keys, size: Overlays.helpFontSize), text.layout(row.help, size: Overlays.helpFontSize))
         }
-        help = (language, title, lines)
+        help = (language, effects, title, lines)
         return (title, lines)
     }
 

@@ -20,12 +20,12 @@ public enum InputEvent: Equatable, Sendable {
 /// The header (one of `RefreshEffects`, chosen by name) and the load-more footer are layer trees whose animations
 /// run on the simulation's clock; every frame draws their presentation values at the time of the frame's step.
 public final class Simulation {
-    /// The effect shown at start: the first of the keyboard's order (keys 1…5), the sticky header.
-    public static let defaultEffectName = "sticky"
+    /// The effect shown at start: the first of the keyboard's order (key 1).
+    public static var defaultEffectName: String { RefreshEffects.names.first ?? "" }
     /// How long a refresh or a load runs before the simulator ends it by itself (when `autoEndsRefreshing`), in
     /// seconds: long enough to watch the refreshing animation, as a quick network answer would be.
     public static let autoEndDelay = 1.5
-    /// How many new items an automatic end reports on the news banner.
+    /// How many new items an automatic end reports on a header that tells them (`RefreshEffect.reportsNewItems`).
     public static let newItemsPerRefresh = 12
 
     public let phone: Phone
@@ -90,12 +90,10 @@ public final class Simulation {
         navigationTitle.string = Simulation.titles[.english] ?? ""
         refreshControl.headerLayer.animator = animator
         footer.layer.animator = animator
-        effectName = RefreshEffects.names.first ?? ""
+        effectName = Simulation.defaultEffectName
         refreshControl.attach(to: scrollView)
         footer.attach(to: scrollView)
-        if !selectEffect(named: Simulation.defaultEffectName), let first = RefreshEffects.names.first {
-            selectEffect(named: first)
-        }
+        selectEffect(named: effectName)
     }
 
     /// Shows the effect registered under `name` in the header; false (and no change) when there is none.
@@ -229,11 +227,15 @@ public final class Simulation {
         if canGrow { footer.endRefreshing() } else { footer.endRefreshingWithNoMoreData() }
     }
 
-    /// What an automatic end reports: on the news header a banner message in the control's language, else success.
+    /// What an automatic end reports: the new items' message on a header that tells how many came, else success.
     public var autoEndResult: RefreshResult {
-        guard refreshControl.metrics.textStyle == .news else { return .success }
+        refreshControl.effect.reportsNewItems ? .message(newItemsMessage(in: refreshControl.language)) : .success
+    }
+
+    /// "12 new items" in `language`: what a refresh ended with a message (M) says.
+    func newItemsMessage(in language: RefreshLanguage) -> String {
         let n = String(Simulation.newItemsPerRefresh)
-        return .message(refreshControl.language == .chinese ? "为你推荐" + n + "条新内容" : n + " new items")
+        return language == .chinese ? "为你推荐" + n + "条新内容" : n + " new items"
     }
 
     /// What the simulation does until the next input: it keeps moving, or it stays still until a change scheduled

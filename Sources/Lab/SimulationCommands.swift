@@ -76,8 +76,7 @@ extension Simulation {
         case .endRefreshFailure:
             return end(with: .failure, named: "failure")
         case .endRefreshMessage:
-            let n = String(Simulation.newItemsPerRefresh)
-            let message = language == .chinese ? "为你推荐" + n + "条新内容" : n + " new items"
+            let message = newItemsMessage(in: language)
             return end(with: .message(message), named: "“" + message + "”")
         case .toggleAutoEnd:
             autoEndsRefreshing.toggle()

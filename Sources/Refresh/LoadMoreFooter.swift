@@ -28,17 +28,14 @@ public final class LoadMoreFooter {
     public static let titleFontSize = 14.0
     /// The title's grey. Not from REFERENCE: MJRefresh's label colour, RGB (90, 90, 90).
     public static let titleColor = Color(rgb: 90, 90, 90)
-    /// The spinner's side, 20 pt. Not from REFERENCE: UIActivityIndicatorView's gray style.
-    public static let spinnerSide = 20.0
     /// How far left of the footer's centre the spinner's centre sits, clear of the title. Not from REFERENCE: by eye,
     /// for titles up to about 140 pt wide.
     public static let spinnerOffset = 90.0
-    /// The spinner's spokes; it turns one spoke's angle at a time. Not from REFERENCE: UIActivityIndicatorView's 12.
-    public static let spokeCount = 12
-    /// One turn of the spinner takes 1 s. Not from REFERENCE: UIActivityIndicatorView's pace.
-    public static let spinnerPeriod = 1.0
-    /// The spokes' grey. Not from REFERENCE: UIActivityIndicatorView's gray style.
-    public static let spokeColor = Color(rgb: 110, 110, 115)
+    /// The spinner: UIActivityIndicatorView's gray style as the footer draws it, 20 pt, spokes from 4 to 9 pt out of
+    /// the centre, grey RGB (110, 110, 115), the last spoke at a quarter of the first's alpha, a turn a second.
+    /// Not from REFERENCE: by eye.
+    public static let spinnerStyle = ActivityIndicatorStyle(spokeInnerRadius: 4, spokeOuterRadius: 9,
+                                                            color: Color(rgb: 110, 110, 115), trailingAlpha: 0.25)
 
     public let mode: Mode
     public let height: Double
@@ -48,7 +45,7 @@ public final class LoadMoreFooter {
     /// The footer's title, centred: "Tap or pull up to load more", "Loading more...", "No more data", …
     public let titleLayer = TextLayer()
     /// The activity indicator left of the title, shown while loading.
-    public let spinner = Layer()
+    public let spinner = ActivityIndicatorLayer(style: LoadMoreFooter.spinnerStyle)
     public private(set) weak var scrollView: ScrollView?
     /// Called once each time loading starts.
     public var action: (() -> Void)?
@@ -57,7 +54,7 @@ public final class LoadMoreFooter {
     /// True while the content is shorter than the screen: the footer shows nothing and does nothing.
     public private(set) var isHidden = false
     /// The bottom inset the footer adds to the scroll view's own right now, in points.
-    public private(set) var addedInset = 0.0
+    public var addedInset: Double { inset.value }
 
     /// The footer's title in the current state ("No more data", 已经全部加载完毕, …).
     public var title: String {
@@ -70,9 +67,8 @@ public final class LoadMoreFooter {
     /// fire again and again while the footer stays in view.
     private var hasFiredThisTouch = false
     private var wasTracking = false
-    private var isApplyingInset = false
-    private var baseBottom = 0.0
-    private var writtenBottom = Double.nan
+    /// The bottom inset the footer adds, under the scroll view's own.
+    private let inset = AddedInset(edge: .bottom)
     private var lastTime = 0.0
     /// The state and language the title was last written for, so a steady frame writes nothing.
     private var titleKey: (state: RefreshState, language: RefreshLanguage)?
@@ -87,45 +83,9 @@ public final class LoadMoreFooter {
         titleLayer.alignmentMode = .center
         titleLayer.verticalAlignment = .center
         layer.addSublayer(titleLayer)
-        LoadMoreFooter.addSpokes(to: spinner)
         spinner.isHidden = true
         layer.addSublayer(spinner)
         updateTitle()
-    }
-
-    /// Spokes from 5 to 9 pt out of the centre, 2 pt wide with round ends, fading clockwise behind the first.
-    private static func addSpokes(to spinner: Layer) {
-        let side = LoadMoreFooter.spinnerSide
-        spinner.bounds = Rect(x: 0, y: 0, width: side, height: side)
-        var spoke = Path()
-        spoke.addRoundedRect(Rect(x: side / 2 - 1, y: 1, width: 2, height: 5), cornerRadius: 1)
-        let n = LoadMoreFooter.spokeCount
-        for i in 0..<n {
-            let shape = ShapeLayer(frame: spinner.bounds)
-            shape.path = spoke
-            shape.fillColor = LoadMoreFooter.spokeColor
-            shape.transform = AffineTransform(rotationAngle: 2 * Double.pi * Double(i) / Double(n))
-            // The head (spoke 0) is darkest; the spokes behind it, anticlockwise, fade to a quarter.
-            shape.opacity = 1 - 0.75 * Double((n - i) % n) / Double(n - 1)
-            spinner.addSublayer(shape)
-        }
-    }
-
-    /// The spinner turns by one spoke at a time, a turn a second, from `time` on.
-    private func startSpinner(at time: Double) {
-        let n = LoadMoreFooter.spokeCount
-        let steps = (0..<n).map { 2 * Double.pi * Double($0) / Double(n) }
-        let turn = KeyframeAnimation<Double>(keyPath: "transform.rotation.z", values: steps, calculationMode: .discrete)
-        turn.duration = LoadMoreFooter.spinnerPeriod
-        turn.repeatCount = .infinity
-        turn.beginTime = spinner.localTime(atParentTime: time)
-        spinner.add(turn, forKey: "spin")
-        spinner.isHidden = false
-    }
-
-    private func stopSpinner() {
-        spinner.removeAnimation(forKey: "spin")
-        spinner.isHidden = true
     }
 
     private func updateTitle() {
@@ -147,7 +107,7 @@ public final class LoadMoreFooter {
         detach()
         self.scrollView = scrollView
         observation = scrollView.addObserver { [weak self] view, change in
-            guard let self, !self.isApplyingInset, change != .contentInset else { return }
+            guard let self, !self.inset.isWriting, change != .contentInset else { return }
             if view.isTracking && !self.wasTracking { self.hasFiredThisTouch = false }
             self.wasTracking = view.isTracking
             self.evaluate(at: view.currentTime)
@@ -161,7 +121,7 @@ public final class LoadMoreFooter {
         if let observation { scrollView.removeObserver(observation) }
         observation = nil
         tween = nil
-        apply(0)
+        inset.set(0, on: scrollView)
         self.scrollView = nil
     }
 
@@ -198,7 +158,7 @@ public final class LoadMoreFooter {
         if time > lastTime { lastTime = time }
         updateVisibility()
         if let current = tween {
-            apply(current.value(at: lastTime))
+            inset.set(current.value(at: lastTime), on: scrollView)
             if lastTime >= current.end { tween = nil }
         }
         if let scrollView {
@@ -224,8 +184,7 @@ public final class LoadMoreFooter {
 
     private var baseBottomInset: Double {
         guard let scrollView else { return 0 }
-        let bottom = scrollView.contentInset.bottom
-        return bottom == writtenBottom ? baseBottom : bottom - addedInset
+        return inset.base(of: scrollView)
     }
 
     private func updateVisibility() {
@@ -236,7 +195,7 @@ public final class LoadMoreFooter {
             isHidden = hidden
             if hidden && state == .refreshing { setState(.idle) }
         }
-        if tween == nil, case .automatic = mode { apply(isHidden ? 0 : height) }
+        if tween == nil, case .automatic = mode { inset.set(isHidden ? 0 : height, on: scrollView) }
     }
 
     private func evaluate(at time: Double) {
@@ -284,23 +243,11 @@ public final class LoadMoreFooter {
         }
     }
 
-    private func apply(_ value: Double) {
-        guard let scrollView, value != addedInset else { return }
-        var inset = scrollView.contentInset
-        if inset.bottom != writtenBottom { baseBottom = inset.bottom - addedInset }
-        inset.bottom = baseBottom + value
-        writtenBottom = inset.bottom
-        addedInset = value
-        isApplyingInset = true
-        scrollView.contentInset = inset
-        isApplyingInset = false
-    }
-
     private func setState(_ new: RefreshState) {
         guard new != state else { return }
         let old = state
         state = new
-        if new == .refreshing { startSpinner(at: now) } else if old == .refreshing { stopSpinner() }
+        if new == .refreshing { spinner.startAnimating(at: now) } else if old == .refreshing { spinner.stopAnimating() }
         updateTitle()
         stateDidChange?(old, new)
     }

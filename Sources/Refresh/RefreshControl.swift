@@ -65,8 +65,8 @@ public final class RefreshControl {
     }
 
     public var language = RefreshLanguage.english
-    /// The texts for the effect's style in the control's language.
-    public var strings: RefreshStrings { RefreshStrings(style: effect.metrics.textStyle, language: language) }
+    /// The effect's texts in the control's language.
+    public var strings: RefreshStrings { effect.strings(for: language) }
     /// The header's title in the current state ("Pull down to refresh", "Release to refresh", …); while finishing,
     /// the result only for an effect with a result row (`metrics.hasResultRow`), else the idle text.
     public var title: String { strings.headerTitle(for: state, showsResult: metrics.hasResultRow) }
@@ -81,7 +81,7 @@ public final class RefreshControl {
     public var lastUpdatedText: String { strings.lastUpdatedText(lastUpdated, now: dateSource()) }
 
     /// The top inset the control adds to the scroll view's own right now, in points.
-    public private(set) var addedInset = 0.0
+    public var addedInset: Double { inset.value }
     /// The pull as the effect last saw it.
     public private(set) var pull = RefreshPull(distance: 0, progress: 0, isDragging: false, time: 0, headerSize: .zero)
 
@@ -100,11 +100,8 @@ public final class RefreshControl {
     /// Set when a refresh ends with the finger down: the pull cannot arm again until the finger lifts, so a
     /// finger still holding the content past the threshold does not start a second refresh by accident.
     private var waitsForLift = false
-    private var isApplyingInset = false
-    /// The scroll view's own top inset as last found, and the top inset the control last wrote: while the scroll
-    /// view still shows what was written, the base is the one remembered, free of rounding.
-    private var baseTop = 0.0
-    private var writtenTop = Double.nan
+    /// The top inset the control adds, over the scroll view's own.
+    private let inset = AddedInset(edge: .top)
     private var lastTime = 0.0
 
     public init(effect: any RefreshEffect = ClassicEffect(), lastUpdatedStore: LastUpdatedStore = LastUpdatedStore(),
@@ -127,7 +124,7 @@ public final class RefreshControl {
         detach()
         self.scrollView = scrollView
         observation = scrollView.addObserver { [weak self] view, change in
-            guard let self, !self.isApplyingInset, change != .contentInset else { return }
+            guard let self, !self.inset.isWriting, change != .contentInset else { return }
             self.evaluate(at: view.currentTime)
         }
         lastTime = Swift.max(lastTime, scrollView.currentTime)
@@ -141,7 +138,7 @@ public final class RefreshControl {
         if let observation { scrollView.removeObserver(observation) }
         observation = nil
         tween = nil
-        apply(0)
+        inset.set(0, on: scrollView)
         floatingDistance = 0
         scrollView.holdsContentAtTop = false
         self.scrollView = nil
@@ -261,8 +258,7 @@ public final class RefreshControl {
     /// The scroll view's top inset without the part the control added.
     private var baseTopInset: Double {
         guard let scrollView else { return 0 }
-        let top = scrollView.contentInset.top
-        return top == writtenTop ? baseTop : top - addedInset
+        return inset.base(of: scrollView)
     }
 
     /// How far the content sits below its resting top, measured from the scroll view's own inset; for a floating
@@ -378,7 +374,11 @@ public final class RefreshControl {
     private func advanceInset(to time: Double) {
         while true {
             if let current = tween {
-                if tweenMovesHeader { floatingDistance = current.value(at: time) } else { apply(current.value(at: time)) }
+                if tweenMovesHeader {
+                    floatingDistance = current.value(at: time)
+                } else {
+                    inset.set(current.value(at: time), on: scrollView)
+                }
                 guard time >= current.end else { return }
                 tween = nil
                 if case .finishing = state {
@@ -398,7 +398,7 @@ public final class RefreshControl {
                 moveOffsetWithTween()
                 continue
             }
-            apply(0)
+            inset.set(0, on: scrollView)
             floatingDistance = 0
             waitsForLift = scrollView?.isDragging ?? false
             setState(.idle, at: nextStageTime)
@@ -411,23 +411,6 @@ public final class RefreshControl {
     private func holdFinishingWait(from previous: Double, to time: Double) {
         guard case .finishing = state, tween == nil, time > previous, effect.holdsFinishing else { return }
         nextStageTime += time - previous
-    }
-
-    /// Sets the added inset to `value`, on top of whatever the scroll view's own inset is now. The base is kept
-    /// exactly as found, so taking the inset back restores it to the last bit.
-    private func apply(_ value: Double) {
-        guard let scrollView, value != addedInset else {
-            if scrollView == nil { addedInset = 0 }
-            return
-        }
-        var inset = scrollView.contentInset
-        if inset.top != writtenTop { baseTop = inset.top - addedInset }
-        inset.top = baseTop + value
-        writtenTop = inset.top
-        addedInset = value
-        isApplyingInset = true
-        scrollView.contentInset = inset
-        isApplyingInset = false
     }
 
     private func setState(_ new: RefreshState, at time: Double) {

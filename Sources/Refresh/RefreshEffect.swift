@@ -86,8 +86,6 @@ public struct RefreshMetrics: Equatable, Sendable {
     /// or one that does not end at 0, is completed by removing what is left of the inset (or taking a floating
     /// header back to its start) at once.
     public var finishing: [RefreshInsetStage]
-    /// Which set of texts the effect shows.
-    public var textStyle: RefreshTextStyle
     /// Whether the header shows how a refresh ended (the sticky header's result row, the news banner). Without
     /// one the title reads as idle again while finishing, as MJRefresh's header is back in Idle as soon as the
     /// refresh ends.
@@ -104,7 +102,7 @@ public struct RefreshMetrics: Equatable, Sendable {
                 refreshingInset: Double? = nil, insertDuration: Double = classicInsertDuration,
                 insertTiming: TimingFunction = .easeInEaseOut,
                 finishing: [RefreshInsetStage] = [RefreshInsetStage(duration: classicRemoveDuration)],
-                textStyle: RefreshTextStyle = .standard, hasResultRow: Bool = false,
+                hasResultRow: Bool = false,
                 drawsBehindContent: Bool = false, placement: HeaderPlacement = .pushesContent) {
         self.headerHeight = headerHeight
         self.triggerDistance = triggerDistance ?? headerHeight
@@ -114,7 +112,6 @@ public struct RefreshMetrics: Equatable, Sendable {
         self.insertDuration = insertDuration
         self.insertTiming = insertTiming
         self.finishing = finishing
-        self.textStyle = textStyle
         self.hasResultRow = hasResultRow
         self.drawsBehindContent = drawsBehindContent
         self.placement = placement
@@ -139,7 +136,9 @@ public struct RefreshMetrics: Equatable, Sendable {
 ///         bar.backgroundColor = new == .armed ? Color(rgb: 52, 199, 89) : Color(rgb: 0, 122, 255)
 ///     }
 /// }
-/// // one line in RefreshEffects.builtIn: ("bar", { BarEffect() })
+/// RefreshEffects.register(name: "bar", title: LocalizedText(english: "bar header", chinese: "进度条头部")) {
+///     BarEffect()
+/// }
 /// ```
 public protocol RefreshEffect: AnyObject {
     var metrics: RefreshMetrics { get }
@@ -158,9 +157,18 @@ public protocol RefreshEffect: AnyObject {
     /// Called when the effect is given to a control, or taken from it (nil): effects that show texts or the
     /// last-updated time keep it (weakly) to read them.
     func didMove(to control: RefreshControl?)
+    /// The texts the header shows in `language` (the control's `strings`): each effect owns its wording, so a new
+    /// one changes no shared table. MJRefresh's standard set unless an effect says otherwise.
+    func strings(for language: RefreshLanguage) -> RefreshStrings
+    /// Whether the header can tell how many new items a refresh brought (the news banner's "12 new items"): an
+    /// app, or the lab's automatic end, then ends a refresh with that message rather than plain success. False
+    /// unless an effect says otherwise.
+    var reportsNewItems: Bool { get }
 }
 
 extension RefreshEffect {
     public func didMove(to control: RefreshControl?) {}
     public var holdsFinishing: Bool { false }
+    public func strings(for language: RefreshLanguage) -> RefreshStrings { .standard(language) }
+    public var reportsNewItems: Bool { false }
 }

@@ -1,46 +1,77 @@
 import Synchronization
 
-/// The effects the lab can show, by name.
+/// The effects the lab can show, by name, with what its keys and help say of each.
 ///
-/// A new effect is one file implementing `RefreshEffect` plus one line in `builtIn`; an app or a test can also
-/// add its own with `register(name:make:)`.
+/// A new effect is one file implementing `RefreshEffect` and one `register(name:title:make:)` call; nothing else
+/// names it. The lab gives keys 1…9 to the effects in the order of `entries`: the built-in ones, then the
+/// registered ones in the order of registration.
 public enum RefreshEffects {
     /// Makes a fresh effect; every control gets its own layers.
     public typealias Maker = @Sendable () -> any RefreshEffect
 
-    /// The effects that come with the lab, in the order the keyboard cycles through them.
-    public static let builtIn: [(name: String, make: Maker)] = [
-        ("sticky", { StickyEffect() }),
-        ("dots", { DotsEffect() }),
-        ("ring", { RingEffect() }),
-        ("news", { NewsEffect() }),
-        ("classic", { ClassicEffect() }),
-    ]
+    /// One effect: its name (`--effect`, scripts, the window's title), its line in the help, and its maker.
+    public struct Entry: Sendable {
+        public var name: String
+        /// What the help and the key table say of the effect, as "sticky header (QQ)".
+        public var title: LocalizedText
+        public var make: Maker
 
-    private static let registered = Mutex<[(name: String, make: Maker)]>([])
-
-    /// Adds an effect under `name`, or replaces the one registered under it.
-    public static func register(name: String, make: @escaping Maker) {
-        registered.withLock { list in
-            if let i = list.firstIndex(where: { $0.name == name }) {
-                list[i].make = make
-            } else {
-                list.append((name, make))
-            }
+        public init(name: String, title: LocalizedText, make: @escaping Maker) {
+            self.name = name
+            self.title = title
+            self.make = make
         }
     }
 
-    /// Every name, built-in first, then registered ones in the order of registration.
-    public static var names: [String] {
-        let extra = registered.withLock { list in list.map(\.name) }
-        return builtIn.map(\.name) + extra.filter { name in !builtIn.contains { $0.name == name } }
+    /// The effects that come with the lab, in the order the keyboard cycles through them.
+    public static let builtIn: [Entry] = [
+        Entry(name: "sticky", title: LocalizedText(english: "sticky header (QQ)", chinese: "粘性头部（QQ）")) {
+            StickyEffect()
+        },
+        Entry(name: "dots", title: LocalizedText(english: "four-dot header", chinese: "四点头部")) { DotsEffect() },
+        Entry(name: "ring", title: LocalizedText(english: "ring header (Qidian)", chinese: "圆环头部（起点）")) {
+            RingEffect()
+        },
+        Entry(name: "news", title: LocalizedText(english: "news header (NetEase)", chinese: "新闻头部（网易）")) {
+            NewsEffect()
+        },
+        Entry(name: "classic", title: LocalizedText(english: "classic header (MJRefresh)",
+                                                    chinese: "经典头部（MJRefresh）")) { ClassicEffect() },
+    ]
+
+    /// The registered effects, and how many registrations there have been.
+    private static let registered = Mutex<(entries: [Entry], revision: Int)>(([], 0))
+
+    /// Adds an effect under `name`, or replaces the one registered under it (a built-in one included, which keeps
+    /// its place in the order).
+    public static func register(name: String, title: LocalizedText, make: @escaping Maker) {
+        registered.withLock { state in
+            let entry = Entry(name: name, title: title, make: make)
+            if let i = state.entries.firstIndex(where: { $0.name == name }) {
+                state.entries[i] = entry
+            } else {
+                state.entries.append(entry)
+            }
+            state.revision += 1
+        }
     }
+
+    /// Changes with every registration: what was made from `entries` (a help's layout) is stale when it differs.
+    public static var revision: Int { registered.withLock { $0.revision } }
+
+    /// Every effect once, in the keyboard's order: built-in first, then registered ones in the order of
+    /// registration; a registered effect under a built-in name takes that one's place.
+    public static var entries: [Entry] {
+        let extra = registered.withLock { $0.entries }
+        let replaced = builtIn.map { entry in extra.first { $0.name == entry.name } ?? entry }
+        return replaced + extra.filter { entry in !builtIn.contains { $0.name == entry.name } }
+    }
+
+    /// Every name, in the order of `entries`.
+    public static var names: [String] { entries.map(\.name) }
 
     /// A new effect of that name (a registered one before a built-in one of the same name), or nil.
     public static func make(_ name: String) -> (any RefreshEffect)? {
-        if let maker = registered.withLock({ list in list.first { $0.name == name }?.make }) {
-            return maker()
-        }
-        return builtIn.first { $0.name == name }?.make()
+        entries.first { $0.name == name }?.make()
     }
 }

@@ -4,13 +4,27 @@ public enum RefreshLanguage: String, Equatable, Sendable, CaseIterable {
     case chinese
 }
 
-/// Which family of texts an effect shows: MJRefresh's, or the news header's short ones.
-public enum RefreshTextStyle: Equatable, Sendable {
-    case standard
-    case news
+/// A short text in each of the lab's languages, such as an effect's line in the help.
+public struct LocalizedText: Equatable, Sendable {
+    public var english: String
+    public var chinese: String
+
+    public init(english: String, chinese: String) {
+        self.english = english
+        self.chinese = chinese
+    }
+
+    /// The text in `language`.
+    public func text(in language: RefreshLanguage) -> String {
+        switch language {
+        case .english: english
+        case .chinese: chinese
+        }
+    }
 }
 
-/// Every text a header or footer shows, in one language (REFERENCE §1, Classic and News).
+/// Every text a header or footer shows, in one language (REFERENCE §1, Classic). An effect with texts of its own
+/// returns them from `RefreshEffect.strings(for:)`, usually MJRefresh's set with a few lines changed.
 public struct RefreshStrings: Equatable, Sendable {
     /// Idle or pulling, short of the threshold.
     public var pullDown: String
@@ -56,28 +70,6 @@ public struct RefreshStrings: Equatable, Sendable {
                            footerRelease: "松开立即加载更多", footerLoading: "正在加载更多的数据...",
                            noMoreData: "已经全部加载完毕")
         }
-    }
-
-    /// The news header's texts (REFERENCE §1, News: 下拉刷新 / 释放刷新 / 加载中 / 加载完成).
-    public static func news(_ language: RefreshLanguage) -> RefreshStrings {
-        var strings = standard(language)
-        switch language {
-        case .english:
-            strings.pullDown = "Pull to refresh"
-            strings.release = "Release to refresh"
-            strings.refreshing = "Loading"
-            strings.succeeded = "Done"
-        case .chinese:
-            strings.pullDown = "下拉刷新"
-            strings.release = "释放刷新"
-            strings.refreshing = "加载中"
-            strings.succeeded = "加载完成"
-        }
-        return strings
-    }
-
-    public init(style: RefreshTextStyle, language: RefreshLanguage) {
-        self = style == .news ? .news(language) : .standard(language)
     }
 
     public init(pullDown: String, release: String, refreshing: String, succeeded: String, failed: String,

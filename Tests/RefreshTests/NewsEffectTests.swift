@@ -32,7 +32,7 @@ struct NewsStateTests {
     func metrics() {
         let m = NewsEffect().metrics
         #expect(m.headerHeight == 70 && m.triggerDistance == 70 && m.refreshingInset == 70)
-        #expect(m.minimumTriggerDistance == 45 && m.trigger == .onRelease && m.textStyle == .news)
+        #expect(m.minimumTriggerDistance == 45 && m.trigger == .onRelease)
         #expect(m.finishing == [RefreshInsetStage(inset: 32, duration: 0.2),
                                 RefreshInsetStage(delay: 1.5, inset: 0, duration: 0.2)])
         let (rig, _) = newsRig()
@@ -268,7 +268,7 @@ struct NewsGeometryTests {
             #expect(Double(inkLeft) / 2 >= labelLeft - 0.5 && Double(inkRight) / 2 <= labelLeft + textWidth + 0.5,
                     "\(text): ink \(Double(inkLeft) / 2) … \(Double(inkRight) / 2)", sourceLocation: sourceLocation)
         }
-        let strings = RefreshStrings.news(language)
+        let strings = NewsEffect.newsStrings(language)
         rig.touchDown()
         rig.pull(to: 69)
         expectCentred(strings.pullDown)

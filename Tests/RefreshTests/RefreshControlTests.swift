@@ -16,7 +16,7 @@ let sticky = RefreshMetrics(headerHeight: 44, triggerDistance: 88, trigger: .atT
 let news = RefreshMetrics(headerHeight: 70, triggerDistance: 70, minimumTriggerDistance: 45, refreshingInset: 70,
                           finishing: [RefreshInsetStage(inset: 32, duration: 0.2),
                                       RefreshInsetStage(delay: 1.5, inset: 0, duration: 0.2)],
-                          textStyle: .news, hasResultRow: true)
+                          hasResultRow: true)
 
 @Suite("RefreshControl: scripted pulls")
 struct ScriptedPullTests {
@@ -365,7 +365,7 @@ struct EffectAndTextTests {
 
     @Test("News texts: 下拉刷新 / 释放刷新 / 加载中 / 加载完成")
     func newsTexts() {
-        let s = RefreshStrings.news(.chinese)
+        let s = NewsEffect.newsStrings(.chinese)
         #expect([RefreshState.pulling, .armed, .refreshing, .finishing(.success)].map(s.headerTitle(for:))
             == ["下拉刷新", "释放刷新", "加载中", "加载完成"])
         #expect(RefreshStrings.standard(.chinese).headerTitle(for: .finishing(.failure)) == "刷新失败")
@@ -400,7 +400,10 @@ struct EffectAndTextTests {
 
     @Test("Registry: a registered effect is made by name; built-in names come first")
     func registry() {
-        RefreshEffects.register(name: "test-recording") { RecordingEffect(metrics: sticky) }
+        RefreshEffects.register(name: "test-recording",
+                                title: LocalizedText(english: "recording header", chinese: "记录头部")) {
+            RecordingEffect(metrics: sticky)
+        }
         #expect(RefreshEffects.names.first == RefreshEffects.builtIn.first?.name)
         #expect(RefreshEffects.names.contains("test-recording"))
         #expect(RefreshEffects.make("test-recording")?.metrics == sticky)

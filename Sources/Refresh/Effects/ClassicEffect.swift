@@ -43,19 +43,10 @@ public final class ClassicEffect: RefreshEffect {
     public static let arrowColor = Color(rgb: 150, 150, 150)
     /// The arrow's line width, 1.5 pt; not in REFERENCE: read off MJRefresh's arrow.png.
     public static let arrowLineWidth = 1.5
-    /// The activity indicator's size, 20 pt; not in REFERENCE: UIActivityIndicatorView's gray style.
-    public static let spinnerDiameter = 20.0
-    /// Number of spokes, 12 (UIActivityIndicatorView).
-    public static let spokeCount = 12
-    /// A spoke's width, 2 pt, and its ends' distances from the centre, 4.5 and 9.5 pt; not in REFERENCE: measured
-    /// off UIActivityIndicatorView's gray style.
-    public static let spokeWidth = 2.0, spokeInnerRadius = 4.5, spokeOuterRadius = 9.5
-    /// The spokes' grey; not in REFERENCE: UIActivityIndicatorView's gray style.
-    public static let spokeColor = Color(rgb: 128, 128, 128)
-    /// The alpha of the spoke farthest behind the leading one (which is opaque); not in REFERENCE.
-    public static let trailingSpokeAlpha = 0.2
-    /// One turn of the indicator, 1 s, in 12 steps; not in REFERENCE: UIActivityIndicatorView's pace.
-    public static let spinPeriod = 1.0
+    /// The activity indicator: UIActivityIndicatorView's gray style, 20 pt, 12 spokes 2 pt wide from 4.5 to 9.5 pt
+    /// out, grey RGB (128, 128, 128), fading to 0.2 behind the leading spoke, a turn a second in 12 steps; not in
+    /// REFERENCE: measured off UIActivityIndicatorView.
+    public static let spinnerStyle = ActivityIndicatorStyle()
 
     public let metrics = RefreshMetrics()
     public let layer = Layer()
@@ -64,8 +55,7 @@ public final class ClassicEffect: RefreshEffect {
     /// The arrow, turned about its centre by `arrowAngle`.
     public let arrow = ShapeLayer()
     /// The activity indicator: 12 spokes, turned in steps of 30°.
-    public let spinner = Layer()
-    private var spokes: [ShapeLayer] = []
+    public let spinner = ActivityIndicatorLayer(style: ClassicEffect.spinnerStyle)
 
     private weak var control: RefreshControl?
     private var state = RefreshState.idle
@@ -84,7 +74,7 @@ public final class ClassicEffect: RefreshEffect {
     /// How many 30° steps the indicator has turned in the last frame (0…11).
     public private(set) var spinnerStep = 0
     /// The indicator's alpha in the last frame (it fades out while the inset goes back).
-    public private(set) var spinnerAlpha = 1.0
+    public var spinnerAlpha: Double { spinner.fade }
 
     public init() {
         stateLabel.fontWeight = ClassicEffect.stateFontWeight
@@ -113,36 +103,8 @@ public final class ClassicEffect: RefreshEffect {
         arrow.lineJoin = .round
         layer.addSublayer(arrow)
 
-        let d = ClassicEffect.spinnerDiameter
-        spinner.bounds = Rect(x: 0, y: 0, width: d, height: d)
         spinner.isHidden = true
-        for k in 0..<ClassicEffect.spokeCount {
-            let spoke = ShapeLayer(frame: spinner.bounds)
-            spoke.path = ClassicEffect.spokePath(behindLeader: k)
-            spoke.fillColor = ClassicEffect.spokeColor(behindLeader: k, fade: 1)
-            spinner.addSublayer(spoke)
-            spokes.append(spoke)
-        }
         layer.addSublayer(spinner)
-    }
-
-    /// A spoke `k` steps (of 30°) behind the leading one, which points straight up.
-    static func spokePath(behindLeader k: Int) -> Path {
-        let c = spinnerDiameter / 2, w = spokeWidth
-        var bar = Path()
-        bar.addRoundedRect(Rect(x: c - w / 2, y: c - spokeOuterRadius, width: w, height: spokeOuterRadius - spokeInnerRadius),
-                           cornerRadius: w / 2)
-        let turn = -2 * Double.pi * Double(k) / Double(spokeCount)
-        let t = AffineTransform(translationX: -c, y: -c).concatenating(AffineTransform(rotationAngle: turn))
-            .concatenating(AffineTransform(translationX: c, y: c))
-        return bar.applying(t)
-    }
-
-    /// The colour of the spoke `k` steps behind the leader: opaque at the lead, fading linearly to
-    /// `trailingSpokeAlpha`, all multiplied by `fade`.
-    static func spokeColor(behindLeader k: Int, fade: Double) -> Color {
-        let share = Double(k) / Double(spokeCount - 1)
-        return spokeColor.withAlphaMultiplied(by: (1 - (1 - trailingSpokeAlpha) * share) * fade)
     }
 
     // MARK: RefreshEffect
@@ -200,25 +162,17 @@ public final class ClassicEffect: RefreshEffect {
         arrow.isHidden = busy
         spinner.isHidden = !busy
         if busy {
-            let turns = Swift.max(0, time - spinStart) / ClassicEffect.spinPeriod
-            let steps = Int((turns * Double(ClassicEffect.spokeCount)).rounded(.down))
-            spinnerStep = steps % ClassicEffect.spokeCount
-            spinner.transform = AffineTransform(rotationAngle: 2 * Double.pi * Double(spinnerStep) / Double(ClassicEffect.spokeCount))
+            spinnerStep = spinner.style.step(after: time - spinStart)
+            spinner.show(step: spinnerStep)
             var fade = 1.0
             if let start = fadeStart {
                 fade = 1 - Swift.min(1, Swift.max(0, (time - start) / RefreshMetrics.classicRemoveDuration))
             }
-            if fade != spinnerAlpha {
-                spinnerAlpha = fade
-                for (k, spoke) in spokes.enumerated() { spoke.fillColor = ClassicEffect.spokeColor(behindLeader: k, fade: fade) }
-            }
+            spinner.fade = fade
         } else {
             arrowAngle = arrowAngle(at: time)
             arrow.transform = AffineTransform(rotationAngle: arrowAngle)
-            if spinnerAlpha != 1 {
-                spinnerAlpha = 1
-                for (k, spoke) in spokes.enumerated() { spoke.fillColor = ClassicEffect.spokeColor(behindLeader: k, fade: 1) }
-            }
+            spinner.fade = 1
         }
     }
 
@@ -231,7 +185,7 @@ public final class ClassicEffect: RefreshEffect {
         let language = control?.language ?? .english
         let date = control?.lastUpdated
         guard !textsAreCurrent || language != shownLanguage || date != shownDate else { return }
-        let strings = control?.strings ?? RefreshStrings(style: metrics.textStyle, language: language)
+        let strings = control?.strings ?? strings(for: language)
         let title = strings.headerTitle(for: state, showsResult: metrics.hasResultRow)
         let updated = control?.lastUpdatedText ?? strings.lastUpdatedText(nil, now: RefreshDate.current())
         if stateLabel.string != title { stateLabel.string = title }

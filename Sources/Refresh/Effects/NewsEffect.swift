@@ -77,7 +77,7 @@ public final class NewsEffect: RefreshEffect {
         finishing: [RefreshInsetStage(inset: NewsEffect.bannerHeight, duration: NewsEffect.collapseDuration),
                     RefreshInsetStage(delay: NewsEffect.bannerHoldDuration, inset: 0,
                                       duration: NewsEffect.collapseDuration)],
-        textStyle: .news, hasResultRow: true)
+        hasResultRow: true)
     public let layer = Layer()
 
     /// The grey view with the image and the label; hidden while the banner shows.
@@ -259,9 +259,33 @@ public final class NewsEffect: RefreshEffect {
                            width: textWidth, height: NewsEffect.threshold)
     }
 
+    /// The news header's own short texts (REFERENCE §1, News: 下拉刷新 / 释放刷新 / 加载中 / 加载完成), MJRefresh's for
+    /// the rest.
+    public static func newsStrings(_ language: RefreshLanguage) -> RefreshStrings {
+        var strings = RefreshStrings.standard(language)
+        switch language {
+        case .english:
+            strings.pullDown = "Pull to refresh"
+            strings.release = "Release to refresh"
+            strings.refreshing = "Loading"
+            strings.succeeded = "Done"
+        case .chinese:
+            strings.pullDown = "下拉刷新"
+            strings.release = "释放刷新"
+            strings.refreshing = "加载中"
+            strings.succeeded = "加载完成"
+        }
+        return strings
+    }
+
+    public func strings(for language: RefreshLanguage) -> RefreshStrings { NewsEffect.newsStrings(language) }
+
+    /// The banner says how many new items came, as NetEase's does.
+    public var reportsNewItems: Bool { true }
+
     /// The texts of the current state and language, from the control's strings.
     private func refreshTexts() {
-        let strings = control?.strings ?? RefreshStrings.news(language)
+        let strings = control?.strings ?? strings(for: language)
         switch state {
         case .finishing(.failure):
             label.string = strings.failed

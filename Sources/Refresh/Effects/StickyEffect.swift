@@ -63,16 +63,9 @@ public final class StickyEffect: RefreshEffect {
     static let arrowLineWidth = 2.0
     /// The refresh arrow's colour: white on the grey blob; not from REFERENCE.
     static let arrowColor = Color.white
-    /// The spinner's side, UIActivityIndicatorView's small style (20 pt); not from REFERENCE.
-    static let spinnerSize = 20.0
-    /// The spinner's spokes: 12, one lit more per step, a turn a second (UIActivityIndicatorView); not from REFERENCE.
-    static let spokeCount = 12
-    /// One turn of the spinner, in seconds (UIActivityIndicatorView); not from REFERENCE.
-    static let spinnerPeriod = 1.0
-    /// Spoke width, inner and outer radius in the 20 pt spinner; not from REFERENCE.
-    static let spokeWidth = 2.0, spokeInner = 4.5, spokeOuter = 9.5
-    /// The spinner's grey, and how much fainter each spoke behind the lit one is; not from REFERENCE.
-    static let spinnerGrey = 0.5, spokeFade = 0.07
+    /// The spinner: UIActivityIndicatorView's small style, 20 pt, 12 spokes 2 pt wide from 4.5 to 9.5 pt out, a
+    /// turn a second, grey 0.5, each spoke behind the lit one 0.07 fainter (the last at 0.23); not from REFERENCE.
+    static let spinnerStyle = ActivityIndicatorStyle(color: Color(white: 0.5), trailingAlpha: 0.23)
     /// The result icon's side and its gap to the text; not from REFERENCE.
     static let resultIconSize = 16.0, resultIconGap = 6.0
 
@@ -166,7 +159,7 @@ public final class StickyEffect: RefreshEffect {
     public let blobShape = ShapeLayer()
     /// The refresh icon, scaled by s about its centre.
     public let icon = Layer()
-    public let spinner = Layer()
+    public let spinner = ActivityIndicatorLayer(style: StickyEffect.spinnerStyle)
     public let resultRow = ResultRowLayer()
 
     private weak var control: RefreshControl?
@@ -178,7 +171,6 @@ public final class StickyEffect: RefreshEffect {
     private let fadeOut: BasicAnimation<Double>
     private let collapse: BasicAnimation<Double>
     private let spinnerHold: BasicAnimation<Double>
-    private let spin: KeyframeAnimation<Double>
     private let resultFade: BasicAnimation<Double>
 
     public init() {
@@ -199,10 +191,7 @@ public final class StickyEffect: RefreshEffect {
         blob.addSublayer(icon)
         refreshView.addSublayer(blob)
 
-        let side = StickyEffect.spinnerSize
-        spinner.frame = Rect(x: (StickyEffect.viewWidth - side) / 2, y: (StickyEffect.originalHeight - side) / 2,
-                             width: side, height: side)
-        for spoke in StickyEffect.makeSpokes() { spinner.addSublayer(spoke) }
+        spinner.position = Point(StickyEffect.viewWidth / 2, StickyEffect.originalHeight / 2)
         spinner.isHidden = true
         refreshView.addSublayer(spinner)
 
@@ -225,11 +214,6 @@ public final class StickyEffect: RefreshEffect {
         // Keeps the spinner out of sight until it starts; the model opacity (1) shows after.
         spinnerHold = BasicAnimation<Double>(keyPath: "opacity", from: 0, to: 0)
         spinnerHold.duration = StickyEffect.spinnerDelay
-        var steps: [Double] = []
-        for i in 0..<StickyEffect.spokeCount { steps.append(2 * Double.pi * Double(i) / Double(StickyEffect.spokeCount)) }
-        spin = KeyframeAnimation<Double>(keyPath: "transform.rotation.z", values: steps, calculationMode: .discrete)
-        spin.duration = StickyEffect.spinnerPeriod
-        spin.repeatCount = .infinity
         resultFade = BasicAnimation<Double>(keyPath: "opacity", from: 0, to: 1)
         resultFade.duration = StickyEffect.resultFadeDuration
         resultFade.timingFunction = .easeInEaseOut
@@ -303,19 +287,17 @@ public final class StickyEffect: RefreshEffect {
         blob.add(fadeOut, forKey: "fade")
         blob.add(collapse, forKey: "collapse")
 
-        spinner.isHidden = false
         spinner.removeAllAnimations()
         spinner.opacity = 1
         spinnerHold.beginTime = spinner.localTime(atParentTime: time)
         spinner.add(spinnerHold, forKey: "hold")
-        spin.beginTime = spinner.localTime(atParentTime: time + StickyEffect.spinnerDelay)
-        spinner.add(spin, forKey: "spin")
+        spinner.startAnimating(at: time + StickyEffect.spinnerDelay)
     }
 
     /// The spinner stops and the result row fades in with its icon.
     private func showResult(_ result: RefreshResult, state: RefreshState, at time: Double) {
         spinner.removeAllAnimations()
-        spinner.isHidden = true
+        spinner.stopAnimating()
         blob.removeAllAnimations()
         blob.opacity = 0
         resultRow.string = control?.strings.headerTitle(for: state) ?? ""
@@ -334,7 +316,7 @@ public final class StickyEffect: RefreshEffect {
         blob.removeAllAnimations()
         blob.opacity = 1
         spinner.removeAllAnimations()
-        spinner.isHidden = true
+        spinner.stopAnimating()
         resultRow.removeAllAnimations()
         resultRow.isHidden = true
         blobHeight = .nan
@@ -368,32 +350,6 @@ public final class StickyEffect: RefreshEffect {
         head.path = tip
         head.fillColor = StickyEffect.arrowColor
         return [arc, head]
-    }
-
-    /// Twelve spokes round the spinner's centre, the one at the top lit and each one behind it (anticlockwise)
-    /// fainter, as UIActivityIndicatorView draws them; the spinner turns by whole spokes.
-    static func makeSpokes() -> [ShapeLayer] {
-        let side = StickyEffect.spinnerSize
-        let c = side / 2
-        var spoke = Path()
-        let w = StickyEffect.spokeWidth
-        spoke.addRoundedRect(Rect(x: c - w / 2, y: c - StickyEffect.spokeOuter, width: w,
-                                  height: StickyEffect.spokeOuter - StickyEffect.spokeInner), cornerRadius: w / 2)
-        var layers: [ShapeLayer] = []
-        let n = StickyEffect.spokeCount
-        for i in 0..<n {
-            let angle = 2 * Double.pi * Double(i) / Double(n)
-            let turn = AffineTransform(translationX: -c, y: -c)
-                .concatenating(AffineTransform(rotationAngle: angle))
-                .concatenating(AffineTransform(translationX: c, y: c))
-            let layer = ShapeLayer()
-            layer.frame = Rect(x: 0, y: 0, width: side, height: side)
-            layer.path = spoke.applying(turn)
-            let behind = Double((n - i) % n)
-            layer.fillColor = Color(white: StickyEffect.spinnerGrey, alpha: 1 - StickyEffect.spokeFade * behind)
-            layers.append(layer)
-        }
-        return layers
     }
 
     /// A circle with a tick, as an outline to fill, in a 16 pt box.
