@@ -22,6 +22,8 @@ public enum InputEvent: Equatable, Sendable {
 public final class Simulation {
     /// The effect shown at start: the first of the keyboard's order (key 1).
     public static var defaultEffectName: String { RefreshEffects.names.first ?? "" }
+    /// Every effect the header can show, in the keyboard's order.
+    public static var effectNames: [String] { RefreshEffects.names }
     /// How long a refresh or a load runs before the simulator ends it by itself (when `autoEndsRefreshing`), in
     /// seconds: long enough to watch the refreshing animation, as a quick network answer would be.
     public static let autoEndDelay = 1.5

@@ -39,7 +39,8 @@ struct RefreshLabCommand: ParsableCommand {
 
 /// The phone the simulator shows: its header effect and its pixels per point.
 struct PhoneOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("The header effect: sticky (default), dots, ring, news or classic.", valueName: "name"))
+    @Option(help: ArgumentHelp("The header effect: one of \(Simulation.effectNames.joined(separator: ", ")) (the first by default).",
+                               valueName: "name"))
     var effect: String?
 
     @Option(parsing: .unconditional,
