@@ -526,9 +526,7 @@ struct FloatingPlacementTests {
         let rig = Rig(effect: RecordingEffect(metrics: floating))
         rig.touchDown()
         rig.move(toFingerY: Rig.fingerStart + 100)
-        for _ in 0..<8 { rig.move(toFingerY: rig.fingerY) }
-        let released = rig.time
-        rig.scrollView.touchEnded(at: Point(Rig.fingerX, rig.fingerY), time: released)
+        let released = rig.lift()
         #expect(rig.control.state == .idle)
         for _ in 0..<14 {
             rig.run()
@@ -544,9 +542,7 @@ struct FloatingPlacementTests {
         rig.touchDown()
         rig.move(toFingerY: Rig.fingerStart + 180)
         #expect(rig.control.state == .armed && rig.control.distance == 90)
-        for _ in 0..<8 { rig.move(toFingerY: rig.fingerY) }
-        let released = rig.time
-        rig.scrollView.touchEnded(at: Point(Rig.fingerX, rig.fingerY), time: released)
+        let released = rig.lift()
         #expect(rig.control.state == .refreshing && rig.actions == 1)
         for _ in 0..<14 {
             rig.run()
@@ -573,8 +569,7 @@ struct FloatingPlacementTests {
         let rig = Rig(effect: RecordingEffect(metrics: floating))
         rig.touchDown()
         rig.move(toFingerY: Rig.fingerStart + 100)
-        for _ in 0..<8 { rig.move(toFingerY: rig.fingerY) }
-        rig.scrollView.touchEnded(at: Point(Rig.fingerX, rig.fingerY), time: rig.time)
+        rig.lift()
         rig.run(2)
         let caught = rig.control.distance
         #expect(caught > 0 && caught < 50)

@@ -100,10 +100,18 @@ final class Rig {
         return -RubberBand.travel(forOffset: -distance, dimension: Rig.viewport.height)
     }
 
-    /// Holds the finger still long enough that the release is not a fling, then lifts it.
+    /// Holds the finger still long enough that the release is not a fling, then lifts it and runs a frame.
     func release() {
+        lift()
+        run()
+    }
+
+    /// Holds the finger still long enough that the release is not a fling, then lifts it within the same frame;
+    /// returns the time it lifted.
+    @discardableResult
+    func lift() -> Double {
         for _ in 0..<8 { move(toFingerY: fingerY) }
         scrollView.touchEnded(at: Point(Rig.fingerX, fingerY), time: time)
-        run()
+        return time
     }
 }
