@@ -47,6 +47,7 @@ func spawnRefreshlab(_ arguments: [String], in directory: String, memoryLimit: I
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
     var pid: pid_t = 0
+    _ = isolatedUserConfiguration
     try #require(posix_spawn(&pid, exe, &actions, &attributes, &cArgs, environ) == 0)
     return pid
 }
