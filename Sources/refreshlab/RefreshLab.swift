@@ -211,6 +211,9 @@ struct WindowCommand: ParsableCommand {
         loop.events = events
         loop.trace = trace
         loop.files = files
+        let styleFiles = style
+        loop.styleReloader = try StyleReloader(paths: { styleFiles.paths }, folder: StyleFiles.userFolder(),
+                                               wake: host.wake)
         try loop.run()
         if loop.wasInterrupted, let signal = FrameRecorder.terminationSignal {
             throw ExitCode(128 + signal)
