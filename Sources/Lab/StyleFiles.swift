@@ -71,7 +71,20 @@ public enum StyleFiles {
         return book
     }
 
+    /// The largest style file read: every parameter of every effect takes a few kilobytes.
+    static let maxFileSize = 1 << 20
+
     static func read(_ path: String) throws(StyleError) -> [UInt8] {
+        // Checked before reading, so that a device or a pipe (`--style /dev/zero`) cannot hang the lab.
+        var info = stat()
+        if FileName.withBytes(path, { stat($0, &info) }) == 0 {
+            guard info.st_mode & S_IFMT == S_IFREG else {
+                throw StyleError(file: path, message: "not a regular file; give a style file (JSON)")
+            }
+            guard info.st_size <= maxFileSize else {
+                throw StyleError(file: path, message: "larger than \(maxFileSize) bytes; a style file is a few kilobytes")
+            }
+        }
         do {
             return try readFileBytes(path)
         } catch {

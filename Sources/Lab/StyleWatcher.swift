@@ -177,7 +177,7 @@ public final class StyleReloader: @unchecked Sendable {
         } catch {
             lastError = error
             simulation.showToast("Style file broken; the last good values stay", detail: error.description)
-            FileLines.standardError("refreshlab: \(error.description) (the last good values stay)")
+            FileLines.standardError("\(error.description) (the last good values stay)")
         }
         return true
     }

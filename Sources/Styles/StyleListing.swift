@@ -48,7 +48,7 @@ extension StyleValue {
 }
 
 /// Compact JSON text for values and strings.
-enum JSONText {
+public enum JSONText {
     static func value(_ value: JSONValue) -> String {
         switch value {
         case .null: return "null"
@@ -61,7 +61,8 @@ enum JSONText {
         }
     }
 
-    static func string(_ s: String) -> String {
+    /// `s` as a JSON string literal, quotes and escapes included.
+    public static func string(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
             switch scalar {

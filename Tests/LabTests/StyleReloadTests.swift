@@ -139,9 +139,58 @@ struct StyleReloadTests {
     }
 }
 
+@Suite struct StyleFileReadingTests {
+    /// A missing file, a device and an oversized file are refused by name, at once (a device is never read).
+    @Test func filesThatAreNotStylesAreRefusedByName() throws {
+        let dir = temporaryDirectory("style-files")
+        let big = dir + "/big.json"
+        writeTextFile(big, "{" + String(repeating: " ", count: StyleFiles.maxFileSize) + "}")
+        for (path, message) in [(dir + "/none.json", "no such style file"), ("/dev/zero", "not a regular file"),
+                                (dir, "not a regular file"), (big, "larger than 1048576 bytes")] {
+            #expect(throws: StyleError.self) { _ = try StyleFiles.load([path]) }
+            do {
+                _ = try StyleFiles.load([path])
+            } catch {
+                #expect(error.description == path + ": " + error.message)
+                #expect(error.message.hasPrefix(message), "\(error)")
+            }
+        }
+    }
+}
+
 /// Counts wake calls from the watcher's thread.
 final class WakeCounter: Sendable {
     private let value = Atomic<Int>(0)
     func add() { value.add(1, ordering: .relaxed) }
     var count: Int { value.load(ordering: .relaxed) }
+}
+
+/// `refreshlab styles` and `--style` on the command line, in a child whose configuration folder is the tests' own.
+@Suite("Styles on the command line")
+struct StyleCommandTests {
+    /// The listing names each value's source; saved and edited, it is a style file that `run` accepts; a broken
+    /// one stops `run` with its file, line and column.
+    @Test func theListingIsAStyleFileForRun() throws {
+        let dir = temporaryDirectory("styles-command")
+        writeTextFile(dir + "/mine.json", "{\n  \"news\": {\"threshold\": 90}\n}\n")
+        let listed = try runRefreshlab(["styles", "news", "--style", dir + "/mine.json"], in: dir)
+        #expect(listed.status == 0, "\(listed.errors)")
+        #expect(listed.output.contains("\"threshold\": 90,"))
+        #expect(listed.output.contains("\"threshold\": \"\(dir)/mine.json:2\""))
+        #expect(listed.output.contains("\"bannerHeight\": \"default\""))
+        var edited = listed.output.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        let line = try #require(edited.firstIndex(of: "    \"threshold\": 90,"))
+        edited[line] = "    \"threshold\": 100,"
+        writeTextFile(dir + "/edited.json", edited.joined(separator: "\n"))
+        let events = dir + "/events.jsonl"
+        let run = try runRefreshlab(["run", "--script", "news", "--style", dir + "/edited.json", "--events", events],
+                                    in: dir)
+        #expect(run.status == 0, "\(run.errors)")
+        #expect(readTextFile(events)?.contains("\"to\":\"armed\"") == true)
+
+        writeTextFile(dir + "/broken.json", "{\"news\": {\"treshold\": 100}}")
+        let broken = try runRefreshlab(["run", "--script", "news", "--style", dir + "/broken.json"], in: dir)
+        #expect(broken.status != 0)
+        #expect(broken.errors.contains("\(dir)/broken.json:1:11: unknown key \"treshold\" in \"news\"; did you mean \"threshold\"?"))
+    }
 }
