@@ -112,7 +112,7 @@ public struct StyleBook: Sendable {
         } catch {
             throw StyleError(file: file, line: error.line, column: error.column, message: "not valid JSON: \(error.reason)")
         }
-        let text = StyleText(file: file, bytes: bytes)
+        let text = StyleFileText(file: file, bytes: bytes)
         let fault = text.fault
         let names = catalog.sections.map(\.name)
         guard case .object = root.value else {
@@ -135,7 +135,7 @@ public struct StyleBook: Sendable {
     }
 
     private static func entries(_ object: LocatedJSON, in section: StyleCatalog.Section,
-                                text: StyleText) throws(StyleError) -> [Entry] {
+                                text: StyleFileText) throws(StyleError) -> [Entry] {
         let fault = text.fault
         func check<S: StyleValue>(_ type: S.Type) throws(StyleError) -> [Entry] {
             var scratch = S()
@@ -183,7 +183,7 @@ public struct StyleBook: Sendable {
 }
 
 /// A style file's name and bytes, to turn byte offsets into places and errors.
-struct StyleText {
+struct StyleFileText {
     let file: String
     let bytes: [UInt8]
 

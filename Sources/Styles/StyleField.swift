@@ -25,6 +25,8 @@ public enum StyleKind: String, Sendable {
     case timing
     /// [width, height] in points, each within the field's range.
     case size
+    /// {"en": "…", "zh": "…"}: either language or both.
+    case text
 
     /// What a value of this kind looks like, for error messages.
     var expectation: String {
@@ -37,6 +39,7 @@ public enum StyleKind: String, Sendable {
             return "a timing curve: a name (\(TimingNames.all.map(\.name).joined(separator: ", "))), "
                 + "[x1, y1, x2, y2] or \"decelerate(F)\""
         case .size: return "[width, height]"
+        case .text: return "a text {\"en\": \"…\", \"zh\": \"…\"}"
         }
     }
 }
@@ -152,6 +155,46 @@ public struct StyleField<Root> {
                        root[keyPath: path] = Size(sides[0], sides[1])
                        return nil
                    })
+    }
+}
+
+extension StyleField {
+    /// A text in English and Chinese; a file may give one language and keep the other.
+    public static func text(_ key: String, _ path: WritableKeyPath<Root, LocalizedText>, _ meaning: String) -> StyleField {
+        StyleField(key: key, kind: .text, unit: "", meaning: meaning, range: nil,
+                   read: { .object([("en", .string($0[keyPath: path].english)), ("zh", .string($0[keyPath: path].chinese))]) },
+                   write: { root, value in
+                       guard case .object(let fields) = value, !fields.isEmpty else {
+                           return "expected \(StyleKind.text.expectation), not \(StyleCoding.show(value))"
+                       }
+                       var text = root[keyPath: path]
+                       for field in fields {
+                           guard case .string(let string) = field.value, string.utf8.count <= LocalizedText.maxLength else {
+                               return "\"\(field.key)\" must be a string of at most \(LocalizedText.maxLength) bytes"
+                           }
+                           switch field.key {
+                           case "en": text.english = string
+                           case "zh": text.chinese = string
+                           default: return "unknown language \"\(field.key)\"; a text has \"en\" and \"zh\""
+                           }
+                       }
+                       root[keyPath: path] = text
+                       return nil
+                   })
+    }
+}
+
+/// A text shown in the header, in the lab's two languages.
+public struct LocalizedText: Equatable, Sendable {
+    /// The longest text a style file may give, in UTF-8 bytes: a header's line, not a document.
+    public static let maxLength = 200
+
+    public var english: String
+    public var chinese: String
+
+    public init(english: String, chinese: String) {
+        self.english = english
+        self.chinese = chinese
     }
 }
 

@@ -12,6 +12,7 @@ struct SampleStyle: StyleValue {
     var palette = [Color.white, Color.black]
     var curve = TimingFunction.easeInEaseOut
     var offset = Size(0, 1.75)
+    var title = LocalizedText(english: "Pull down to refresh", chinese: "下拉可以刷新")
 
     static var fields: [StyleField<SampleStyle>] {
         [
@@ -21,6 +22,7 @@ struct SampleStyle: StyleValue {
             .colors("palette", \.palette, "colours"),
             .timing("curve", \.curve, "a curve"),
             .size("offset", \.offset, "pt", -10...10, "an offset"),
+            .text("title", \.title, "a text"),
         ]
     }
 }
@@ -41,7 +43,7 @@ func fault(_ text: String) -> StyleError? {
     @Test func everyKindReadsAndOverridesOnlyWhatItNames() throws {
         let text = """
             {"sample": {"size": 20, "count": 3, "tint": "#10203040", "palette": ["#FFFFFF", "#000000", "#FF0000"],
-                        "curve": "decelerate(2)", "offset": [1, -2]},
+                        "curve": "decelerate(2)", "offset": [1, -2], "title": {"zh": "拉"}},
              "other": {"curve": [0.1, 0.2, 0.3, 1.5]}}
             """
         let book = try StyleBook(catalog: sampleCatalog, files: [("f.json", Array(text.utf8))])
@@ -51,6 +53,7 @@ func fault(_ text: String) -> StyleError? {
         #expect(sample.palette.count == 3 && sample.palette[2] == Color(rgb: 255, 0, 0))
         #expect(sample.curve == .decelerate(factor: 2))
         #expect(sample.offset == Size(1, -2))
+        #expect(sample.title == LocalizedText(english: "Pull down to refresh", chinese: "拉"))
         let other = book.style(SampleStyle.self, for: "other")
         #expect(other.curve == TimingFunction(controlPoints: 0.1, 0.2, 0.3, 1.5))
         #expect(other.size == SampleStyle().size)
@@ -77,6 +80,9 @@ func fault(_ text: String) -> StyleError? {
         ("{\"sample\": {\"curve\": \"decelerate(-1)\"}}", 1, 22, "must be a number above 0"),
         ("{\"sample\": {\"curve\": [2, 0, 1, 1]}}", 1, 22, "2 is out of range"),
         ("{\"sample\": {\"offset\": [1]}}", 1, 23, "expected [width, height]"),
+        ("{\"sample\": {\"title\": \"Pull\"}}", 1, 22, "expected a text {\"en\": \"…\", \"zh\": \"…\"}, not \"Pull\""),
+        ("{\"sample\": {\"title\": {\"fr\": \"Tirer\"}}}", 1, 22, "unknown language \"fr\""),
+        ("{\"sample\": {\"title\": {\"en\": 3}}}", 1, 22, "\"en\" must be a string"),
         ("{\"sample\": {\"sise\": 3}}", 1, 13, "unknown key \"sise\" in \"sample\"; did you mean \"size\"?"),
         ("{\"sampel\": {}}", 1, 2, "unknown section \"sampel\"; did you mean \"sample\"?"),
         ("{\"sample\": {\"zzzzzzzz\": 3}}", 1, 13, "unknown key \"zzzzzzzz\" in \"sample\" "),
