@@ -26,13 +26,16 @@ let package = Package(
         .target(name: "Text", dependencies: ["Geometry", "Raster", "CFreeType", "CFontconfig"]),
         .target(name: "Motion", dependencies: ["Geometry", "Raster"]),
         .target(name: "Layers", dependencies: ["Geometry", "Raster", "Text", "Motion"]),
-        .target(name: "Scrolling", dependencies: ["Geometry", "Motion"]),
-        .target(name: "Refresh", dependencies: ["Geometry", "Raster", "Text", "Motion", "Layers", "Scrolling"]),
-        .target(name: "Lab", dependencies: ["Geometry", "Raster", "Text", "Motion", "Layers", "Scrolling", "Refresh"]),
+        // Parameters as data: style values, their schemas, style files and the JSON reader they share.
+        .target(name: "Styles", dependencies: ["Geometry", "Raster", "Motion"]),
+        .target(name: "Scrolling", dependencies: ["Geometry", "Motion", "Styles"]),
+        .target(name: "Refresh", dependencies: ["Geometry", "Raster", "Text", "Motion", "Layers", "Scrolling", "Styles"]),
+        .target(name: "Lab", dependencies: ["Geometry", "Raster", "Text", "Motion", "Layers", "Scrolling", "Refresh",
+                                            "Styles"]),
         .executableTarget(
             name: "refreshlab",
             dependencies: [
-                "Geometry", "Raster", "Motion", "Lab", "CSDL2",
+                "Geometry", "Raster", "Motion", "Styles", "Lab", "CSDL2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -47,9 +50,10 @@ let package = Package(
         .testTarget(name: "TextTests", dependencies: ["Geometry", "Raster", "Text", "TestSupport"]),
         .testTarget(name: "MotionTests", dependencies: ["Geometry", "Raster", "Motion", "TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Geometry", "Raster", "Motion", "Layers", "TestSupport"]),
+        .testTarget(name: "StylesTests", dependencies: ["Geometry", "Raster", "Motion", "Styles", "TestSupport"]),
         .testTarget(name: "ScrollingTests", dependencies: ["Geometry", "Motion", "Scrolling", "TestSupport"]),
         .testTarget(name: "RefreshTests", dependencies: ["Geometry", "Scrolling", "Refresh", "TestSupport"],
                     exclude: ["Goldens"]),
-        .testTarget(name: "LabTests", dependencies: ["Geometry", "Raster", "Lab", "TestSupport"]),
+        .testTarget(name: "LabTests", dependencies: ["Geometry", "Raster", "Styles", "Lab", "TestSupport"]),
     ]
 )

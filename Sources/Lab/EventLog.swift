@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Raster
 import Refresh
+import Styles
 
 /// One change of the header's or the footer's state, at a frame of the simulation.
 public struct StateChange: Equatable, Sendable {
@@ -196,26 +197,7 @@ public struct JSONLineBuffer {
     }
 
     /// `text` as a JSON string literal, quotes and escapes included.
-    public static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
-    }
+    public static func quoted(_ text: String) -> String { JSONText.string(text) }
 
     /// Writes the line so far and a newline to `file`.
     public mutating func writeLine(to file: UnsafeMutablePointer<FILE>) -> Bool {

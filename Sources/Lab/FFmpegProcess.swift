@@ -239,6 +239,8 @@ final class FFmpegProcess {
         input = -1
         var status: Int32 = 0
         while waitpid(child, &status, 0) < 0 && errno == EINTR {}
+        // Killed by a second signal's watcher, which removes the output, says so and exits the process.
+        if status & 0x7F == SIGKILL { FrameRecorder.waitIfStoppingAtOnce() }
         let child = child
         FFmpegProcess.running.withLock { $0.removeAll { $0.pid == child } }
         defer {

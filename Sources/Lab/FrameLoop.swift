@@ -56,6 +56,8 @@ public final class FrameLoop {
     public let hud = HUD()
     /// State changes, as JSON lines.
     public var events: EventLog?
+    /// Reloads the style files when one is saved (the window's, with `--style` or the user's folder).
+    public var styleReloader: StyleReloader?
     /// A JSON line per presented frame.
     public var trace: TraceWriter?
     /// Outputs that take every presented frame: PNG files, a capture.
@@ -131,7 +133,9 @@ public final class FrameLoop {
         guard case .frame(let inputChanged, let waited) = result else { return false }
         if waited { sleptSinceLastFrame = true }
         let frameTime = input.now
-        let changed = carryOutRequests() || inputChanged
+        // A style file saved: its values apply here, on the loop's thread, before the frame's update.
+        let restyled = styleReloader?.applyPending(to: simulation) ?? false
+        let changed = carryOutRequests() || inputChanged || restyled
         let inputTime = recorder.phaseNow() - inputStart
 
         let updateStart = recorder.phaseNow()

@@ -523,6 +523,17 @@ public final class FrameRecorder: @unchecked Sendable {
     /// True once SIGINT or SIGTERM has arrived: the frame loop should stop its recording and quit.
     public static var terminationRequested: Bool { terminationSignal != nil }
 
+    /// After a second signal the watcher saves the recordings, stops the child programs and exits the process
+    /// itself: a thread that finds its child stopped that way waits here for that exit, instead of reporting the
+    /// stop as a failure of its own and exiting first with another status.
+    static func waitIfStoppingAtOnce() {
+        pthread_mutex_lock(globalLock)
+        let stopping = isStoppingAtOnce
+        pthread_mutex_unlock(globalLock)
+        guard stopping else { return }
+        while true { pause() }
+    }
+
     /// Adds work for the watcher to do before it exits the process itself on a second signal (stopping a program
     /// that writes a file, say); it runs on the watcher's thread, after the recordings are saved.
     public static func addTerminationHandler(_ handler: @escaping @Sendable () -> Void) {
@@ -578,6 +589,9 @@ public final class FrameRecorder: @unchecked Sendable {
         for wake in wakers { wake() }
         // The program finishes what is under way and exits by itself; a second signal stops it now.
         _ = nextSignal()
+        pthread_mutex_lock(globalLock)
+        isStoppingAtOnce = true
+        pthread_mutex_unlock(globalLock)
         finishAllRecordings()
         pthread_mutex_lock(globalLock)
         let handlers = terminationHandlers
@@ -602,6 +616,7 @@ private nonisolated(unsafe) let globalLock: UnsafeMutablePointer<pthread_mutex_t
 }()
 private nonisolated(unsafe) var handlersInstalled = false
 private nonisolated(unsafe) var receivedSignal: Int32?
+private nonisolated(unsafe) var isStoppingAtOnce = false
 private nonisolated(unsafe) var terminationHandlers: [@Sendable () -> Void] = []
 private nonisolated(unsafe) var terminationRequestHandlers: [@Sendable () -> Void] = []
 private nonisolated(unsafe) var active: [FrameRecorder] = []

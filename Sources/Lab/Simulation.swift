@@ -4,6 +4,7 @@ import Motion
 import Raster
 import Refresh
 import Scrolling
+import Styles
 
 /// What the finger and the keyboard do, in screen points; the window and gesture scripts both produce these.
 public enum InputEvent: Equatable, Sendable {
@@ -46,6 +47,11 @@ public final class Simulation {
     public let renderer = LayerRenderer()
     /// The name of the header's effect.
     public private(set) var effectName: String
+    /// The user's style files, merged: the physics and every effect take their values from them, at once and on
+    /// every change, without a reset (none by default: REFERENCE's values).
+    public var styles = StyleBook(catalog: StyleCatalog([])) {
+        didSet { applyStyles() }
+    }
     /// Whether refreshes and loads end by themselves `autoEndDelay` after they start (the simulator's "auto end").
     public var autoEndsRefreshing = true
     /// The overlays' switches, flipped by their keys: the debug overlay (D), the frame-time graph (G), the help (H).
@@ -102,6 +108,7 @@ public final class Simulation {
     @discardableResult
     public func selectEffect(named name: String) -> Bool {
         guard let effect = RefreshEffects.make(name) else { return false }
+        applyStyle(to: effect, named: name)
         refreshControl.setEffect(effect)
         effectName = name
         return true

@@ -42,6 +42,9 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
         TimingFunction(0, 0, 1, 1, deceleratePower: factor.isFinite && factor > 0 ? 2 * factor : 0)
     }
 
+    /// The factor of Android's decelerate curve, or nil for a Bézier curve: a style file writes it back as it read it.
+    public var decelerateFactor: Double? { deceleratePower > 0 ? deceleratePower / 2 : nil }
+
     /// Constant speed: (0, 0)(1, 1) (REFERENCE §3).
     public static let linear = TimingFunction(controlPoints: 0, 0, 1, 1)
     /// Starts slowly: (0.42, 0)(1, 1) (REFERENCE §3, `kCAMediaTimingFunctionEaseIn`).

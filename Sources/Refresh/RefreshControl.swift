@@ -159,6 +159,13 @@ public final class RefreshControl {
         scrollView?.holdsContentAtTop = newEffect.metrics.placement.floating != nil
     }
 
+    /// Takes the effect's metrics again after its style changed: the trigger distance and the placement. The state,
+    /// the inset under way and the finishing timeline are kept; the new values apply from the next frame.
+    public func effectStyleDidChange() {
+        triggerDistance = effect.metrics.triggerDistance
+        scrollView?.holdsContentAtTop = effect.metrics.placement.floating != nil
+    }
+
     /// Returns to idle from any state: a refresh under way, ending or waiting is dropped with its finishing
     /// timeline, and the added inset is taken back over MJRefresh's 0.4 s with the content along when it shows the
     /// header, so nothing jumps. A finger still dragging cannot arm the control again until it lifts. The effect

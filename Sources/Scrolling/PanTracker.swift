@@ -28,6 +28,8 @@ public struct PanTracker: Sendable {
     /// Seconds of the stamping clock per second of the finger's time (a slowed clock runs below 1); the velocity,
     /// its 100 ms window and its cap are all in the finger's time.
     public var clockRate = 1.0
+    /// The window, weights and cap of the release velocity (REFERENCE §2 by default).
+    public var physics = PhysicsStyle()
 
     public init() {}
 
@@ -65,34 +67,36 @@ public struct PanTracker: Sendable {
     /// How far the finger has moved since it went down.
     public var translation: Point { location - startLocation }
 
-    /// The release velocity in points per second, capped at `maxVelocity` (its direction kept); zero when fewer than
-    /// two samples lie within `velocityWindow` of the newest.
+    /// The release velocity in points per second, capped at `physics.maxVelocity` (its direction kept); zero when fewer than
+    /// two samples lie within `physics.velocityWindow` of the newest.
     public var velocity: Point {
         guard count >= 2 else { return .zero }
         let newestTime = sample(count - 1).time
         var first = count - 1
         let rate = clockRate > 0 && clockRate.isFinite ? clockRate : 1
-        while first > 0 && (newestTime - sample(first - 1).time) / rate <= PanTracker.velocityWindow { first -= 1 }
+        while first > 0 && (newestTime - sample(first - 1).time) / rate <= physics.velocityWindow { first -= 1 }
         let pairs = count - 1 - first
         guard pairs > 0 else { return .zero }
         func pairVelocity(_ i: Int) -> Point {
             let a = sample(i - 1), b = sample(i)
             return (b.location - a.location) / ((b.time - a.time) / rate)
         }
-        let w = PanTracker.pairWeights
+        let w = (oldest: physics.velocityWeightOldest, middle: physics.velocityWeightMiddle,
+                 newest: physics.velocityWeightNewest)
         let v: Point
         switch pairs {
         case 1:
             v = pairVelocity(count - 1)
         case 2:
             // Two pairs take the weights of the two newest positions, scaled to sum to 1.
-            v = (pairVelocity(count - 2) * w.middle + pairVelocity(count - 1) * w.newest) / (w.middle + w.newest)
+            let sum = w.middle + w.newest
+            v = sum > 0 ? (pairVelocity(count - 2) * w.middle + pairVelocity(count - 1) * w.newest) / sum : .zero
         default:
             v = pairVelocity(count - 3) * w.oldest + pairVelocity(count - 2) * w.middle + pairVelocity(count - 1) * w.newest
         }
         let speed = v.length
         guard speed.isFinite else { return .zero }
-        return speed > PanTracker.maxVelocity ? v * (PanTracker.maxVelocity / speed) : v
+        return speed > physics.maxVelocity ? v * (physics.maxVelocity / speed) : v
     }
 
     private func sample(_ i: Int) -> (time: Double, location: Point) {

@@ -7,8 +7,9 @@ public enum RubberBand {
     /// c, the band's stiffness: how much of the finger's motion the content follows at the edge (REFERENCE §2).
     public static let coefficient = 0.55
 
-    /// How far past the edge the content shows for a finger travel `x` past it (x ≥ 0; the sign is kept).
-    public static func offset(forTravel x: Double, dimension d: Double) -> Double {
+    /// How far past the edge the content shows for a finger travel `x` past it (x ≥ 0; the sign is kept); a style may
+    /// give another `coefficient`, as the functions below take.
+    public static func offset(forTravel x: Double, dimension d: Double, coefficient: Double = coefficient) -> Double {
         guard d > 0 else { return 0 }
         let magnitude = abs(x)
         let f = (1 - 1 / (magnitude * coefficient / d + 1)) * d
@@ -18,7 +19,7 @@ public enum RubberBand {
     /// The finger travel that shows the content `f` past the edge: x = f·d/(c·(d − f)) (REFERENCE §2), used when a
     /// new drag starts while the content is overscrolled. An overscroll of d or more has no travel; it maps to a
     /// very large one.
-    public static func travel(forOffset f: Double, dimension d: Double) -> Double {
+    public static func travel(forOffset f: Double, dimension d: Double, coefficient: Double = coefficient) -> Double {
         guard d > 0 else { return 0 }
         let magnitude = Swift.min(abs(f), d * maxOverscrollFraction)
         let x = magnitude * d / (coefficient * (d - magnitude))
@@ -27,7 +28,7 @@ public enum RubberBand {
 
     /// df/dx = c/(x·c/d + 1)²: how fast the content moves past the edge per point of finger travel, which turns a
     /// finger's velocity into the content's at release.
-    public static func slope(atTravel x: Double, dimension d: Double) -> Double {
+    public static func slope(atTravel x: Double, dimension d: Double, coefficient: Double = coefficient) -> Double {
         guard d > 0 else { return 0 }
         let u = abs(x) * coefficient / d + 1
         return coefficient / (u * u)

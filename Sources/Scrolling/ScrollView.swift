@@ -80,8 +80,13 @@ public final class ScrollView {
     public var alwaysBounceVertical = false
     /// Whether a horizontal drag moves content no wider than the viewport.
     public var alwaysBounceHorizontal = false
-    /// How quickly momentum fades after a fling.
+    /// How quickly momentum fades after a fling; `.normal` and `.fast` take their rates from `physics`.
     public var decelerationRate = DecelerationRate.normal
+    /// The physics' parameters. A change applies to what starts next (a release, a drag's next move, a bounce); a
+    /// motion under way keeps the path it was planned with.
+    public var physics = PhysicsStyle() {
+        didSet { panTracker.physics = physics }
+    }
     /// How fast the clock that stamps touches runs against the finger: 1 normally, 0.1 under slow animations. The
     /// release velocity is measured in the finger's own time, so a fling keeps the phone's speed and distance and only
     /// plays out slower.
@@ -202,7 +207,7 @@ public final class ScrollView {
             if isTracking { rebaseDrag() }
             return
         }
-        animateContentOffset(to: offset, start: currentTime, duration: ScrollView.contentOffsetAnimationDuration,
+        animateContentOffset(to: offset, start: currentTime, duration: physics.contentOffsetAnimationDuration,
                              timing: .easeInEaseOut)
     }
 
@@ -284,7 +289,7 @@ public final class ScrollView {
         guard isTracking else { return }
         touchMoved(to: location, time: time)
         let fingerVelocity = panTracker.velocity
-        let isFling = isDragging && fingerVelocity.length >= PanTracker.minFlingVelocity
+        let isFling = isDragging && fingerVelocity.length >= physics.minFlingVelocity
         isTracking = false
         isDragging = false
         topPullTravel = 0
@@ -292,8 +297,9 @@ public final class ScrollView {
         for axis in Axis.allCases where isFling && canScroll(axis) {
             // The content moves against the finger; past an edge it moved at the band's slope.
             let over = overscroll(contentOffset[axis], axis)
-            let travel = RubberBand.travel(forOffset: over, dimension: boundsSize[axis])
-            let slope = over == 0 ? 1 : RubberBand.slope(atTravel: travel, dimension: boundsSize[axis])
+            let travel = RubberBand.travel(forOffset: over, dimension: boundsSize[axis], coefficient: physics.rubberBandCoefficient)
+            let slope = over == 0 ? 1 : RubberBand.slope(atTravel: travel, dimension: boundsSize[axis],
+                                                         coefficient: physics.rubberBandCoefficient)
             velocity[axis] = -fingerVelocity[axis] * slope
         }
         release(velocity: velocity, at: currentTime)
@@ -321,7 +327,7 @@ public final class ScrollView {
             offset[axis] = banded(unbanded(offset[axis], axis) + delta[axis], axis)
         }
         contentOffset = offset
-        wheelEndTime = currentTime + ScrollView.wheelEndDelay
+        wheelEndTime = currentTime + physics.wheelEndDelay
     }
 
     // MARK: Frames
@@ -362,9 +368,9 @@ public final class ScrollView {
     /// The offset shown for an unbanded offset: itself inside the bounds, the rubber band past them (clamped when
     /// the view does not bounce there).
     private func banded(_ u: Double, _ axis: Axis) -> Double {
-        let lo = minOffset(axis), hi = maxOffset(axis), d = boundsSize[axis]
-        if u < lo { return bouncesAtStart(axis) ? lo + RubberBand.offset(forTravel: u - lo, dimension: d) : lo }
-        if u > hi { return bounces ? hi + RubberBand.offset(forTravel: u - hi, dimension: d) : hi }
+        let lo = minOffset(axis), hi = maxOffset(axis), d = boundsSize[axis], c = physics.rubberBandCoefficient
+        if u < lo { return bouncesAtStart(axis) ? lo + RubberBand.offset(forTravel: u - lo, dimension: d, coefficient: c) : lo }
+        if u > hi { return bounces ? hi + RubberBand.offset(forTravel: u - hi, dimension: d, coefficient: c) : hi }
         return u
     }
 
@@ -378,7 +384,7 @@ public final class ScrollView {
         let over = overscroll(offset, axis)
         guard over != 0 else { return offset }
         let edge = offset - over
-        return edge + RubberBand.travel(forOffset: over, dimension: boundsSize[axis])
+        return edge + RubberBand.travel(forOffset: over, dimension: boundsSize[axis], coefficient: physics.rubberBandCoefficient)
     }
 
     /// Restarts the finger's 1:1 mapping from where the content is now, so a change of bounds or offset during a
@@ -448,15 +454,16 @@ public final class ScrollView {
     /// handing over to the bounce spring at the time its projection crosses an edge (REFERENCE §2).
     private func releaseMotion(_ axis: Axis, position: Double, velocity: Double, at time: Double) -> AxisMotion {
         let lo = minOffset(axis), hi = maxOffset(axis)
-        let epsilon = 0.5 / Swift.max(displayScale, 1)
+        let epsilon = physics.bounceRestPixels / Swift.max(displayScale, 1)
+        let bounce = physics.bounceSpring
         if position < lo || position > hi {
             let edge = position < lo ? lo : hi
             guard bounces else { return .idle }
-            let spring = Spring.bounce.motion(from: position, to: edge, initialVelocity: velocity)
+            let spring = bounce.motion(from: position, to: edge, initialVelocity: velocity)
             return .bouncing(start: time, spring: spring, settle: spring.settlingTime(epsilon: epsilon))
         }
         guard velocity != 0 else { return .idle }
-        let decay = Decay(start: position, initialVelocity: velocity, rate: decelerationRate)
+        let decay = Decay(start: position, initialVelocity: velocity, rate: physics.deceleration(for: decelerationRate))
         let stop = decay.duration()
         let rest = decay.restingPoint
         let crossedEdge: Double? = rest < lo ? lo : rest > hi ? hi : nil
@@ -467,7 +474,7 @@ public final class ScrollView {
         guard edge == lo ? bouncesAtStart(axis) : bounces else {
             return .decelerating(start: time, decay: decay, stopTime: crossing, handoff: nil, limit: lo...hi)
         }
-        let spring = Spring.bounce.motion(from: edge, to: edge, initialVelocity: decay.velocity(at: crossing))
+        let spring = bounce.motion(from: edge, to: edge, initialVelocity: decay.velocity(at: crossing))
         return .decelerating(start: time, decay: decay, stopTime: .infinity,
                              handoff: (crossing, spring, spring.settlingTime(epsilon: epsilon)), limit: nil)
     }

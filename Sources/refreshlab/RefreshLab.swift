@@ -1,6 +1,7 @@
 import ArgumentParser
 import Lab
 import Raster
+import Styles
 
 #if canImport(Glibc)
 import Glibc
@@ -22,11 +23,11 @@ struct RefreshLabCommand: ParsableCommand {
             'refreshlab --headless' renders a short demo drag as PNG frames without a window; 'refreshlab run' \
             replays a gesture script headless on a simulated 60 fps clock.
             The window's options: --effect NAME, --scale 1|2|3, --events FILE, --trace FILE, --overlays, \
-            --output-dir DIR; with --headless also --frame-count N, --frames DIR, --timings FILE, --capture FILE, \
+            --output-dir DIR, --style FILE; with --headless also --frame-count N, --frames DIR, --timings FILE, --capture FILE, \
             --max-duration SECONDS (a run longer than an hour of simulated time is refused unless raised).
             """,
         version: "0.2.0",
-        subcommands: [WindowCommand.self, RunCommand.self, SceneCommand.self, ReportCommand.self],
+        subcommands: [WindowCommand.self, RunCommand.self, SceneCommand.self, ReportCommand.self, StylesCommand.self],
         defaultSubcommand: WindowCommand.self
     )
 
@@ -141,6 +142,7 @@ struct WindowCommand: ParsableCommand {
 
     @OptionGroup var phone: PhoneOptions
     @OptionGroup var record: RecordOptions
+    @OptionGroup var style: StyleOptions
 
     @Option(name: .customLong("output-dir"),
             help: ArgumentHelp("Where screenshots, timing recordings and videos go (default: the current folder).",
@@ -185,17 +187,19 @@ struct WindowCommand: ParsableCommand {
     func run() throws {
         let phone = try phone.phone()
         let effect = try self.phone.checkedEffect()
+        let styles = try style.load()
         if headless {
             let frames = try frames()
             var outputs = self.outputs
             outputs.frames = outputs.frames ?? "frames"
             try HeadlessReplay(script: DemoDrag().script(frames: frames), effect: effect, phone: phone,
-                               record: record, outputs: outputs).run()
+                               record: record, outputs: outputs, styles: styles).run()
             return
         }
         let files = try OutputFolder(path: outputDirectory ?? ".")
         FrameRecorder.flushOnTermination()
         let simulation = Simulation(phone: phone)
+        simulation.styles = styles
         if let effect { simulation.selectEffect(named: effect) }
         simulation.includesOverlaysInOutputs = record.overlays
         let host = WindowHost(simulation: simulation)
@@ -208,6 +212,9 @@ struct WindowCommand: ParsableCommand {
         loop.events = events
         loop.trace = trace
         loop.files = files
+        let styleFiles = style
+        loop.styleReloader = try StyleReloader(paths: { styleFiles.paths }, folder: StyleFiles.userFolder(),
+                                               wake: host.wake)
         let frames = try loop.run()
         try exitIfSignalled(after: "\(frames) frames")
     }

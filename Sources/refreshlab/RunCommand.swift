@@ -1,6 +1,7 @@
 import ArgumentParser
 import Lab
 import Raster
+import Styles
 
 #if canImport(Glibc)
 import Glibc
@@ -28,6 +29,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var phone: PhoneOptions
     @OptionGroup var record: RecordOptions
     @OptionGroup var outputs: HeadlessOutputOptions
+    @OptionGroup var style: StyleOptions
 
     @Flag(help: "Accepted for clarity: 'run' always replays without a window.")
     var headless = false
@@ -43,7 +45,7 @@ struct RunCommand: ParsableCommand {
             throw LabError(error.description)
         }
         try HeadlessReplay(script: gestures, scriptPath: path, effect: effect, phone: phone, record: record,
-                           outputs: outputs).run()
+                           outputs: outputs, styles: try style.load()).run()
     }
 
     /// A script's file: the path as given when it exists, else the script of that name in Resources/gestures.
@@ -67,9 +69,11 @@ struct HeadlessReplay {
     var phone: Phone
     var record: RecordOptions
     var outputs: HeadlessOutputOptions
+    var styles: StyleBook
 
     init(script: GestureScript, scriptPath: String? = nil, effect: String?, phone: Phone, record: RecordOptions,
-         outputs: HeadlessOutputOptions) {
+         outputs: HeadlessOutputOptions, styles: StyleBook) {
+        self.styles = styles
         self.script = script
         self.scriptPath = scriptPath
         self.effect = effect
@@ -91,6 +95,7 @@ struct HeadlessReplay {
         }
         FrameRecorder.flushOnTermination()
         let run = try ScriptRun(script: script, effect: effect, outputs: files, phone: phone)
+        run.simulation.styles = styles
         if isatty(2) != 0 && timeline.frameCount >= ProgressLine.minimumFrames {
             let progress = ProgressLine(total: timeline.frameCount)
             run.loop.afterFrame = { progress.update(frame: $0) }

@@ -30,6 +30,8 @@ final class WindowHost: FrameInput, FrameDisplay {
     private var ticksOrigin = 0.0
     /// An SDL event type of our own, pushed from the signal watcher's thread to wake a loop asleep in the queue.
     private var wakeEventType: UInt32 = 0
+    /// Pushes that event, from any thread: a signal or a saved style file wakes the loop at once.
+    private(set) var wake: @Sendable () -> Void = {}
     /// Points of content one wheel notch scrolls: about three 13–14 pt lines, as desktop systems scroll three lines
     /// per notch (an assumption of this simulator; iOS has no wheel).
     static let wheelNotch = 40.0
@@ -85,15 +87,16 @@ final class WindowHost: FrameInput, FrameDisplay {
         needsFrameLimiter = !vsync || driver == "dummy" || driver == "offscreen"
         ticksOrigin = simulation.clock.base.now - Double(SDL_GetTicks()) / 1000
 
-        // A termination signal wakes a loop asleep in the event queue at once.
+        // A termination signal or a saved style file wakes a loop asleep in the event queue at once.
         wakeEventType = SDL_RegisterEvents(1)
         if wakeEventType != UInt32.max {
             let type = wakeEventType
-            FrameRecorder.addTerminationRequestHandler {
-                var wake = SDL_Event()
-                wake.type = type
-                _ = SDL_PushEvent(&wake)
+            wake = {
+                var event = SDL_Event()
+                event.type = type
+                _ = SDL_PushEvent(&event)
             }
+            FrameRecorder.addTerminationRequestHandler(wake)
         }
     }
 

@@ -25,6 +25,7 @@ func runTool(_ arguments: [String]) throws -> [UInt8] {
     let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
     defer { for pointer in argv { free(pointer) } }
     var pid: pid_t = 0
+    _ = isolatedUserConfiguration
     try #require(posix_spawn(&pid, arguments[0], &actions, nil, argv, environ) == 0)
     var status: Int32 = 0
     while waitpid(pid, &status, 0) < 0 && errno == EINTR {}

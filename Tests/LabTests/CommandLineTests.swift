@@ -36,6 +36,7 @@ func spawnRefreshlab(_ arguments: [String], in directory: String, environment: [
     // Arguments as bytes, so that a test can give a file name that is not UTF-8 (see `FileName`).
     var cArgs: [UnsafeMutablePointer<CChar>?] = command.map { FileName.withBytes($0) { strdup($0) } } + [nil]
     defer { for p in cArgs { free(p) } }
+    _ = isolatedUserConfiguration
     var variables: [String] = []
     var index = 0
     while let entry = environ[index] {

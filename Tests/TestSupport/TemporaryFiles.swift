@@ -55,3 +55,9 @@ public func removeDirectory(_ path: String) -> Bool {
     }
     return rmdir(path) == 0
 }
+
+/// Makes the process's children read no user's style files: `XDG_CONFIG_HOME` points at an empty folder of the
+/// tests' own. Evaluated once, before the first child is started.
+public let isolatedUserConfiguration: Void = {
+    setenv("XDG_CONFIG_HOME", temporaryDirectory("config"), 1)
+}()

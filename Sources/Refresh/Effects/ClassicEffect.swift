@@ -7,6 +7,7 @@ import Geometry
 import Layers
 import Motion
 import Raster
+import Styles
 import Text
 
 /// The classic header of MJRefresh and EGORefreshTableHeaderView: a downward arrow that flips when letting go would
@@ -17,7 +18,7 @@ import Text
 /// is back in Idle when a refresh ends (it has no result row). The arrow sits left of the wider of the two lines,
 /// as MJRefresh's normal header places it, and flips through the right. The arrow's flip and the indicator's turn
 /// are worked out from the frame's time in `update(pull:)`, so any frame can be drawn on its own.
-public final class ClassicEffect: RefreshEffect {
+public final class ClassicEffect: StyledEffect {
     // MARK: Constants
 
     /// How long the arrow takes to flip, 0.18 s (EGORefreshTableHeaderView's FLIP_ANIMATION_DURATION).
@@ -48,7 +49,16 @@ public final class ClassicEffect: RefreshEffect {
     /// REFERENCE: measured off UIActivityIndicatorView.
     public static let spinnerStyle = ActivityIndicatorStyle()
 
-    public let metrics = RefreshMetrics()
+    public private(set) var metrics: RefreshMetrics
+    /// The parameters in use; a change shows from the next frame and keeps the pull or refresh under way.
+    public var style: Style {
+        didSet { styleDidChange() }
+    }
+
+    static func metrics(for s: Style) -> RefreshMetrics {
+        RefreshMetrics(headerHeight: s.headerHeight, insertDuration: s.insertDuration,
+                       finishing: [RefreshInsetStage(duration: s.removeDuration)])
+    }
     public let layer = Layer()
     public let stateLabel = TextLayer()
     public let lastUpdatedLabel = TextLayer()
@@ -76,32 +86,21 @@ public final class ClassicEffect: RefreshEffect {
     /// The indicator's alpha in the last frame (it fades out while the inset goes back).
     public var spinnerAlpha: Double { spinner.fade }
 
-    public init() {
+    public init(style: Style = Style()) {
+        self.style = style
+        metrics = ClassicEffect.metrics(for: style)
         stateLabel.fontWeight = ClassicEffect.stateFontWeight
         lastUpdatedLabel.fontWeight = ClassicEffect.lastUpdatedFontWeight
         for label in [stateLabel, lastUpdatedLabel] {
-            label.fontSize = ClassicEffect.fontSize
-            label.foregroundColor = ClassicEffect.textColor
             label.alignmentMode = .center
             label.verticalAlignment = .center
             layer.addSublayer(label)
         }
-        let size = ClassicEffect.arrowSize
-        arrow.bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
-        var path = Path()
-        let mid = size.width / 2, inset = ClassicEffect.arrowLineWidth
-        path.move(to: Point(mid, inset))
-        path.line(to: Point(mid, size.height - inset))
-        path.move(to: Point(inset, size.height - inset - (mid - inset)))
-        path.line(to: Point(mid, size.height - inset))
-        path.line(to: Point(size.width - inset, size.height - inset - (mid - inset)))
-        arrow.path = path
         arrow.fillColor = nil
-        arrow.strokeColor = ClassicEffect.arrowColor
-        arrow.lineWidth = ClassicEffect.arrowLineWidth
         arrow.lineCap = .round
         arrow.lineJoin = .round
         layer.addSublayer(arrow)
+        layOut()
 
         spinner.isHidden = true
         layer.addSublayer(spinner)
@@ -145,7 +144,7 @@ public final class ClassicEffect: RefreshEffect {
     /// The arrow's turn at `time`: it flips to `flippedAngle` (−180°, through the right) over 0.18 s when armed and
     /// back when disarmed (ease in, ease out, as a UIView animation), from wherever it was.
     public func arrowAngle(at time: Double) -> Double {
-        let f = (time - flipStart) / ClassicEffect.flipDuration
+        let f = (time - flipStart) / style.flipDuration
         guard f < 1 else { return flipTo }
         return flipFrom + (flipTo - flipFrom) * TimingFunction.easeInEaseOut.value(at: Swift.max(0, f))
     }
@@ -180,6 +179,33 @@ public final class ClassicEffect: RefreshEffect {
 
     private var textsAreCurrentLayout = false
 
+    private func styleDidChange() {
+        metrics = ClassicEffect.metrics(for: style)
+        layOut()
+        // The texts are measured and placed again on the next frame.
+        textsAreCurrent = false
+    }
+
+    /// The labels' look and the arrow from the style.
+    private func layOut() {
+        for label in [stateLabel, lastUpdatedLabel] {
+            label.fontSize = style.fontSize
+            label.foregroundColor = style.textColor
+        }
+        let size = style.arrowSize
+        arrow.bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
+        var path = Path()
+        let mid = size.width / 2, inset = style.arrowLineWidth
+        path.move(to: Point(mid, inset))
+        path.line(to: Point(mid, size.height - inset))
+        path.move(to: Point(inset, size.height - inset - (mid - inset)))
+        path.line(to: Point(mid, size.height - inset))
+        path.line(to: Point(size.width - inset, size.height - inset - (mid - inset)))
+        arrow.path = path
+        arrow.strokeColor = style.arrowColor
+        arrow.lineWidth = style.arrowLineWidth
+    }
+
     /// Makes the two lines again when the state, the language or the last-updated time changed.
     private func refreshTextsIfNeeded() {
         let language = control?.language ?? .english
@@ -190,8 +216,9 @@ public final class ClassicEffect: RefreshEffect {
         let updated = control?.lastUpdatedText ?? strings.lastUpdatedText(nil, now: RefreshDate.current())
         if stateLabel.string != title { stateLabel.string = title }
         if lastUpdatedLabel.string != updated { lastUpdatedLabel.string = updated }
-        textWidth = Swift.max(ClassicEffect.measure(title, weight: ClassicEffect.stateFontWeight),
-                              ClassicEffect.measure(updated, weight: ClassicEffect.lastUpdatedFontWeight))
+        textWidth = Swift.max(ClassicEffect.measure(title, weight: ClassicEffect.stateFontWeight, size: style.fontSize),
+                              ClassicEffect.measure(updated, weight: ClassicEffect.lastUpdatedFontWeight,
+                                                    size: style.fontSize))
         shownLanguage = language
         shownDate = date
         textsAreCurrent = true
@@ -205,7 +232,7 @@ public final class ClassicEffect: RefreshEffect {
         let half = size.height / 2
         stateLabel.frame = Rect(x: 0, y: 0, width: size.width, height: half)
         lastUpdatedLabel.frame = Rect(x: 0, y: half, width: size.width, height: half)
-        let centre = Point(size.width / 2 - textWidth / 2 - ClassicEffect.labelLeftInset, half)
+        let centre = Point(size.width / 2 - textWidth / 2 - style.labelLeftInset, half)
         arrow.position = centre
         spinner.position = centre
         laidOutWidth = size.width
@@ -213,7 +240,41 @@ public final class ClassicEffect: RefreshEffect {
     }
 
     /// The width of `text` at the labels' size in `weight`, in points; 0 when no font loads.
-    static func measure(_ text: String, weight: FontWeight) -> Double {
-        TextMeasure.width(of: text, size: fontSize, weight: weight)
+    static func measure(_ text: String, weight: FontWeight, size: Double = fontSize) -> Double {
+        TextMeasure.width(of: text, size: size, weight: weight)
+    }
+}
+
+extension ClassicEffect {
+    /// The classic header's parameters; the defaults are the constants above and MJRefresh's metrics.
+    public struct Style: StyleValue {
+        public var headerHeight = RefreshMetrics.classicHeaderHeight
+        public var insertDuration = RefreshMetrics.classicInsertDuration
+        public var removeDuration = RefreshMetrics.classicRemoveDuration
+        public var flipDuration = ClassicEffect.flipDuration
+        public var fontSize = ClassicEffect.fontSize
+        public var textColor = ClassicEffect.textColor
+        public var labelLeftInset = ClassicEffect.labelLeftInset
+        public var arrowSize = ClassicEffect.arrowSize
+        public var arrowColor = ClassicEffect.arrowColor
+        public var arrowLineWidth = ClassicEffect.arrowLineWidth
+
+        public init() {}
+
+        public static var fields: [StyleField<Style>] {
+            [
+                .number("headerHeight", \.headerHeight, "pt", 10...500,
+                        "the header's height: the pull that arms it (its trigger) and the refreshing inset"),
+                .number("insertDuration", \.insertDuration, "s", 0...10, "how long the refreshing inset takes to come in"),
+                .number("removeDuration", \.removeDuration, "s", 0...10, "how long the inset takes to go when a refresh ends"),
+                .number("flipDuration", \.flipDuration, "s", 0...10, "how long the arrow takes to flip"),
+                .number("fontSize", \.fontSize, "pt", 4...72, "font size of both lines"),
+                .color("textColor", \.textColor, "colour of both lines"),
+                .number("labelLeftInset", \.labelLeftInset, "pt", 0...300, "gap between the arrow's centre and the text"),
+                .size("arrowSize", \.arrowSize, "pt", 1...200, "the arrow's box [width, height]"),
+                .color("arrowColor", \.arrowColor, "the arrow's colour"),
+                .number("arrowLineWidth", \.arrowLineWidth, "pt", 0.1...20, "the arrow's line width"),
+            ]
+        }
     }
 }

@@ -2,6 +2,7 @@ import Geometry
 import Layers
 import Motion
 import Raster
+import Styles
 
 /// The four-dot header (MSRefreshHeader): a thick line draws itself from dot to dot round a diamond as the list
 /// is pulled, each dot appearing as the line reaches it; while refreshing the diamond turns and the dots breathe.
@@ -10,7 +11,7 @@ import Raster
 /// the top dot fades in over the first 15 pt; from 15 to 55 pt the line runs through four stages of 10 pt, one
 /// per side of the diamond, each stage stretching the line from its dot to the next (first 5 pt) and then pulling
 /// its tail after it (last 5 pt). The line's trim changes only with the pull, so a still frame re-strokes nothing.
-public final class DotsEffect: RefreshEffect {
+public final class DotsEffect: StyledEffect {
     // MARK: Constants (REFERENCE §1, Four dots)
 
     /// The header's side, 35 pt (MSRefreshHeader: SURefreshHeaderHeight, a 35×35 header).
@@ -57,10 +58,18 @@ public final class DotsEffect: RefreshEffect {
     /// Fires on release at 55; the inset of 55 comes in and goes over 0.5 s with UIView's default curve. The header
     /// is drawn behind the rows, as MSRefreshHeader inserts it at index 0 of the scroll view: below a 35 pt pull,
     /// where it still reaches under the content's top, the first row covers it.
-    public let metrics = RefreshMetrics(
-        headerHeight: DotsEffect.headerSide, triggerDistance: DotsEffect.pullLength, trigger: .onRelease,
-        refreshingInset: DotsEffect.pullLength, insertDuration: DotsEffect.insetDuration,
-        finishing: [RefreshInsetStage(duration: DotsEffect.insetDuration)], drawsBehindContent: true)
+    public private(set) var metrics: RefreshMetrics
+    /// The parameters in use; a change shows from the next frame and keeps the pull or refresh under way.
+    public var style: Style {
+        didSet { styleDidChange() }
+    }
+
+    static func metrics(for s: Style) -> RefreshMetrics {
+        RefreshMetrics(headerHeight: s.headerSide, triggerDistance: s.pullLength, trigger: .onRelease,
+                       refreshingInset: s.pullLength, insertDuration: s.insetDuration, insertTiming: s.insetTiming,
+                       finishing: [RefreshInsetStage(duration: s.insetDuration, timing: s.insetTiming)],
+                       drawsBehindContent: true)
+    }
 
     // MARK: The pose at a pull
 
@@ -84,37 +93,37 @@ public final class DotsEffect: RefreshEffect {
     public static let completePhase = 8
 
     /// The pose at pull `p` (points past the content's resting top).
-    public static func pose(pull p: Double) -> Pose {
+    public static func pose(pull p: Double, style s: Style = Style()) -> Pose {
         let y: Double
-        if p <= headerSide {
+        if p <= s.headerSide {
             y = -p
-        } else if p < pullLength {
-            y = -(headerSide + (p - headerSide) * followRate)
+        } else if p < s.pullLength {
+            y = -(s.headerSide + (p - s.headerSide) * s.followRate)
         } else {
-            y = pinnedY
+            y = s.pinnedY
         }
         var opacity = 1.0, start = 0.0, end = 0.0, index = 0
-        if p < lineStart {
-            opacity = Swift.max(p, 0) / fadeInLength
-        } else if p < pullLength {
-            let stage = Swift.min(Int((p - lineStart) / stageLength), 3)
+        if p < s.lineStart {
+            opacity = Swift.max(p, 0) / s.fadeInLength
+        } else if p < s.pullLength {
+            let stage = Swift.min(Int((p - s.lineStart) / s.stageLength), 3)
             let k = Double(stage)
-            let sub = p - lineStart - k * stageLength
-            if sub <= halfStage {
+            let sub = p - s.lineStart - k * s.stageLength
+            if sub <= s.halfStage {
                 index = 2 * stage
                 start = k / 4
-                end = k / 4 + sub * strokePerPoint
+                end = k / 4 + sub * s.strokePerPoint
             } else {
                 index = 2 * stage + 1
                 end = (k + 1) / 4
-                start = Swift.max(k / 4 + (sub - halfStage) * strokePerPoint, (k + 1) / 4 - tailLength)
+                start = Swift.max(k / 4 + (sub - s.halfStage) * s.strokePerPoint, (k + 1) / 4 - s.tailLength)
             }
         } else {
             index = completePhase
             start = 1
             end = 1
         }
-        let color = index > 5 ? rightColor : index > 3 ? bottomColor : index > 1 ? leftColor : topColor
+        let color = index > 5 ? s.rightColor : index > 3 ? s.bottomColor : index > 1 ? s.leftColor : s.topColor
         return Pose(headerY: y, topOpacity: opacity, strokeStart: start, strokeEnd: end, subPhase: index,
                     showsLeft: index > 1, showsBottom: index > 3, showsRight: index > 5, lineColor: color)
     }
@@ -140,53 +149,64 @@ public final class DotsEffect: RefreshEffect {
     public static let centres = [Point(headerSide / 2, dotRadius), Point(dotRadius, headerSide / 2),
                                  Point(headerSide / 2, headerSide - dotRadius), Point(headerSide - dotRadius, headerSide / 2)]
 
-    public init() {
+    public init(style: Style = Style()) {
+        self.style = style
+        metrics = DotsEffect.metrics(for: style)
         layer.name = "dots"
-        layer.bounds = Rect(x: 0, y: 0, width: DotsEffect.headerSide, height: DotsEffect.headerSide)
-        let c = DotsEffect.centres
-        func dot(_ centre: Point, _ color: Color) -> ShapeLayer {
-            let r = DotsEffect.dotRadius
-            let d = ShapeLayer()
-            d.frame = Rect(x: centre.x - r, y: centre.y - r, width: 2 * r, height: 2 * r)
-            d.path = Path.ellipse(in: Rect(x: 0, y: 0, width: 2 * r, height: 2 * r))
-            d.fillColor = color
-            return d
-        }
-        topDot = dot(c[0], DotsEffect.topColor)
-        leftDot = dot(c[1], DotsEffect.leftColor)
-        bottomDot = dot(c[2], DotsEffect.bottomColor)
-        rightDot = dot(c[3], DotsEffect.rightColor)
-
-        line.frame = layer.bounds
-        var path = Path()
-        path.move(to: c[0])
-        for i in [1, 2, 3, 0] { path.line(to: c[i]) }
-        line.path = path
+        topDot = ShapeLayer()
+        leftDot = ShapeLayer()
+        bottomDot = ShapeLayer()
+        rightDot = ShapeLayer()
         line.fillColor = nil
-        line.strokeColor = DotsEffect.topColor
-        line.lineWidth = DotsEffect.lineWidth
         line.lineCap = .round
         line.lineJoin = .round
-
         // As the original stacks them: the top dot, the line over it, then the other three over the line.
         for l in [topDot, line, leftDot, bottomDot, rightDot] { layer.addSublayer(l) }
 
         turn = BasicAnimation<Double>(keyPath: "transform.rotation.z", from: 0, to: 2 * Double.pi)
-        turn.duration = DotsEffect.turnDuration
         turn.repeatCount = .infinity
         turn.timingFunction = .linear
         // Inward is down for the top dot, right for the left one, up for the bottom one, left for the right one.
         let inward: [(String, Double)] = [("transform.translation.y", 1), ("transform.translation.x", 1),
                                           ("transform.translation.y", -1), ("transform.translation.x", -1)]
         breaths = inward.map { keyPath, sign in
-            let a = KeyframeAnimation<Double>(keyPath: keyPath,
-                                              values: DotsEffect.breathKeyframes.map { $0 * sign * DotsEffect.breathDistance })
-            a.duration = DotsEffect.turnDuration
+            let a = KeyframeAnimation<Double>(keyPath: keyPath, values: DotsEffect.breathKeyframes.map { $0 * sign })
             a.repeatCount = .infinity
             a.timingFunction = .linear
             return a
         }
-        apply(DotsEffect.pose(pull: 0))
+        layOut()
+    }
+
+    private func styleDidChange() {
+        metrics = DotsEffect.metrics(for: style)
+        layOut()
+    }
+
+    /// Sizes, colours and timings from the style; the pose is applied again on the next frame. The refreshing
+    /// animations take new timings when they start next.
+    private func layOut() {
+        let side = style.headerSide, r = style.dotRadius
+        layer.bounds = Rect(x: 0, y: 0, width: side, height: side)
+        let c = style.centres
+        for (d, (centre, color)) in zip(dots, zip(c, [style.topColor, style.leftColor, style.bottomColor, style.rightColor])) {
+            d.frame = Rect(x: centre.x - r, y: centre.y - r, width: 2 * r, height: 2 * r)
+            d.path = Path.ellipse(in: Rect(x: 0, y: 0, width: 2 * r, height: 2 * r))
+            d.fillColor = color
+        }
+        line.frame = layer.bounds
+        var path = Path()
+        path.move(to: c[0])
+        for i in [1, 2, 3, 0] { path.line(to: c[i]) }
+        line.path = path
+        line.lineWidth = style.lineWidth
+        turn.duration = style.turnDuration
+        for (breath, sign) in zip(breaths, [1.0, 1, -1, -1]) {
+            breath.values = DotsEffect.breathKeyframes.map { $0 * sign * style.breathDistance }
+            breath.duration = style.turnDuration
+        }
+        lastPull = .nan
+        if lastWidth.isNaN { apply(DotsEffect.pose(pull: 0, style: style)) }
     }
 
     private var dots: [ShapeLayer] { [topDot, leftDot, bottomDot, rightDot] }
@@ -196,14 +216,14 @@ public final class DotsEffect: RefreshEffect {
     public func update(pull: RefreshPull) {
         let width = pull.headerSize.width
         // While refreshing and ending the header keeps the look it had when it fired.
-        let p = busy ? DotsEffect.pullLength : pull.distance
+        let p = busy ? style.pullLength : pull.distance
         guard p != lastPull || width != lastWidth else { return }
         lastPull = p
         lastWidth = width
-        let pose = DotsEffect.pose(pull: p)
+        let pose = DotsEffect.pose(pull: p, style: style)
         apply(pose)
         // The container's top is at −35 in the content's coordinates.
-        let side = DotsEffect.headerSide
+        let side = style.headerSide
         layer.frame = Rect(x: (width - side) / 2, y: pose.headerY + side, width: side, height: side)
     }
 
@@ -237,6 +257,69 @@ public final class DotsEffect: RefreshEffect {
             lastPull = .nan
             layer.removeAllAnimations()
             for dot in dots { dot.removeAllAnimations() }
+        }
+    }
+}
+
+extension DotsEffect {
+    /// The four dots' parameters; the defaults are the constants above.
+    public struct Style: StyleValue {
+        public var headerSide = DotsEffect.headerSide
+        public var dotRadius = DotsEffect.dotRadius
+        public var lineWidth = DotsEffect.lineWidth
+        public var topColor = DotsEffect.topColor
+        public var leftColor = DotsEffect.leftColor
+        public var bottomColor = DotsEffect.bottomColor
+        public var rightColor = DotsEffect.rightColor
+        public var pullLength = DotsEffect.pullLength
+        public var fadeInLength = DotsEffect.fadeInLength
+        public var stageLength = DotsEffect.stageLength
+        public var tailLength = DotsEffect.tailLength
+        public var followRate = DotsEffect.followRate
+        public var insetDuration = DotsEffect.insetDuration
+        /// UIView's default animation curve, as the demo's animateWithDuration uses.
+        public var insetTiming = TimingFunction.easeInEaseOut
+        public var turnDuration = DotsEffect.turnDuration
+        public var breathDistance = DotsEffect.breathDistance
+
+        public init() {}
+
+        /// The pull where the line starts: four stages before the end.
+        public var lineStart: Double { pullLength - 4 * stageLength }
+        public var halfStage: Double { stageLength / 2 }
+        /// A quarter of the path per half stage.
+        public var strokePerPoint: Double { 0.25 / halfStage }
+        /// Where the header stays once fully pulled.
+        public var pinnedY: Double { -(headerSide + (pullLength - headerSide) * followRate) }
+        /// The dots' centres in the header: top, left, bottom, right.
+        public var centres: [Point] {
+            [Point(headerSide / 2, dotRadius), Point(dotRadius, headerSide / 2),
+             Point(headerSide / 2, headerSide - dotRadius), Point(headerSide - dotRadius, headerSide / 2)]
+        }
+
+        public static var fields: [StyleField<Style>] {
+            [
+                .number("headerSide", \.headerSide, "pt", 10...200, "the square header's side"),
+                .number("dotRadius", \.dotRadius, "pt", 0.5...50, "each dot's radius"),
+                .number("lineWidth", \.lineWidth, "pt", 0.1...100, "the joining line's width"),
+                .color("topColor", \.topColor, "the top dot's colour"),
+                .color("leftColor", \.leftColor, "the left dot's colour"),
+                .color("bottomColor", \.bottomColor, "the bottom dot's colour"),
+                .color("rightColor", \.rightColor, "the right dot's colour"),
+                .number("pullLength", \.pullLength, "pt", 10...1000,
+                        "the pull that arms the header (its trigger), where it stops moving and the refreshing inset"),
+                .number("fadeInLength", \.fadeInLength, "pt", 0.1...1000, "the top dot's opacity is the pull over this"),
+                .number("stageLength", \.stageLength, "pt", 0.5...250,
+                        "the pull of one of the four stages that draw the diamond"),
+                .number("tailLength", \.tailLength, "", 0...1, "the shortest tail the line keeps, as a share of the path"),
+                .number("followRate", \.followRate, "", 0...1,
+                        "past the header's side, the header moves this much per point of pull"),
+                .number("insetDuration", \.insetDuration, "s", 0...10, "how long the refreshing inset takes to come and to go"),
+                .timing("insetTiming", \.insetTiming, "the curve of the inset's changes"),
+                .number("turnDuration", \.turnDuration, "s", 0.05...60,
+                        "one turn of the header while refreshing; the dots breathe twice per turn"),
+                .number("breathDistance", \.breathDistance, "pt", 0...100, "how far each dot moves inward and back"),
+            ]
         }
     }
 }

@@ -2,6 +2,7 @@ import Geometry
 import Layers
 import Motion
 import Raster
+import Styles
 
 /// The NetEase News header (REFERENCE §1, News banner, `RefreshControl_News`): a tall grey view with a little
 /// animated newspaper and a short label; when a refresh ends, the header shrinks to a 32 pt banner that bounces in
@@ -25,7 +26,7 @@ import Raster
 ///  y = 38  │          └───────┘        ┌ banner, 32 tall (hidden) ┐   │
 ///  y = 70  └──────────────────────────────────────────────────────────┘  ← the content's top
 /// ```
-public final class NewsEffect: RefreshEffect {
+public final class NewsEffect: StyledEffect {
     /// Trigger distance and refreshing inset, 70 pt (RefreshControl_News: threshold 70).
     public static let threshold = 70.0
     /// The trigger distance is never set below 45 pt (RefreshControl_News).
@@ -70,14 +71,19 @@ public final class NewsEffect: RefreshEffect {
     /// crisp. Not from REFERENCE.
     static let layoutGrid = 0.5
 
-    public let metrics = RefreshMetrics(
-        headerHeight: NewsEffect.threshold, triggerDistance: NewsEffect.threshold,
-        minimumTriggerDistance: NewsEffect.minimumThreshold, trigger: .onRelease,
-        refreshingInset: NewsEffect.threshold,
-        finishing: [RefreshInsetStage(inset: NewsEffect.bannerHeight, duration: NewsEffect.collapseDuration),
-                    RefreshInsetStage(delay: NewsEffect.bannerHoldDuration, inset: 0,
-                                      duration: NewsEffect.collapseDuration)],
-        hasResultRow: true)
+    public private(set) var metrics: RefreshMetrics
+    /// The parameters in use; a change shows from the next frame and keeps the pull or refresh under way.
+    public var style: Style {
+        didSet { styleDidChange() }
+    }
+
+    static func metrics(for s: Style) -> RefreshMetrics {
+        RefreshMetrics(headerHeight: s.threshold, triggerDistance: s.threshold, minimumTriggerDistance: s.minimumThreshold,
+                       trigger: .onRelease, refreshingInset: s.threshold,
+                       finishing: [RefreshInsetStage(inset: s.bannerHeight, duration: s.collapseDuration),
+                                   RefreshInsetStage(delay: s.bannerHoldDuration, inset: 0, duration: s.collapseDuration)],
+                       hasResultRow: true)
+    }
     public let layer = Layer()
 
     /// The grey view with the image and the label; hidden while the banner shows.
@@ -110,35 +116,50 @@ public final class NewsEffect: RefreshEffect {
     /// True while a finger holds the list and the banner's animations are frozen.
     public private(set) var isBannerPaused = false
 
-    public init() {
+    public init(style: Style = Style()) {
+        self.style = style
+        metrics = NewsEffect.metrics(for: style)
         var frames: [Path] = []
         for k in 0..<NewsEffect.imageFrameCount { frames.append(NewsEffect.pagePath(lines: k + 1)) }
         self.frames = frames
 
-        topView.backgroundColor = NewsEffect.topViewColor
-        image.fillColor = NewsEffect.labelColor
         image.fillRule = .evenOdd
         image.path = frames[0]
-        headline.fillColor = NewsEffect.headlineColor
         headline.path = NewsEffect.headlinePath()
         image.addSublayer(headline)
-        label.fontSize = NewsEffect.labelFontSize
-        label.foregroundColor = NewsEffect.labelColor
         label.verticalAlignment = .center
         topView.addSublayer(image)
         topView.addSublayer(label)
 
-        banner.backgroundColor = NewsEffect.bannerColor
         banner.isHidden = true
-        bannerLabel.fontSize = NewsEffect.labelFontSize
-        bannerLabel.foregroundColor = NewsEffect.bannerTextColor
         bannerLabel.alignmentMode = .center
         bannerLabel.verticalAlignment = .center
         banner.addSublayer(bannerLabel)
 
         layer.addSublayer(topView)
         layer.addSublayer(banner)
+        applyLook()
         refreshTexts()
+    }
+
+    private func styleDidChange() {
+        metrics = NewsEffect.metrics(for: style)
+        applyLook()
+        // Laid out again on the next frame, with the new sizes.
+        size = .zero
+        laidOutText = ""
+    }
+
+    /// The colours and font sizes from the style.
+    private func applyLook() {
+        topView.backgroundColor = style.topViewColor
+        image.fillColor = style.labelColor
+        headline.fillColor = style.headlineColor
+        label.fontSize = style.labelFontSize
+        label.foregroundColor = style.labelColor
+        banner.backgroundColor = style.bannerColor
+        bannerLabel.fontSize = style.labelFontSize
+        bannerLabel.foregroundColor = style.bannerTextColor
     }
 
     // MARK: Drawing of the image
@@ -190,8 +211,8 @@ public final class NewsEffect: RefreshEffect {
             break
         }
         if case .finishing = state, bannerStartTime == nil, let end = finishTime,
-           pull.time >= end + NewsEffect.collapseDuration {
-            showBanner(at: end + NewsEffect.collapseDuration)
+           pull.time >= end + style.collapseDuration {
+            showBanner(at: end + style.collapseDuration)
         }
         guard !banner.isHidden else { return }
         let touching = control?.scrollView?.isTracking ?? pull.isDragging
@@ -236,27 +257,27 @@ public final class NewsEffect: RefreshEffect {
         size = header
         layer.frame = Rect(origin: .zero, size: header)
         let bottom = header.height
-        topView.frame = Rect(x: 0, y: bottom - NewsEffect.topViewHeight, width: header.width,
-                             height: NewsEffect.topViewHeight)
+        topView.frame = Rect(x: 0, y: bottom - style.topViewHeight, width: header.width,
+                             height: style.topViewHeight)
         layoutRow()
-        banner.frame = Rect(x: 0, y: bottom - NewsEffect.bannerHeight, width: header.width,
-                            height: NewsEffect.bannerHeight)
+        banner.frame = Rect(x: 0, y: bottom - style.bannerHeight, width: header.width,
+                            height: style.bannerHeight)
         bannerLabel.frame = Rect(origin: .zero, size: banner.bounds.size)
     }
 
     /// The image and the label in a row, centred across as one group, in the part of the top view the threshold
     /// shows; the label's box is as wide as its text.
     private func layoutRow() {
-        let textWidth = TextMeasure.width(of: label.string, size: NewsEffect.labelFontSize)
-        let rowWidth = NewsEffect.imageSide + NewsEffect.imageLabelGap + textWidth
+        let textWidth = TextMeasure.width(of: label.string, size: style.labelFontSize)
+        let rowWidth = style.imageSide + style.imageLabelGap + textWidth
         let grid = NewsEffect.layoutGrid
         let left = ((size.width - rowWidth) / 2 / grid).rounded() * grid
-        let visibleTop = NewsEffect.topViewHeight - NewsEffect.threshold
-        image.frame = Rect(x: left, y: visibleTop + (NewsEffect.threshold - NewsEffect.imageSide) / 2,
-                           width: NewsEffect.imageSide, height: NewsEffect.imageSide)
+        let visibleTop = style.topViewHeight - style.threshold
+        image.frame = Rect(x: left, y: visibleTop + (style.threshold - style.imageSide) / 2,
+                           width: style.imageSide, height: style.imageSide)
         headline.frame = Rect(origin: .zero, size: image.bounds.size)
-        label.frame = Rect(x: left + NewsEffect.imageSide + NewsEffect.imageLabelGap, y: visibleTop,
-                           width: textWidth, height: NewsEffect.threshold)
+        label.frame = Rect(x: left + style.imageSide + style.imageLabelGap, y: visibleTop,
+                           width: textWidth, height: style.threshold)
     }
 
     /// The news header's own short texts (REFERENCE §1, News: 下拉刷新 / 释放刷新 / 加载中 / 加载完成), MJRefresh's for
@@ -308,7 +329,7 @@ public final class NewsEffect: RefreshEffect {
     /// The image cycles through its frames every 0.6 s, from the time refreshing started.
     private func startImageCycle(at time: Double) {
         let cycle = KeyframeAnimation<Path>(keyPath: "path", values: frames, calculationMode: .discrete)
-        cycle.duration = NewsEffect.imageCycleDuration
+        cycle.duration = style.imageCycleDuration
         cycle.repeatCount = .infinity
         cycle.beginTime = image.localTime(atParentTime: time)
         image.add(cycle, forKey: "cycle")
@@ -332,13 +353,13 @@ public final class NewsEffect: RefreshEffect {
         banner.opacity = 1
         banner.removeAllAnimations()
         let begin = banner.localTime(atParentTime: time)
-        let bounce = KeyframeAnimation<Double>(keyPath: "transform.scale", values: [1, NewsEffect.bounceScale, 1],
+        let bounce = KeyframeAnimation<Double>(keyPath: "transform.scale", values: [1, style.bounceScale, 1],
                                                keyTimes: [0, 0.5, 1], timingFunctions: [.easeIn, .easeIn])
-        bounce.duration = 2 * NewsEffect.bounceHalfDuration
+        bounce.duration = 2 * style.bounceHalfDuration
         bounce.beginTime = begin
         banner.add(bounce, forKey: "bounce")
         let fadeIn = BasicAnimation<Double>(keyPath: "opacity", from: 0, to: 1)
-        fadeIn.duration = NewsEffect.bounceHalfDuration
+        fadeIn.duration = style.bounceHalfDuration
         fadeIn.timingFunction = .easeIn
         fadeIn.beginTime = begin
         banner.add(fadeIn, forKey: "fade")
@@ -349,10 +370,10 @@ public final class NewsEffect: RefreshEffect {
         let begin = banner.localTime(atParentTime: time)
         banner.opacity = 0
         let fade = BasicAnimation<Double>(keyPath: "opacity", from: 1, to: 0)
-        fade.duration = NewsEffect.fadeOutDuration
+        fade.duration = style.fadeOutDuration
         fade.beginTime = begin
         banner.add(fade, forKey: "fade")
-        fadeEndLocalTime = begin + NewsEffect.fadeOutDuration
+        fadeEndLocalTime = begin + style.fadeOutDuration
     }
 
     private func hideBanner() {
@@ -366,5 +387,57 @@ public final class NewsEffect: RefreshEffect {
         }
         fadeEndLocalTime = nil
         bannerStartTime = nil
+    }
+}
+
+extension NewsEffect {
+    /// The news banner's parameters; the defaults are the constants above.
+    public struct Style: StyleValue {
+        public var threshold = NewsEffect.threshold
+        public var minimumThreshold = NewsEffect.minimumThreshold
+        public var bannerHeight = NewsEffect.bannerHeight
+        public var topViewHeight = NewsEffect.topViewHeight
+        public var topViewColor = NewsEffect.topViewColor
+        public var imageSide = NewsEffect.imageSide
+        public var imageLabelGap = NewsEffect.imageLabelGap
+        public var imageCycleDuration = NewsEffect.imageCycleDuration
+        public var labelFontSize = NewsEffect.labelFontSize
+        public var labelColor = NewsEffect.labelColor
+        public var headlineColor = NewsEffect.headlineColor
+        public var collapseDuration = NewsEffect.collapseDuration
+        public var bannerHoldDuration = NewsEffect.bannerHoldDuration
+        public var bannerColor = NewsEffect.bannerColor
+        public var bannerTextColor = NewsEffect.bannerTextColor
+        public var bounceHalfDuration = NewsEffect.bounceHalfDuration
+        public var bounceScale = NewsEffect.bounceScale
+        public var fadeOutDuration = NewsEffect.fadeOutDuration
+
+        public init() {}
+
+        public static var fields: [StyleField<Style>] {
+            [
+                .number("threshold", \.threshold, "pt", 45...1000,
+                        "the pull that arms the header (its trigger), and the refreshing inset"),
+                .number("minimumThreshold", \.minimumThreshold, "pt", 1...1000, "the trigger distance is never set below this"),
+                .number("bannerHeight", \.bannerHeight, "pt", 1...200, "the banner's height, and the inset it holds"),
+                .number("topViewHeight", \.topViewHeight, "pt", 1...2000,
+                        "the grey view's height, taller than the header so a long pull shows no gap"),
+                .color("topViewColor", \.topViewColor, "the grey view's colour"),
+                .number("imageSide", \.imageSide, "pt", 1...200, "the animated image's side"),
+                .number("imageLabelGap", \.imageLabelGap, "pt", 0...200, "the gap between the image and the label"),
+                .number("imageCycleDuration", \.imageCycleDuration, "s", 0.05...60,
+                        "the image cycles through its frames in this time while refreshing"),
+                .number("labelFontSize", \.labelFontSize, "pt", 4...72, "the label's and the banner's font size"),
+                .color("labelColor", \.labelColor, "the label's and the image's colour"),
+                .color("headlineColor", \.headlineColor, "the image's headline bar"),
+                .number("collapseDuration", \.collapseDuration, "s", 0...10, "each collapse stage of the inset"),
+                .number("bannerHoldDuration", \.bannerHoldDuration, "s", 0...60, "how long the banner stays before the inset returns"),
+                .color("bannerColor", \.bannerColor, "the banner's background"),
+                .color("bannerTextColor", \.bannerTextColor, "the banner's text colour"),
+                .number("bounceHalfDuration", \.bounceHalfDuration, "s", 0...10, "each half of the banner's bounce"),
+                .number("bounceScale", \.bounceScale, "", 0.1...5, "the scale the banner's bounce overshoots to"),
+                .number("fadeOutDuration", \.fadeOutDuration, "s", 0...10, "the banner's fade-out once the inset is back"),
+            ]
+        }
     }
 }

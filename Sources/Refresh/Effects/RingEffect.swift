@@ -7,6 +7,7 @@ import Geometry
 import Layers
 import Motion
 import Raster
+import Styles
 
 /// Where the ring's arc and arrow are at one moment, as plain numbers (fractions of a turn, clockwise from the
 /// 3 o'clock direction, as Android's `CircularProgressDrawable` keeps them).
@@ -55,7 +56,7 @@ public struct RingPose: Equatable, Sendable {
 ///
 /// Everything is worked out from the frame's time and the pull in `update(pull:)` (no layer animations), as the
 /// Android drawable works out its frame in `draw`: any frame can be drawn, stepped or recorded on its own.
-public final class RingEffect: RefreshEffect {
+public final class RingEffect: StyledEffect {
     // MARK: Constants (REFERENCE §1, Ring)
 
     /// The disc's diameter, 40 pt (ZNRefreshHUD's 40×40 disc; CircularProgressDrawable's normal circle).
@@ -116,16 +117,11 @@ public final class RingEffect: RefreshEffect {
     public static let colors = [Color(rgb: 255, 149, 0), Color(rgb: 66, 133, 244), Color(rgb: 219, 68, 55),
                                 Color(rgb: 15, 157, 88)]
 
-    /// The ring floats over the list as SwipeRefreshLayout's spinner (seed 003: the table's offset does not change
-    /// during the pull): it comes down half the finger's travel, goes back under the navigation bar over 200 ms
-    /// when released short, and to its refreshing place, its bottom 64 pt below the list's top, over 200 ms when
-    /// released past it; it stays there while the disc scales away and is then back at its start.
-    public let metrics = RefreshMetrics(headerHeight: dragDistance, triggerDistance: dragDistance,
-                                        refreshingInset: dragDistance,
-                                        insertDuration: FloatingPlacement.androidAnimationDuration,
-                                        insertTiming: FloatingPlacement.androidTiming,
-                                        finishing: [RefreshInsetStage(inset: dragDistance, duration: finishDuration)],
-                                        placement: .floatsOverContent(FloatingPlacement()))
+    /// The parameters in use; a change shows from the next frame and keeps the pull or refresh under way.
+    public var style: Style {
+        didSet { styleDidChange() }
+    }
+    public private(set) var metrics: RefreshMetrics
     public let layer = Layer()
     /// The white disc; it rides with the pull and scales away at the end.
     public let disc = Layer()
@@ -161,14 +157,46 @@ public final class RingEffect: RefreshEffect {
     /// The arrow's scale its path was built for.
     private var arrowPathScale = -1.0
 
-    public init() {
-        let d = RingEffect.circleDiameter
-        disc.bounds = Rect(x: 0, y: 0, width: d, height: d)
+    public init(style: Style = Style()) {
+        self.style = style
+        metrics = RingEffect.metrics(for: style)
         disc.backgroundColor = .white
+        arc.fillColor = nil
+        arc.lineCap = .round
+        arc.strokeEnd = 0
+        arrow.isHidden = true
+        layer.addSublayer(disc)
+        disc.addSublayer(spinner)
+        spinner.addSublayer(arc)
+        spinner.addSublayer(arrow)
+        layOut()
+    }
+
+    /// The ring floats over the list as SwipeRefreshLayout's spinner (seed 003: the table's offset does not change
+    /// during the pull): it comes down half the finger's travel, goes back under the navigation bar over 200 ms
+    /// when released short, and to its refreshing place, its bottom 64 pt below the list's top, over 200 ms when
+    /// released past it; it stays there while the disc scales away and is then back at its start.
+    static func metrics(for s: Style) -> RefreshMetrics {
+        RefreshMetrics(headerHeight: s.dragDistance, triggerDistance: s.dragDistance, refreshingInset: s.dragDistance,
+                       insertDuration: s.floatDuration, insertTiming: s.floatTiming,
+                       finishing: [RefreshInsetStage(inset: s.dragDistance, duration: s.finishDuration)],
+                       placement: .floatsOverContent(FloatingPlacement(dragRate: s.dragRate, returnDuration: s.floatDuration,
+                                                                       returnTiming: s.floatTiming)))
+    }
+
+    private func styleDidChange() {
+        metrics = RingEffect.metrics(for: style)
+        layOut()
+    }
+
+    /// Sizes the disc, the arc and the shadow from the style; the arrow is rebuilt on the next frame.
+    private func layOut() {
+        let d = style.circleDiameter
+        disc.bounds = Rect(x: 0, y: 0, width: d, height: d)
         disc.cornerRadius = d / 2
-        disc.shadowOpacity = RingEffect.shadowOpacity
-        disc.shadowRadius = RingEffect.shadowRadius
-        disc.shadowOffset = RingEffect.shadowOffset
+        disc.shadowOpacity = style.shadowOpacity
+        disc.shadowRadius = style.shadowRadius
+        disc.shadowOffset = style.shadowOffset
         // The shadow is the disc's alone: given as a path, the renderer fills one circle for it instead of drawing
         // the disc, the arc and the arrow a second time.
         disc.shadowPath = Path.ellipse(in: disc.bounds)
@@ -177,39 +205,33 @@ public final class RingEffect: RefreshEffect {
         var circle = Path()
         let c = Point(d / 2, d / 2)
         // Two half turns from 3 o'clock, clockwise: the trims are then fractions of a turn from there.
-        circle.addArc(center: c, radius: RingEffect.centerRadius, startAngle: 0, endAngle: Double.pi, clockwise: true)
-        circle.addArc(center: c, radius: RingEffect.centerRadius, startAngle: Double.pi, endAngle: 2 * Double.pi,
+        circle.addArc(center: c, radius: style.centerRadius, startAngle: 0, endAngle: Double.pi, clockwise: true)
+        circle.addArc(center: c, radius: style.centerRadius, startAngle: Double.pi, endAngle: 2 * Double.pi,
                       clockwise: true)
         arc.path = circle
-        arc.fillColor = nil
-        arc.lineWidth = RingEffect.strokeWidth
-        arc.lineCap = .round
-        arc.strokeEnd = 0
+        arc.lineWidth = style.strokeWidth
         arrow.frame = disc.bounds
-        arrow.isHidden = true
-        layer.addSublayer(disc)
-        disc.addSublayer(spinner)
-        spinner.addSublayer(arc)
-        spinner.addSublayer(arrow)
+        arrowPathScale = -1
     }
 
     // MARK: Formulas
 
     /// SwipeRefreshLayout's tension term for `extra` points of pull beyond the threshold: with
     /// s = max(0, min(extra, 2·64)/64), t = (s/4 − (s/4)²)·2, so t grows from 0 to 0.5 and stops at 2 × 64 pt.
-    public static func tension(extra: Double) -> Double {
-        let s = Swift.max(0, Swift.min(extra, maxExtraPull) / dragDistance)
+    public static func tension(extra: Double, style s: Style = Style()) -> Double {
+        let s = Swift.max(0, Swift.min(extra, s.maxExtraPull) / s.dragDistance)
         let q = s / 4
         return (q - q * q) * 2
     }
 
     /// The pose while dragging at `distance` points with the threshold at `trigger`: d = min(1, distance/trigger),
     /// a = max(d − 0.4, 0)·5/3, end trim min(0.8, 0.8a), arrow scale min(1, a), rotation (−0.25 + 0.4a + 2t)·0.5.
-    public static func dragPose(distance: Double, trigger: Double = dragDistance) -> RingPose {
+    public static func dragPose(distance: Double, trigger: Double? = nil, style s: Style = Style()) -> RingPose {
+        let trigger = trigger ?? s.dragDistance
         let d = Swift.min(1, Swift.max(0, distance / trigger))
-        let a = Swift.max(d - arcStartFraction, 0) * 5 / 3
-        let t = tension(extra: distance - trigger)
-        return RingPose(startTrim: 0, endTrim: Swift.min(maxArc, maxArc * a), rotation: (dragRotationStart + dragRotationPerA * a + dragRotationPerTension * t) * dragRotationFactor,
+        let a = Swift.max(d - s.arcStartFraction, 0) * 5 / 3
+        let t = tension(extra: distance - trigger, style: s)
+        return RingPose(startTrim: 0, endTrim: Swift.min(s.maxArc, s.maxArc * a), rotation: (dragRotationStart + dragRotationPerA * a + dragRotationPerTension * t) * dragRotationFactor,
                         groupRotation: 0, arrowScale: Swift.min(1, a))
     }
 
@@ -218,18 +240,19 @@ public final class RingEffect: RefreshEffect {
     /// (SwipeRefreshLayout), so below the threshold the disc comes down with the pull, its bottom `distance` below
     /// the list's top, and past it slows under the tension; refreshing it rests with its bottom 64 pt below the top
     /// of the list.
-    public static func circleTop(distance: Double, trigger: Double = dragDistance) -> Double {
+    public static func circleTop(distance: Double, trigger: Double? = nil, style s: Style = Style()) -> Double {
+        let trigger = trigger ?? s.dragDistance
         let d = Swift.min(1, Swift.max(0, distance / trigger))
-        let fromListTop = -circleDiameter + dragDistance * d + 2 * dragDistance * tension(extra: distance - trigger)
-        return fromListTop - (distance - dragDistance)
+        let fromListTop = -s.circleDiameter + s.dragDistance * d + 2 * s.dragDistance * tension(extra: distance - trigger)
+        return fromListTop - (distance - s.dragDistance)
     }
 
     /// The shrink phase `fraction` (0…1) of the way: the tail catches up to 0.01 short of the head and the ring
     /// turns on to the next whole turn (⌊rotation/0.8⌋ + 1, as CircularProgressDrawable). The arrow is off from the
     /// start: SwipeRefreshLayout turns it off when the refresh starts, it does not shrink it.
-    public static func shrinkPose(from p: RingPose, fraction f: Double) -> RingPose {
-        let target = (p.rotation / maxArc).rounded(.down) + 1
-        return RingPose(startTrim: p.startTrim + (p.endTrim - minArc - p.startTrim) * f, endTrim: p.endTrim,
+    public static func shrinkPose(from p: RingPose, fraction f: Double, style s: Style = Style()) -> RingPose {
+        let target = (p.rotation / s.maxArc).rounded(.down) + 1
+        return RingPose(startTrim: p.startTrim + (p.endTrim - s.minArc - p.startTrim) * f, endTrim: p.endTrim,
                         rotation: p.rotation + (target - p.rotation) * f, groupRotation: 0, arrowScale: 0)
     }
 
@@ -237,35 +260,35 @@ public final class RingEffect: RefreshEffect {
     /// In each cycle the head grows from tail + 0.01 to tail + 0.8 over the first half (fast-out-slow-in), then the
     /// tail follows to head − 0.01; the next cycle starts from that tail, the ring 0.21 turn and the whole drawing
     /// 216° further on, so the arc never jumps.
-    public static func cyclePose(origin: RingPose, elapsed: Double) -> RingPose {
-        let cycles = Swift.max(0, elapsed) / cycleDuration
+    public static func cyclePose(origin: RingPose, elapsed: Double, style s: Style = Style()) -> RingPose {
+        let cycles = Swift.max(0, elapsed) / s.cycleDuration
         let n = cycles.rounded(.down)
         let u = cycles - n
-        let tail = origin.startTrim + (maxArc - minArc) * n
+        let tail = origin.startTrim + (s.maxArc - s.minArc) * n
         let start: Double, end: Double
         if u < 0.5 {
             start = tail
-            end = tail + minArc + (maxArc - minArc) * TimingFunction.fastOutSlowIn.value(at: u * 2)
+            end = tail + s.minArc + (s.maxArc - s.minArc) * TimingFunction.fastOutSlowIn.value(at: u * 2)
         } else {
-            end = tail + maxArc
-            start = tail + (maxArc - minArc) * TimingFunction.fastOutSlowIn.value(at: u * 2 - 1)
+            end = tail + s.maxArc
+            start = tail + (s.maxArc - s.minArc) * TimingFunction.fastOutSlowIn.value(at: u * 2 - 1)
         }
-        let group = groupRotationPerCycle * (n + u)
-        return RingPose(startTrim: start, endTrim: end, rotation: origin.rotation + ringRotationPerCycle * (n + u),
+        let group = s.groupRotationPerCycle * (n + u)
+        return RingPose(startTrim: start, endTrim: end, rotation: origin.rotation + s.ringRotationPerCycle * (n + u),
                         groupRotation: group - group.rounded(.down), arrowScale: 0)
     }
 
     /// The colour `elapsed` seconds into the cycles: cycle n shows colour n, blending linearly to colour n + 1 in
     /// its last 25 %.
-    public static func cycleColor(elapsed: Double) -> Color {
-        let cycles = Swift.max(0, elapsed) / cycleDuration
+    public static func cycleColor(elapsed: Double, style s: Style = Style()) -> Color {
+        let cycles = Swift.max(0, elapsed) / s.cycleDuration
         let n = cycles.rounded(.down)
         let u = cycles - n
-        let i = Int(n.truncatingRemainder(dividingBy: Double(colors.count)))
-        let from = colors[i]
-        guard u > colorChangeStart else { return from }
-        let to = colors[(i + 1) % colors.count]
-        let f = (u - colorChangeStart) / (1 - colorChangeStart)
+        let i = Int(n.truncatingRemainder(dividingBy: Double(s.colors.count)))
+        let from = s.colors[i]
+        guard u > s.colorChangeStart else { return from }
+        let to = s.colors[(i + 1) % s.colors.count]
+        let f = (u - s.colorChangeStart) / (1 - s.colorChangeStart)
         return Color(red: from.red + (to.red - from.red) * f, green: from.green + (to.green - from.green) * f,
                      blue: from.blue + (to.blue - from.blue) * f, alpha: from.alpha + (to.alpha - from.alpha) * f)
     }
@@ -281,15 +304,15 @@ public final class RingEffect: RefreshEffect {
             if p.endTrim > p.startTrim {
                 shrinkFrom = p
                 shrinkStart = time
-                cyclesStart = time + RingEffect.shrinkDuration
-                let end = RingEffect.shrinkPose(from: p, fraction: 1)
+                cyclesStart = time + style.shrinkDuration
+                let end = RingEffect.shrinkPose(from: p, fraction: 1, style: style)
                 cycleOrigin = RingPose(startTrim: end.startTrim, endTrim: end.endTrim, rotation: end.rotation)
             } else {
                 shrinkFrom = nil
                 cyclesStart = time
-                cycleOrigin = RingPose(startTrim: 0, endTrim: RingEffect.minArc, rotation: 0)
+                cycleOrigin = RingPose(startTrim: 0, endTrim: style.minArc, rotation: 0)
             }
-            setAlphaTarget(RingEffect.fullAlpha, at: time)
+            setAlphaTarget(style.fullAlpha, at: time)
         case .finishing:
             finishStart = time
         case .idle:
@@ -298,8 +321,8 @@ public final class RingEffect: RefreshEffect {
                 isReset = true
                 shrinkFrom = nil
                 finishStart = nil
-                alphaFrom = RingEffect.faintAlpha
-                alphaTo = RingEffect.faintAlpha
+                alphaFrom = style.faintAlpha
+                alphaTo = style.faintAlpha
                 alphaStart = -Double.infinity
             }
         default:
@@ -313,31 +336,31 @@ public final class RingEffect: RefreshEffect {
         if pull.isDragging { isReset = false }
         // Hidden at rest, under the navigation bar and over the first row's top: nothing drawn, no shadow.
         layer.isHidden = state == .idle && (pull.distance <= 0 || isReset)
-        let trigger = pull.progress > 0 ? pull.distance / pull.progress : RingEffect.dragDistance
-        let d = RingEffect.circleDiameter
-        disc.position = Point(pull.headerSize.width / 2, RingEffect.circleTop(distance: pull.distance, trigger: trigger) + d / 2)
+        let trigger = pull.progress > 0 ? pull.distance / pull.progress : style.dragDistance
+        let d = style.circleDiameter
+        disc.position = Point(pull.headerSize.width / 2, RingEffect.circleTop(distance: pull.distance, trigger: trigger, style: style) + d / 2)
 
         var scale = 1.0
         switch state {
         case .refreshing, .finishing:
             if let from = shrinkFrom, time < cyclesStart {
-                let f = Swift.min(1, Swift.max(0, (time - shrinkStart) / RingEffect.shrinkDuration))
-                pose = RingEffect.shrinkPose(from: from, fraction: f)
-                color = RingEffect.colors[0]
+                let f = Swift.min(1, Swift.max(0, (time - shrinkStart) / style.shrinkDuration))
+                pose = RingEffect.shrinkPose(from: from, fraction: f, style: style)
+                color = style.colors[0]
             } else {
-                pose = RingEffect.cyclePose(origin: cycleOrigin, elapsed: time - cyclesStart)
-                color = RingEffect.cycleColor(elapsed: time - cyclesStart)
+                pose = RingEffect.cyclePose(origin: cycleOrigin, elapsed: time - cyclesStart, style: style)
+                color = RingEffect.cycleColor(elapsed: time - cyclesStart, style: style)
             }
             if let start = finishStart {
-                let f = Swift.min(1, Swift.max(0, (time - start) / RingEffect.finishDuration))
-                scale = 1 + (RingEffect.finishScale - 1) * f
+                let f = Swift.min(1, Swift.max(0, (time - start) / style.finishDuration))
+                scale = 1 + (style.finishScale - 1) * f
             }
         default:
-            pose = RingEffect.dragPose(distance: pull.distance, trigger: trigger)
+            pose = RingEffect.dragPose(distance: pull.distance, trigger: trigger, style: style)
             // The arrow shows only under the finger: a release turns it off (SwipeRefreshLayout's finishSpinner).
             if !pull.isDragging { pose.arrowScale = 0 }
-            color = RingEffect.colors[0]
-            setAlphaTarget(pull.progress >= 1 ? RingEffect.fullAlpha : RingEffect.faintAlpha, at: time)
+            color = style.colors[0]
+            setAlphaTarget(pull.progress >= 1 ? style.fullAlpha : style.faintAlpha, at: time)
         }
         discScale = scale
         disc.transform = scale == 1 ? .identity : AffineTransform(scaleX: scale, y: scale)
@@ -358,7 +381,7 @@ public final class RingEffect: RefreshEffect {
 
     /// The arc's alpha at `time` on its 300 ms change (ease in, ease out, as Android's default interpolator).
     public func alpha(at time: Double) -> Double {
-        let f = (time - alphaStart) / RingEffect.alphaDuration
+        let f = (time - alphaStart) / style.alphaDuration
         guard f < 1 else { return alphaTo }
         return alphaFrom + (alphaTo - alphaFrom) * TimingFunction.easeInEaseOut.value(at: Swift.max(0, f))
     }
@@ -374,9 +397,9 @@ public final class RingEffect: RefreshEffect {
     /// wide and centred on the arc's radius, lies half a stroke ahead of the head (where the round cap ends) and its
     /// tip points clockwise, `arrowHeight × scale` further on. Built only when the scale changes.
     private func buildArrow(scale: Double) {
-        let c = RingEffect.circleDiameter / 2
-        let w = RingEffect.arrowWidth * scale, h = RingEffect.arrowHeight * scale
-        let x = c + RingEffect.centerRadius, y = c + RingEffect.strokeWidth / 2
+        let c = style.circleDiameter / 2
+        let w = style.arrowWidth * scale, h = style.arrowHeight * scale
+        let x = c + style.centerRadius, y = c + style.strokeWidth / 2
         var path = Path()
         path.move(to: Point(x - w / 2, y))
         path.line(to: Point(x + w / 2, y))
@@ -384,5 +407,80 @@ public final class RingEffect: RefreshEffect {
         path.close()
         arrow.path = path
         arrowPathScale = scale
+    }
+}
+
+extension RingEffect {
+    /// The ring's parameters; the defaults are the constants above.
+    public struct Style: StyleValue {
+        public var circleDiameter = RingEffect.circleDiameter
+        public var centerRadius = RingEffect.centerRadius
+        public var strokeWidth = RingEffect.strokeWidth
+        public var arrowWidth = RingEffect.arrowWidth
+        public var arrowHeight = RingEffect.arrowHeight
+        public var dragDistance = RingEffect.dragDistance
+        public var arcStartFraction = RingEffect.arcStartFraction
+        public var maxArc = RingEffect.maxArc
+        public var minArc = RingEffect.minArc
+        public var faintAlpha = RingEffect.faintAlpha
+        public var fullAlpha = RingEffect.fullAlpha
+        public var alphaDuration = RingEffect.alphaDuration
+        public var cycleDuration = RingEffect.cycleDuration
+        public var groupRotationPerCycle = RingEffect.groupRotationPerCycle
+        public var colorChangeStart = RingEffect.colorChangeStart
+        public var finishDuration = RingEffect.finishDuration
+        public var finishScale = RingEffect.finishScale
+        public var shadowOpacity = RingEffect.shadowOpacity
+        public var shadowRadius = RingEffect.shadowRadius
+        public var shadowOffset = RingEffect.shadowOffset
+        public var colors = RingEffect.colors
+        public var dragRate = FloatingPlacement.androidDragRate
+        public var floatDuration = FloatingPlacement.androidAnimationDuration
+        public var floatTiming = FloatingPlacement.androidTiming
+
+        public init() {}
+
+        /// Pull beyond the threshold over which the tension grows: twice the drag distance.
+        public var maxExtraPull: Double { 2 * dragDistance }
+        /// The phase that shrinks a visible drag arc: half a cycle.
+        public var shrinkDuration: Double { cycleDuration / 2 }
+        /// The ring's advance per cycle: what the arc does not cover.
+        public var ringRotationPerCycle: Double { 1 - (maxArc - minArc) }
+
+        public static var fields: [StyleField<Style>] {
+            [
+                .number("circleDiameter", \.circleDiameter, "pt", 8...200, "the white disc's diameter"),
+                .number("centerRadius", \.centerRadius, "pt", 1...100, "radius of the arc's centre line"),
+                .number("strokeWidth", \.strokeWidth, "pt", 0.1...40, "width of the arc"),
+                .number("arrowWidth", \.arrowWidth, "pt", 0...100, "base of the arrowhead at full size"),
+                .number("arrowHeight", \.arrowHeight, "pt", 0...100, "height of the arrowhead at full size"),
+                .number("dragDistance", \.dragDistance, "pt", 8...1000,
+                        "the pull that arms the ring (its trigger) and its resting place while refreshing"),
+                .number("arcStartFraction", \.arcStartFraction, "", 0...0.99,
+                        "share of the drag distance pulled before the arc starts to grow"),
+                .number("maxArc", \.maxArc, "turn", 0.02...0.99, "the longest arc"),
+                .number("minArc", \.minArc, "turn", 0...0.5, "the shortest arc of the spinning cycle"),
+                .number("faintAlpha", \.faintAlpha, "", 0...1, "the arc's alpha before the threshold"),
+                .number("fullAlpha", \.fullAlpha, "", 0...1, "the arc's alpha at or past the threshold"),
+                .number("alphaDuration", \.alphaDuration, "s", 0...10, "how long the alpha takes to change"),
+                .number("cycleDuration", \.cycleDuration, "s", 0.05...60,
+                        "one spinning cycle (the head runs ahead, the tail catches up); a visible drag arc shrinks over half of one"),
+                .number("groupRotationPerCycle", \.groupRotationPerCycle, "turn", -10...10,
+                        "how far the whole drawing turns per cycle"),
+                .number("colorChangeStart", \.colorChangeStart, "", 0...1,
+                        "share of a cycle after which the colour blends to the next"),
+                .number("finishDuration", \.finishDuration, "s", 0...10, "how long the disc takes to scale away at the end"),
+                .number("finishScale", \.finishScale, "", 0...1, "the disc's scale at the end of the finish"),
+                .number("shadowOpacity", \.shadowOpacity, "", 0...1, "the disc's shadow opacity"),
+                .number("shadowRadius", \.shadowRadius, "pt", 0...50, "the shadow's blur"),
+                .size("shadowOffset", \.shadowOffset, "pt", -50...50, "the shadow's offset [x, y]"),
+                .colors("colors", \.colors, "the spinning cycle's colours in turn; the first is also the pull's"),
+                .number("dragRate", \.dragRate, "", 0.05...2,
+                        "the ring's travel per point of the finger's travel past the top"),
+                .number("floatDuration", \.floatDuration, "s", 0...10,
+                        "how long the ring takes to go to its refreshing place, or back out of sight when released short"),
+                .timing("floatTiming", \.floatTiming, "the curve of those moves"),
+            ]
+        }
     }
 }

@@ -2,6 +2,7 @@ import Geometry
 import Layers
 import Motion
 import Raster
+import Styles
 import Text
 
 /// QQ's sticky header (ZNStickyRefresher): a grey blob with a refresh icon that stretches like taffy as the list
@@ -15,7 +16,7 @@ import Text
 /// Layout: the 157 × 44 refresh view is centred across the header. Short of 44 pt it rests at the bottom of the
 /// header, so the list uncovers it; past 44 pt its top follows the top of the gap, so the blob hangs from there
 /// and stretches down to 7 pt above the content. The blob's outline is rebuilt only when the pull changes it.
-public final class StickyEffect: RefreshEffect {
+public final class StickyEffect: StyledEffect {
     // MARK: Constants (REFERENCE §1, Sticky)
 
     /// The header's original height, 44 pt (ZNStickyRefresher: originalHeight).
@@ -71,12 +72,18 @@ public final class StickyEffect: RefreshEffect {
 
     /// The metrics: fires at 88 with the finger down, adds 44 at once, keeps the result 0.5 s + 0.5 s, then takes
     /// the inset back over 0.5 s with UIView's default curve.
-    public let metrics = RefreshMetrics(
-        headerHeight: StickyEffect.originalHeight, triggerDistance: StickyEffect.triggerHeight, trigger: .atThreshold,
-        refreshingInset: StickyEffect.originalHeight, insertDuration: 0,
-        finishing: [RefreshInsetStage(delay: StickyEffect.resultFadeDuration + StickyEffect.resultWait,
-                                      duration: StickyEffect.collapseDuration)],
-        hasResultRow: true)
+    public private(set) var metrics: RefreshMetrics
+    /// The parameters in use; a change shows from the next frame and keeps the pull or refresh under way.
+    public var style: Style {
+        didSet { styleDidChange() }
+    }
+
+    static func metrics(for s: Style) -> RefreshMetrics {
+        RefreshMetrics(headerHeight: s.originalHeight, triggerDistance: s.triggerHeight, trigger: .atThreshold,
+                       refreshingInset: s.originalHeight, insertDuration: 0,
+                       finishing: [RefreshInsetStage(delay: s.resultFadeDuration + s.resultWait, duration: s.collapseDuration)],
+                       hasResultRow: true)
+    }
 
     // MARK: The blob's geometry
 
@@ -96,23 +103,27 @@ public final class StickyEffect: RefreshEffect {
         public var leftControl: Point
         public var rightControl: Point
 
-        public init(height: Double) {
-            let r = StickyEffect.blobRadius
-            let h = Swift.min(Swift.max(height, StickyEffect.originalHeight), StickyEffect.triggerHeight)
-            let s = 1 - StickyEffect.maxScaleFactor * (h - StickyEffect.originalHeight) / StickyEffect.maxStretch
+        public init(height: Double, style: Style = Style()) {
+            blobMargin = style.blobMargin
+            let r = style.blobRadius
+            let h = Swift.min(Swift.max(height, style.originalHeight), style.triggerHeight)
+            let s = 1 - style.maxScaleFactor * (h - style.originalHeight) / style.maxStretch
             self.height = h
             scale = s
             topCenter = Point(r, r)
             topRadius = r * s
             bottomRadius = r * s * s
-            bottomCenter = Point(r, h - 2 * StickyEffect.blobMargin - bottomRadius)
+            bottomCenter = Point(r, h - 2 * style.blobMargin - bottomRadius)
             let midY = r + (bottomCenter.y - r) / 2
             leftControl = Point(r - bottomRadius, midY)
             rightControl = Point(r + bottomRadius, midY)
         }
 
         /// The box the blob fills: 30 wide, H − 14 tall.
-        public var boxHeight: Double { height - 2 * StickyEffect.blobMargin }
+        /// The margin above and below the blob it was made with.
+        var blobMargin: Double
+
+        public var boxHeight: Double { height - 2 * blobMargin }
 
         /// The closed outline: the top half circle left to right, the right curve down, the bottom half circle
         /// right to left, the left curve up.
@@ -173,17 +184,14 @@ public final class StickyEffect: RefreshEffect {
     private let spinnerHold: BasicAnimation<Double>
     private let resultFade: BasicAnimation<Double>
 
-    public init() {
+    public init(style: Style = Style()) {
+        self.style = style
+        metrics = StickyEffect.metrics(for: style)
         layer.name = "sticky"
-        refreshView.frame = Rect(x: 0, y: 0, width: StickyEffect.viewWidth, height: StickyEffect.originalHeight)
         layer.addSublayer(refreshView)
 
         blob.anchorPoint = Point(0.5, 0)
         blob.masksToBounds = true
-        blob.frame = Rect(x: StickyEffect.blobX, y: StickyEffect.blobMargin, width: 2 * StickyEffect.blobRadius,
-                          height: 2 * StickyEffect.blobRadius)
-        blobShape.frame = Rect(x: 0, y: 0, width: 2 * StickyEffect.blobRadius, height: 2 * StickyEffect.blobRadius)
-        blobShape.fillColor = StickyEffect.blobColor
         blob.addSublayer(blobShape)
         icon.frame = Rect(x: StickyEffect.iconInset, y: StickyEffect.iconInset, width: StickyEffect.iconSize,
                           height: StickyEffect.iconSize)
@@ -191,34 +199,49 @@ public final class StickyEffect: RefreshEffect {
         blob.addSublayer(icon)
         refreshView.addSublayer(blob)
 
-        spinner.position = Point(StickyEffect.viewWidth / 2, StickyEffect.originalHeight / 2)
         spinner.isHidden = true
         refreshView.addSublayer(spinner)
 
-        resultRow.fontSize = StickyEffect.resultFontSize
-        resultRow.foregroundColor = StickyEffect.resultColor
         resultRow.alignmentMode = .center
         resultRow.verticalAlignment = .center
-        // The text is centred half an icon and a gap right of the middle, so that icon and text together are centred.
-        let shift = (StickyEffect.resultIconSize + StickyEffect.resultIconGap) / 2
-        resultRow.frame = Rect(x: shift, y: 0, width: StickyEffect.viewWidth, height: StickyEffect.originalHeight)
         resultRow.isHidden = true
         refreshView.addSublayer(resultRow)
 
         fadeOut = BasicAnimation<Double>(keyPath: "opacity", from: 1, to: 0)
         collapse = BasicAnimation<Double>(keyPath: "bounds.size.height", to: 0)
-        for a in [fadeOut, collapse] {
-            a.duration = StickyEffect.blobFadeDuration
-            a.timingFunction = .easeInEaseOut
-        }
+        for a in [fadeOut, collapse] { a.timingFunction = .easeInEaseOut }
         // Keeps the spinner out of sight until it starts; the model opacity (1) shows after.
         spinnerHold = BasicAnimation<Double>(keyPath: "opacity", from: 0, to: 0)
-        spinnerHold.duration = StickyEffect.spinnerDelay
         resultFade = BasicAnimation<Double>(keyPath: "opacity", from: 0, to: 1)
-        resultFade.duration = StickyEffect.resultFadeDuration
         resultFade.timingFunction = .easeInEaseOut
+        applyStyle()
+    }
 
-        layoutBlob(height: StickyEffect.originalHeight)
+    private func styleDidChange() {
+        metrics = StickyEffect.metrics(for: style)
+        applyStyle()
+    }
+
+    /// Sizes, colours and timings from the style; the blob and the view are laid out again on the next frame.
+    private func applyStyle() {
+        refreshView.frame = Rect(x: 0, y: 0, width: style.viewWidth, height: style.originalHeight)
+        let d = 2 * style.blobRadius
+        blob.frame = Rect(x: style.blobX, y: style.blobMargin, width: d, height: d)
+        blobShape.frame = Rect(x: 0, y: 0, width: d, height: d)
+        blobShape.fillColor = style.blobColor
+        spinner.position = Point(style.viewWidth / 2, style.originalHeight / 2)
+        resultRow.fontSize = style.resultFontSize
+        resultRow.foregroundColor = style.resultColor
+        // The text is centred half an icon and a gap right of the middle, so that icon and text together are centred.
+        let shift = (StickyEffect.resultIconSize + StickyEffect.resultIconGap) / 2
+        resultRow.frame = Rect(x: shift, y: 0, width: style.viewWidth, height: style.originalHeight)
+        for a in [fadeOut, collapse] { a.duration = style.blobFadeDuration }
+        spinnerHold.duration = style.spinnerDelay
+        resultFade.duration = style.resultFadeDuration
+        rootFrame = .zero
+        let height = blobHeight.isNaN ? style.originalHeight : blobHeight
+        blobHeight = .nan
+        if !busy { layoutBlob(height: height) }
     }
 
     public func didMove(to control: RefreshControl?) {
@@ -230,28 +253,28 @@ public final class StickyEffect: RefreshEffect {
     public func update(pull: RefreshPull) {
         let h = pull.distance
         // Short of 44 the view rests at the header's bottom; past it, its top follows the top of the gap.
-        let frame = Rect(x: 0, y: StickyEffect.originalHeight - Swift.max(h, StickyEffect.originalHeight),
-                         width: pull.headerSize.width, height: StickyEffect.originalHeight)
+        let frame = Rect(x: 0, y: style.originalHeight - Swift.max(h, style.originalHeight),
+                         width: pull.headerSize.width, height: style.originalHeight)
         if frame != rootFrame {
             rootFrame = frame
             layer.frame = frame
-            refreshView.frame = Rect(x: ((frame.width - StickyEffect.viewWidth) / 2).rounded(), y: 0,
-                                     width: StickyEffect.viewWidth, height: StickyEffect.originalHeight)
+            refreshView.frame = Rect(x: ((frame.width - style.viewWidth) / 2).rounded(), y: 0,
+                                     width: style.viewWidth, height: style.originalHeight)
         }
         guard !busy else { return }
-        phase = h <= 0 ? .original : h < StickyEffect.originalHeight ? .normal : .showStickyEffect
+        phase = h <= 0 ? .original : h < style.originalHeight ? .normal : .showStickyEffect
         layoutBlob(height: h)
     }
 
     /// Lays the blob out for header height `height` (clamped to 44…88); nothing is rebuilt when it is unchanged.
     private func layoutBlob(height: Double) {
-        let h = Swift.min(Swift.max(height, StickyEffect.originalHeight), StickyEffect.triggerHeight)
+        let h = Swift.min(Swift.max(height, style.originalHeight), style.triggerHeight)
         guard h != blobHeight else { return }
         blobHeight = h
-        let g = BlobGeometry(height: h)
+        let g = BlobGeometry(height: h, style: style)
         blobShape.path = g.path
-        blob.bounds.size = Size(2 * StickyEffect.blobRadius, g.boxHeight)
-        blob.position = Point(StickyEffect.blobX + StickyEffect.blobRadius, StickyEffect.blobMargin)
+        blob.bounds.size = Size(2 * style.blobRadius, g.boxHeight)
+        blob.position = Point(style.blobX + style.blobRadius, style.blobMargin)
         icon.transform = AffineTransform(scaleX: g.scale, y: g.scale)
     }
 
@@ -291,7 +314,7 @@ public final class StickyEffect: RefreshEffect {
         spinner.opacity = 1
         spinnerHold.beginTime = spinner.localTime(atParentTime: time)
         spinner.add(spinnerHold, forKey: "hold")
-        spinner.startAnimating(at: time + StickyEffect.spinnerDelay)
+        spinner.startAnimating(at: time + style.spinnerDelay)
     }
 
     /// The spinner stops and the result row fades in with its icon.
@@ -320,7 +343,7 @@ public final class StickyEffect: RefreshEffect {
         resultRow.removeAllAnimations()
         resultRow.isHidden = true
         blobHeight = .nan
-        layoutBlob(height: StickyEffect.originalHeight)
+        layoutBlob(height: style.originalHeight)
     }
 
     // MARK: Drawn icons
@@ -426,4 +449,51 @@ public final class ResultRowLayer: TextLayer {
     }
 
     public override var contentPrimitiveCount: Int { string.isEmpty ? 0 : 2 }
+}
+
+extension StickyEffect {
+    /// The sticky header's parameters; the defaults are the constants above.
+    public struct Style: StyleValue {
+        public var originalHeight = StickyEffect.originalHeight
+        public var triggerHeight = StickyEffect.triggerHeight
+        public var viewWidth = StickyEffect.viewWidth
+        public var blobRadius = StickyEffect.blobRadius
+        public var blobX = StickyEffect.blobX
+        public var blobMargin = StickyEffect.blobMargin
+        public var maxStretch = StickyEffect.maxStretch
+        public var maxScaleFactor = StickyEffect.maxScaleFactor
+        public var blobColor = StickyEffect.blobColor
+        public var blobFadeDuration = StickyEffect.blobFadeDuration
+        public var spinnerDelay = StickyEffect.spinnerDelay
+        public var resultFadeDuration = StickyEffect.resultFadeDuration
+        public var resultWait = StickyEffect.resultWait
+        public var collapseDuration = StickyEffect.collapseDuration
+        public var resultFontSize = StickyEffect.resultFontSize
+        public var resultColor = StickyEffect.resultColor
+
+        public init() {}
+
+        public static var fields: [StyleField<Style>] {
+            [
+                .number("originalHeight", \.originalHeight, "pt", 10...500,
+                        "the header's height, where the blob starts to stretch, and the refreshing inset"),
+                .number("triggerHeight", \.triggerHeight, "pt", 10...1000,
+                        "the pull that fires the refresh while the finger is still down"),
+                .number("viewWidth", \.viewWidth, "pt", 10...1000, "width of the view holding the blob and the result row"),
+                .number("blobRadius", \.blobRadius, "pt", 1...200, "the blob's radius R"),
+                .number("blobX", \.blobX, "pt", 0...1000, "the blob's left edge inside that view"),
+                .number("blobMargin", \.blobMargin, "pt", 0...200, "the margin above and below the blob"),
+                .number("maxStretch", \.maxStretch, "pt", 1...1000, "how far past the header's height the blob stretches"),
+                .number("maxScaleFactor", \.maxScaleFactor, "", 0...1, "how much the top circle shrinks at full stretch"),
+                .color("blobColor", \.blobColor, "the blob's fill"),
+                .number("blobFadeDuration", \.blobFadeDuration, "s", 0...10, "how long the blob takes to fade when a refresh begins"),
+                .number("spinnerDelay", \.spinnerDelay, "s", 0...10, "when the spinner starts after the refresh begins"),
+                .number("resultFadeDuration", \.resultFadeDuration, "s", 0...10, "how long the result row takes to fade in"),
+                .number("resultWait", \.resultWait, "s", 0...60, "how long the result stays before the inset collapses"),
+                .number("collapseDuration", \.collapseDuration, "s", 0...10, "how long the inset takes to collapse"),
+                .number("resultFontSize", \.resultFontSize, "pt", 4...72, "the result row's font size"),
+                .color("resultColor", \.resultColor, "the result row's colour"),
+            ]
+        }
+    }
 }

@@ -1,8 +1,8 @@
-/// A small JSON reader for scene files.
+/// A small JSON reader for scene files, gesture scripts and style files.
 ///
-/// Lab stays free of Foundation, and a reader of our own can say exactly where a file is broken (line, column and
+/// The lab stays free of Foundation, and a reader of our own can say exactly where a file is broken (line, column and
 /// byte offset) and keep each object's fields in file order, which the scene loader uses to name the field at fault.
-enum JSONValue: Equatable {
+public enum JSONValue: Equatable, Sendable {
     case null
     case bool(Bool)
     case number(Double)
@@ -11,7 +11,7 @@ enum JSONValue: Equatable {
     /// Fields in the order the file gives them; a repeated key is a syntax error, so lookups are unambiguous.
     case object([(key: String, value: JSONValue)])
 
-    static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): return true
         case let (.bool(a), .bool(b)): return a == b
@@ -25,7 +25,7 @@ enum JSONValue: Equatable {
     }
 
     /// What the value is, as an error message says it ("a string", "an array", …).
-    var kindDescription: String {
+    public var kindDescription: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -37,22 +37,40 @@ enum JSONValue: Equatable {
     }
 }
 
-/// Where and why a JSON text could not be read.
-struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
-    /// Byte offset of the fault from the start of the text.
-    var offset: Int
-    /// 1-based line and column (in bytes) of the fault.
-    var line: Int
-    var column: Int
-    var reason: String
+/// A parsed value with the byte offset where it starts and, inside it, where each key and element starts.
+public struct LocatedJSON {
+    /// One field of an object: its key, where the key's opening quote is, and its value.
+    public struct Field {
+        public let key: String
+        public let keyOffset: Int
+        public let value: LocatedJSON
+    }
 
-    var description: String { "line \(line), column \(column) (offset \(offset)): \(reason)" }
+    public let value: JSONValue
+    /// Byte offset of the value's first byte.
+    public let offset: Int
+    /// An object's fields in file order; empty for anything else.
+    public let fields: [Field]
+    /// An array's elements; empty for anything else.
+    public let elements: [LocatedJSON]
+}
+
+/// Where and why a JSON text could not be read.
+public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
+    /// Byte offset of the fault from the start of the text.
+    public var offset: Int
+    /// 1-based line and column (in bytes) of the fault.
+    public var line: Int
+    public var column: Int
+    public var reason: String
+
+    public var description: String { "line \(line), column \(column) (offset \(offset)): \(reason)" }
 }
 
 /// A recursive-descent JSON parser over UTF-8 bytes (RFC 8259).
-struct JSONReader {
+public struct JSONReader {
     /// Nesting deeper than this is refused, so a hostile file cannot exhaust the stack.
-    static let maxDepth = 512
+    public static let maxDepth = 512
 
     private let bytes: [UInt8]
     private var index = 0
@@ -60,42 +78,72 @@ struct JSONReader {
     /// When not nil, the byte offset of every value's first byte, in document order (a value before its children);
     /// gesture scripts use it to put a line and column on a field whose value is wrong.
     private var valueOffsets: [Int]?
+    /// When not nil, the byte offset of every object key, in document order.
+    private var keyOffsets: [Int]?
 
     private init(_ bytes: [UInt8]) {
         self.bytes = bytes
     }
 
     /// Parses a whole document: one value, with only white space around it.
-    static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+    public static func parse(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONValue {
+        try read(bytes, recording: false).value
+    }
+
+    public static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
+        try parse(Array(text.utf8))
+    }
+
+    /// Parses a whole document as `parse(_:)` does, and also returns the byte offset where each value starts, in
+    /// document order: the root first, then each object's values and each array's elements depth first.
+    public static func parseWithOffsets(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (value: JSONValue, offsets: [Int]) {
+        let read = try read(bytes, recording: true)
+        return (read.value, read.valueOffsets)
+    }
+
+    /// Parses a whole document into a tree that keeps where every value and every object key starts, so that a
+    /// reader can name the line and column of a key it does not know as well as of a value it refuses.
+    public static func parseLocated(_ bytes: [UInt8]) throws(JSONSyntaxError) -> LocatedJSON {
+        let read = try read(bytes, recording: true)
+        var nextValue = 0, nextKey = 0
+        func locate(_ value: JSONValue) -> LocatedJSON {
+            let offset = read.valueOffsets[nextValue]
+            nextValue += 1
+            switch value {
+            case .object(let fields):
+                let located = fields.map { field -> LocatedJSON.Field in
+                    let keyOffset = read.keyOffsets[nextKey]
+                    nextKey += 1
+                    return LocatedJSON.Field(key: field.key, keyOffset: keyOffset, value: locate(field.value))
+                }
+                return LocatedJSON(value: value, offset: offset, fields: located, elements: [])
+            case .array(let items):
+                return LocatedJSON(value: value, offset: offset, fields: [], elements: items.map(locate))
+            default:
+                return LocatedJSON(value: value, offset: offset, fields: [], elements: [])
+            }
+        }
+        return locate(read.value)
+    }
+
+    private static func read(_ bytes: [UInt8], recording: Bool) throws(JSONSyntaxError)
+        -> (value: JSONValue, valueOffsets: [Int], keyOffsets: [Int]) {
         var reader = JSONReader(bytes)
+        if recording {
+            reader.valueOffsets = []
+            reader.keyOffsets = []
+        }
         // A UTF-8 byte-order mark is tolerated, as many editors write one.
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.index = 3 }
         reader.skipSpace()
         let value = try reader.parseValue()
         reader.skipSpace()
         guard reader.index == bytes.count else { throw reader.error("unexpected text after the end of the document") }
-        return value
-    }
-
-    static func parse(_ text: String) throws(JSONSyntaxError) -> JSONValue {
-        try parse(Array(text.utf8))
-    }
-
-    /// Parses a whole document as `parse(_:)` does, and also returns the byte offset where each value starts, in
-    /// document order: the root first, then each object's values and each array's elements depth first.
-    static func parseWithOffsets(_ bytes: [UInt8]) throws(JSONSyntaxError) -> (value: JSONValue, offsets: [Int]) {
-        var reader = JSONReader(bytes)
-        reader.valueOffsets = []
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.index = 3 }
-        reader.skipSpace()
-        let value = try reader.parseValue()
-        reader.skipSpace()
-        guard reader.index == bytes.count else { throw reader.error("unexpected text after the end of the document") }
-        return (value, reader.valueOffsets ?? [])
+        return (value, reader.valueOffsets ?? [], reader.keyOffsets ?? [])
     }
 
     /// The 1-based line and column (in bytes) of a byte offset in `bytes`.
-    static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
+    public static func lineAndColumn(of offset: Int, in bytes: [UInt8]) -> (line: Int, column: Int) {
         let at = Swift.max(0, Swift.min(offset, bytes.count))
         var line = 1, lineStart = 0
         for i in 0..<at where bytes[i] == UInt8(ascii: "\n") {
@@ -179,6 +227,7 @@ struct JSONReader {
                 throw error("expected a field name in double quotes but found \(found)")
             }
             let keyOffset = index
+            keyOffsets?.append(keyOffset)
             let key = try parseString()
             if fields.contains(where: { $0.key == key }) {
                 throw error("field \"\(key)\" appears twice in one object", at: keyOffset)

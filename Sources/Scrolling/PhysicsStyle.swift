@@ -1,0 +1,72 @@
+import Motion
+import Styles
+
+/// The scroll physics as one value: decay, rubber band, bounce, release velocity and the view's own timings.
+///
+/// The defaults are REFERENCE §2's, kept where they always were (`DecelerationRate`, `RubberBand`, `Spring.bounce`,
+/// `PanTracker`, `ScrollView`); a style file's "physics" section overrides any of them.
+public struct PhysicsStyle: StyleValue {
+    public var normalDecelerationRate = DecelerationRate.normal.rawValue
+    public var fastDecelerationRate = DecelerationRate.fast.rawValue
+    public var rubberBandCoefficient = RubberBand.coefficient
+    public var bounceMass = Spring.bounce.mass
+    public var bounceStiffness = Spring.bounce.stiffness
+    public var bounceDampingRatio = Spring.bounce.dampingRatio
+    /// The bounce stops within this many pixels of its edge: 0.5/scale pt (REFERENCE §2).
+    public var bounceRestPixels = 0.5
+    public var velocityWeightOldest = PanTracker.pairWeights.oldest
+    public var velocityWeightMiddle = PanTracker.pairWeights.middle
+    public var velocityWeightNewest = PanTracker.pairWeights.newest
+    public var velocityWindow = PanTracker.velocityWindow
+    public var maxVelocity = PanTracker.maxVelocity
+    public var minFlingVelocity = PanTracker.minFlingVelocity
+    public var contentOffsetAnimationDuration = ScrollView.contentOffsetAnimationDuration
+    public var wheelEndDelay = ScrollView.wheelEndDelay
+
+    public init() {}
+
+    /// The bounce as a spring: c = ζ·2·√(k·m).
+    public var bounceSpring: Spring {
+        Spring(mass: bounceMass, stiffness: bounceStiffness,
+               damping: bounceDampingRatio * 2 * (bounceStiffness * bounceMass).squareRoot())
+    }
+
+    /// The rate a scroll view set to `rate` decelerates at: the style's for `.normal` and `.fast`, any other as set.
+    public func deceleration(for rate: DecelerationRate) -> DecelerationRate {
+        if rate == .normal { return DecelerationRate(rawValue: normalDecelerationRate) }
+        if rate == .fast { return DecelerationRate(rawValue: fastDecelerationRate) }
+        return rate
+    }
+
+    public static var fields: [StyleField<PhysicsStyle>] {
+        [
+            .number("normalDecelerationRate", \.normalDecelerationRate, "per ms", 0.9...0.99999,
+                    "fraction of a fling's velocity kept each millisecond (UIScrollView.DecelerationRate.normal)"),
+            .number("fastDecelerationRate", \.fastDecelerationRate, "per ms", 0.9...0.99999,
+                    "the same for a scroll view set to decelerate fast (UIScrollView.DecelerationRate.fast)"),
+            .number("rubberBandCoefficient", \.rubberBandCoefficient, "", 0.01...1,
+                    "c of the rubber band f(x) = (1 − 1/(x·c/d + 1))·d: the share of the finger's motion the content follows at the edge"),
+            .number("bounceMass", \.bounceMass, "", 0.01...100, "mass of the spring that bounces the content back to an edge"),
+            .number("bounceStiffness", \.bounceStiffness, "1/s²", 1...10000, "stiffness k of the bounce spring"),
+            .number("bounceDampingRatio", \.bounceDampingRatio, "", 0.05...10,
+                    "damping ratio ζ of the bounce spring: 1 returns without overshoot, below 1 it oscillates"),
+            .number("bounceRestPixels", \.bounceRestPixels, "px", 0.01...10,
+                    "the bounce ends when it is this close to the edge"),
+            .number("velocityWeightOldest", \.velocityWeightOldest, "", 0...1,
+                    "weight of the oldest of the last three sample-pair velocities in the release velocity"),
+            .number("velocityWeightMiddle", \.velocityWeightMiddle, "", 0...1,
+                    "weight of the middle sample-pair velocity in the release velocity"),
+            .number("velocityWeightNewest", \.velocityWeightNewest, "", 0...1,
+                    "weight of the newest sample-pair velocity in the release velocity"),
+            .number("velocityWindow", \.velocityWindow, "s", 0.001...1,
+                    "samples older than this before the newest do not count towards the release velocity"),
+            .number("maxVelocity", \.maxVelocity, "pt/s", 1...100_000, "the fastest release velocity"),
+            .number("minFlingVelocity", \.minFlingVelocity, "pt/s", 0...100_000,
+                    "a release slower than this does not fling"),
+            .number("contentOffsetAnimationDuration", \.contentOffsetAnimationDuration, "s", 0...10,
+                    "how long setContentOffset(_:animated: true) takes"),
+            .number("wheelEndDelay", \.wheelEndDelay, "s", 0.01...2,
+                    "a wheel gesture ends, and its overscroll snaps back, this long after its last event"),
+        ]
+    }
+}
