@@ -26,13 +26,16 @@ let package = Package(
         .target(name: "Text", dependencies: ["Geometry", "Raster", "CFreeType", "CFontconfig"]),
         .target(name: "Motion", dependencies: ["Geometry", "Raster"]),
         .target(name: "Layers", dependencies: ["Geometry", "Raster", "Text", "Motion"]),
+        .target(name: "Lottie", dependencies: ["Geometry", "Raster", "Motion"]),
         .target(name: "Scrolling", dependencies: ["Geometry", "Motion"]),
-        .target(name: "Refresh", dependencies: ["Geometry", "Raster", "Text", "Motion", "Layers", "Scrolling"]),
-        .target(name: "Lab", dependencies: ["Geometry", "Raster", "Text", "Motion", "Layers", "Scrolling", "Refresh"]),
+        .target(name: "Refresh", dependencies: ["Geometry", "Raster", "Text", "Motion", "Layers", "Scrolling",
+                                                "Lottie"]),
+        .target(name: "Lab", dependencies: ["Geometry", "Raster", "Text", "Motion", "Layers", "Scrolling", "Refresh",
+                                            "Lottie"]),
         .executableTarget(
             name: "refreshlab",
             dependencies: [
-                "Geometry", "Raster", "Motion", "Lab", "CSDL2",
+                "Geometry", "Raster", "Motion", "Lottie", "Lab", "CSDL2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -40,6 +43,9 @@ let package = Package(
         // Test support: what the test targets share (image comparison, the seeded random generator, temporary
         // files). A target of its own under Tests/, in no product, so that production code ships no test oracle.
         .target(name: "TestSupport", dependencies: ["Geometry", "Raster"], path: "Tests/TestSupport"),
+        // rlottie, the reference the Lottie renderer is compared with; tests and benchmarks only.
+        .systemLibrary(name: "CRLottie", path: "Tests/CRLottie", pkgConfig: "rlottie",
+                       providers: [.apt(["librlottie-dev"])]),
 
         // One test target per module.
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
@@ -50,6 +56,8 @@ let package = Package(
         .testTarget(name: "ScrollingTests", dependencies: ["Geometry", "Motion", "Scrolling", "TestSupport"]),
         .testTarget(name: "RefreshTests", dependencies: ["Geometry", "Scrolling", "Refresh", "TestSupport"],
                     exclude: ["Goldens"]),
+        .testTarget(name: "LottieTests", dependencies: ["Geometry", "Raster", "Lottie", "Lab", "CRLottie",
+                                                        "TestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Geometry", "Raster", "Lab", "TestSupport"]),
     ]
 )

@@ -26,7 +26,7 @@ struct RefreshLabCommand: ParsableCommand {
             --max-duration SECONDS (a run longer than an hour of simulated time is refused unless raised).
             """,
         version: "0.2.0",
-        subcommands: [WindowCommand.self, RunCommand.self, SceneCommand.self, ReportCommand.self],
+        subcommands: [WindowCommand.self, RunCommand.self, SceneCommand.self, ReportCommand.self, LottieCommand.self],
         defaultSubcommand: WindowCommand.self
     )
 
@@ -47,6 +47,10 @@ struct PhoneOptions: ParsableArguments {
             help: ArgumentHelp("Pixels per point: 1, 2 (default, as the phone) or 3.", valueName: "n"))
     var scale: String?
 
+    @Option(help: ArgumentHelp("With --effect lottie: the Lottie (Bodymovin JSON) file the header plays "
+                               + "(default: the one in the resources).", valueName: "file"))
+    var animation: String?
+
     func validate() throws {
         _ = try validating(phone)
     }
@@ -57,8 +61,14 @@ struct PhoneOptions: ParsableArguments {
         return Phone(scale: Double(try OptionNumber.integer(scale, option: "--scale", in: 1...3, allowed: "1, 2 or 3")))
     }
 
-    /// `--effect`, checked against the registered effects.
+    /// `--effect`, checked against the registered effects; with `lottie`, the animation read and registered.
     func checkedEffect() throws -> String? {
+        if animation != nil && effect != "lottie" {
+            throw ValidationError("--animation goes with --effect lottie")
+        }
+        if effect == "lottie", let warning = try LottieFile.useForHeader(path: animation) {
+            FileLines.standardError(warning)
+        }
         guard let effect else { return nil }
         guard ScriptReplay.effectNames.contains(effect) else {
             throw ValidationError("--effect: no effect named '\(effect)'; choose one of "
