@@ -56,7 +56,7 @@ let package = Package(
         .testTarget(name: "ScrollingTests", dependencies: ["Geometry", "Motion", "Scrolling", "TestSupport"]),
         .testTarget(name: "RefreshTests", dependencies: ["Geometry", "Scrolling", "Refresh", "TestSupport"],
                     exclude: ["Goldens"]),
-        .testTarget(name: "LottieTests", dependencies: ["Geometry", "Raster", "Lottie", "Lab", "CRLottie",
+        .testTarget(name: "LottieTests", dependencies: ["Geometry", "Raster", "Layers", "Lottie", "Refresh", "Lab", "CRLottie",
                                                         "TestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Geometry", "Raster", "Lab", "TestSupport"]),
     ]

@@ -62,15 +62,4 @@ public struct LottieJSON: Sendable {
         }
         return out
     }
-
-    var kind: String {
-        switch value {
-        case .null: return "null"
-        case .bool: return "a boolean"
-        case .number: return "a number"
-        case .string: return "a string"
-        case .array: return "an array"
-        case .object: return "an object"
-        }
-    }
 }

@@ -14,6 +14,17 @@ public struct Keyframe<Value: Sendable>: Sendable {
     /// Spatial tangents of a position segment: out of this keyframe and into the next, relative to the points.
     public var outTangent: Point?
     public var inTangent: Point?
+
+    public init(time: Double, value: Value, endValue: Value? = nil, hold: Bool = false, easing: [TimingFunction] = [],
+                outTangent: Point? = nil, inTangent: Point? = nil) {
+        self.time = time
+        self.value = value
+        self.endValue = endValue
+        self.hold = hold
+        self.easing = easing
+        self.outTangent = outTangent
+        self.inTangent = inTangent
+    }
 }
 
 /// A property that is either constant or animated by keyframes, as numbers (a scalar is one number).

@@ -53,13 +53,13 @@ struct LottieParser {
             if let value { return value }
             throw fail(node, "missing '\(key)'")
         }
-        guard let n = field.number else { throw fail(field, "'\(key)' should be a number, not \(field.kind)") }
+        guard let n = field.number else { throw fail(field, "'\(key)' should be a number") }
         guard range.contains(n) else { throw fail(field, "'\(key)' is \(n), outside \(range.lowerBound)…\(range.upperBound)") }
         return n
     }
 
     mutating func animation(_ root: LottieJSON) throws(LottieError) -> LottieAnimation {
-        guard root.isObject else { throw fail(root, "a Lottie file is a JSON object, not \(root.kind)") }
+        guard root.isObject else { throw fail(root, "a Lottie file is a JSON object") }
         let frame = -LottieAnimation.maxFrame...LottieAnimation.maxFrame
         let w = try number(root, "w", in: 1...LottieAnimation.maxSide)
         let h = try number(root, "h", in: 1...LottieAnimation.maxSide)
@@ -100,7 +100,7 @@ struct LottieParser {
     }
 
     mutating func layers(_ node: LottieJSON) throws(LottieError) -> [LottieLayer] {
-        guard let list = node.array else { throw fail(node, "'layers' should be an array, not \(node.kind)") }
+        guard let list = node.array else { throw fail(node, "'layers' should be an array") }
         var out: [LottieLayer] = []
         for item in list {
             if let layer = try layer(item) { out.append(layer) }
@@ -109,7 +109,7 @@ struct LottieParser {
     }
 
     private mutating func layer(_ node: LottieJSON) throws(LottieError) -> LottieLayer? {
-        guard node.isObject else { throw fail(node, "a layer should be an object, not \(node.kind)") }
+        guard node.isObject else { throw fail(node, "a layer should be an object") }
         layerName = node["nm"]?.string ?? "layer \(node["ind"]?.number.map { String(Int($0)) } ?? "?")"
         let frame = -LottieAnimation.maxFrame...LottieAnimation.maxFrame
         let ty = try number(node, "ty", in: 0...100)
@@ -159,7 +159,7 @@ struct LottieParser {
     }
 
     private mutating func items(_ node: LottieJSON) throws(LottieError) -> [ShapeItem] {
-        guard let list = node.array else { throw fail(node, "shapes should be an array, not \(node.kind)") }
+        guard let list = node.array else { throw fail(node, "shapes should be an array") }
         var out: [ShapeItem] = []
         for item in list {
             if item["hd"]?.number == 1 { continue }
@@ -261,10 +261,10 @@ struct LottieParser {
         guard let list = k.array, !list.isEmpty else { throw fail(k, "'k' should be a number, an array or keyframes") }
         var keyframes: [Keyframe<[Double]>] = []
         for item in list {
-            guard item.isObject else { throw fail(item, "a keyframe should be an object, not \(item.kind)") }
+            guard item.isObject else { throw fail(item, "a keyframe should be an object") }
             let t = try number(item, "t", in: -LottieAnimation.maxFrame...LottieAnimation.maxFrame)
             let s = try item["s"].map { v throws(LottieError) -> [Double] in
-                guard let n = v.numbers else { throw fail(v, "a keyframe's 's' should be numbers, not \(v.kind)") }
+                guard let n = v.numbers else { throw fail(v, "a keyframe's 's' should be numbers") }
                 return n
             }
             // Older files leave out the last keyframe's value: it is where the previous segment ended.

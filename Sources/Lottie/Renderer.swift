@@ -51,6 +51,11 @@ public final class LottieRenderer {
     private func drawComposition(_ layers: [LottieLayer], _ animation: LottieAnimation, frame: Double,
                                  transform: AffineTransform, into canvas: Canvas, depth: Int) {
         guard depth <= LottieRenderer.maxPrecompDepth else { return }
+        // Parents by their index, found in constant time however many layers a file has.
+        var byIndex: [Int: Int] = [:]
+        if layers.contains(where: { $0.parent != nil }) {
+            for (i, layer) in layers.enumerated() { if let n = layer.index, byIndex[n] == nil { byIndex[n] = i } }
+        }
         var i = layers.count - 1
         while i >= 0 {
             let layer = layers[i]
@@ -58,7 +63,7 @@ public final class LottieRenderer {
             if layer.isMatteSource || layer.hidden || !(frame >= layer.inPoint && frame < layer.outPoint) { continue }
             let matteSource = layer.matte != nil && i > 0 && layers[i - 1].isMatteSource ? layers[i - 1] : nil
             let local = (frame - layer.startTime) / layer.stretch
-            let matrix = worldMatrix(layer, in: layers, frame: frame).concatenating(transform)
+            let matrix = worldMatrix(layer, in: layers, byIndex: byIndex, frame: frame).concatenating(transform)
             let opacity = Swift.min(Swift.max(layer.transform.opacity.scalar(at: local) / 100, 0), 1)
             guard opacity > 0 || matteSource != nil else { continue }
             if opacity >= 1 && layer.masks.isEmpty && matteSource == nil {
@@ -72,7 +77,7 @@ public final class LottieRenderer {
                 let matte = acquire(like: canvas)
                 if frame >= source.inPoint && frame < source.outPoint {
                     let sourceLocal = (frame - source.startTime) / source.stretch
-                    let m = worldMatrix(source, in: layers, frame: frame).concatenating(transform)
+                    let m = worldMatrix(source, in: layers, byIndex: byIndex, frame: frame).concatenating(transform)
                     let o = Swift.min(Swift.max(source.transform.opacity.scalar(at: sourceLocal) / 100, 0), 1)
                     drawContents(source, animation, local: sourceLocal, matrix: m, into: matte, depth: depth)
                     if !source.masks.isEmpty { applyMasks(source.masks, frame: sourceLocal, matrix: m, to: matte) }
@@ -86,12 +91,16 @@ public final class LottieRenderer {
         }
     }
 
-    /// The layer's transform followed by its parents', each at its own time; a parent chain that loops or runs
-    /// deeper than the layers there are stops.
-    private func worldMatrix(_ layer: LottieLayer, in layers: [LottieLayer], frame: Double) -> AffineTransform {
+    /// Most parents followed up from a layer: real rigs are a few deep, and a chain that loops ends here.
+    public static let maxParentDepth = 64
+
+    /// The layer's transform followed by its parents', each at its own time.
+    private func worldMatrix(_ layer: LottieLayer, in layers: [LottieLayer], byIndex: [Int: Int],
+                             frame: Double) -> AffineTransform {
         var m = layer.transform.matrix(at: (frame - layer.startTime) / layer.stretch)
         var parent = layer.parent, steps = 0
-        while let index = parent, steps < layers.count, let p = layers.first(where: { $0.index == index }) {
+        while let index = parent, steps < LottieRenderer.maxParentDepth, let i = byIndex[index] {
+            let p = layers[i]
             m = m.concatenating(p.transform.matrix(at: (frame - p.startTime) / p.stretch))
             parent = p.parent
             steps += 1
