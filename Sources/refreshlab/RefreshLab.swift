@@ -63,11 +63,14 @@ struct PhoneOptions: ParsableArguments {
 
     /// `--effect`, checked against the registered effects; with `lottie`, the animation read and registered.
     func checkedEffect() throws -> String? {
-        if animation != nil && effect != "lottie" {
+        if animation != nil, let effect, effect != "lottie" {
             throw ValidationError("--animation goes with --effect lottie")
         }
-        if effect == "lottie", let warning = try LottieFile.useForHeader(path: animation) {
-            FileLines.standardError(warning)
+        if effect == "lottie" || animation != nil {
+            if let warning = try LottieFile.useForHeader(path: animation) { FileLines.standardError(warning) }
+        } else {
+            // A script or a key may still choose the lottie header: it then plays the default animation.
+            _ = try? LottieFile.useForHeader(path: nil)
         }
         guard let effect else { return nil }
         guard ScriptReplay.effectNames.contains(effect) else {
