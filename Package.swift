@@ -28,14 +28,16 @@ let package = Package(
         .target(name: "Layers", dependencies: ["Geometry", "Raster", "Text", "Motion"]),
         // Parameters as data: style values, their schemas, style files and the JSON reader they share.
         .target(name: "Styles", dependencies: ["Geometry", "Raster", "Motion"]),
+        .target(name: "Lottie", dependencies: ["Geometry", "Raster", "Motion"]),
         .target(name: "Scrolling", dependencies: ["Geometry", "Motion", "Styles"]),
-        .target(name: "Refresh", dependencies: ["Geometry", "Raster", "Text", "Motion", "Layers", "Scrolling", "Styles"]),
+        .target(name: "Refresh", dependencies: ["Geometry", "Raster", "Text", "Motion", "Layers", "Scrolling", "Styles",
+                                                "Lottie"]),
         .target(name: "Lab", dependencies: ["Geometry", "Raster", "Text", "Motion", "Layers", "Scrolling", "Refresh",
-                                            "Styles"]),
+                                            "Styles", "Lottie"]),
         .executableTarget(
             name: "refreshlab",
             dependencies: [
-                "Geometry", "Raster", "Motion", "Styles", "Lab", "CSDL2",
+                "Geometry", "Raster", "Motion", "Styles", "Lottie", "Lab", "CSDL2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -43,6 +45,9 @@ let package = Package(
         // Test support: what the test targets share (image comparison, the seeded random generator, temporary
         // files). A target of its own under Tests/, in no product, so that production code ships no test oracle.
         .target(name: "TestSupport", dependencies: ["Geometry", "Raster"], path: "Tests/TestSupport"),
+        // rlottie, the reference the Lottie renderer is compared with; tests and benchmarks only.
+        .systemLibrary(name: "CRLottie", path: "Tests/CRLottie", pkgConfig: "rlottie",
+                       providers: [.apt(["librlottie-dev"])]),
 
         // One test target per module.
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
@@ -54,6 +59,8 @@ let package = Package(
         .testTarget(name: "ScrollingTests", dependencies: ["Geometry", "Motion", "Scrolling", "TestSupport"]),
         .testTarget(name: "RefreshTests", dependencies: ["Geometry", "Scrolling", "Refresh", "TestSupport"],
                     exclude: ["Goldens"]),
+        .testTarget(name: "LottieTests", dependencies: ["Geometry", "Raster", "Layers", "Lottie", "Refresh", "Lab", "CRLottie",
+                                                        "TestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Geometry", "Raster", "Styles", "Lab", "TestSupport"]),
     ]
 )

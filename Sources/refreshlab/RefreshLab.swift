@@ -27,7 +27,8 @@ struct RefreshLabCommand: ParsableCommand {
             --max-duration SECONDS (a run longer than an hour of simulated time is refused unless raised).
             """,
         version: "0.2.0",
-        subcommands: [WindowCommand.self, RunCommand.self, SceneCommand.self, ReportCommand.self, StylesCommand.self],
+        subcommands: [WindowCommand.self, RunCommand.self, SceneCommand.self, ReportCommand.self, StylesCommand.self,
+                      LottieCommand.self],
         defaultSubcommand: WindowCommand.self
     )
 
@@ -48,6 +49,10 @@ struct PhoneOptions: ParsableArguments {
             help: ArgumentHelp("Pixels per point: 1, 2 (default, as the phone) or 3.", valueName: "n"))
     var scale: String?
 
+    @Option(help: ArgumentHelp("With --effect lottie: the Lottie (Bodymovin JSON) file the header plays "
+                               + "(default: the one in the resources).", valueName: "file"))
+    var animation: String?
+
     func validate() throws {
         _ = try validating(phone)
     }
@@ -58,8 +63,17 @@ struct PhoneOptions: ParsableArguments {
         return Phone(scale: Double(try OptionNumber.integer(scale, option: "--scale", in: 1...3, allowed: "1, 2 or 3")))
     }
 
-    /// `--effect`, checked against the registered effects.
+    /// `--effect`, checked against the registered effects; with `lottie`, the animation read and registered.
     func checkedEffect() throws -> String? {
+        if animation != nil, let effect, effect != "lottie" {
+            throw ValidationError("--animation goes with --effect lottie")
+        }
+        if effect == "lottie" || animation != nil {
+            if let warning = try LottieFile.useForHeader(path: animation) { FileLines.standardError(warning) }
+        } else {
+            // A script or a key may still choose the lottie header: it then plays the default animation.
+            _ = try? LottieFile.useForHeader(path: nil)
+        }
         guard let effect else { return nil }
         guard ScriptReplay.effectNames.contains(effect) else {
             throw ValidationError("--effect: no effect named '\(effect)'; choose one of "

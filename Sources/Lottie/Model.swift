@@ -1,0 +1,200 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Geometry
+import Raster
+
+/// A Bodymovin animation, parsed: what `LottieRenderer` draws at any frame.
+public struct LottieAnimation: Sendable {
+    /// The composition's size in its own units (After Effects pixels, drawn as points).
+    public var width: Double
+    public var height: Double
+    public var frameRate: Double
+    /// The first frame and the frame after the last, in the file's own frame numbers.
+    public var inPoint: Double
+    public var outPoint: Double
+    public var layers: [LottieLayer]
+    /// Precompositions by their asset id.
+    public var precomps: [String: [LottieLayer]]
+    public var markers: [LottieMarker]
+    /// What the file uses that is not drawn, one line naming the features and the layers concerned; nil when
+    /// everything is supported.
+    public var warning: String?
+
+    public var size: Size { Size(width, height) }
+
+    /// The marker named `name`, if the file has one.
+    public func marker(named name: String) -> LottieMarker? { markers.first { $0.name == name } }
+}
+
+/// A named span of frames, as After Effects' composition markers.
+public struct LottieMarker: Sendable, Equatable {
+    public var name: String
+    public var start: Double
+    public var duration: Double
+
+    public init(name: String, start: Double, duration: Double) {
+        self.name = name
+        self.start = start
+        self.duration = duration
+    }
+}
+
+public struct LottieLayer: Sendable {
+    public enum Kind: Sendable {
+        case null
+        case shape([ShapeItem])
+        case solid(Color, width: Double, height: Double)
+        /// A precomposition, clipped to its `width × height` when they are given.
+        case precomp(id: String, width: Double, height: Double)
+    }
+
+    /// How a layer uses the matte layer drawn just before it (`tt`).
+    public enum Matte: Int, Sendable {
+        case alpha = 1, alphaInverted, luma, lumaInverted
+    }
+
+    public var name: String
+    public var index: Int?
+    public var parent: Int?
+    public var kind: Kind
+    public var transform: Transform
+    public var inPoint: Double
+    public var outPoint: Double
+    public var startTime: Double
+    /// Time stretch: a layer at 2 plays at half speed.
+    public var stretch: Double
+    /// Time remapping of a precomposition, in seconds of its own time.
+    public var timeRemap: Animated?
+    public var masks: [Mask]
+    public var matte: Matte?
+    /// This layer only serves as the matte of the next one and is not drawn itself.
+    public var isMatteSource: Bool
+    public var hidden: Bool
+}
+
+/// A layer's or a group's transform, each part animated.
+public struct Transform: Sendable {
+    public var anchor: Animated
+    /// The position, or nil when x and y are separated into `positionX` and `positionY`.
+    public var position: Animated
+    public var positionX: Animated?
+    public var positionY: Animated?
+    public var scale: Animated
+    public var rotation: Animated
+    public var opacity: Animated
+    public var skew: Animated
+    public var skewAxis: Animated
+
+    public static let identity = Transform(
+        anchor: .constant([0, 0]), position: .constant([0, 0]), positionX: nil, positionY: nil,
+        scale: .constant([100, 100]), rotation: .constant([0]), opacity: .constant([100]), skew: .constant([0]),
+        skewAxis: .constant([0]))
+
+    /// The matrix at `frame`: anchor, then scale, skew, rotation and position, as After Effects applies them.
+    public func matrix(at frame: Double) -> AffineTransform {
+        let a = anchor.value(at: frame), s = scale.value(at: frame)
+        var p = position.value(at: frame)
+        if let positionX, let positionY { p = [positionX.scalar(at: frame), positionY.scalar(at: frame)] }
+        let r = rotation.scalar(at: frame) * .pi / 180
+        let sk = skew.scalar(at: frame), sa = skewAxis.scalar(at: frame) * .pi / 180
+        var m = AffineTransform(translationX: -a.at(0), y: -a.at(1))
+            .concatenating(AffineTransform(scaleX: s.at(0, 100) / 100, y: s.at(1, 100) / 100))
+        if sk != 0 {
+            // A shear along the axis at `sa`: rotate the axis onto x, shear, rotate back.
+            let t = Swift.min(Swift.max(-sk, -85), 85) * .pi / 180
+            m = m.concatenating(AffineTransform(rotationAngle: sa))
+                .concatenating(AffineTransform(a: 1, b: 0, c: tan(t), d: 1, tx: 0, ty: 0))
+                .concatenating(AffineTransform(rotationAngle: -sa))
+        }
+        return m.concatenating(AffineTransform(rotationAngle: r))
+            .concatenating(AffineTransform(translationX: p.at(0), y: p.at(1)))
+    }
+}
+
+/// A mask on a layer: a path combined with the masks before it.
+public struct Mask: Sendable {
+    public enum Mode: String, Sendable {
+        case add = "a", subtract = "s", intersect = "i", none = "n"
+    }
+
+    public var mode: Mode
+    public var path: AnimatedShape
+    public var opacity: Animated
+    public var inverted: Bool
+}
+
+/// One item of a shape layer's contents, in the file's order (the first is drawn on top).
+public indirect enum ShapeItem: Sendable {
+    case group([ShapeItem], Transform)
+    case rectangle(position: Animated, size: Animated, roundness: Animated, reversed: Bool)
+    case ellipse(position: Animated, size: Animated, reversed: Bool)
+    case path(AnimatedShape, reversed: Bool)
+    case star(Star)
+    case fill(Fill)
+    case stroke(Stroke)
+    case trim(Trim)
+    /// A group's own transform, which the parser moves onto its group.
+    case transform(Transform)
+}
+
+public struct Star: Sendable {
+    public var isPolygon: Bool
+    public var position: Animated
+    public var points: Animated
+    public var rotation: Animated
+    public var outerRadius: Animated
+    public var innerRadius: Animated
+    public var outerRoundness: Animated
+    public var innerRoundness: Animated
+    public var reversed: Bool
+}
+
+/// A linear or radial gradient: colour stops then optional opacity stops, in Bodymovin's flat layout.
+public struct Gradient: Sendable {
+    public var isRadial: Bool
+    public var start: Animated
+    public var end: Animated
+    public var colorStopCount: Int
+    public var stops: Animated
+    public var highlightLength: Animated
+    public var highlightAngle: Animated
+}
+
+public enum Paint: Sendable {
+    case color(Animated)
+    case gradient(Gradient)
+}
+
+public struct Fill: Sendable {
+    public var paint: Paint
+    public var opacity: Animated
+    public var rule: FillRule
+}
+
+public struct Stroke: Sendable {
+    public var paint: Paint
+    public var opacity: Animated
+    public var width: Animated
+    public var cap: LineCap
+    public var join: LineJoin
+    public var miterLimit: Double
+    /// Dash and gap lengths in turn, then the offset last (nil when there is none).
+    public var dashes: [Animated]
+    public var dashOffset: Animated?
+}
+
+public struct Trim: Sendable {
+    public var start: Animated
+    public var end: Animated
+    public var offset: Animated
+    /// Individually: the paths are trimmed as one, one after another; otherwise each path is trimmed on its own.
+    public var individually: Bool
+}
+
+extension [Double] {
+    /// The element at `i`, or `fallback` when the array is shorter.
+    @inline(__always) func at(_ i: Int, _ fallback: Double = 0) -> Double { i < count ? self[i] : fallback }
+}

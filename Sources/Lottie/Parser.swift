@@ -1,0 +1,344 @@
+import Geometry
+import Motion
+import Raster
+
+/// Why a Bodymovin document could not be read: the JSON value at fault (its byte offset) and what was wrong.
+public struct LottieError: Error, Sendable, CustomStringConvertible {
+    public var offset: Int
+    public var reason: String
+
+    public init(offset: Int, reason: String) {
+        self.offset = offset
+        self.reason = reason
+    }
+
+    public var description: String { reason }
+}
+
+extension LottieAnimation {
+    /// Largest composition side accepted, in its own units: a hostile size cannot ask for a huge canvas.
+    public static let maxSide = 16384.0
+    /// Largest frame number accepted; any real file is far below it, and times stay exact in a Double.
+    public static let maxFrame = 1e7
+
+    /// Reads a Bodymovin document. What is not supported is skipped and named in `warning`; what is malformed
+    /// (a missing or mistyped required field, a nonsensical size or frame rate) throws, naming the value at fault.
+    public init(json root: LottieJSON) throws(LottieError) {
+        var parser = LottieParser()
+        self = try parser.animation(root)
+    }
+}
+
+/// Builds the model from the tree, collecting unsupported features by name with the layers that use them.
+struct LottieParser {
+    /// Features not drawn, in the order first met, each with the layers concerned.
+    private var unsupported: [(feature: String, layers: [String])] = []
+    private var layerName = ""
+
+    private mutating func skip(_ feature: String) {
+        if let i = unsupported.firstIndex(where: { $0.feature == feature }) {
+            if !unsupported[i].layers.contains(layerName) { unsupported[i].layers.append(layerName) }
+        } else {
+            unsupported.append((feature, [layerName]))
+        }
+    }
+
+    private func fail(_ node: LottieJSON, _ reason: String) -> LottieError {
+        LottieError(offset: node.offset, reason: reason)
+    }
+
+    private func number(_ node: LottieJSON, _ key: String, default value: Double? = nil,
+                        in range: ClosedRange<Double>) throws(LottieError) -> Double {
+        guard let field = node[key] else {
+            if let value { return value }
+            throw fail(node, "missing '\(key)'")
+        }
+        guard let n = field.number else { throw fail(field, "'\(key)' should be a number") }
+        guard range.contains(n) else { throw fail(field, "'\(key)' is \(n), outside \(range.lowerBound)…\(range.upperBound)") }
+        return n
+    }
+
+    mutating func animation(_ root: LottieJSON) throws(LottieError) -> LottieAnimation {
+        guard root.isObject else { throw fail(root, "a Lottie file is a JSON object") }
+        let frame = -LottieAnimation.maxFrame...LottieAnimation.maxFrame
+        let w = try number(root, "w", in: 1...LottieAnimation.maxSide)
+        let h = try number(root, "h", in: 1...LottieAnimation.maxSide)
+        let fr = try number(root, "fr", in: 1...1000)
+        let ip = try number(root, "ip", in: frame)
+        let op = try number(root, "op", in: frame)
+        guard op > ip, let layersNode = root["layers"] else {
+            throw fail(root, op > ip ? "missing 'layers'" : "'op' (\(op)) should be after 'ip' (\(ip))")
+        }
+        var precomps: [String: [LottieLayer]] = [:]
+        if let assets = root["assets"] {
+            guard let list = assets.array else { throw fail(assets, "'assets' should be an array") }
+            for asset in list {
+                guard let id = asset["id"]?.string ?? asset["id"]?.number.map({ String(Int($0)) }) else {
+                    throw fail(asset, "an asset needs an 'id'")
+                }
+                if let layers = asset["layers"] {
+                    precomps[id] = try self.layers(layers)
+                } else {
+                    layerName = "asset " + id
+                    skip("image assets")
+                }
+            }
+        }
+        let layers = try self.layers(layersNode)
+        if root["ddd"]?.number == 1 { layerName = "composition"; skip("3D") }
+        var markers: [LottieMarker] = []
+        for m in root["markers"]?.array ?? [] {
+            guard let tm = m["tm"]?.number, tm.isFinite else { continue }
+            markers.append(LottieMarker(name: m["cm"]?.string ?? "", start: tm,
+                                        duration: Swift.max(0, m["dr"]?.number ?? 0)))
+        }
+        let warning = unsupported.isEmpty ? nil : "not supported, skipped: " + unsupported.map { entry in
+            entry.feature + " (" + entry.layers.map { "'\($0)'" }.joined(separator: ", ") + ")"
+        }.joined(separator: "; ")
+        return LottieAnimation(width: w, height: h, frameRate: fr, inPoint: ip, outPoint: op, layers: layers,
+                               precomps: precomps, markers: markers, warning: warning)
+    }
+
+    mutating func layers(_ node: LottieJSON) throws(LottieError) -> [LottieLayer] {
+        guard let list = node.array else { throw fail(node, "'layers' should be an array") }
+        var out: [LottieLayer] = []
+        for item in list {
+            if let layer = try layer(item) { out.append(layer) }
+        }
+        return out
+    }
+
+    private mutating func layer(_ node: LottieJSON) throws(LottieError) -> LottieLayer? {
+        guard node.isObject else { throw fail(node, "a layer should be an object") }
+        layerName = node["nm"]?.string ?? "layer \(node["ind"]?.number.map { String(Int($0)) } ?? "?")"
+        let frame = -LottieAnimation.maxFrame...LottieAnimation.maxFrame
+        let ty = try number(node, "ty", in: 0...100)
+        if node["ddd"]?.number == 1 { skip("3D") }
+        if let ef = node["ef"]?.array, !ef.isEmpty { skip("effects") }
+        let kind: LottieLayer.Kind
+        switch ty {
+        case 0:
+            guard let id = node["refId"]?.string else { throw fail(node, "a precomposition layer needs a 'refId'") }
+            kind = .precomp(id: id, width: try number(node, "w", default: 0, in: 0...LottieAnimation.maxSide),
+                            height: try number(node, "h", default: 0, in: 0...LottieAnimation.maxSide))
+        case 1:
+            let color = node["sc"]?.string.flatMap { Color(hex: $0) } ?? .black
+            kind = .solid(color, width: try number(node, "sw", default: 0, in: 0...LottieAnimation.maxSide),
+                          height: try number(node, "sh", default: 0, in: 0...LottieAnimation.maxSide))
+        case 3: kind = .null
+        case 4:
+            guard let shapes = node["shapes"] else { throw fail(node, "a shape layer needs 'shapes'") }
+            kind = .shape(try items(shapes))
+        case 2: skip("image layers"); return nil
+        case 5: skip("text layers"); return nil
+        case 13: skip("cameras"); return nil
+        default: skip("layers of type \(Int(ty))"); return nil
+        }
+        guard let ks = node["ks"] else { throw fail(node, "a layer needs its transform 'ks'") }
+        var masks: [Mask] = []
+        if node["hasMask"]?.number == 1 || node["masksProperties"] != nil {
+            for m in node["masksProperties"]?.array ?? [] {
+                let mode = Mask.Mode(rawValue: m["mode"]?.string ?? "a") ?? .add
+                guard let pt = m["pt"] else { throw fail(m, "a mask needs its path 'pt'") }
+                masks.append(Mask(mode: mode, path: try shape(pt), opacity: try animated(m["o"], [100]),
+                                  inverted: m["inv"]?.number == 1))
+            }
+        }
+        var remap: Animated?
+        if let tm = node["tm"] { remap = try animated(tm, [0]) }
+        return LottieLayer(
+            name: layerName, index: node["ind"]?.number.map { Int(Swift.min(Swift.max($0, -1e9), 1e9)) },
+            parent: node["parent"]?.number.map { Int(Swift.min(Swift.max($0, -1e9), 1e9)) },
+            kind: kind, transform: try transform(ks),
+            inPoint: try number(node, "ip", default: -LottieAnimation.maxFrame, in: frame),
+            outPoint: try number(node, "op", default: LottieAnimation.maxFrame, in: frame),
+            startTime: try number(node, "st", default: 0, in: frame),
+            stretch: try number(node, "sr", default: 1, in: 0.001...1000), timeRemap: remap, masks: masks,
+            matte: node["tt"]?.number.flatMap { LottieLayer.Matte(rawValue: Int($0)) },
+            isMatteSource: node["td"]?.number == 1, hidden: node["hd"]?.number == 1)
+    }
+
+    private mutating func items(_ node: LottieJSON) throws(LottieError) -> [ShapeItem] {
+        guard let list = node.array else { throw fail(node, "shapes should be an array") }
+        var out: [ShapeItem] = []
+        for item in list {
+            if item["hd"]?.number == 1 { continue }
+            if let shape = try shapeItem(item) { out.append(shape) }
+        }
+        return out
+    }
+
+    private mutating func shapeItem(_ node: LottieJSON) throws(LottieError) -> ShapeItem? {
+        guard let ty = node["ty"]?.string else { throw fail(node, "a shape item needs its type 'ty'") }
+        let reversed = node["d"]?.number == 3
+        switch ty {
+        case "gr":
+            var contents = try items(node["it"] ?? LottieJSON(.array([]), offset: node.offset))
+            var transform = Transform.identity
+            if let i = contents.lastIndex(where: { if case .transform = $0 { return true }; return false }),
+               case .transform(let t) = contents[i] {
+                transform = t
+                contents.remove(at: i)
+            }
+            return .group(contents, transform)
+        case "tr": return .transform(try self.transform(node))
+        case "rc":
+            return .rectangle(position: try animated(node["p"], [0, 0]), size: try animated(node["s"], [0, 0]),
+                              roundness: try animated(node["r"], [0]), reversed: reversed)
+        case "el":
+            return .ellipse(position: try animated(node["p"], [0, 0]), size: try animated(node["s"], [0, 0]),
+                            reversed: reversed)
+        case "sh":
+            guard let ks = node["ks"] else { throw fail(node, "a path needs its shape 'ks'") }
+            return .path(try shape(ks), reversed: reversed)
+        case "sr":
+            return .star(Star(isPolygon: node["sy"]?.number == 2, position: try animated(node["p"], [0, 0]),
+                              points: try animated(node["pt"], [5]), rotation: try animated(node["r"], [0]),
+                              outerRadius: try animated(node["or"], [0]), innerRadius: try animated(node["ir"], [0]),
+                              outerRoundness: try animated(node["os"], [0]),
+                              innerRoundness: try animated(node["is"], [0]), reversed: reversed))
+        case "fl", "gf":
+            return .fill(Fill(paint: try paint(node, gradient: ty == "gf"), opacity: try animated(node["o"], [100]),
+                              rule: node["r"]?.number == 2 ? .evenOdd : .nonZero))
+        case "st", "gs":
+            var dashes: [Animated] = [], offset: Animated?
+            for d in node["d"]?.array ?? [] {
+                let v = try animated(d["v"], [0])
+                if d["n"]?.string == "o" { offset = v } else { dashes.append(v) }
+            }
+            let cap: LineCap = node["lc"]?.number == 2 ? .round : node["lc"]?.number == 3 ? .square : .butt
+            let join: LineJoin = node["lj"]?.number == 2 ? .round : node["lj"]?.number == 3 ? .bevel : .miter
+            return .stroke(Stroke(paint: try paint(node, gradient: ty == "gs"), opacity: try animated(node["o"], [100]),
+                                  width: try animated(node["w"], [1]), cap: cap, join: join,
+                                  miterLimit: Swift.min(Swift.max(node["ml"]?.number ?? 4, 1), 100),
+                                  dashes: dashes, dashOffset: offset))
+        case "tm":
+            return .trim(Trim(start: try animated(node["s"], [0]), end: try animated(node["e"], [100]),
+                              offset: try animated(node["o"], [0]), individually: node["m"]?.number == 2))
+        default:
+            let names = ["rp": "repeaters", "rd": "rounded corners", "mm": "merge paths", "tw": "twist",
+                         "pb": "pucker and bloat", "zz": "zig zag", "op": "offset paths"]
+            skip(names[ty] ?? "shape items of type '\(ty)'")
+            return nil
+        }
+    }
+
+    private mutating func paint(_ node: LottieJSON, gradient: Bool) throws(LottieError) -> Paint {
+        guard gradient else { return .color(try animated(node["c"], [0, 0, 0, 1])) }
+        guard let g = node["g"] else { throw fail(node, "a gradient needs its stops 'g'") }
+        let count = Int(try number(g, "p", in: 0...1000))
+        return .gradient(Gradient(isRadial: node["t"]?.number == 2, start: try animated(node["s"], [0, 0]),
+                                  end: try animated(node["e"], [0, 0]), colorStopCount: count,
+                                  stops: try animated(g["k"], []), highlightLength: try animated(node["h"], [0]),
+                                  highlightAngle: try animated(node["a"], [0])))
+    }
+
+    private mutating func transform(_ node: LottieJSON) throws(LottieError) -> Transform {
+        var t = Transform.identity
+        t.anchor = try animated(node["a"], [0, 0])
+        if let p = node["p"], p["s"]?.number == 1 {
+            t.positionX = try animated(p["x"], [0])
+            t.positionY = try animated(p["y"], [0])
+        } else {
+            t.position = try animated(node["p"], [0, 0])
+        }
+        t.scale = try animated(node["s"], [100, 100])
+        t.rotation = try animated(node["r"] ?? node["rz"], [0])
+        t.opacity = try animated(node["o"], [100])
+        t.skew = try animated(node["sk"], [0])
+        t.skewAxis = try animated(node["sa"], [0])
+        if node["rx"] != nil || node["ry"] != nil || node["or"] != nil { skip("3D") }
+        return t
+    }
+
+    /// A keyframed number or vector (`{"a": 0|1, "k": …}`); `fallback` when the file leaves it out.
+    private mutating func animated(_ node: LottieJSON?, _ fallback: [Double]) throws(LottieError) -> Animated {
+        guard let node else { return .constant(fallback) }
+        if node.number != nil || node.array != nil, let n = node.numbers { return .constant(n) }  // a bare value
+        guard let k = node["k"] else { throw fail(node, "an animated property needs its value 'k'") }
+        if node["x"]?.string != nil { skip("expressions") }
+        if let n = k.numbers { return .constant(n) }
+        guard let list = k.array, !list.isEmpty else { throw fail(k, "'k' should be a number, an array or keyframes") }
+        var keyframes: [Keyframe<[Double]>] = []
+        for item in list {
+            guard item.isObject else { throw fail(item, "a keyframe should be an object") }
+            let t = try number(item, "t", in: -LottieAnimation.maxFrame...LottieAnimation.maxFrame)
+            let s = try item["s"].map { v throws(LottieError) -> [Double] in
+                guard let n = v.numbers else { throw fail(v, "a keyframe's 's' should be numbers") }
+                return n
+            }
+            // Older files leave out the last keyframe's value: it is where the previous segment ended.
+            guard let value = s ?? keyframes.last?.endValue ?? keyframes.last?.value else {
+                throw fail(item, "a keyframe needs its value 's'")
+            }
+            let tangent = { (key: String) -> Point? in
+                guard let v = item[key]?.numbers, v.count >= 2, v[0].isFinite, v[1].isFinite else { return nil }
+                return Point(v[0], v[1])
+            }
+            keyframes.append(Keyframe(time: t, value: value, endValue: item["e"]?.numbers,
+                                      hold: item["h"]?.number == 1, easing: easing(item),
+                                      outTangent: tangent("to"), inTangent: tangent("ti")))
+        }
+        keyframes.sort { $0.time < $1.time }
+        return Animated(keyframes: keyframes)
+    }
+
+    /// The keyframe's Bézier easing, one curve per dimension when `o` and `i` give arrays.
+    private func easing(_ item: LottieJSON) -> [TimingFunction] {
+        guard let o = item["o"], let i = item["i"], let ox = o["x"]?.numbers, let oy = o["y"]?.numbers,
+              let ix = i["x"]?.numbers, let iy = i["y"]?.numbers, !ox.isEmpty, !oy.isEmpty, !ix.isEmpty, !iy.isEmpty
+        else { return [] }
+        let n = Swift.min(Swift.max(ox.count, oy.count, ix.count, iy.count), 16)
+        return (0..<n).map { d in
+            TimingFunction(controlPoints: ox[Swift.min(d, ox.count - 1)], oy[Swift.min(d, oy.count - 1)],
+                           ix[Swift.min(d, ix.count - 1)], iy[Swift.min(d, iy.count - 1)])
+        }
+    }
+
+    /// A path property: a shape, or keyframes whose values are one-element arrays of shapes.
+    private mutating func shape(_ node: LottieJSON) throws(LottieError) -> AnimatedShape {
+        guard let k = node["k"] else { throw fail(node, "a path property needs its value 'k'") }
+        if node["x"]?.string != nil { skip("expressions") }
+        if k.isObject, k["v"] != nil {
+            return AnimatedShape(keyframes: [Keyframe(time: 0, value: try bezier(k), endValue: nil, hold: true,
+                                                      easing: [], outTangent: nil, inTangent: nil)])
+        }
+        guard let list = k.array, !list.isEmpty else { throw fail(k, "a path's 'k' should be a shape or keyframes") }
+        var keyframes: [Keyframe<BezierShape>] = []
+        for item in list {
+            let t = try number(item, "t", in: -LottieAnimation.maxFrame...LottieAnimation.maxFrame)
+            func first(_ key: String) throws(LottieError) -> BezierShape? {
+                guard let v = item[key] else { return nil }
+                if let a = v.array, let s = a.first { return try bezier(s) }
+                return try bezier(v)
+            }
+            guard let value = try first("s") ?? keyframes.last?.endValue ?? keyframes.last?.value else {
+                throw fail(item, "a keyframe needs its value 's'")
+            }
+            keyframes.append(Keyframe(time: t, value: value, endValue: try first("e"), hold: item["h"]?.number == 1,
+                                      easing: easing(item), outTangent: nil, inTangent: nil))
+        }
+        keyframes.sort { $0.time < $1.time }
+        return AnimatedShape(keyframes: keyframes)
+    }
+
+    private func bezier(_ node: LottieJSON) throws(LottieError) -> BezierShape {
+        func points(_ key: String) throws(LottieError) -> [Point] {
+            guard let list = node[key]?.array else { throw fail(node, "a shape needs '\(key)', an array of points") }
+            var out: [Point] = []
+            out.reserveCapacity(list.count)
+            for p in list {
+                guard let n = p.numbers, n.count >= 2 else { throw fail(p, "a point should be two numbers") }
+                out.append(Point(n[0], n[1]))
+            }
+            return out
+        }
+        let v = try points("v")
+        let i = node["i"] == nil ? [Point](repeating: .zero, count: v.count) : try points("i")
+        let o = node["o"] == nil ? [Point](repeating: .zero, count: v.count) : try points("o")
+        guard i.count == v.count, o.count == v.count else {
+            throw fail(node, "a shape's 'v', 'i' and 'o' should have as many points each")
+        }
+        return BezierShape(vertices: v, inTangents: i, outTangents: o, closed: node["c"]?.number == 1)
+    }
+}

@@ -1,0 +1,326 @@
+import Geometry
+import Raster
+
+/// Draws a `LottieAnimation` at any frame into a `Canvas` through Geometry and Raster.
+///
+/// Layers are drawn bottom (the last in the file) to top. A layer goes straight onto its target unless it needs a
+/// group of its own — opacity below 1, masks or a track matte — when it is drawn into an offscreen canvas, masked,
+/// matted and put down with its opacity, as After Effects composites it. Inside a shape layer, each fill and
+/// stroke paints every path above it in its group and in the groups above it, after every trim below those paths;
+/// paints lower in the list are drawn first. The rasterizers, stroker and offscreen canvases are kept between
+/// frames.
+public final class LottieRenderer {
+    /// Deepest nesting of precompositions drawn: a file whose precompositions refer to each other ends here.
+    public static let maxPrecompDepth = 16
+
+    private let rasterizer = Rasterizer()
+    private let masks = MaskRasterizer()
+    private let stroker = Stroker()
+    /// Offscreen canvases of the current target's size, free for the next group that needs one.
+    private var free: [Canvas] = []
+    private var coverage: [Float] = []
+
+    public init() {}
+
+    /// The transform that fits a `size` composition into `rect`, keeping its proportions, centred.
+    public static func fitting(_ size: Size, into rect: Rect) -> AffineTransform {
+        guard size.width > 0, size.height > 0 else { return .identity }
+        let s = Swift.min(rect.width / size.width, rect.height / size.height)
+        return AffineTransform(scaleX: s, y: s).concatenating(AffineTransform(
+            translationX: rect.midX - size.width * s / 2, y: rect.midY - size.height * s / 2))
+    }
+
+    /// Draws frame `frame` (the file's own numbering) of `animation` over what `canvas` holds, its composition
+    /// mapped through `transform` into the canvas's pixels.
+    public func render(_ animation: LottieAnimation, frame: Double, into canvas: Canvas,
+                       transform: AffineTransform = .identity) {
+        if free.first.map({ $0.width != canvas.width || $0.height != canvas.height }) ?? false { free.removeAll() }
+        drawComposition(animation.layers, animation, frame: frame, transform: transform, into: canvas, depth: 0)
+    }
+
+    private func acquire(like canvas: Canvas) -> Canvas {
+        if let c = free.popLast() {
+            c.clear(to: .clear)
+            return c
+        }
+        return Canvas(width: canvas.width, height: canvas.height)
+    }
+
+    private func release(_ canvas: Canvas) { free.append(canvas) }
+
+    private func drawComposition(_ layers: [LottieLayer], _ animation: LottieAnimation, frame: Double,
+                                 transform: AffineTransform, into canvas: Canvas, depth: Int) {
+        guard depth <= LottieRenderer.maxPrecompDepth else { return }
+        // Parents by their index, found in constant time however many layers a file has.
+        var byIndex: [Int: Int] = [:]
+        if layers.contains(where: { $0.parent != nil }) {
+            for (i, layer) in layers.enumerated() { if let n = layer.index, byIndex[n] == nil { byIndex[n] = i } }
+        }
+        var i = layers.count - 1
+        while i >= 0 {
+            let layer = layers[i]
+            defer { i -= 1 }
+            if layer.isMatteSource || layer.hidden || !(frame >= layer.inPoint && frame < layer.outPoint) { continue }
+            let matteSource = layer.matte != nil && i > 0 && layers[i - 1].isMatteSource ? layers[i - 1] : nil
+            let local = (frame - layer.startTime) / layer.stretch
+            let matrix = worldMatrix(layer, in: layers, byIndex: byIndex, frame: frame).concatenating(transform)
+            let opacity = Swift.min(Swift.max(layer.transform.opacity.scalar(at: local) / 100, 0), 1)
+            guard opacity > 0 || matteSource != nil else { continue }
+            if opacity >= 1 && layer.masks.isEmpty && matteSource == nil {
+                drawContents(layer, animation, local: local, matrix: matrix, into: canvas, depth: depth)
+                continue
+            }
+            let group = acquire(like: canvas)
+            drawContents(layer, animation, local: local, matrix: matrix, into: group, depth: depth)
+            if !layer.masks.isEmpty { applyMasks(layer.masks, frame: local, matrix: matrix, to: group) }
+            if let source = matteSource, let mode = layer.matte {
+                let matte = acquire(like: canvas)
+                if frame >= source.inPoint && frame < source.outPoint {
+                    let sourceLocal = (frame - source.startTime) / source.stretch
+                    let m = worldMatrix(source, in: layers, byIndex: byIndex, frame: frame).concatenating(transform)
+                    let o = Swift.min(Swift.max(source.transform.opacity.scalar(at: sourceLocal) / 100, 0), 1)
+                    drawContents(source, animation, local: sourceLocal, matrix: m, into: matte, depth: depth)
+                    if !source.masks.isEmpty { applyMasks(source.masks, frame: sourceLocal, matrix: m, to: matte) }
+                    if o < 1 { scale(matte, by: o) }
+                }
+                applyMatte(matte, mode, to: group)
+                release(matte)
+            }
+            canvas.composite(group, in: canvas.pixelBox, opacity: opacity)
+            release(group)
+        }
+    }
+
+    /// Most parents followed up from a layer: real rigs are a few deep, and a chain that loops ends here.
+    public static let maxParentDepth = 64
+
+    /// The layer's transform followed by its parents', each at its own time.
+    private func worldMatrix(_ layer: LottieLayer, in layers: [LottieLayer], byIndex: [Int: Int],
+                             frame: Double) -> AffineTransform {
+        var m = layer.transform.matrix(at: (frame - layer.startTime) / layer.stretch)
+        var parent = layer.parent, steps = 0
+        while let index = parent, steps < LottieRenderer.maxParentDepth, let i = byIndex[index] {
+            let p = layers[i]
+            m = m.concatenating(p.transform.matrix(at: (frame - p.startTime) / p.stretch))
+            parent = p.parent
+            steps += 1
+        }
+        return m
+    }
+
+    private func drawContents(_ layer: LottieLayer, _ animation: LottieAnimation, local: Double,
+                              matrix: AffineTransform, into canvas: Canvas, depth: Int) {
+        switch layer.kind {
+        case .null: return
+        case .solid(let color, let w, let h):
+            rasterizer.fill(Path.rect(Rect(x: 0, y: 0, width: w, height: h)), transform: matrix, color: color,
+                            into: canvas)
+        case .precomp(let id, let w, let h):
+            guard let layers = animation.precomps[id] else { return }
+            var time = local
+            if let remap = layer.timeRemap { time = remap.scalar(at: local) * animation.frameRate }
+            guard w > 0, h > 0 else {
+                return drawComposition(layers, animation, frame: time, transform: matrix, into: canvas,
+                                       depth: depth + 1)
+            }
+            // A precomposition shows only what lies inside its own bounds, as in After Effects.
+            let group = acquire(like: canvas)
+            drawComposition(layers, animation, frame: time, transform: matrix, into: group, depth: depth + 1)
+            let box = ShapeGeometry.rectangle(center: [w / 2, h / 2], size: [w, h], roundness: 0)
+            let bounds = Mask(mode: .add, path: AnimatedShape(keyframes: [
+                Keyframe(time: 0, value: box, endValue: nil, hold: true, easing: [], outTangent: nil, inTangent: nil),
+            ]), opacity: .constant([100]), inverted: false)
+            applyMasks([bounds], frame: 0, matrix: matrix, to: group)
+            canvas.composite(group, in: canvas.pixelBox)
+            release(group)
+        case .shape(let items):
+            var scene = ShapeScene()
+            scene.collect(items, frame: local, matrix: matrix, opacity: 1)
+            scene.applyTrims(frame: local)
+            drawPaints(scene, frame: local, into: canvas)
+        }
+    }
+
+    // MARK: Paints
+
+    private func drawPaints(_ scene: ShapeScene, frame: Double, into canvas: Canvas) {
+        for paint in scene.paints.reversed() {
+            var path = Path()
+            for k in paint.shapes { path.append(contentsOf: scene.shapes[k]) }
+            guard !path.isEmpty else { continue }
+            switch paint.item {
+            case .fill(let fill):
+                let alpha = paint.opacity * Swift.min(Swift.max(fill.opacity.scalar(at: frame) / 100, 0), 1)
+                draw(path, paint: fill.paint, rule: fill.rule, alpha: alpha, group: paint.matrix, frame: frame,
+                     into: canvas)
+            case .stroke(let stroke):
+                let alpha = paint.opacity * Swift.min(Swift.max(stroke.opacity.scalar(at: frame) / 100, 0), 1)
+                let width = stroke.width.scalar(at: frame)
+                guard alpha > 0, width > 0, width.isFinite, let inverse = paint.matrix.inverted else { continue }
+                var style = StrokeStyle(lineWidth: width, lineCap: stroke.cap, lineJoin: stroke.join,
+                                        miterLimit: stroke.miterLimit)
+                let dashes = stroke.dashes.map { Swift.max(0, $0.scalar(at: frame)) }
+                if !dashes.isEmpty, dashes.contains(where: { $0 > 0 }), dashes.allSatisfy(\.isFinite) {
+                    style.dashPattern = dashes.count % 2 == 0 ? dashes : dashes + dashes
+                    style.dashPhase = stroke.dashOffset?.scalar(at: frame) ?? 0
+                }
+                // Stroked in the paint's own space, so that a scaled group scales the width and the dashes too.
+                let local = path.applying(inverse)
+                let scale = paint.matrix.determinant.magnitude.squareRoot()
+                guard scale > 0, Rasterizer.canDraw(local, transform: paint.matrix, margin: width * 4) else { continue }
+                let outline = stroker.stroke(local, style: style, tolerance: Rasterizer.defaultTolerance / scale)
+                draw(outline.applying(paint.matrix), paint: stroke.paint, rule: .nonZero, alpha: alpha,
+                     group: paint.matrix, frame: frame, into: canvas)
+            default: continue
+            }
+        }
+    }
+
+    private func draw(_ path: Path, paint: Paint, rule: FillRule, alpha: Double, group: AffineTransform,
+                      frame: Double, into canvas: Canvas) {
+        guard alpha > 0 else { return }
+        switch paint {
+        case .color(let c):
+            rasterizer.fill(path, color: LottieRenderer.color(c.value(at: frame)).withAlphaMultiplied(by: alpha),
+                            rule: rule, into: canvas)
+        case .gradient(let g):
+            guard let inverse = group.inverted else { return }
+            let ramp = GradientRamp(g, frame: frame, alpha: alpha)
+            let start = g.start.value(at: frame), end = g.end.value(at: frame)
+            let s = Point(start.at(0), start.at(1)), e = Point(end.at(0), end.at(1))
+            shade(path, rule: rule, into: canvas) { p in
+                let q = inverse.apply(p)
+                let d = e - s
+                let t: Double
+                if g.isRadial {
+                    let r = d.length
+                    t = r > 0 ? (q - s).length / r : 1
+                } else {
+                    let len2 = d.dot(d)
+                    t = len2 > 0 ? (q - s).dot(d) / len2 : 0
+                }
+                return ramp.pixel(at: t)
+            }
+        }
+    }
+
+    /// Fills `path` (pixel coordinates) with a colour computed per pixel at its centre.
+    private func shade(_ path: Path, rule: FillRule, into canvas: Canvas, color: (Point) -> UInt32) {
+        guard let box = pixelBox(of: path, in: canvas) else { return }
+        guard let mask = masks.fill(path, transform: AffineTransform(translationX: -Double(box.minX),
+                                                                     y: -Double(box.minY)),
+                                    rule: rule, width: box.width, height: box.height) else { return }
+        for y in 0..<box.height {
+            let row = canvas.pixels + ((box.minY + y) * canvas.width + box.minX)
+            for x in 0..<box.width {
+                let c = UInt32(mask[y * box.width + x])
+                guard c > 0 else { continue }
+                let src = color(Point(Double(box.minX + x) + 0.5, Double(box.minY + y) + 0.5))
+                row[x] = Pixel.sourceOver(c == 255 ? src : Pixel.scale(src, by: c), row[x])
+            }
+        }
+    }
+
+    private func pixelBox(of path: Path, in canvas: Canvas) -> PixelBox? {
+        guard !path.isEmpty, Rasterizer.canDraw(path, transform: .identity) else { return nil }
+        let b = PixelBox(covering: path.controlPointBounds).intersection(canvas.pixelBox)
+        return b.isEmpty ? nil : b
+    }
+
+    /// A colour from Bodymovin's 0…1 components (or 0…255 in some older files).
+    static func color(_ c: [Double]) -> Color {
+        let scale = c.prefix(3).contains { $0 > 1 } ? 255.0 : 1
+        func unit(_ v: Double) -> Double { v.isFinite ? Swift.min(Swift.max(v / scale, 0), 1) : 0 }
+        return Color(red: unit(c.at(0)), green: unit(c.at(1)), blue: unit(c.at(2)),
+                     alpha: c.count > 3 ? (c[3].isFinite ? Swift.min(Swift.max(c[3], 0), 1) : 1) : 1)
+    }
+
+    // MARK: Masks and mattes
+
+    private func applyMasks(_ list: [Mask], frame: Double, matrix: AffineTransform, to canvas: Canvas) {
+        let n = canvas.pixelCount
+        if coverage.count != n { coverage = [Float](repeating: 0, count: n) }
+        let initial: Float = list.first.map { $0.mode == .subtract || $0.mode == .none } ?? false ? 1 : 0
+        coverage.withUnsafeMutableBufferPointer { acc in
+            acc.update(repeating: initial)
+            for mask in list where mask.mode != .none {
+                let o = Float(Swift.min(Swift.max(mask.opacity.scalar(at: frame) / 100, 0), 1))
+                var path = Path()
+                mask.path.value(at: frame)?.append(to: &path, reversed: false)
+                let bytes = path.isEmpty ? nil
+                    : masks.fill(path, transform: matrix, width: canvas.width, height: canvas.height)
+                for i in 0..<n {
+                    var m = Float(bytes?[i] ?? 0) / 255
+                    if mask.inverted { m = 1 - m }
+                    m *= o
+                    switch mask.mode {
+                    case .add: acc[i] = acc[i] + m - acc[i] * m
+                    case .subtract: acc[i] *= 1 - m
+                    case .intersect: acc[i] *= m
+                    case .none: break
+                    }
+                }
+            }
+            for i in 0..<n {
+                let a = UInt32((acc[i] * 255).rounded())
+                if a < 255 { canvas.pixels[i] = a == 0 ? 0 : Pixel.scale(canvas.pixels[i], by: a) }
+            }
+        }
+    }
+
+    private func applyMatte(_ matte: Canvas, _ mode: LottieLayer.Matte, to canvas: Canvas) {
+        for i in 0..<canvas.pixelCount {
+            let p = matte.pixels[i]
+            var a: UInt32
+            switch mode {
+            case .alpha, .alphaInverted: a = p >> 24
+            case .luma, .lumaInverted:
+                // Luminance of the premultiplied colour: transparent counts as black, as After Effects has it.
+                let r = Double((p >> 16) & 0xFF), g = Double((p >> 8) & 0xFF), b = Double(p & 0xFF)
+                a = UInt32(Swift.min(255, (0.2125 * r + 0.7154 * g + 0.0721 * b).rounded()))
+            }
+            if mode == .alphaInverted || mode == .lumaInverted { a = 255 - a }
+            if a < 255 { canvas.pixels[i] = a == 0 ? 0 : Pixel.scale(canvas.pixels[i], by: a) }
+        }
+    }
+
+    private func scale(_ canvas: Canvas, by opacity: Double) {
+        let a = UInt32((opacity * 255).rounded())
+        for i in 0..<canvas.pixelCount { canvas.pixels[i] = Pixel.scale(canvas.pixels[i], by: a) }
+    }
+}
+
+/// A gradient's colours at one frame, as 256 premultiplied pixels from its start to its end.
+struct GradientRamp {
+    private var table: [UInt32]
+
+    init(_ g: Gradient, frame: Double, alpha: Double) {
+        let values = g.stops.value(at: frame)
+        let n = Swift.min(g.colorStopCount, values.count / 4)
+        var colors: [(Double, [Double])] = []
+        for i in 0..<n { colors.append((values[4 * i], [values[4 * i + 1], values[4 * i + 2], values[4 * i + 3]])) }
+        var alphas: [(Double, [Double])] = []
+        var k = 4 * n
+        while k + 1 < values.count { alphas.append((values[k], [values[k + 1]])); k += 2 }
+        func sample(_ stops: [(Double, [Double])], _ t: Double, _ fallback: [Double]) -> [Double] {
+            guard let first = stops.first else { return fallback }
+            if t <= first.0 { return first.1 }
+            for j in 1..<Swift.max(stops.count, 1) where t <= stops[j].0 {
+                let (t0, a) = stops[j - 1], (t1, b) = stops[j]
+                let f = t1 > t0 ? (t - t0) / (t1 - t0) : 1
+                return zip(a, b).map { $0 + ($1 - $0) * f }
+            }
+            return stops[stops.count - 1].1
+        }
+        table = (0..<256).map { i in
+            let t = Double(i) / 255
+            let rgb = sample(colors, t, [0, 0, 0]), a = sample(alphas, t, [1])
+            return LottieRenderer.color(rgb + [a[0]]).withAlphaMultiplied(by: alpha).premultipliedPixel
+        }
+    }
+
+    func pixel(at t: Double) -> UInt32 {
+        let i = t.isNaN ? 0 : Int((Swift.min(Swift.max(t, 0), 1) * 255).rounded())
+        return table[i]
+    }
+}

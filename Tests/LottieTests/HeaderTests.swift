@@ -1,0 +1,79 @@
+import Geometry
+import Lab
+import Layers
+import Lottie
+import Raster
+import Refresh
+import Testing
+
+/// The lottie header: the pull scrubs a segment, refreshing loops one, the end plays one; segments come from the
+/// file's markers or from frame numbers; the command-line renderer and the header registration.
+@Suite(.serialized) struct HeaderTests {
+    let size = Size(375, 60)
+
+    func pull(_ progress: Double, at time: Double) -> RefreshPull {
+        RefreshPull(distance: progress * 60, progress: progress, isDragging: true, time: time, headerSize: size)
+    }
+
+    @Test func markersNameTheSegments() throws {
+        // dots: "pull" is 0…30 and "refresh" 30…60, at 30 frames a second.
+        let effect = LottieEffect(animation: try parse(Fixtures.dots))
+        effect.update(pull: pull(0.5, at: 0))
+        #expect(effect.frame(at: 0) == 15)
+        effect.update(pull: pull(2, at: 0))
+        #expect(effect.frame(at: 0) == 30)  // past the trigger the scrub stays at the segment's end
+        effect.transition(from: .armed, to: .refreshing, at: 1)
+        #expect(effect.frame(at: 1) == 30)
+        #expect(abs(effect.frame(at: 1.5) - 45) < 1e-9)
+        #expect(abs(effect.frame(at: 2.5) - 45) < 1e-9)  // looped: 45 frames after 30 is 15 into the next turn
+        effect.transition(from: .refreshing, to: .finishing(.success), at: 3)
+        effect.update(pull: pull(0.2, at: 3))
+        #expect(effect.frame(at: 3) == 6)  // no end segment: the pull segment follows the pull back
+    }
+
+    @Test func frameNumbersAndAnEndSegment() throws {
+        let style = LottieHeaderStyle(pull: .frames(10, 20), refresh: .frames(20, 22), end: .marker("end"),
+                                      animationSize: Size(40, 40), offset: Point(0, 5))
+        let file = try #require(ResourceLocator.path(LottieFile.defaultAnimation))
+        let effect = LottieEffect(animation: try LottieFile.load(path: file), style: style)
+        effect.update(pull: pull(0.5, at: 0))
+        #expect(effect.frame(at: 0) == 15)
+        #expect(effect.layer.sublayers.first?.frame == Rect(x: 167.5, y: 15, width: 40, height: 40))
+        effect.transition(from: .armed, to: .refreshing, at: 0)
+        #expect(abs(effect.frame(at: 0.1) - 21) < 1e-9)
+        effect.transition(from: .refreshing, to: .finishing(.success), at: 1)
+        #expect(effect.frame(at: 1.2) == 66)      // "end" starts at 60; 0.2 s is 6 frames
+        #expect(effect.frame(at: 9) == 75)        // and stops at its end
+        // A marker the file lacks falls back to the default.
+        let missing = LottieEffect(animation: try parse(Fixtures.dots), style: LottieHeaderStyle(pull: .marker("nope")))
+        #expect(missing.segments.pull == (0, 30))
+    }
+
+    @Test func theHeaderDrawsTheAnimationWhereItSits() throws {
+        let effect = LottieEffect(animation: try parse(Fixtures.dots))
+        effect.update(pull: pull(1, at: 0))
+        let canvas = Canvas(width: 375, height: 60)
+        LayerRenderer().render(effect.layer, into: canvas, at: 0, transform: .identity)
+        // The 100×100 file fitted into 375×60: 0.6 per unit, centred; the middle dot at (187.5, 30), 7.2 wide.
+        #expect(canvas[187, 30] >> 24 == 255)
+        #expect(canvas[187, 10] >> 24 == 0 && canvas[150, 30] >> 24 == 0)
+    }
+
+    @Test func theCommandLineRendererFitsTheFrame() throws {
+        let animation = try parse(Fixtures.shapes)
+        let canvas = try LottieFile.render(animation, frame: 0, width: 300, height: 100)
+        #expect(canvas.width == 300 && canvas.height == 100)
+        #expect(canvas[0, 0] == 0)                  // transparent where nothing is drawn
+        #expect(canvas[100, 0] == 0 && canvas[110, 20] >> 24 == 255)  // the red square from x 100 (fitted 1:1)
+        #expect(throws: LabError.self) { try LottieFile.render(animation, frame: 0, width: 100_000, height: 1) }
+        #expect(throws: LabError.self) { try LottieFile.render(animation, frame: .nan) }
+    }
+
+    @Test func theAnimationOptionRegistersTheHeader() throws {
+        let warning = try LottieFile.useForHeader(path: nil)
+        #expect(warning == nil)
+        let effect = try #require(RefreshEffects.make("lottie") as? LottieEffect)
+        #expect(effect.animation?.markers.map(\.name) == ["pull", "refresh", "end"])
+        #expect(throws: LabError.self) { try LottieFile.useForHeader(path: "/nonexistent/anim.json") }
+    }
+}

@@ -1,0 +1,100 @@
+import Lab
+import Lottie
+import Testing
+
+/// Broken and hostile files give one message with the file and the place, never a crash; what is not supported is
+/// named once, with its layers.
+@Suite struct ParserTests {
+    func error(_ json: String) -> LottieFileError? {
+        do {
+            _ = try LottieFile.parse(Array(json.utf8), file: "bad.json")
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func brokenJSONNamesTheFileLineAndColumn() throws {
+        let e = try #require(error("{\"w\": 100,\n \"h\": }"))
+        #expect(e.description.hasPrefix("bad.json:2:7: not valid JSON"), "\(e)")
+    }
+
+    @Test func aWrongTypeNamesTheValueAndWhereItIs() throws {
+        let doc = "{\"w\": 100, \"h\": 100, \"fr\": 30, \"ip\": 0, \"op\": 10,\n \"layers\": 7}"
+        let e = try #require(error(doc))
+        #expect(e.description == "bad.json:2:12: 'layers' should be an array", "\(e)")
+        let layer = "{\"w\": 100, \"h\": 100, \"fr\": 30, \"ip\": 0, \"op\": 10, \"layers\": [{\"ty\": 4, \"ks\": {},\n"
+            + " \"shapes\": [{\"ty\": \"sh\", \"ks\": {\"a\": 0, \"k\": {\"v\": [[0, 0]], \"i\": [], \"o\": [[0, 0]]}}}]}]}"
+        let e2 = try #require(error(layer))
+        #expect(e2.description.contains("bad.json:2:") && e2.description.contains("as many points"), "\(e2)")
+    }
+
+    @Test func nonsenseSizesAndFrameRatesAreRefused() throws {
+        for (field, value) in [("w", "0"), ("h", "1e300"), ("fr", "-5"), ("op", "1e300")] {
+            var fields = ["\"w\": 100", "\"h\": 100", "\"fr\": 30", "\"ip\": 0", "\"op\": 10", "\"layers\": []"]
+            fields = fields.map { $0.hasPrefix("\"\(field)\"") ? "\"\(field)\": \(value)" : $0 }
+            let e = try #require(error("{" + fields.joined(separator: ", ") + "}"))
+            #expect(e.description.contains("'\(field)'"), "\(e)")
+        }
+        #expect(error("[]")?.description == "bad.json:1:1: a Lottie file is a JSON object")
+        #expect(error(String(repeating: "[", count: 5000))?.description.contains("not valid JSON") == true)
+    }
+
+    @Test func unsupportedFeaturesAreNamedOnceWithTheirLayers() throws {
+        let json = Lot.composition(layers: [
+            ["ddd": 0, "ind": 1, "ty": 5, "nm": "Title", "ks": Lot.transform(), "ip": 0, "op": 60, "st": 0],
+            Lot.shapeLayer("Blurred", [Lot.group([Lot.rect([50, 50], [20, 20]), Lot.fill(Fixtures.red)])], ind: 2,
+                           extra: [("ef", [["ty": 29, "nm": "blur"]])]),
+            Lot.shapeLayer("Scripted", [Lot.group([Lot.rect([50, 50], [20, 20]),
+                                                   ["ty": "fl", "c": ["a": 0, "k": [1, 0, 0, 1], "x": "wiggle(1,2)"],
+                                                    "o": Lot.value(100), "r": 1]])], ind: 3),
+            Lot.shapeLayer("Deep", [["ty": "rp", "c": Lot.value(3)]], ind: 4, extra: [("ddd", 1)]),
+            ["ddd": 0, "ind": 5, "ty": 2, "nm": "Photo", "refId": "img", "ks": Lot.transform(), "ip": 0, "op": 60,
+             "st": 0],
+        ], assets: [["id": "img", "w": 10, "h": 10, "u": "images/", "p": "img.png"]])
+        let animation = try parse(json)
+        let warning = try #require(animation.warning)
+        #expect(warning == "not supported, skipped: image assets ('asset img'); text layers ('Title'); "
+                + "effects ('Blurred'); expressions ('Scripted'); 3D ('Deep'); repeaters ('Deep'); "
+                + "image layers ('Photo')")
+        // What is supported still draws: the three shape layers, not the text or the image.
+        #expect(animation.layers.count == 3)
+        _ = ours(animation, frame: 10)
+    }
+
+    @Test func hostileNumbersCostBoundedWork() throws {
+        // A star of a billion points, a keyframe at a huge time, frames far outside the file, a precomposition
+        // that contains itself, a parent chain that loops, NaN-like extremes in a path.
+        let json = Lot.composition(
+            layers: [
+                Lot.shapeLayer("star", [Lot.group([Lot.star([50, 50], points: 1e9, outer: 1e12, inner: -5),
+                                                   Lot.fill(Fixtures.red),
+                                                   Lot.stroke(Fixtures.blue, w: 1e200, dashes: [1e-300, 1e-300, 0])])],
+                               ind: 1, extra: [("parent", 2)]),
+                Lot.shapeLayer("loop", [Lot.group([Lot.path([[0, 0], [1e300, -1e300], [5, 5]]),
+                                                   Lot.fill(Fixtures.blue)])], ind: 2, extra: [("parent", 1)]),
+                ["ddd": 0, "ind": 3, "ty": 0, "nm": "self", "refId": "self", "ks": Lot.transform(), "ip": 0,
+                 "op": 60, "st": 0, "w": 100, "h": 100],
+            ],
+            assets: [["id": "self", "layers": [
+                ["ddd": 0, "ind": 1, "ty": 0, "nm": "again", "refId": "self", "ks": Lot.transform(), "ip": -1e7,
+                 "op": 1e7, "st": 0, "sr": 0.001],
+            ]]])
+        let animation = try parse(json)
+        for frame in [-1e7, 0, 30, 1e7, .infinity, .nan] {
+            _ = ours(animation, frame: frame, width: 50, height: 50)
+        }
+    }
+
+    @Test func manyLayersInALongParentChainDrawInLinearTime() throws {
+        // 5 000 nulls, each the parent of the next: parents are found by index, and followed 64 deep at most.
+        let layers: [J] = (1...5_000).map { n in
+            ["ty": 3, "ind": .number(Double(n)), "parent": .number(Double(n + 1)), "ks": Lot.transform(p: [0.001, 0]),
+             "ip": 0, "op": 60]
+        }
+        let animation = try parse(Lot.composition(layers: layers))
+        let start = SpeedTests.now()
+        _ = ours(animation, frame: 1, width: 10, height: 10)
+        #expect(SpeedTests.now() - start < 5)
+    }
+}

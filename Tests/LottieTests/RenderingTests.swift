@@ -1,0 +1,154 @@
+import Geometry
+import Lab
+import Lottie
+import Motion
+import Raster
+import Testing
+
+/// What rlottie does not show as lottie-web does, checked against values worked out by hand, at one pixel per unit.
+@Suite struct RenderingTests {
+    typealias K = Lot.Key
+
+    func render(_ layers: [J], assets: [J] = [], frame: Double = 0) throws -> Canvas {
+        ours(try parse(Lot.composition(layers: layers, assets: assets)), frame: frame, width: 100, height: 100)
+    }
+
+    func alpha(_ c: Canvas, _ x: Int, _ y: Int) -> Int { Int(c[x, y] >> 24) }
+
+    @Test func skewLeansAlongItsAxis() throws {
+        // Skew 45° on axis 0: x' = x − y, so the square's bottom edge moves 20 left of its top.
+        let layer = Lot.shapeLayer("skewed", [Lot.group([Lot.rect([10, 10], [20, 20]), Lot.fill(Fixtures.red)])],
+                                   ks: Lot.transform(p: [40, 40]).with("sk", Lot.value(45)).with("sa", Lot.value(0)))
+        let c = try render([layer])
+        #expect(alpha(c, 41, 41) == 255 && alpha(c, 57, 41) == 255)  // near the top: x 39…59
+        #expect(alpha(c, 24, 58) == 255 && alpha(c, 45, 58) == 0)    // near the bottom: x 22…42
+    }
+
+    @Test func easingPerDimensionAndHoldKeyframes() throws {
+        var key = Keyframe<[Double]>(time: 0, value: [0, 0], endValue: nil, hold: false,
+                                     easing: [.linear, TimingFunction(controlPoints: 1, 0, 1, 0)],
+                                     outTangent: nil, inTangent: nil)
+        var end = key
+        end.time = 10
+        end.value = [100, 100]
+        let eased = Animated(keyframes: [key, end])
+        let v = eased.value(at: 5)
+        #expect(v[0] == 50)
+        #expect(v[1] < 10)  // its own curve, slow at first, not the first dimension's
+        key.hold = true
+        #expect(Animated(keyframes: [key, end]).value(at: 9.9) == [0, 0])
+        #expect(Animated(keyframes: [key, end]).value(at: 10) == [100, 100])
+    }
+
+    @Test func positionFollowsSpatialTangentsByLength() throws {
+        // From (0, 0) to (100, 0) with tangents (0, −50) and (0, −50): a symmetric arch whose middle by length
+        // is the curve's middle, (50, −37.5).
+        let a = Keyframe<[Double]>(time: 0, value: [0, 0], endValue: nil, hold: false, easing: [.linear],
+                                   outTangent: Point(0, -50), inTangent: Point(0, -50))
+        let b = Keyframe<[Double]>(time: 10, value: [100, 0], endValue: nil, hold: false, easing: [],
+                                   outTangent: nil, inTangent: nil)
+        let mid = Animated(keyframes: [a, b]).value(at: 5)
+        #expect(abs(mid[0] - 50) < 0.01 && abs(mid[1] + 37.5) < 0.01, "\(mid)")
+        // A quarter of the way by time is a quarter of the way by length, which is not a quarter of the parameter.
+        let quarter = Animated(keyframes: [a, b]).value(at: 2.5)
+        #expect(quarter[1] < -20 && quarter[0] < 20, "\(quarter)")
+    }
+
+    @Test func starsTurnClockwiseFromStraightUp() throws {
+        // A polygon of 3 points, radius 30, turned 90°: its first point is on the right, at (80, 50).
+        let layer = Lot.shapeLayer("tri", [Lot.group([Lot.star([50, 50], points: 3, outer: 30, inner: 0, r: 90,
+                                                               polygon: true), Lot.fill(Fixtures.red)])])
+        let c = try render([layer])
+        // The other two points are at (35, 24) and (35, 76): the left side is the line x = 35.
+        #expect(alpha(c, 77, 50) == 255 && alpha(c, 50, 22) == 0 && alpha(c, 37, 50) == 255 && alpha(c, 33, 50) == 0)
+    }
+
+    @Test func maskOpacityInversionAndIntersection() throws {
+        func mask(_ mode: String, _ r: (Double, Double, Double, Double), o: Double = 100, inv: Bool = false) -> J {
+            let v: [J] = [[.number(r.0), .number(r.1)], [.number(r.2), .number(r.1)], [.number(r.2), .number(r.3)],
+                          [.number(r.0), .number(r.3)]]
+            let zero = [J](repeating: [0, 0], count: 4)
+            return ["inv": .bool(inv), "mode": .string(mode), "o": Lot.value(.number(o)),
+                    "pt": Lot.value(["i": .array(zero), "o": .array(zero), "v": .array(v), "c": .bool(true)])]
+        }
+        let solid: J = ["ddd": 0, "ind": 1, "ty": 1, "nm": "solid", "ks": Lot.transform(), "sw": 100, "sh": 100,
+                        "sc": "#ffffff", "ip": 0, "op": 60, "st": 0, "hasMask": .bool(true),
+                        "masksProperties": [mask("a", (0, 0, 50, 100), o: 50), mask("a", (0, 0, 100, 50), inv: true),
+                                            mask("i", (0, 0, 100, 90))]]
+        let c = try render([solid])
+        #expect(abs(alpha(c, 25, 25) - 128) <= 1)  // only the half-opaque mask
+        #expect(alpha(c, 75, 25) == 0)              // no mask
+        #expect(alpha(c, 75, 75) == 255)            // the inverted mask: outside the top half
+        #expect(alpha(c, 25, 95) == 0)              // cut by the intersection
+    }
+
+    func matte(_ tt: Int, matteColor: J) throws -> Canvas {
+        try render([
+            Lot.shapeLayer("matte", [Lot.group([Lot.rect([25, 50], [50, 100]), Lot.fill(matteColor)])], ind: 1,
+                           extra: [("td", 1)]),
+            Lot.shapeLayer("content", [Lot.group([Lot.rect([50, 50], [100, 100]), Lot.fill(Fixtures.blue)])], ind: 2,
+                           extra: [("tt", .number(Double(tt)))]),
+        ])
+    }
+
+    @Test func alphaAndLumaMattes() throws {
+        let alpha = try matte(1, matteColor: [0, 0, 0, 1])
+        #expect(self.alpha(alpha, 20, 50) == 255 && self.alpha(alpha, 80, 50) == 0)
+        let inverted = try matte(2, matteColor: [0, 0, 0, 1])
+        #expect(self.alpha(inverted, 20, 50) == 0 && self.alpha(inverted, 80, 50) == 255)
+        // Luma: black lets nothing through, mid grey about half, white everything; outside the matte is black.
+        #expect(self.alpha(try matte(3, matteColor: [0, 0, 0, 1]), 20, 50) == 0)
+        #expect(abs(self.alpha(try matte(3, matteColor: [0.5, 0.5, 0.5, 1]), 20, 50) - 128) <= 1)
+        let white = try matte(3, matteColor: [1, 1, 1, 1])
+        #expect(self.alpha(white, 20, 50) == 255 && self.alpha(white, 80, 50) == 0)
+        #expect(self.alpha(try matte(4, matteColor: [1, 1, 1, 1]), 80, 50) == 255)
+    }
+
+    @Test func layerOpacityFadesTheLayerAsAWhole() throws {
+        // Two opaque overlapping squares in a layer at 50 %: the overlap is 50 % too, not 75 %.
+        let layer = Lot.shapeLayer("faded", [Lot.group([Lot.rect([40, 50], [40, 40]), Lot.fill(Fixtures.red)]),
+                                             Lot.group([Lot.rect([60, 50], [40, 40]), Lot.fill(Fixtures.blue)])],
+                                   ks: Lot.transform(o: 50))
+        let c = try render([layer])
+        #expect(abs(alpha(c, 50, 50) - 128) <= 1 && abs(alpha(c, 25, 50) - 128) <= 1)
+    }
+
+    @Test func gradientOpacityStopsBetweenColourStops() throws {
+        // Opaque red to opaque blue, with opacity stops 0 → 1 at 0 and 1 at 0.5: clear at the left, opaque from
+        // the middle on.
+        let layer = Lot.shapeLayer("g", [Lot.group([Lot.rect([50, 50], [100, 100]),
+                                                    Lot.gradient(fill: true, radial: false, start: [0, 0], end: [100, 0],
+                                                                 colors: [0, 1, 0, 0, 1, 0, 0, 1],
+                                                                 alphas: [0, 0, 0.5, 1])])])
+        let c = try render([layer])
+        #expect(alpha(c, 0, 50) <= 3 && abs(alpha(c, 25, 50) - 128) <= 4 && alpha(c, 75, 50) == 255)
+    }
+
+    @Test func trimsWrapPastTheEnd() throws {
+        // 0…50 % offset by 270°: 75…100 % and 0…25 % of a 100-long line, its two ends.
+        let layer = Lot.shapeLayer("t", [Lot.group([Lot.path([[0, 50], [100, 50]], closed: false),
+                                                    Lot.stroke(Fixtures.red, w: 10, cap: 1),
+                                                    Lot.trim(s: 0, e: 50, o: 270)])])
+        let c = try render([layer])
+        #expect(alpha(c, 10, 50) == 255 && alpha(c, 90, 50) == 255 && alpha(c, 50, 50) == 0)
+    }
+
+    @Test func layersShowFromTheirInPointUntilBeforeTheirOutPoint() throws {
+        let layer = Lot.shapeLayer("brief", [Lot.group([Lot.rect([50, 50], [100, 100]), Lot.fill(Fixtures.red)])],
+                                   ip: 10, op: 20)
+        #expect(alpha(try render([layer], frame: 9.9), 50, 50) == 0)
+        #expect(alpha(try render([layer], frame: 10), 50, 50) == 255)
+        #expect(alpha(try render([layer], frame: 20), 50, 50) == 0)
+    }
+
+    @Test func timeRemapChoosesThePrecompositionsFrame() throws {
+        // The inner square moves from x 0 to 100 over frames 0…30; a remap to 0.5 s (frame 15) holds it at 50.
+        let inner = Lot.shapeLayer("mover", [Lot.group([Lot.rect([0, 50], [10, 10]), Lot.fill(Fixtures.red)])],
+                                   ks: Lot.transform(animated: ["p": Lot.animated([K(t: 0, s: [0, 0], ease: (0, 0, 1, 1)),
+                                                                                   K(t: 30, s: [100, 0])])]))
+        let layer: J = ["ddd": 0, "ind": 1, "ty": 0, "nm": "remapped", "refId": "inner", "ks": Lot.transform(),
+                        "w": 100, "h": 100, "ip": 0, "op": 60, "st": 0, "tm": Lot.value(0.5)]
+        let c = try render([layer], assets: [["id": "inner", "layers": [inner]]], frame: 40)
+        #expect(alpha(c, 50, 50) == 255 && alpha(c, 20, 50) == 0)
+    }
+}
