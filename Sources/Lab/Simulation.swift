@@ -48,6 +48,8 @@ public final class Simulation {
     public private(set) var effectName: String
     /// Whether refreshes and loads end by themselves `autoEndDelay` after they start (the simulator's "auto end").
     public var autoEndsRefreshing = true
+    /// The gif header's animation, once loaded (see `loadAnimation(path:)`).
+    var animationSource: AnimationSource?
     /// The overlays' switches, flipped by their keys: the debug overlay (D), the frame-time graph (G), the help (H).
     public var showsDebugOverlay = false
     public var showsFrameGraph = false
@@ -102,6 +104,7 @@ public final class Simulation {
     @discardableResult
     public func selectEffect(named name: String) -> Bool {
         guard let effect = RefreshEffects.make(name) else { return false }
+        if let gif = effect as? GifEffect { gif.images = gifImages() }
         refreshControl.setEffect(effect)
         effectName = name
         return true

@@ -17,7 +17,7 @@ struct RefreshLabCommand: ParsableCommand {
         abstract: "Design and preview iOS pull-to-refresh effects on a simulated phone.",
         discussion: """
             With no subcommand, opens the simulator's window (the 'window' command: see 'refreshlab window \
-            --help' for its options). Drag the list with the mouse, scroll with the wheel; keys 1…5 choose the \
+            --help' for its options). Drag the list with the mouse, scroll with the wheel; keys 1…6 choose the \
             header effect, Space refreshes, H lists every key, Esc or Q quits.
             'refreshlab --headless' renders a short demo drag as PNG frames without a window; 'refreshlab run' \
             replays a gesture script headless on a simulated 60 fps clock.
@@ -47,8 +47,34 @@ struct PhoneOptions: ParsableArguments {
             help: ArgumentHelp("Pixels per point: 1, 2 (default, as the phone) or 3.", valueName: "n"))
     var scale: String?
 
+    @Option(help: ArgumentHelp("With --effect gif: an animated GIF, a folder of numbered PNG frames, or a folder "
+                               + "with idle, pulling and refreshing sequences (default: Resources/"
+                               + "\(AnimationFiles.defaultResource)).", valueName: "file|dir"))
+    var animation: String?
+
+    /// The effects that take an animation file.
+    static let animationEffects = ["gif"]
+
     func validate() throws {
         _ = try validating(phone)
+        if animation != nil && !PhoneOptions.animationEffects.contains(effect ?? "") {
+            throw ValidationError("--animation goes with --effect "
+                + PhoneOptions.animationEffects.joined(separator: " or ") + ", which shows it")
+        }
+    }
+
+    /// Puts `--animation`, or the default animation when the gif header is asked for without one, into the
+    /// simulation; an unreadable file is an error naming it.
+    func loadAnimation(into simulation: Simulation) throws {
+        if let animation {
+            try simulation.loadAnimation(path: animation)
+        } else if effect == "gif" {
+            do {
+                _ = try AnimationFiles.loadDefault()
+            } catch {
+                throw LabError("--effect gif needs --animation FILE|DIR: \(error)")
+            }
+        }
     }
 
     /// The phone at `--scale`, checked.
@@ -190,12 +216,13 @@ struct WindowCommand: ParsableCommand {
             var outputs = self.outputs
             outputs.frames = outputs.frames ?? "frames"
             try HeadlessReplay(script: DemoDrag().script(frames: frames), effect: effect, phone: phone,
-                               record: record, outputs: outputs).run()
+                               animation: self.phone, record: record, outputs: outputs).run()
             return
         }
         let files = try OutputFolder(path: outputDirectory ?? ".")
         FrameRecorder.flushOnTermination()
         let simulation = Simulation(phone: phone)
+        try self.phone.loadAnimation(into: simulation)
         if let effect { simulation.selectEffect(named: effect) }
         simulation.includesOverlaysInOutputs = record.overlays
         let host = WindowHost(simulation: simulation)

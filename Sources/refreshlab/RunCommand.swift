@@ -42,8 +42,8 @@ struct RunCommand: ParsableCommand {
         } catch {
             throw LabError(error.description)
         }
-        try HeadlessReplay(script: gestures, scriptPath: path, effect: effect, phone: phone, record: record,
-                           outputs: outputs).run()
+        try HeadlessReplay(script: gestures, scriptPath: path, effect: effect, phone: phone, animation: self.phone,
+                           record: record, outputs: outputs).run()
     }
 
     /// A script's file: the path as given when it exists, else the script of that name in Resources/gestures.
@@ -65,15 +65,18 @@ struct HeadlessReplay {
     var scriptPath: String?
     var effect: String?
     var phone: Phone
+    /// Where the gif header's animation comes from.
+    var animation: PhoneOptions
     var record: RecordOptions
     var outputs: HeadlessOutputOptions
 
-    init(script: GestureScript, scriptPath: String? = nil, effect: String?, phone: Phone, record: RecordOptions,
-         outputs: HeadlessOutputOptions) {
+    init(script: GestureScript, scriptPath: String? = nil, effect: String?, phone: Phone, animation: PhoneOptions,
+         record: RecordOptions, outputs: HeadlessOutputOptions) {
         self.script = script
         self.scriptPath = scriptPath
         self.effect = effect
         self.phone = phone
+        self.animation = animation
         self.record = record
         self.outputs = outputs
     }
@@ -90,7 +93,8 @@ struct HeadlessReplay {
                 + "--max-duration SECONDS")
         }
         FrameRecorder.flushOnTermination()
-        let run = try ScriptRun(script: script, effect: effect, outputs: files, phone: phone)
+        let run = try ScriptRun(script: script, effect: effect, outputs: files, phone: phone,
+                                prepare: animation.loadAnimation(into:))
         if isatty(2) != 0 && timeline.frameCount >= ProgressLine.minimumFrames {
             let progress = ProgressLine(total: timeline.frameCount)
             run.loop.afterFrame = { progress.update(frame: $0) }
