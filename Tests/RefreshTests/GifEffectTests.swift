@@ -68,13 +68,14 @@ struct GifEffectTests {
         effect.transition(from: .idle, to: .pulling, at: 0)
         effect.update(pull: pull(30, at: 0.5))
         #expect(effect.shownState == .idle && effect.frameIndex == 1)
-        effect.transition(from: .pulling, to: .armed, at: 1)
-        effect.update(pull: pull(60, at: 1.0))
+        // Start times off the loops' beats, so that a loop timed from 0 instead shows other images.
+        effect.transition(from: .pulling, to: .armed, at: 1.15)
+        effect.update(pull: pull(60, at: 1.2))
         #expect(effect.shownState == .pulling && effect.frameIndex == 0)
-        effect.update(pull: pull(60, at: 1.61))
+        effect.update(pull: pull(60, at: 1.76))
         #expect(effect.frameIndex == 3)
-        effect.transition(from: .armed, to: .refreshing, at: 2)
-        for (t, expected) in [(2.05, 0), (2.15, 1), (2.25, 0), (3.95, 1)] {
+        effect.transition(from: .armed, to: .refreshing, at: 2.05)
+        for (t, expected) in [(2.1, 0), (2.2, 1), (2.3, 0), (4.0, 1)] {
             effect.update(pull: pull(54, at: t))
             #expect(effect.shownState == .refreshing && effect.frameIndex == expected, "at \(t) s")
         }
