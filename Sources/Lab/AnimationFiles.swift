@@ -86,7 +86,7 @@ public enum AnimationFiles {
         return ImageSequence(images: images)
     }
 
-    /// The names of the `.png` files in `folder` (not hidden), sorted by `frameOrder`.
+    /// The names of the `.png` files in `folder` (regular, not hidden), sorted by `frameOrder`.
     static func pngNames(in folder: String) throws -> [String] {
         guard let dir = FileName.withBytes(folder, { opendir($0) }) else {
             throw LabError("cannot read the animation folder '\(folder)': " + String(cString: strerror(errno)))
@@ -97,7 +97,10 @@ public enum AnimationFiles {
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 FileName.decode(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
             }
-            guard !name.hasPrefix("."), name.lowercased().hasSuffix(".png") else { continue }
+            // Regular files only: opening a pipe named frame-1.png would wait for a writer forever.
+            guard !name.hasPrefix("."), name.lowercased().hasSuffix(".png"), isRegularFile(folder + "/" + name) else {
+                continue
+            }
             names.append(name)
         }
         return names.sorted(by: frameOrder)
@@ -139,6 +142,11 @@ public enum AnimationFiles {
     static func isDirectory(_ path: String) -> Bool {
         var info = stat()
         return FileName.withBytes(path) { stat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return FileName.withBytes(path) { stat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFREG
     }
 
     static func exists(_ path: String) -> Bool {

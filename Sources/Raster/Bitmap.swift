@@ -65,16 +65,26 @@ extension Canvas {
             }
             for y in box.minY..<box.maxY {
                 let row = pixels + y &* width
+                // The image position of the row's first pixel centre, then one step along the row per pixel:
+                // an addition instead of a full transform for each pixel.
+                let start = inverse.apply(Point(Double(box.minX) + 0.5, Double(y) + 0.5))
+                var u = start.x - 0.5, v = start.y - 0.5
                 for x in box.minX..<box.maxX {
-                    let p = inverse.apply(Point(Double(x) + 0.5, Double(y) + 0.5))
-                    let u = p.x - 0.5, v = p.y - 0.5
+                    defer { u += inverse.a; v += inverse.b }
                     guard u > -1, v > -1, u < Double(w), v < Double(h) else { continue }
                     let fu = u.rounded(.down), fv = v.rounded(.down)
                     let x0 = Int(fu), y0 = Int(fv)
                     // Weights in 1/256: exact for whole-pixel positions.
                     let wx = UInt32(((u - fu) * 256).rounded()), wy = UInt32(((v - fv) * 256).rounded())
-                    var s = Canvas.mix(Canvas.mix(texel(x0, y0), texel(x0 &+ 1, y0), wx),
+                    var s: UInt32
+                    if x0 >= 0 && x0 &+ 1 < w && y0 >= 0 && y0 &+ 1 < h {
+                        // Inside: the four texels without edge checks.
+                        let i = y0 &* w &+ x0
+                        s = Canvas.mix(Canvas.mix(src[i], src[i &+ 1], wx), Canvas.mix(src[i &+ w], src[i &+ w &+ 1], wx), wy)
+                    } else {
+                        s = Canvas.mix(Canvas.mix(texel(x0, y0), texel(x0 &+ 1, y0), wx),
                                        Canvas.mix(texel(x0, y0 &+ 1), texel(x0 &+ 1, y0 &+ 1), wx), wy)
+                    }
                     if alphaOnly { s &= 0xFF00_0000 }
                     if alpha != 255 { s = Pixel.scale(s, by: alpha) }
                     guard s != 0 else { continue }

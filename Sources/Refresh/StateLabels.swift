@@ -4,8 +4,8 @@ import Raster
 import Text
 
 /// MJRefreshStateHeader's two lines: the state's text and the last-updated time below it, in bold 14 pt grey,
-/// centred. The classic and the image-sequence headers both show them and place their picture left of the wider
-/// line (`textWidth`).
+/// centred. The classic and the image-sequence headers both show them and place their picture by the wider line
+/// (`textWidth`, `pictureRightEdge`).
 ///
 /// The texts are the control's (its language, `RefreshControl.strings`, `lastUpdatedText`), made again only when
 /// the state, the language or the last-updated time changed. As MJRefresh's, hiding the last-updated line gives
@@ -20,7 +20,7 @@ public final class StateLabels {
     public static let lastUpdatedFontWeight = FontWeight.bold
     /// Colour of both lines; not in REFERENCE: MJRefresh's MJRefreshLabelTextColor, RGB (90, 90, 90).
     public static let textColor = Color(rgb: 90, 90, 90)
-    /// Gap between the text and the picture beside it, 25 pt; not in REFERENCE: MJRefresh's MJRefreshLabelLeftInset.
+    /// How far left of the text a picture is placed, 25 pt; not in REFERENCE: MJRefresh's MJRefreshLabelLeftInset.
     public static let labelLeftInset = 25.0
 
     public let stateLabel = TextLayer()
@@ -101,7 +101,8 @@ public final class StateLabels {
     /// Whether any line shows.
     public var isVisible: Bool { showsState || showsLastUpdated }
 
-    /// The x of the wider line's left edge less `labelLeftInset`: where a picture left of the text ends.
+    /// The x `labelLeftInset` left of the wider line's left edge: MJRefresh's normal header centres its arrow there,
+    /// its gif header ends its image there.
     public func pictureRightEdge(headerWidth: Double) -> Double {
         headerWidth / 2 - textWidth / 2 - StateLabels.labelLeftInset
     }

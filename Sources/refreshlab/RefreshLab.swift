@@ -69,11 +69,8 @@ struct PhoneOptions: ParsableArguments {
         if let animation {
             try simulation.loadAnimation(path: animation)
         } else if effect == "gif" {
-            do {
-                _ = try AnimationFiles.loadDefault()
-            } catch {
-                throw LabError("--effect gif needs --animation FILE|DIR: \(error)")
-            }
+            // Checked here, so that a missing default is one clear error rather than a header without pictures.
+            _ = try AnimationFiles.loadDefault()
         }
     }
 

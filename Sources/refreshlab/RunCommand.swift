@@ -16,7 +16,7 @@ struct RunCommand: ParsableCommand {
         discussion: """
             The script is a JSON file of steps (down, move, up, wait, wheel, key, beginRefresh, endRefresh) \
             played on a simulated 60 fps clock, so every run gives the same frames. --script also takes the \
-            name of a script in Resources/gestures (sticky, dots, ring, news, classic, fling, long). \
+            name of a script in Resources/gestures (sticky, dots, ring, news, classic, gif, fling, long). \
             Without --effect, the script's own effect is shown, else the sticky header.
             """
     )

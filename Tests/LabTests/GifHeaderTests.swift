@@ -60,6 +60,7 @@ struct AnimationFileTests {
         for (i, name) in names.enumerated() { try Self.writePNG(dir + "/" + name, UInt32(i + 1)) }
         #expect(writeTextFile(dir + "/notes.txt", "not a frame"))
         #expect(writeTextFile(dir + "/.hidden.png", "not a frame either"))
+        #expect(mkfifo(dir + "/frame-5.png", 0o644) == 0, "a pipe is skipped, not waited on")
         let images = try AnimationFiles.load(dir)
         let order = images[.idle].images.map { Int($0.pixels[0] & 0xFF) }
         // frame-001, frame-0002, frame-9, frame-10, then a.png (no number).
