@@ -223,8 +223,11 @@ public enum GIF {
             }
         }
 
+        /// giflib's error in words; running out of bytes is said as such, whichever part giflib was reading.
         private func reason(_ code: Int32) -> String {
-            if code == D_GIF_ERR_READ_FAILED { return "it ends early (truncated)" }
+            if code == D_GIF_ERR_READ_FAILED || source.pointee.offset >= source.pointee.bytes.count {
+                return "it ends early (truncated)"
+            }
             guard let text = GifErrorString(code) else { return "giflib error \(code)" }
             return "giflib: " + String(cString: text).lowercased()
         }

@@ -108,6 +108,8 @@ struct BrokenGIFTests {
         let cut = Array(Self.good.prefix(Self.good.count - 12))
         let text = try #require(message(cut))
         #expect(text.contains("'broken.gif'") && text.contains("truncated"), "\(text)")
+        // Cut inside the global colour table, before any frame.
+        #expect(message(Array(Self.good.prefix(20)))?.contains("truncated") == true)
     }
 
     @Test("No frames, not a GIF, no colour table")
