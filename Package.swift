@@ -18,11 +18,12 @@ let package = Package(
         .systemLibrary(name: "CSDL2", pkgConfig: "sdl2", providers: [.apt(["libsdl2-dev"])]),
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
+        .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
 
         // The layers, bottom up.
         .target(name: "Geometry"),
-        .target(name: "Raster", dependencies: ["Geometry", "CPNG"]),
+        .target(name: "Raster", dependencies: ["Geometry", "CPNG", "CGIF"]),
         .target(name: "Text", dependencies: ["Geometry", "Raster", "CFreeType", "CFontconfig"]),
         .target(name: "Motion", dependencies: ["Geometry", "Raster"]),
         .target(name: "Layers", dependencies: ["Geometry", "Raster", "Text", "Motion"]),

@@ -6,6 +6,7 @@ set -euo pipefail
 packages=(
   pkg-config libsdl2-dev libfreetype-dev libpng-dev   # the window, fonts and PNG files
   libfontconfig-dev                                    # finding fonts by family
+  libgif-dev                                           # the gif header's animations
   fonts-dejavu-core fonts-wqy-microhei                 # Latin and Chinese text
   cmake ninja-build                                    # the CMake build
   librlottie-dev                                       # the reference renderer of the Lottie tests

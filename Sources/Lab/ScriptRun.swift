@@ -148,13 +148,16 @@ public final class ScriptReplay: FrameInput {
     /// A replay of `script` with the header `effect` (or the script's own, or the simulator's default).
     ///
     /// - Throws: `LabError` when `effect` names no effect.
-    public init(script: GestureScript, effect: String? = nil, phone: Phone = Phone()) throws {
+    /// `prepare` sets the simulation up before the effect is chosen (the gif header's animation).
+    public init(script: GestureScript, effect: String? = nil, phone: Phone = Phone(),
+                prepare: (Simulation) throws -> Void = { _ in }) throws {
         self.script = script
         timeline = ScriptTimeline(script)
         actions = timeline.makeIterator()
         nextAction = actions.next()
         clock = SimulatedClock()
         simulation = Simulation(phone: phone, clock: clock)
+        try prepare(simulation)
         if let name = effect ?? script.effect {
             guard simulation.selectEffect(named: name) else {
                 throw LabError("unknown effect '\(name)'; expected one of " + RefreshEffects.names.joined(separator: ", "))
@@ -246,8 +249,9 @@ public final class ScriptRun {
     ///
     /// - Throws: `LabError` for an unknown effect or an output that cannot be written (naming it).
     public init(script: GestureScript, effect: String? = nil, outputs: ScriptRunOutputs = ScriptRunOutputs(),
-                phone: Phone = Phone(), searchPath: String? = FFmpegCapture.processSearchPath) throws {
-        replay = try ScriptReplay(script: script, effect: effect, phone: phone)
+                phone: Phone = Phone(), searchPath: String? = FFmpegCapture.processSearchPath,
+                prepare: (Simulation) throws -> Void = { _ in }) throws {
+        replay = try ScriptReplay(script: script, effect: effect, phone: phone, prepare: prepare)
         self.outputs = outputs
         loop = FrameLoop(simulation: replay.simulation, input: replay,
                          recorder: FrameRecorder(budget: 1 / simulatedFrameRate))

@@ -18,7 +18,7 @@ struct RefreshLabCommand: ParsableCommand {
         abstract: "Design and preview iOS pull-to-refresh effects on a simulated phone.",
         discussion: """
             With no subcommand, opens the simulator's window (the 'window' command: see 'refreshlab window \
-            --help' for its options). Drag the list with the mouse, scroll with the wheel; keys 1…5 choose the \
+            --help' for its options). Drag the list with the mouse, scroll with the wheel; keys 1…6 choose the \
             header effect, Space refreshes, H lists every key, Esc or Q quits.
             'refreshlab --headless' renders a short demo drag as PNG frames without a window; 'refreshlab run' \
             replays a gesture script headless on a simulated 60 fps clock.
@@ -49,12 +49,33 @@ struct PhoneOptions: ParsableArguments {
             help: ArgumentHelp("Pixels per point: 1, 2 (default, as the phone) or 3.", valueName: "n"))
     var scale: String?
 
-    @Option(help: ArgumentHelp("With --effect lottie: the Lottie (Bodymovin JSON) file the header plays "
-                               + "(default: the one in the resources).", valueName: "file"))
+    @Option(help: ArgumentHelp("With --effect gif: an animated GIF, a folder of numbered PNG frames, or a folder "
+                               + "with idle, pulling and refreshing sequences (default: Resources/"
+                               + "\(AnimationFiles.defaultResource)); with --effect lottie: a Lottie (Bodymovin "
+                               + "JSON) file (default: the one in the resources).", valueName: "file|dir"))
     var animation: String?
+
+    /// The effects that take an animation file.
+    static let animationEffects = ["gif", "lottie"]
 
     func validate() throws {
         _ = try validating(phone)
+        if animation != nil && !PhoneOptions.animationEffects.contains(effect ?? "") {
+            throw ValidationError("--animation goes with --effect "
+                + PhoneOptions.animationEffects.joined(separator: " or ") + ", which shows it")
+        }
+    }
+
+    /// Puts `--animation`, or the default animation when the gif header is asked for without one, into the
+    /// simulation; an unreadable file is an error naming it.
+    func loadAnimation(into simulation: Simulation) throws {
+        guard effect != "lottie" else { return }  // read and registered by `checkedEffect()`
+        if let animation {
+            try simulation.loadAnimation(path: animation)
+        } else if effect == "gif" {
+            // Checked here, so that a missing default is one clear error rather than a header without pictures.
+            _ = try AnimationFiles.loadDefault()
+        }
     }
 
     /// The phone at `--scale`, checked.
@@ -65,10 +86,7 @@ struct PhoneOptions: ParsableArguments {
 
     /// `--effect`, checked against the registered effects; with `lottie`, the animation read and registered.
     func checkedEffect() throws -> String? {
-        if animation != nil, let effect, effect != "lottie" {
-            throw ValidationError("--animation goes with --effect lottie")
-        }
-        if effect == "lottie" || animation != nil {
+        if effect == "lottie" {
             if let warning = try LottieFile.useForHeader(path: animation) { FileLines.standardError(warning) }
         } else {
             // A script or a key may still choose the lottie header: it then plays the default animation.
@@ -207,13 +225,14 @@ struct WindowCommand: ParsableCommand {
             var outputs = self.outputs
             outputs.frames = outputs.frames ?? "frames"
             try HeadlessReplay(script: DemoDrag().script(frames: frames), effect: effect, phone: phone,
-                               record: record, outputs: outputs, styles: styles).run()
+                               animation: self.phone, record: record, outputs: outputs, styles: styles).run()
             return
         }
         let files = try OutputFolder(path: outputDirectory ?? ".")
         FrameRecorder.flushOnTermination()
         let simulation = Simulation(phone: phone)
         simulation.styles = styles
+        try self.phone.loadAnimation(into: simulation)
         if let effect { simulation.selectEffect(named: effect) }
         simulation.includesOverlaysInOutputs = record.overlays
         let host = WindowHost(simulation: simulation)

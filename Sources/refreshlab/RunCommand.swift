@@ -17,7 +17,7 @@ struct RunCommand: ParsableCommand {
         discussion: """
             The script is a JSON file of steps (down, move, up, wait, wheel, key, beginRefresh, endRefresh) \
             played on a simulated 60 fps clock, so every run gives the same frames. --script also takes the \
-            name of a script in Resources/gestures (sticky, dots, ring, news, classic, fling, long). \
+            name of a script in Resources/gestures (sticky, dots, ring, news, classic, gif, fling, long). \
             Without --effect, the script's own effect is shown, else the sticky header.
             """
     )
@@ -44,8 +44,8 @@ struct RunCommand: ParsableCommand {
         } catch {
             throw LabError(error.description)
         }
-        try HeadlessReplay(script: gestures, scriptPath: path, effect: effect, phone: phone, record: record,
-                           outputs: outputs, styles: try style.load()).run()
+        try HeadlessReplay(script: gestures, scriptPath: path, effect: effect, phone: phone, animation: self.phone,
+                           record: record, outputs: outputs, styles: try style.load()).run()
     }
 
     /// A script's file: the path as given when it exists, else the script of that name in Resources/gestures.
@@ -67,17 +67,20 @@ struct HeadlessReplay {
     var scriptPath: String?
     var effect: String?
     var phone: Phone
+    /// Where the gif header's animation comes from.
+    var animation: PhoneOptions
     var record: RecordOptions
     var outputs: HeadlessOutputOptions
     var styles: StyleBook
 
-    init(script: GestureScript, scriptPath: String? = nil, effect: String?, phone: Phone, record: RecordOptions,
-         outputs: HeadlessOutputOptions, styles: StyleBook) {
+    init(script: GestureScript, scriptPath: String? = nil, effect: String?, phone: Phone, animation: PhoneOptions,
+         record: RecordOptions, outputs: HeadlessOutputOptions, styles: StyleBook) {
         self.styles = styles
         self.script = script
         self.scriptPath = scriptPath
         self.effect = effect
         self.phone = phone
+        self.animation = animation
         self.record = record
         self.outputs = outputs
     }
@@ -94,7 +97,8 @@ struct HeadlessReplay {
                 + "--max-duration SECONDS")
         }
         FrameRecorder.flushOnTermination()
-        let run = try ScriptRun(script: script, effect: effect, outputs: files, phone: phone)
+        let run = try ScriptRun(script: script, effect: effect, outputs: files, phone: phone,
+                                prepare: animation.loadAnimation(into:))
         run.simulation.styles = styles
         if isatty(2) != 0 && timeline.frameCount >= ProgressLine.minimumFrames {
             let progress = ProgressLine(total: timeline.frameCount)

@@ -41,6 +41,14 @@ public func writeTextFile(_ path: String, _ text: String) -> Bool {
     return fclose(file) == 0 && written
 }
 
+/// Writes `bytes` to `path`, replacing the file; false when it cannot be written.
+@discardableResult
+public func writeBytes(_ path: String, _ bytes: [UInt8]) -> Bool {
+    guard let file = fopen(path, "wb") else { return false }
+    let n = bytes.withUnsafeBytes { fwrite($0.baseAddress, 1, $0.count, file) }
+    return fclose(file) == 0 && n == bytes.count
+}
+
 /// Removes the directory at `path` with the files directly in it (no subdirectories); false when something stays.
 @discardableResult
 public func removeDirectory(_ path: String) -> Bool {

@@ -1,0 +1,109 @@
+import Geometry
+import Layers
+import Raster
+import Text
+
+/// MJRefreshStateHeader's two lines: the state's text and the last-updated time below it, in bold 14 pt grey,
+/// centred. The classic and the image-sequence headers both show them and place their picture by the wider line
+/// (`textWidth`, `pictureRightEdge`).
+///
+/// The texts are the control's (its language, `RefreshControl.strings`, `lastUpdatedText`), made again only when
+/// the state, the language or the last-updated time changed. As MJRefresh's, hiding the last-updated line gives
+/// the state line the whole height, and a hidden line counts for nothing in `textWidth`.
+public final class StateLabels {
+    /// Font size of both lines, 14 pt; not in REFERENCE: MJRefresh's MJRefreshLabelFont.
+    public static let fontSize = 14.0
+    /// Weight of the state line: bold (MJRefresh's MJRefreshLabelFont, `[UIFont boldSystemFontOfSize:14]`).
+    public static let stateFontWeight = FontWeight.bold
+    /// Weight of the last-updated line: bold too; not in REFERENCE: MJRefreshStateHeader makes both labels with
+    /// `[UILabel mj_label]`, whose font is MJRefreshLabelFont.
+    public static let lastUpdatedFontWeight = FontWeight.bold
+    /// Colour of both lines; not in REFERENCE: MJRefresh's MJRefreshLabelTextColor, RGB (90, 90, 90).
+    public static let textColor = Color(rgb: 90, 90, 90)
+    /// How far left of the text a picture is placed, 25 pt; not in REFERENCE: MJRefresh's MJRefreshLabelLeftInset.
+    public static let labelLeftInset = 25.0
+
+    public let stateLabel = TextLayer()
+    public let lastUpdatedLabel = TextLayer()
+
+    private weak var control: RefreshControl?
+    private var state = RefreshState.idle
+    private var textsAreCurrent = false
+    private var layoutIsCurrent = false
+    private var shownLanguage = RefreshLanguage.english
+    private var shownDate: RefreshDate?
+    private var laidOutSize = Size(-1, -1)
+    /// The width of the wider visible line, in points, as last measured.
+    public private(set) var textWidth = 0.0
+
+    /// Both lines, added to `layer`.
+    public init(in layer: Layer) {
+        stateLabel.fontWeight = StateLabels.stateFontWeight
+        lastUpdatedLabel.fontWeight = StateLabels.lastUpdatedFontWeight
+        for label in [stateLabel, lastUpdatedLabel] {
+            label.fontSize = StateLabels.fontSize
+            label.foregroundColor = StateLabels.textColor
+            label.alignmentMode = .center
+            label.verticalAlignment = .center
+            layer.addSublayer(label)
+        }
+    }
+
+    /// Whether the lines show (MJRefreshStateHeader's `stateLabel.hidden` and `lastUpdatedTimeLabel.hidden`).
+    public var showsState = true { didSet { textsAreCurrent = false } }
+    public var showsLastUpdated = true { didSet { textsAreCurrent = false } }
+
+    public func didMove(to control: RefreshControl?) {
+        self.control = control
+        textsAreCurrent = false
+    }
+
+    public func transition(to state: RefreshState) {
+        self.state = state
+        textsAreCurrent = false
+    }
+
+    /// Makes the texts again when they are stale and lays both lines out in a header of `size`; true when the
+    /// layout changed, so that the caller places its picture again. `fallback` gives the effect's texts when it
+    /// has no control.
+    @discardableResult
+    public func update(size: Size, showsResult: Bool, fallback: (RefreshLanguage) -> RefreshStrings) -> Bool {
+        let language = control?.language ?? .english
+        let date = control?.lastUpdated
+        if !textsAreCurrent || language != shownLanguage || date != shownDate {
+            let strings = control?.strings ?? fallback(language)
+            let title = strings.headerTitle(for: state, showsResult: showsResult)
+            let updated = control?.lastUpdatedText ?? strings.lastUpdatedText(nil, now: RefreshDate.current())
+            if stateLabel.string != title { stateLabel.string = title }
+            if lastUpdatedLabel.string != updated { lastUpdatedLabel.string = updated }
+            stateLabel.isHidden = !showsState
+            lastUpdatedLabel.isHidden = !showsLastUpdated
+            textWidth = Swift.max(
+                showsState ? TextMeasure.width(of: title, size: StateLabels.fontSize, weight: StateLabels.stateFontWeight) : 0,
+                showsLastUpdated ? TextMeasure.width(of: updated, size: StateLabels.fontSize,
+                                                     weight: StateLabels.lastUpdatedFontWeight) : 0)
+            shownLanguage = language
+            shownDate = date
+            textsAreCurrent = true
+            layoutIsCurrent = false
+        }
+        guard !layoutIsCurrent || size != laidOutSize else { return false }
+        // MJRefresh's normal header: the state line in the top half, the last-updated line in the bottom half.
+        let half = size.height / 2
+        stateLabel.frame = Rect(x: 0, y: 0, width: size.width, height: showsLastUpdated ? half : size.height)
+        lastUpdatedLabel.frame = Rect(x: 0, y: showsState ? half : 0, width: size.width,
+                                      height: showsState ? half : size.height)
+        laidOutSize = size
+        layoutIsCurrent = true
+        return true
+    }
+
+    /// Whether any line shows.
+    public var isVisible: Bool { showsState || showsLastUpdated }
+
+    /// The x `labelLeftInset` left of the wider line's left edge: MJRefresh's normal header centres its arrow there,
+    /// its gif header ends its image there.
+    public func pictureRightEdge(headerWidth: Double) -> Double {
+        headerWidth / 2 - textWidth / 2 - StateLabels.labelLeftInset
+    }
+}
