@@ -8,6 +8,7 @@ packages=(
   libfontconfig-dev                                    # finding fonts by family
   fonts-dejavu-core fonts-wqy-microhei                 # Latin and Chinese text
   cmake ninja-build                                    # the CMake build
+  libstdc++-12-dev                                     # linking libFuzzer's C++ runtime (make fuzz)
   "$@"
 )
 
