@@ -38,8 +38,9 @@ let package = Package(
         ),
 
         // Test support: what the test targets share (image comparison, the seeded random generator, temporary
-        // files). A target of its own under Tests/, in no product, so that production code ships no test oracle.
-        .target(name: "TestSupport", dependencies: ["Geometry", "Raster"], path: "Tests/TestSupport"),
+        // files, the refresh control's invariants). A target of its own under Tests/, in no product, so that production code ships no test oracle.
+        .target(name: "TestSupport", dependencies: ["Geometry", "Raster", "Scrolling", "Refresh"],
+                path: "Tests/TestSupport"),
 
         // One test target per module.
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
