@@ -44,8 +44,10 @@ let package = Package(
         ),
 
         // Test support: what the test targets share (image comparison, the seeded random generator, temporary
-        // files). A target of its own under Tests/, in no product, so that production code ships no test oracle.
-        .target(name: "TestSupport", dependencies: ["Geometry", "Raster"], path: "Tests/TestSupport"),
+        // files, the refresh control's invariants). A target of its own under Tests/, in no product, so that production
+        // code ships no test oracle.
+        .target(name: "TestSupport", dependencies: ["Geometry", "Raster", "Scrolling", "Refresh"],
+                path: "Tests/TestSupport"),
         // rlottie, the reference the Lottie renderer is compared with; tests and benchmarks only.
         .systemLibrary(name: "CRLottie", path: "Tests/CRLottie", pkgConfig: "rlottie",
                        providers: [.apt(["librlottie-dev"])]),

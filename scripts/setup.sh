@@ -10,6 +10,7 @@ packages=(
   fonts-dejavu-core fonts-wqy-microhei                 # Latin and Chinese text
   cmake ninja-build                                    # the CMake build
   librlottie-dev                                       # the reference renderer of the Lottie tests
+  libstdc++-12-dev                                     # linking libFuzzer's C++ runtime (make fuzz)
   "$@"
 )
 

@@ -57,8 +57,16 @@ public struct StateChange: Equatable, Sendable {
 ///
 /// The host sets `frame` at the start of each frame. The log chains itself before any `stateDidChange` handler
 /// already installed, so it can sit beside other observers.
+///
+/// In memory it keeps the recent changes only, from `retainedChanges` to twice as many, so that a run of any
+/// length (an hour of random use makes thousands) holds it in constant memory; the file has every one.
 public final class EventLog {
+    /// The recent changes, oldest first; `droppedCount` older ones are only in the file.
     public private(set) var changes: [StateChange] = []
+    /// How many of the oldest changes were let go from `changes`.
+    public private(set) var droppedCount = 0
+    /// How many changes `changes` keeps at least once it is trimmed.
+    public static let retainedChanges = 1024
     /// The frame being run; the host advances it.
     public var frame = 0
     /// Where the lines go, or nil to keep them in memory only.
@@ -104,6 +112,10 @@ public final class EventLog {
     private func record(_ control: StateChange.Control, from old: RefreshState, to new: RefreshState) {
         let change = StateChange(frame: frame, time: simulation.clock.now - startTime, effect: simulation.effectName,
                                  control: control, from: old, to: new)
+        if changes.count == 2 * EventLog.retainedChanges {
+            changes.removeFirst(EventLog.retainedChanges)
+            droppedCount += EventLog.retainedChanges
+        }
         changes.append(change)
         guard let file else { return }
         let line = change.jsonLine + "\n"

@@ -114,10 +114,11 @@ public struct FrameSample: Equatable, Sendable {
 /// clock, shows when frames came late. Headless runs pass the simulated clock's time, so their intervals are exactly
 /// one budget while their phase times are real.
 ///
-/// Nothing here allocates in the steady state: the recent frames live in a ring allocated once, rows are formatted
-/// into a byte buffer allocated once and written to the temporary CSV every `flushInterval` frames (so a crash loses
-/// at most that many rows, and they are in `FILE.tmp`), and the arrays the summary needs are reserved for
-/// `reservedFrames` frames when recording starts.
+/// Nothing here allocates in the steady state, and memory stays flat however long a recording runs: the recent
+/// frames live in a ring allocated once, rows are formatted into a byte buffer allocated once and written to the
+/// temporary CSV every `flushInterval` frames (so a crash loses at most that many rows, and they are in `FILE.tmp`),
+/// and the values the summary needs (each frame's interval and CPU time) go to an unnamed temporary file at the same
+/// pace, read back only to make the summary.
 public final class FrameRecorder: @unchecked Sendable {
     /// What measures the phases.
     public enum PhaseClock: Sendable {
@@ -149,8 +150,6 @@ public final class FrameRecorder: @unchecked Sendable {
 
     /// Rows are written to the temporary CSV every this many frames (one second at 60 Hz).
     public static let flushInterval = 60
-    /// Frames of room reserved for the summary when recording starts (ten minutes at 60 Hz); longer recordings grow.
-    public static let reservedFrames = 36_000
 
     /// Seconds per frame: 1 / the display's refresh rate.
     public let budget: Double
@@ -174,8 +173,12 @@ public final class FrameRecorder: @unchecked Sendable {
     private var csvFile: OutputFile?
     private var jsonFile: OutputFile?
     private var rows = ByteBuffer(capacity: 0)
-    private var recordedIntervals: [Double] = []
-    private var recordedCPU: [Double] = []
+    /// The summary's values not yet in `spill`: per frame its interval (NaN after an idle stretch) and CPU time.
+    private var pendingValues: [Double] = []
+    /// The summary's values of the recording so far, as pairs of Doubles; nil when no temporary file could be made,
+    /// and then they stay in `pendingValues`.
+    private var spill: UnsafeMutablePointer<FILE>?
+    private var recordedCount = 0
     private var recordedIdleGaps = 0
     private var framesSinceFlush = 0
     private var recordingError: LabError?
@@ -198,6 +201,7 @@ public final class FrameRecorder: @unchecked Sendable {
         history.deallocate()
         scratch.deallocate()
         rows.deallocate()
+        if let spill { fclose(spill) }
         pthread_mutex_destroy(lock)
         lock.deallocate()
     }
@@ -349,11 +353,16 @@ public final class FrameRecorder: @unchecked Sendable {
         if rows.storage.count == 0 { rows = ByteBuffer(capacity: 64 * 1024) }
         rows.removeAll()
         rows.append(string: TimingFiles.header + "\n")
-        recordedIntervals.removeAll(keepingCapacity: true)
-        recordedCPU.removeAll(keepingCapacity: true)
+        pendingValues.removeAll(keepingCapacity: true)
+        pendingValues.reserveCapacity(2 * FrameRecorder.flushInterval)
+        if let spill {
+            rewind(spill)
+            _ = ftruncate(fileno(spill), 0)
+        } else {
+            spill = tmpfile()
+        }
+        recordedCount = 0
         recordedIdleGaps = 0
-        recordedIntervals.reserveCapacity(FrameRecorder.reservedFrames)
-        recordedCPU.reserveCapacity(FrameRecorder.reservedFrames)
         framesSinceFlush = 0
         recordingError = nil
         csvFile = csv
@@ -367,14 +376,16 @@ public final class FrameRecorder: @unchecked Sendable {
         guard let csv = csvFile else { return }
         var sample = frame
         // A recording's intervals start at its first frame: the time before it was not recorded.
-        if recordedCPU.isEmpty {
+        if recordedCount == 0 {
             sample.interval = budget
             sample.followsIdle = false
         }
         TimingFiles.appendRow(sample, state: FrameRecorder.stateBytes[Int(sample.stateCode)],
                               effect: effectBytes[Int(sample.effectCode)], budget: budget, to: &rows)
-        if sample.followsIdle { recordedIdleGaps += 1 } else { recordedIntervals.append(sample.interval) }
-        recordedCPU.append(sample.cpuTime)
+        if sample.followsIdle { recordedIdleGaps += 1 }
+        pendingValues.append(sample.followsIdle ? .nan : sample.interval)
+        pendingValues.append(sample.cpuTime)
+        recordedCount += 1
         framesSinceFlush += 1
         if framesSinceFlush >= FrameRecorder.flushInterval {
             framesSinceFlush = 0
@@ -386,11 +397,13 @@ public final class FrameRecorder: @unchecked Sendable {
     public var recordedFrameCount: Int {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
-        return csvFile == nil ? 0 : recordedCPU.count
+        return csvFile == nil ? 0 : recordedCount
     }
 
-    /// Writes the rows formatted so far to the temporary CSV. Called with the lock held.
+    /// Writes the rows formatted so far to the temporary CSV, and the summary's values to theirs. Called with the
+    /// lock held.
     private func writePendingRows(to csv: OutputFile) {
+        spillPendingValues()
         guard rows.count > 0 else { return }
         do {
             try csv.write(rows)
@@ -400,6 +413,44 @@ public final class FrameRecorder: @unchecked Sendable {
             return
         }
         rows.removeAll()
+    }
+
+    /// Moves the summary's pending values to the temporary file (kept in memory when there is none, or when it
+    /// cannot take them: a full disk is reported when the recording stops). Called with the lock held.
+    private func spillPendingValues() {
+        guard let spill, !pendingValues.isEmpty else { return }
+        let written = pendingValues.withUnsafeBufferPointer { fwrite($0.baseAddress, 8, $0.count, spill) }
+        guard written == pendingValues.count else {
+            if recordingError == nil { recordingError = FrameRecorder.notSaved(LabError("the disk is full")) }
+            return
+        }
+        pendingValues.removeAll(keepingCapacity: true)
+    }
+
+    /// The summary of the frames recorded so far, from the values in the temporary file and those pending. Called
+    /// with the lock held.
+    private func recordedSummary() -> TimingSummary {
+        var intervals: [Double] = [], cpuTimes: [Double] = []
+        intervals.reserveCapacity(recordedCount)
+        cpuTimes.reserveCapacity(recordedCount)
+        func add(_ pairs: UnsafeBufferPointer<Double>) {
+            for i in stride(from: 0, to: pairs.count - 1, by: 2) {
+                if !pairs[i].isNaN { intervals.append(pairs[i]) }
+                cpuTimes.append(pairs[i + 1])
+            }
+        }
+        if let spill, fflush(spill) == 0 {
+            rewind(spill)
+            var chunk = [Double](repeating: 0, count: 2 * 4096)
+            while true {
+                let read = chunk.withUnsafeMutableBufferPointer { fread($0.baseAddress, 8, $0.count, spill) }
+                guard read > 0 else { break }
+                chunk.withUnsafeBufferPointer { add(UnsafeBufferPointer(rebasing: $0[0..<read])) }
+            }
+            fseek(spill, 0, SEEK_END)
+        }
+        pendingValues.withUnsafeBufferPointer { add($0) }
+        return TimingSummary(budget: budget, intervals: intervals, cpuTimes: cpuTimes, idleGaps: recordedIdleGaps)
     }
 
     /// A failure to write a recording's files, saying that neither was saved.
@@ -418,7 +469,7 @@ public final class FrameRecorder: @unchecked Sendable {
     public var currentSummary: TimingSummary {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
-        return TimingSummary(budget: budget, intervals: recordedIntervals, cpuTimes: recordedCPU, idleGaps: recordedIdleGaps)
+        return recordedSummary()
     }
 
     /// Ends the recording: writes the last rows and the summary, and renames both files into place once both are
@@ -437,12 +488,15 @@ public final class FrameRecorder: @unchecked Sendable {
         csvFile = nil
         jsonFile = nil
         FrameRecorder.unregister(self)
-        let summary = TimingSummary(budget: budget, intervals: recordedIntervals, cpuTimes: recordedCPU, idleGaps: recordedIdleGaps)
-        defer { rows.removeAll() }
+        let summary = recordedSummary()
+        defer { releaseRecording() }
         do {
             if let error = recordingError { throw error }
             try csv.write(rows)
-            try json.write(TimingFiles.json(summary))
+            // The summary's buffer is the caller's to free, like every ByteBuffer.
+            var text = TimingFiles.json(summary)
+            defer { text.deallocate() }
+            try json.write(text)
             try OutputFile.commit([csv, json])
         } catch {
             csv.abandon()
@@ -461,6 +515,18 @@ public final class FrameRecorder: @unchecked Sendable {
         if csvFile != nil { FrameRecorder.unregister(self) }
         csvFile = nil
         jsonFile = nil
+        releaseRecording()
+    }
+
+    /// Empties what a recording kept in memory, and the summary's temporary file. Called with the lock held.
+    private func releaseRecording() {
+        rows.removeAll()
+        pendingValues.removeAll(keepingCapacity: true)
+        if let spill {
+            rewind(spill)
+            _ = ftruncate(fileno(spill), 0)
+        }
+        recordedCount = 0
     }
 
     // MARK: Termination

@@ -168,7 +168,7 @@ public enum TimingFiles {
         out.append(UInt8(ascii: "\n"))
     }
 
-    /// The JSON summary, pretty-printed with one field a line.
+    /// The JSON summary, pretty-printed with one field a line, in a buffer the caller deallocates.
     public static func json(_ s: TimingSummary) -> ByteBuffer {
         var out = ByteBuffer(capacity: 1024)
         func ms(_ v: Double) -> Double { v * 1000 }

@@ -71,6 +71,12 @@ public final class ScrollView {
     public var holdsContentAtTop = false {
         didSet { if !holdsContentAtTop && topPullTravel != 0 { topPullTravel = 0; rebaseDrag() } }
     }
+    /// True during a drag (or a wheel step) that caught the content past a top held since (the hold came on during a
+    /// bounce, with an effect switch): it moves the content through the rubber band as before the hold, rather than
+    /// snapping the content to its top (and a drag handing its overscroll to `topPullTravel`) in one frame.
+    private var caughtPastHeldTop = false
+    /// Whether the top holds the content now: not during a drag that caught it past the top.
+    private var holdsTop: Bool { holdsContentAtTop && !caughtPastHeldTop }
     /// How far the finger has travelled down past the top while `holdsContentAtTop` held the content there, in
     /// points; 0 once it lifts.
     public private(set) var topPullTravel = 0.0 {
@@ -243,7 +249,13 @@ public final class ScrollView {
     }
 
     private func boundsDidChange() {
-        if isTracking { rebaseDrag() } else { restartMotion(at: currentTime, clampAtRest: true) }
+        guard isTracking else { return restartMotion(at: currentTime, clampAtRest: true) }
+        // A finger pulling past a held top holds the content at that top wherever it moves (an inset on its way out
+        // after an effect switch): the content would otherwise show a gap under the floating header.
+        if holdsTop && topPullTravel > 0 && canScroll(.vertical) {
+            contentOffset.y = minOffset(.vertical)
+        }
+        rebaseDrag()
     }
 
     /// Sets the inset and keeps the motion consistent with the new edges: a drag is rebased so the content does
@@ -264,6 +276,7 @@ public final class ScrollView {
         wheelEndTime = nil
         panTracker.begin(at: location, time: time)
         isTracking = true
+        caughtPastHeldTop = holdsContentAtTop && canScroll(.vertical) && contentOffset.y < minOffset(.vertical)
         rebaseDrag()
     }
 
@@ -279,7 +292,7 @@ public final class ScrollView {
             offset[axis] = banded(dragAnchor.unbandedOffset[axis] - travel[axis], axis)
         }
         contentOffset = offset
-        if holdsContentAtTop && canScroll(.vertical) {
+        if holdsTop && canScroll(.vertical) {
             topPullTravel = Swift.max(0, minOffset(.vertical) - (dragAnchor.unbandedOffset.y - travel.y))
         }
     }
@@ -303,6 +316,7 @@ public final class ScrollView {
             velocity[axis] = -fingerVelocity[axis] * slope
         }
         release(velocity: velocity, at: currentTime)
+        caughtPastHeldTop = false
     }
 
     /// The finger leaves without lifting (the gesture was taken over): as a lift with no velocity.
@@ -313,6 +327,7 @@ public final class ScrollView {
         isDragging = false
         topPullTravel = 0
         release(velocity: .zero, at: currentTime)
+        caughtPastHeldTop = false
     }
 
     /// A mouse-wheel or trackpad scroll by `delta` points of content (positive moves the content's offset up, as
@@ -322,6 +337,8 @@ public final class ScrollView {
         guard !isTracking, delta.isFinite else { return }
         advanceTime(to: time)
         settleMotion(at: currentTime)
+        caughtPastHeldTop = holdsContentAtTop && canScroll(.vertical) && contentOffset.y < minOffset(.vertical)
+        defer { caughtPastHeldTop = false }
         var offset = contentOffset
         for axis in Axis.allCases where canScroll(axis) {
             offset[axis] = banded(unbanded(offset[axis], axis) + delta[axis], axis)
@@ -376,7 +393,7 @@ public final class ScrollView {
 
     /// Whether the content bounces past the start of `axis`: not at a top held for a floating header.
     private func bouncesAtStart(_ axis: Axis) -> Bool {
-        bounces && !(holdsContentAtTop && axis == .vertical)
+        bounces && !(holdsTop && axis == .vertical)
     }
 
     /// The inverse of `banded`: the finger travel that shows `offset`.

@@ -127,7 +127,8 @@ struct HeadlessReplay {
         if elapsed > 0 { report += ", \(Int(Double(frames) / elapsed)) frames per second" }
         print(report)
         let states = run.events.headerChanges.map { $0.to.description }
-        print("header states: " + (states.isEmpty ? "(no change)" : states.joined(separator: " → ")))
+        let earlier = run.events.droppedCount > 0 ? "… (\(run.events.droppedCount) earlier changes) → " : ""
+        print("header states: " + (states.isEmpty ? "(no change)" : earlier + states.joined(separator: " → ")))
         for (what, where_) in [("frames", outputs.frames.map { $0 + "/" }), ("capture", outputs.capture),
                                ("events", record.events), ("trace", record.trace)] {
             if let where_ { print("wrote \(what) to \(where_)") }

@@ -16,6 +16,10 @@ struct CommandOutcome {
     var errors: String
 }
 
+/// Whether the tests, and so the `refreshlab` built with them, run under AddressSanitizer: its shadow memory takes
+/// terabytes of address space, so a child cannot start under an address-space limit, and none is set then.
+let runsUnderAddressSanitizer = dlsym(nil, "__asan_init") != nil
+
 /// Starts the built `refreshlab` with the arguments, its standard output and error going to `stdout` and `stderr`
 /// in `directory`; the child starts with no signal blocked and SIGINT and SIGTERM at their defaults, whatever the
 /// test runner's are. `environment` adds to or replaces variables of the runner's; `newProcessGroup` starts it in a
@@ -28,7 +32,7 @@ func spawnRefreshlab(_ arguments: [String], in directory: String, environment: [
     let exe = try #require(refreshlabExecutable)
     var command = [exe] + arguments
     var limits: [String] = []
-    if let memoryLimit { limits.append("ulimit -v \(memoryLimit / 1024)") }
+    if let memoryLimit, !runsUnderAddressSanitizer { limits.append("ulimit -v \(memoryLimit / 1024)") }
     if let fileSizeLimit { limits.append("trap '' XFSZ; ulimit -f \(fileSizeLimit / 512)") }
     if !limits.isEmpty {
         command = ["/bin/sh", "-c", limits.joined(separator: " && ") + " && exec \"$0\" \"$@\""] + command

@@ -3,9 +3,11 @@ import Glibc
 #endif
 import Geometry
 @testable import Lab
+import Motion
 import Raster
 import Refresh
 import Testing
+import TestSupport
 
 /// What a resource script must do: its frames and the header's state changes, worked out from the script's steps
 /// (60 frames a second) and the effect's rules.
@@ -205,5 +207,24 @@ struct ScriptRunTests {
             #expect(names.contains(effect))
         }
         for name in names { _ = try resourceScript(name) }
+    }
+
+    @Test("The event log keeps only the recent changes in memory, and every one in its file")
+    func eventLogMemoryIsBounded() throws {
+        let dir = temporaryDirectory("events")
+        let simulation = Simulation(clock: SimulatedClock())
+        let log = try EventLog(simulation: simulation, path: dir + "/events.jsonl")
+        // The footer's no-more-data switch changes its state at once: two changes a round.
+        let rounds = 3 * EventLog.retainedChanges
+        for _ in 0..<rounds {
+            simulation.perform(Command.toggleNoMoreData)
+            simulation.perform(Command.toggleNoMoreData)
+        }
+        try log.close()
+        #expect(log.changes.count <= 2 * EventLog.retainedChanges && log.changes.count >= EventLog.retainedChanges)
+        #expect(log.droppedCount + log.changes.count == 2 * rounds)
+        #expect(log.changes.last?.to == .idle)
+        let lines = try #require(readTextFile(dir + "/events.jsonl")).split(separator: "\n")
+        #expect(lines.count == 2 * rounds)
     }
 }

@@ -289,6 +289,34 @@ struct IdleTimingTests {
         #expect(json.contains("\"idle_gaps\": 1") && json.contains("\"dropped_frames\": 1"))
     }
 
+    @Test("a long recording keeps its summary's values on disk, not in memory, and sums them up exactly")
+    func longRecordingSpills() throws {
+        let dir = temporaryDirectory("long-recording")
+        let recorder = FrameRecorder(budget: 1.0 / 60)
+        // Twice, so that the second recording starts from an empty temporary file.
+        for round in 0..<2 {
+            try recorder.startRecording(csvPath: dir + "/t\(round).csv", jsonPath: dir + "/t\(round).json")
+            var intervals: [Double] = [], cpuTimes: [Double] = [], time = 0.0
+            for i in 0..<(25 * FrameRecorder.flushInterval + 7) {
+                let idle = i % 97 == 50
+                let previous = time
+                time += idle ? 3.0 : Double(1 + (i * 7919 + round) % 40) / 1000
+                recorder.beginFrame(at: time, followsIdle: idle)
+                let cpu = Double((i * 104_729) % 30_000) / 1_000_000
+                recorder.add(cpu, to: .draw)
+                recorder.endFrame(state: .idle, effect: "sticky")
+                // The first frame's interval is the budget; the others are what the frame clock says.
+                if !idle { intervals.append(i == 0 ? 1.0 / 60 : time - previous) }
+                cpuTimes.append(cpu)
+            }
+            let idleGaps = cpuTimes.indices.filter { $0 % 97 == 50 }.count
+            #expect(recorder.recordedFrameCount == cpuTimes.count)
+            let expected = TimingSummary(budget: 1.0 / 60, intervals: intervals, cpuTimes: cpuTimes, idleGaps: idleGaps)
+            #expect(recorder.currentSummary == expected)
+            #expect(try recorder.stopRecording() == expected)
+        }
+    }
+
     @Test("fps counts the frames presented in motion in the last second, none after an idle stretch")
     func framesPerSecond() {
         let recorder = FrameRecorder(budget: 1.0 / 60)

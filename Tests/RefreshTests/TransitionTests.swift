@@ -5,36 +5,30 @@ import Scrolling
 import Testing
 import TestSupport
 
-/// A run of a control on a scroll view under generated gestures, checking on every frame what a person would
-/// see go wrong: a jump, a header left half hidden, an inset added twice or not taken back.
+/// A run of a control on a scroll view under generated gestures, its invariants (`RefreshInvariants`) checked on
+/// every frame.
 final class TransitionProbe {
     let rig: Rig
     let name: String
+    let invariants: RefreshInvariants
     /// The current effect's metrics (an effect switch changes them).
     var metrics: RefreshMetrics { rig.control.metrics }
-    private var lastOffset: Double
-    private var lastVelocity = 0.0
-    private var lastDistance = 0.0
-    private var lastFloats = false
     private var fingerMove = 0.0
-    private var lastState = RefreshState.idle
-    /// When the finger last lifted during the current refresh (nil while it is down or no refresh runs).
-    private var refreshSettlesAt: Double?
-    var problems: [String] = []
-    /// The largest inset any effect adds.
-    static let largestInset = RefreshEffects.names.compactMap { RefreshEffects.make($0)?.metrics }
-        .flatMap { [$0.refreshingInset] + $0.finishing.map(\.inset) }.max() ?? 0
+    var problems: [String] { invariants.problems }
 
     init(effect name: String, topInset: Double = 0) {
         self.name = name
-        rig = Rig(effect: RefreshEffects.make(name)!, topInset: topInset)
-        lastOffset = rig.scrollView.contentOffset.y
+        let rig = Rig(effect: RefreshEffects.make(name)!, topInset: topInset)
+        self.rig = rig
+        invariants = RefreshInvariants(scrollView: rig.scrollView, control: rig.control)
+        invariants.context = { [unowned rig] in
+            "\(name) at \((rig.time * 1000).rounded() / 1000) s, \(rig.control.state), states \(rig.states)"
+        }
     }
 
     var offset: Double { rig.scrollView.contentOffset.y }
     var base: Double { rig.baseTop }
-    /// How much of the header is in view: the content's drop below its top, or a floating header's distance.
-    var shownHeader: Double { metrics.placement.floating != nil ? rig.control.distance : -offset - base }
+    var shownHeader: Double { invariants.shownHeader }
 
     /// The finger moves to `y` in one frame; checks the frame.
     func move(to y: Double) {
@@ -58,61 +52,7 @@ final class TransitionProbe {
         }
     }
 
-    private func note(_ problem: String) {
-        if problems.count < 5 {
-            problems.append("\(name) at \((rig.time * 1000).rounded() / 1000) s, \(rig.control.state), "
-                + "states \(rig.states): \(problem)")
-        }
-    }
-
-    /// The invariants of one frame.
-    /// The farthest a floating header comes down on a pull near the trigger: an animation moves it at most this far.
-    private var triggerReach: Double { metrics.triggerDistance + 12 }
-
-    private func check() {
-        let scrollView = rig.scrollView, control = rig.control
-        let velocity = scrollView.velocity.y
-        // No frame-to-frame change of the offset larger than the finger's move plus what the running motion can
-        // produce in a frame (its speed before or after, with a margin for an easing curve's change of speed).
-        let step = abs(offset - lastOffset)
-        let allowed = fingerMove + 1.5 * (abs(velocity) + abs(lastVelocity)) / 60 + 2
-        // An effect that shows its header at once (sticky) moves the content to its rest in that frame, by design.
-        let atOnce = control.state == .refreshing && lastState != .refreshing && metrics.insertDuration == 0
-        if step > allowed && !atOnce { note("the offset jumped \(step) pt (allowed \(allowed))") }
-        // A floating header moves with the finger (by the drag rate) or along its own animations, never by a jump
-        // (but back to its start once its finish has scaled it away), and the content under it stays at its top
-        // while the finger pulls past it.
-        if let floating = metrics.placement.floating, lastFloats {
-            let moved = abs(control.distance - lastDistance)
-            // Android's decelerate curve starts at 4 times the mean speed.
-            let duration = min(floating.returnDuration, metrics.insertDuration)
-            let animation = max(metrics.refreshingInset, triggerReach) * 4 / (duration * 60)
-            let finger = (fingerMove + 1.5 * abs(scrollView.panTracker.velocity.y) / 60) * floating.dragRate
-            let finished = control.state == .idle && lastState.isBusy
-            if moved > finger + animation + 0.01 && !finished { note("the floating header jumped \(moved) pt") }
-            if scrollView.topPullTravel > 0 && abs(offset + base) > 1e-9 { note("the content left its top") }
-        }
-        lastOffset = offset
-        lastVelocity = velocity
-        lastState = control.state
-        lastDistance = control.distance
-        lastFloats = metrics.placement.floating != nil
-        // The inset is never added twice, and the scroll view's own is kept (after an effect switch the old
-        // effect's inset may still be on its way out).
-        let largest = TransitionProbe.largestInset
-        if control.addedInset > largest + 1e-9 { note("added inset \(control.addedInset) > \(largest)") }
-        if abs(scrollView.contentInset.top - control.addedInset - base) > 1e-9 { note("the own inset changed") }
-        // With the finger up and the refresh's animation done, the whole header is in view until the end.
-        if control.state == .refreshing && !scrollView.isTracking {
-            let settle = refreshSettlesAt ?? (rig.time + metrics.insertDuration + 1.0)
-            refreshSettlesAt = settle
-            if rig.time > settle && shownHeader < metrics.refreshingInset - 0.5 {
-                note("refreshing with the header \(metrics.refreshingInset - shownHeader) pt hidden")
-            }
-        } else {
-            refreshSettlesAt = nil
-        }
-    }
+    private func check() { invariants.check(time: rig.time, fingerMove: fingerMove) }
 }
 
 @Suite("Refresh transitions: one rule for starting and ending")

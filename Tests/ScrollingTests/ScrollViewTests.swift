@@ -347,6 +347,56 @@ private func drag(_ view: ScrollView, from start: Point, step: Point, frames: In
         #expect(view.topPullTravel == 0)
     }
 
+    @Test("A finger catching content still bouncing past a top held since moves it 1:1, not to the top at once")
+    func aTouchCatchesABouncePastANewlyHeldTop() {
+        let view = makeList()
+        // Pulled 200 pt down (a pushing header's pull), released: it springs back; then a floating header comes
+        // (an effect switch), which holds the top.
+        let release = drag(view, from: Point(100, 100), step: Point(0, 40), frames: 5)
+        view.step(to: release + 0.1)
+        view.holdsContentAtTop = true
+        let caught = view.contentOffset.y
+        #expect(caught < -20)
+        view.touchBegan(at: Point(100, 300), time: release + 0.1)
+        #expect(view.contentOffset.y == caught)
+        // A move of 10 pt down moves the content by less than that (the rubber band), and pulls no header.
+        view.touchMoved(to: Point(100, 310), time: release + 0.1 + 2 * frame)
+        #expect(abs(view.contentOffset.y - caught) <= 10)
+        #expect(view.topPullTravel == 0)
+        // Let go, it springs back to the top and stays; the next pull from the top is held there.
+        view.touchEnded(at: Point(100, 310), time: release + 0.1 + 3 * frame)
+        view.step(to: release + 3)
+        #expect(view.contentOffset.y == 0 && !view.isDecelerating)
+        _ = drag(view, from: Point(100, 100), step: Point(0, 20), frames: 3, startTime: release + 4)
+        #expect(view.contentOffset.y == 0)
+        // The wheel too: a scroll of 5 pt moves content bouncing past a newly held top by no more than that.
+        view.holdsContentAtTop = false
+        let again = drag(view, from: Point(100, 100), step: Point(0, 40), frames: 5, startTime: release + 5)
+        view.step(to: again + 0.1)
+        view.holdsContentAtTop = true
+        let before = view.contentOffset.y
+        #expect(before < -20)
+        view.scrollWheel(by: Point(0, 5), time: again + 0.1)
+        #expect(abs(view.contentOffset.y - before) <= 5 && view.contentOffset.y < 0)
+    }
+
+    @Test("A finger pulling past a held top keeps the content at that top while the inset changes")
+    func aHeldTopFollowsTheInset() {
+        let view = makeList()
+        view.contentInset = EdgeInsets(top: 40)
+        view.setContentOffset(Point(0, -40))
+        view.holdsContentAtTop = true
+        view.touchBegan(at: Point(100, 100), time: 0)
+        view.touchMoved(to: Point(100, 160), time: frame)
+        #expect(view.contentOffset.y == -40 && view.topPullTravel == 60)
+        // The inset goes out (a header's inset after a switch to a floating one): the content stays at its top,
+        // and the finger's travel past it is unchanged.
+        view.contentInset = EdgeInsets(top: 25)
+        #expect(view.contentOffset.y == -25 && view.topPullTravel == 60)
+        view.touchMoved(to: Point(100, 170), time: 2 * frame)
+        #expect(view.contentOffset.y == -25 && view.topPullTravel == 70)
+    }
+
     @Test func aTouchCatchesMomentum() {
         let view = makeList()
         let release = drag(view, from: Point(100, 500), step: Point(0, -20), frames: 10)

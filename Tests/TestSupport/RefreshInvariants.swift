@@ -1,0 +1,137 @@
+import Refresh
+import Scrolling
+
+/// The refresh control's invariants on its scroll view, checked frame by frame: what a person would see go wrong —
+/// a jump, a header left half hidden, an inset added twice or not taken back, a state the machine cannot reach.
+/// The transition tests drive a bare scroll view with it; the soak test drives the whole simulation.
+public final class RefreshInvariants {
+    public let scrollView: ScrollView
+    public let control: RefreshControl
+    /// The scroll view's own top inset, which the control adds to and must give back unchanged.
+    public let base: Double
+    /// What went wrong, the first `maxProblems` of it, each with `context()` (the time, the gesture).
+    public private(set) var problems: [String] = []
+    public var maxProblems = 5
+    /// Describes the moment for a problem's message.
+    public var context: () -> String = { "" }
+    /// The largest inset any effect adds.
+    public static let largestInset = RefreshEffects.names.compactMap { RefreshEffects.make($0)?.metrics }
+        .flatMap { [$0.refreshingInset] + $0.finishing.map(\.inset) }.max() ?? 0
+
+    private var lastOffset: Double
+    private var lastInsetTop: Double
+    private var lastVelocity = 0.0
+    private var lastDistance = 0.0
+    private var lastFloats = false
+    private var lastState = RefreshState.idle
+    /// When the refresh under way, with the finger up, should have brought its header into view.
+    private var refreshSettlesAt: Double?
+    /// Whether the finger or the wheel moved the list since the refresh under way began.
+    private var scrolledDuringRefresh = false
+
+    public init(scrollView: ScrollView, control: RefreshControl) {
+        self.scrollView = scrollView
+        self.control = control
+        base = scrollView.contentInset.top - control.addedInset
+        lastOffset = scrollView.contentOffset.y
+        lastInsetTop = scrollView.contentInset.top
+        lastState = control.state
+    }
+
+    var metrics: RefreshMetrics { control.metrics }
+    var offset: Double { scrollView.contentOffset.y }
+    /// How much of the header is in view: the content's drop below its top, or a floating header's distance.
+    public var shownHeader: Double { metrics.placement.floating != nil ? control.distance : -offset - base }
+
+    public func note(_ problem: String) {
+        if problems.count < maxProblems { problems.append(context() + ": " + problem) }
+    }
+
+    /// The farthest a floating header comes down on a pull near the trigger: an animation moves it at most this far.
+    private var triggerReach: Double { metrics.triggerDistance + 12 }
+
+    /// Checks a frame at `time` in which the finger (or the wheel) moved the content by up to `fingerMove` points
+    /// and which lasted `frameDuration` seconds. `contentReplaced` excuses an offset jump when the list's content
+    /// changed under it (a reload), as a table view's does.
+    public func check(time: Double, fingerMove: Double, frameDuration: Double = 1.0 / 60, contentReplaced: Bool = false) {
+        let velocity = scrollView.velocity.y
+        // No change of the offset larger than the finger's move plus what the running motion can produce in a frame
+        // (its speed before or after, with a margin for an easing curve's change of speed), and the move of a held
+        // top with its inset.
+        let step = abs(offset - lastOffset)
+        let insetMove = abs(scrollView.contentInset.top - lastInsetTop)
+        let allowed = fingerMove + insetMove + 1.5 * (abs(velocity) + abs(lastVelocity)) * frameDuration + 2
+        // An effect that shows its header at once (sticky) moves the content to its rest in one frame, by design: when
+        // the refresh starts, or when a finger lifts (or taps) during it.
+        let atRest = !scrollView.isTracking && abs(offset + scrollView.contentInset.top) < 1e-9
+        let atOnce = control.state == .refreshing && metrics.insertDuration == 0
+            && (lastState != .refreshing || atRest)
+        if step > allowed && !atOnce && !contentReplaced { note("the offset jumped \(step) pt (allowed \(allowed))") }
+        // A floating header moves with the finger (by the drag rate) or along its own animations, never by a jump
+        // (but back to its start once its finish has scaled it away), and the content under it stays at its top
+        // while the finger pulls past it.
+        if let floating = metrics.placement.floating, lastFloats {
+            let moved = abs(control.distance - lastDistance)
+            // Android's decelerate curve starts at 4 times the mean speed, over at most the way from where the
+            // header was (a long pull) or the trigger to its rest.
+            let duration = min(floating.returnDuration, metrics.insertDuration)
+            let way = max(metrics.refreshingInset, triggerReach, lastDistance)
+            let animation = way * 4 * frameDuration / duration
+            let finger = (fingerMove + 1.5 * abs(scrollView.panTracker.velocity.y) * frameDuration) * floating.dragRate
+            let finished = control.state == .idle && lastState.isBusy
+            if moved > finger + animation + 0.01 && !finished { note("the floating header jumped \(moved) pt") }
+            // Its top: where the inset puts it (an inset of the effect before a switch may still be on its way out).
+            let top = -scrollView.contentInset.top
+            if scrollView.topPullTravel > 0 && abs(offset - top) > 1e-9 { note("the content left its top") }
+        }
+        lastOffset = offset
+        lastInsetTop = scrollView.contentInset.top
+        lastVelocity = velocity
+        lastState = control.state
+        lastDistance = control.distance
+        lastFloats = metrics.placement.floating != nil
+        // The inset is never added twice, and the scroll view's own is kept (after an effect switch the old
+        // effect's inset may still be on its way out); at rest the inset is the scroll view's own again.
+        let largest = RefreshInvariants.largestInset
+        if control.addedInset > largest + 1e-9 { note("added inset \(control.addedInset) > \(largest)") }
+        if abs(scrollView.contentInset.top - control.addedInset - base) > 1e-9 { note("the own inset changed") }
+        if control.state == .idle && !control.isAnimating && control.addedInset != 0 {
+            note("idle and still, with \(control.addedInset) pt of inset added")
+        }
+        // With the finger up and the refresh's animation done, the whole header is in view until the end, or until
+        // the finger or the wheel scrolls it away (as on the phone, where the list scrolls while it refreshes).
+        if control.state != .refreshing {
+            refreshSettlesAt = nil
+            scrolledDuringRefresh = false
+        } else if scrollView.isTracking || fingerMove > 0 {
+            refreshSettlesAt = nil
+            scrolledDuringRefresh = true
+        } else if !scrolledDuringRefresh {
+            let settle = refreshSettlesAt ?? (time + metrics.insertDuration + 1.0)
+            refreshSettlesAt = settle
+            if time > settle && shownHeader < metrics.refreshingInset - 0.5 {
+                note("refreshing with the header \(metrics.refreshingInset - shownHeader) pt hidden")
+            }
+        }
+    }
+
+    /// Whether the header's state machine can go from `old` to `new`: a refresh starts only from a pull, an arming
+    /// or code, finishes only after refreshing, and a header never has "no more data" (a footer's state).
+    public static func isHeaderTransition(from old: RefreshState, to new: RefreshState) -> Bool {
+        switch new {
+        case .idle: return true
+        case .pulling, .armed: return old == .idle || old == .pulling || old == .armed
+        case .willRefresh: return old != .refreshing && !old.isFinishing
+        case .refreshing: return [.idle, .pulling, .armed, .willRefresh].contains(old)
+        case .finishing: return old == .refreshing
+        case .noMoreData: return false
+        }
+    }
+}
+
+extension RefreshState {
+    var isFinishing: Bool {
+        if case .finishing = self { return true }
+        return false
+    }
+}
