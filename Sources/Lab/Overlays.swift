@@ -130,7 +130,10 @@ final class Overlays {
     static let helpBackground = Color(rgb: 0, 0, 0, alpha: 0.85)
     static let helpKeyColor = Color(rgb: 255, 214, 10)
     static let helpFontSize = 13.0
-    static let helpRowHeight = 20.0
+    /// The help's row pitch when its rows fit the screen at it, in points; closer rows when they do not.
+    static let helpPreferredRowHeight = 20.0
+    /// What the help leaves free above and below its rows, in points.
+    static let helpVerticalMargin = 24.0
     static let outlineColor = Color(rgb: 255, 0, 160)
     static let handleColor = Color(rgb: 0, 160, 255)
     static let triggerColor = Color(rgb: 255, 59, 48)
@@ -164,14 +167,18 @@ final class Overlays {
     // MARK: Help
 
     /// The help's layout: every line whole, the keys in a column as wide as the widest key.
-    func helpLayout(language: RefreshLanguage, text: TextRenderer) -> (title: TextLine, lines: [(key: TextLine, help: TextLine)]) {
+    /// `bindings` are the keys to list: every key the lab has unless a test asks for others.
+    func helpLayout(language: RefreshLanguage, text: TextRenderer, bindings: [Command.KeyBinding]? = nil)
+        -> (title: TextLine, lines: [(key: TextLine, help: TextLine)]) {
         let effects = RefreshEffects.revision
-        if let help, help.language == language, help.effects == effects { return (help.title, help.lines) }
+        if bindings == nil, let help, help.language == language, help.effects == effects {
+            return (help.title, help.lines)
+        }
         let chinese = language == .chinese
         let title = text.layout(chinese ? "按键（H、F1 或 Esc 关闭）" : "Keys (H, F1 or Esc closes this)", size: 15)
         // Keys that do the same share a line ("H, F1").
         var rows: [(keys: String, help: String)] = []
-        for binding in Command.keyBindings {
+        for binding in bindings ?? Command.keyBindings {
             let help = chinese ? binding.chineseHelp : binding.help
             if let last = rows.last, last.help == help {
                 rows[rows.count - 1].keys += ", " + binding.keys
@@ -182,13 +189,19 @@ final class Overlays {
         let lines = rows.map { row in
             (text.layout(row.keys, size: Overlays.helpFontSize), text.layout(row.help, size: Overlays.helpFontSize))
         }
-        help = (language, effects, title, lines)
+        if bindings == nil { help = (language, effects, title, lines) }
         return (title, lines)
     }
 
     /// The help's left margin and the gap between the key column and the help column, in points.
     static let helpMargin = 24.0
     static let helpColumnGap = 14.0
+
+    /// The pitch of the help's rows (its title, a blank row, then `lines` rows): 20 pt, or closer so that nine
+    /// effects and every tool fit a 667 pt screen.
+    static func helpRowHeight(lines: Int, screenHeight: Double) -> Double {
+        Swift.min(helpPreferredRowHeight, (screenHeight - 2 * helpVerticalMargin) / Double(lines + 2))
+    }
 
     private func drawHelp(_ phone: Phone, language: RefreshLanguage, text: TextRenderer, rasterizer: Rasterizer,
                           into canvas: Canvas) {
@@ -197,10 +210,12 @@ final class Overlays {
         rasterizer.fill(.rect(Rect(origin: .zero, size: phone.screenSize)), transform: AffineTransform(scaleX: s, y: s),
                         color: Overlays.helpBackground, into: canvas)
         let keyWidth = lines.map(\.key.width).max() ?? 0
-        let top = Swift.max(24, (phone.screenSize.height - Double(lines.count + 2) * Overlays.helpRowHeight) / 2)
+        let rowHeight = Overlays.helpRowHeight(lines: lines.count, screenHeight: phone.screenSize.height)
+        let top = Swift.max(Overlays.helpVerticalMargin,
+                            (phone.screenSize.height - Double(lines.count + 2) * rowHeight) / 2)
         text.draw(title, at: Point(Overlays.helpMargin, top), color: .white, scale: s, into: canvas)
         for (i, row) in lines.enumerated() {
-            let y = top + Double(i + 2) * Overlays.helpRowHeight
+            let y = top + Double(i + 2) * rowHeight
             text.draw(row.key, at: Point(Overlays.helpMargin, y), color: Overlays.helpKeyColor, scale: s, into: canvas)
             text.draw(row.help, at: Point(Overlays.helpMargin + keyWidth + Overlays.helpColumnGap, y), color: .white,
                       scale: s, into: canvas)

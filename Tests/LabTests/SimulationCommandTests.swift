@@ -233,14 +233,23 @@ struct HelpAndStatusTests {
         #expect(simulation.takeHostRequests() == .quit)
     }
 
-    @Test("Every help line fits whole on the screen, in both languages, at scales 1 to 3")
+    @Test("Every help line fits whole on the screen, in both languages, at scales 1 to 3, with all nine effect keys")
     func helpFits() throws {
         guard let fonts = try? FontSet.standard() else { return }
         let text = TextRenderer(fonts: fonts)
+        // Nine effects whatever the registry holds in this process: the built-in titles, then the longest again.
+        let titles = RefreshEffects.builtIn.map(\.title)
+        let longest = titles.max { $0.english.count < $1.english.count }!
+        let effects = (0..<Command.effectKeyCount).map { i in
+            let title = i < titles.count ? titles[i] : longest
+            return Command.KeyBinding(keys: String(i + 1), command: .selectEffect(index: i), help: title.english,
+                                      chineseHelp: title.chinese)
+        }
         for language in [RefreshLanguage.english, .chinese] {
             for scale in [1.0, 2, 3] {
                 let simulation = Simulation(phone: Phone(scale: scale), clock: SimulatedClock())
-                let layout = simulation.overlays.helpLayout(language: language, text: text)
+                let layout = simulation.overlays.helpLayout(language: language, text: text,
+                                                            bindings: effects + Command.toolKeyBindings)
                 let keyWidth = layout.lines.map(\.key.width).max() ?? 0
                 let width = simulation.phone.screenSize.width
                 #expect(!layout.title.isTruncated && layout.title.width <= width - 2 * Overlays.helpMargin)
@@ -249,8 +258,12 @@ struct HelpAndStatusTests {
                     #expect(Overlays.helpMargin + keyWidth + Overlays.helpColumnGap + line.help.width
                             <= width - Overlays.helpMargin, "\(line.help.string) at scale \(scale)")
                 }
-                let rows = Double(layout.lines.count + 2) * Overlays.helpRowHeight
-                #expect(rows <= simulation.phone.screenSize.height - 48)
+                let height = simulation.phone.screenSize.height
+                let pitch = Overlays.helpRowHeight(lines: layout.lines.count, screenHeight: height)
+                #expect(Double(layout.lines.count + 2) * pitch <= height - 2 * Overlays.helpVerticalMargin + 1e-9)
+                // Rows closer than a line of text would overlap.
+                let tallest = layout.lines.map { max($0.key.lineHeight, $0.help.lineHeight) }.max() ?? 0
+                #expect(pitch >= tallest, "rows \(pitch) pt apart, lines \(tallest) pt tall")
             }
         }
     }
