@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "ScrollingTests", dependencies: ["Geometry", "Motion", "Scrolling", "TestSupport"]),
         .testTarget(name: "RefreshTests", dependencies: ["Geometry", "Scrolling", "Refresh", "TestSupport"],
                     exclude: ["Goldens"]),
-        .testTarget(name: "LottieTests", dependencies: ["Geometry", "Raster", "Layers", "Lottie", "Refresh", "Lab", "CRLottie",
+        .testTarget(name: "LottieTests", dependencies: ["Geometry", "Raster", "Motion", "Layers", "Lottie", "Refresh", "Lab", "CRLottie",
                                                         "TestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["Geometry", "Raster", "Styles", "Lab", "TestSupport"]),
     ]

@@ -41,15 +41,6 @@ public enum AnimationFiles {
         return GifHeaderImages(try gif(path))
     }
 
-    /// The default animation from the resources folder, when it is there.
-    public static func loadDefault() throws -> GifHeaderImages {
-        guard let path = ResourceLocator.path(defaultResource) else {
-            throw LabError("the default animation \(defaultResource) is not in the resources folder; give one with "
-                + "--animation FILE|DIR")
-        }
-        return try load(path)
-    }
-
     static func gif(_ path: String) throws -> ImageSequence {
         do {
             let animation = try GIF.read(from: path)
@@ -152,4 +143,18 @@ public enum AnimationFiles {
     static func exists(_ path: String) -> Bool {
         FileName.withBytes(path) { access($0, F_OK) } == 0
     }
+}
+
+extension GifEffect: AnimationFileEffect {
+    /// The pictures, as `images`.
+    public var animation: GifHeaderImages? {
+        get { images }
+        set { images = newValue }
+    }
+
+    public static func readAnimation(at path: String) throws -> (animation: GifHeaderImages, warning: String?) {
+        (try AnimationFiles.load(path), nil)
+    }
+
+    public static var defaultAnimationResource: String { AnimationFiles.defaultResource }
 }

@@ -56,8 +56,9 @@ public final class FrameLoop {
     public let hud = HUD()
     /// State changes, as JSON lines.
     public var events: EventLog?
-    /// Reloads the style files when one is saved (the window's, with `--style` or the user's folder).
-    public var styleReloader: StyleReloader?
+    /// Read files again when they are saved: the window's style files (`--style`, the user's folder) and the
+    /// header's animation (`--animation`).
+    public var reloaders: [any FileReloader] = []
     /// A JSON line per presented frame.
     public var trace: TraceWriter?
     /// Outputs that take every presented frame: PNG files, a capture.
@@ -133,8 +134,9 @@ public final class FrameLoop {
         guard case .frame(let inputChanged, let waited) = result else { return false }
         if waited { sleptSinceLastFrame = true }
         let frameTime = input.now
-        // A style file saved: its values apply here, on the loop's thread, before the frame's update.
-        let restyled = styleReloader?.applyPending(to: simulation) ?? false
+        // A style or animation file saved: it applies here, on the loop's thread, before the frame's update.
+        var restyled = false
+        for reloader in reloaders where reloader.applyPending(to: simulation) { restyled = true }
         let changed = carryOutRequests() || inputChanged || restyled
         let inputTime = recorder.phaseNow() - inputStart
 

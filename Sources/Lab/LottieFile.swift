@@ -99,25 +99,18 @@ extension LottieFile {
 
     /// The animation the `lottie` header shows when none is given, from the resources.
     public static let defaultAnimation = "animations/refresh.json"
+}
 
-    /// Reads `path` (or the default animation) and makes it the one the `lottie` header plays. Returns the
-    /// file's warning about what it uses that is not drawn, if any.
-    @discardableResult
-    public static func useForHeader(path: String?, style: LottieHeaderStyle = LottieHeaderStyle())
-        throws(LabError) -> String? {
-        guard let file = path ?? ResourceLocator.path(defaultAnimation) else {
-            throw LabError("the default Lottie animation (\(defaultAnimation)) is missing from the resources; "
-                           + "pass --animation FILE")
-        }
+extension LottieEffect: AnimationFileEffect {
+    public static func readAnimation(at path: String) throws -> (animation: LottieAnimation, warning: String?) {
         let animation: LottieAnimation
         do {
-            animation = try load(path: file)
+            animation = try LottieFile.load(path: path)
         } catch {
             throw LabError(error.description)
         }
-        let title = RefreshEffects.builtIn.first { $0.name == "lottie" }?.title
-            ?? LocalizedText(english: "Lottie animation header", chinese: "Lottie 动画头部")
-        RefreshEffects.register(name: "lottie", title: title) { LottieEffect(animation: animation, style: style) }
-        return animation.warning.map { "\(file): \($0)" }
+        return (animation, animation.warning.map { "\(path): \($0)" })
     }
+
+    public static var defaultAnimationResource: String { LottieFile.defaultAnimation }
 }

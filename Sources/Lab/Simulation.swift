@@ -54,8 +54,8 @@ public final class Simulation {
     }
     /// Whether refreshes and loads end by themselves `autoEndDelay` after they start (the simulator's "auto end").
     public var autoEndsRefreshing = true
-    /// The gif header's animation, once loaded (see `loadAnimation(path:)`).
-    var animationSource: AnimationSource?
+    /// The animations read for the headers that play files, by effect name (see `loadAnimation(path:for:)`).
+    var headerAnimations: [String: HeaderAnimation] = [:]
     /// The overlays' switches, flipped by their keys: the debug overlay (D), the frame-time graph (G), the help (H).
     public var showsDebugOverlay = false
     public var showsFrameGraph = false
@@ -111,7 +111,7 @@ public final class Simulation {
     public func selectEffect(named name: String) -> Bool {
         guard let effect = RefreshEffects.make(name) else { return false }
         applyStyle(to: effect, named: name)
-        if let gif = effect as? GifEffect { gif.images = gifImages() }
+        giveAnimation(to: effect, named: name)
         refreshControl.setEffect(effect)
         effectName = name
         return true

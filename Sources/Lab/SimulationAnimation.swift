@@ -1,58 +1,90 @@
 import Refresh
 
-/// The image-sequence header's animation: the one `--animation` named, else the default one from `Resources/`.
-extension Simulation {
-    /// Loads the animation at `path` (a GIF, a folder of PNGs, or a folder with a sequence per state) for the gif
-    /// header, and shows it at once when that header is on; the animation shown before stays on failure.
+/// A header that plays a designer's file (`--animation FILE`): the gif header's pictures, the lottie header's
+/// Bodymovin animation. The lab reads the file, reads it again when it changes on disk, and hands the header what
+/// it read; a header of this kind chosen without a file plays its default animation from `Resources/`.
+///
+/// An effect becomes one by conforming (next to the code that reads its files); nothing else in the lab names it.
+public protocol AnimationFileEffect: RefreshEffect {
+    associatedtype Animation
+    /// What the header plays; nil plays nothing. A new one shows from the next frame.
+    var animation: Animation? { get set }
+    /// Reads `path`: the animation, and a warning about what it holds that is not drawn.
     ///
-    /// - Throws: `LabError` naming the file at fault.
-    public func loadAnimation(path: String) throws {
-        let images = try AnimationFiles.load(path)
-        animationSource = .file(path: path, images: images)
-        (refreshControl.effect as? GifEffect)?.images = images
-    }
-
-    /// Reads the animation file again (after it changed on disk) and shows it; a message for the toast saying
-    /// what happened, the error's when the file is now unreadable (the old pictures stay).
-    ///
-    /// The window is to call this when a watcher of the file sees it change; until one is there, it is the seam
-    /// a watcher plugs into.
-    @discardableResult
-    public func reloadAnimation() -> String {
-        guard case .file(let path, _) = animationSource else { return "No animation file to reload" }
-        do {
-            try loadAnimation(path: path)
-            return "Reloaded \(path)"
-        } catch {
-            return "\(error)"
-        }
-    }
-
-    /// The file `loadAnimation` read, if any.
-    public var animationPath: String? {
-        if case .file(let path, _) = animationSource { return path }
-        return nil
-    }
-
-    /// The pictures a new gif header gets: the loaded animation, else the default one, read once; none when the
-    /// default cannot be read (the header then shows its lines only).
-    func gifImages() -> GifHeaderImages? {
-        switch animationSource {
-        case .file(_, let images), .builtIn(let images?):
-            return images
-        case .builtIn(nil):
-            return nil
-        case nil:
-            let images = try? AnimationFiles.loadDefault()
-            animationSource = .builtIn(images)
-            return images
-        }
-    }
+    /// - Throws: `LabError` naming the file and what is wrong with it.
+    static func readAnimation(at path: String) throws -> (animation: Animation, warning: String?)
+    /// The animation under `Resources/` played when no file is given.
+    static var defaultAnimationResource: String { get }
 }
 
-/// Where the gif header's pictures come from.
-enum AnimationSource {
-    case file(path: String, images: GifHeaderImages)
-    /// The default animation, or nil when it could not be read.
-    case builtIn(GifHeaderImages?)
+/// An animation read for a header: from a file named by the user, or the default one.
+struct HeaderAnimation {
+    /// The file read; nil for the default animation.
+    var path: String?
+    /// What was read (an `AnimationFileEffect.Animation`); nil when the default could not be read.
+    var animation: Any?
+}
+
+extension Simulation {
+    /// The names of the effects that play an animation file, in the keyboard's order.
+    public static var animationEffectNames: [String] {
+        RefreshEffects.entries.filter { $0.make() is any AnimationFileEffect }.map(\.name)
+    }
+
+    /// Reads `path` for the header named `effect` and shows it at once when that header is on; the animation
+    /// shown before stays on failure. Returns the file's warning about what is not drawn, if any.
+    ///
+    /// - Throws: `LabError` naming the file at fault, or saying that `effect` plays no animation file.
+    @discardableResult
+    public func loadAnimation(path: String?, for effect: String) throws -> String? {
+        guard let kind = RefreshEffects.make(effect) as? any AnimationFileEffect else {
+            throw LabError("the \(effect) header plays no animation file; --animation goes with "
+                + Simulation.animationEffectNames.joined(separator: " or "))
+        }
+        let (animation, warning) = try Simulation.read(path, as: kind)
+        headerAnimations[effect] = HeaderAnimation(path: path, animation: animation)
+        if effectName == effect { giveAnimation(to: refreshControl.effect, named: effect) }
+        return warning
+    }
+
+    /// Reads every animation file again (after one changed on disk) and shows it: per file, the error when it is
+    /// now unreadable (its old animation stays).
+    @discardableResult
+    public func reloadAnimations() -> [(path: String, error: String?)] {
+        let files = headerAnimations.compactMap { name, loaded in loaded.path.map { (name: name, path: $0) } }
+        return files.sorted { $0.name < $1.name }.map { file in
+            do {
+                try loadAnimation(path: file.path, for: file.name)
+                return (file.path, nil)
+            } catch {
+                return (file.path, "\(error)")
+            }
+        }
+    }
+
+    /// The files `loadAnimation` read, to be watched.
+    public var animationPaths: [String] { headerAnimations.values.compactMap(\.path).sorted() }
+
+    /// Gives a header that plays animation files the one read for `name`, else the default one (read once).
+    func giveAnimation(to effect: any RefreshEffect, named name: String) {
+        guard let animated = effect as? any AnimationFileEffect else { return }
+        func give<E: AnimationFileEffect>(_ effect: E) {
+            if headerAnimations[name] == nil {
+                let animation = try? Simulation.read(nil, as: effect).animation
+                headerAnimations[name] = HeaderAnimation(path: nil, animation: animation)
+            }
+            effect.animation = headerAnimations[name]?.animation as? E.Animation
+        }
+        give(animated)
+    }
+
+    /// `path`, or the default animation when nil, read by `E`.
+    private static func read<E: AnimationFileEffect>(_ path: String?, as effect: E) throws
+        -> (animation: E.Animation, warning: String?) {
+        guard let file = path ?? ResourceLocator.path(E.defaultAnimationResource) else {
+            throw LabError("the default animation \(E.defaultAnimationResource) is not in the resources folder; "
+                + "give one with --animation")
+        }
+        return try E.readAnimation(at: file)
+    }
 }

@@ -5,7 +5,7 @@ import Text
 
 /// MJRefreshStateHeader's two lines: the state's text and the last-updated time below it, in bold 14 pt grey,
 /// centred. The classic and the image-sequence headers both show them and place their picture by the wider line
-/// (`textWidth`, `pictureRightEdge`).
+/// (`textWidth`, `pictureRightEdge`); their styles set the size, the colour and the picture's inset.
 ///
 /// The texts are the control's (its language, `RefreshControl.strings`, `lastUpdatedText`), made again only when
 /// the state, the language or the last-updated time changed. As MJRefresh's, hiding the last-updated line gives
@@ -25,6 +25,20 @@ public final class StateLabels {
 
     public let stateLabel = TextLayer()
     public let lastUpdatedLabel = TextLayer()
+
+    /// Font size of both lines, in points.
+    public var fontSize = StateLabels.fontSize {
+        didSet {
+            for label in [stateLabel, lastUpdatedLabel] { label.fontSize = fontSize }
+            textsAreCurrent = false
+        }
+    }
+    /// Colour of both lines.
+    public var textColor = StateLabels.textColor {
+        didSet { for label in [stateLabel, lastUpdatedLabel] { label.foregroundColor = textColor } }
+    }
+    /// How far left of the wider line the picture ends (or is centred, for the classic arrow), in points.
+    public var labelLeftInset = StateLabels.labelLeftInset { didSet { layoutIsCurrent = false } }
 
     private weak var control: RefreshControl?
     private var state = RefreshState.idle
@@ -79,8 +93,8 @@ public final class StateLabels {
             stateLabel.isHidden = !showsState
             lastUpdatedLabel.isHidden = !showsLastUpdated
             textWidth = Swift.max(
-                showsState ? TextMeasure.width(of: title, size: StateLabels.fontSize, weight: StateLabels.stateFontWeight) : 0,
-                showsLastUpdated ? TextMeasure.width(of: updated, size: StateLabels.fontSize,
+                showsState ? TextMeasure.width(of: title, size: fontSize, weight: StateLabels.stateFontWeight) : 0,
+                showsLastUpdated ? TextMeasure.width(of: updated, size: fontSize,
                                                      weight: StateLabels.lastUpdatedFontWeight) : 0)
             shownLanguage = language
             shownDate = date
@@ -104,6 +118,6 @@ public final class StateLabels {
     /// The x `labelLeftInset` left of the wider line's left edge: MJRefresh's normal header centres its arrow there,
     /// its gif header ends its image there.
     public func pictureRightEdge(headerWidth: Double) -> Double {
-        headerWidth / 2 - textWidth / 2 - StateLabels.labelLeftInset
+        headerWidth / 2 - textWidth / 2 - labelLeftInset
     }
 }

@@ -27,6 +27,9 @@ public enum StyleKind: String, Sendable {
     case size
     /// {"en": "…", "zh": "…"}: either language or both.
     case text
+    /// A span of an animation: a marker's name ("pull"), [from, to] in the file's frame numbers, or null for the
+    /// field's default.
+    case segment
 
     /// What a value of this kind looks like, for error messages.
     var expectation: String {
@@ -40,6 +43,7 @@ public enum StyleKind: String, Sendable {
                 + "[x1, y1, x2, y2] or \"decelerate(F)\""
         case .size: return "[width, height]"
         case .text: return "a text {\"en\": \"…\", \"zh\": \"…\"}"
+        case .segment: return "a marker's name such as \"pull\", [from, to] frame numbers, or null"
         }
     }
 }
@@ -182,6 +186,50 @@ extension StyleField {
                        return nil
                    })
     }
+}
+
+extension StyleField {
+    /// A span of an animation's frames; null leaves it to the effect's default.
+    public static func segment(_ key: String, _ path: WritableKeyPath<Root, FrameSegment?>,
+                               _ meaning: String) -> StyleField {
+        StyleField(key: key, kind: .segment, unit: "frame", meaning: meaning, range: nil,
+                   read: { root in
+                       switch root[keyPath: path] {
+                       case nil: return .null
+                       case .marker(let name): return .string(name)
+                       case .frames(let from, let to): return .array([.number(from), .number(to)])
+                       }
+                   },
+                   write: { root, value in
+                       switch value {
+                       case .null:
+                           root[keyPath: path] = nil
+                       case .string(let name) where !name.isEmpty && name.utf8.count <= LocalizedText.maxLength:
+                           root[keyPath: path] = .marker(name)
+                       case .array(let items) where items.count == 2:
+                           var frames: [Double] = []
+                           for item in items {
+                               switch StyleCoding.number(item, in: FrameSegment.frameRange) {
+                               case .success(let v): frames.append(v)
+                               case .failure(let why): return why.text
+                               }
+                           }
+                           root[keyPath: path] = .frames(frames[0], frames[1])
+                       default:
+                           return "expected \(StyleKind.segment.expectation), not \(StyleCoding.show(value))"
+                       }
+                       return nil
+                   })
+    }
+}
+
+/// A span of an animation's frames, named by one of the file's markers or given by frame numbers.
+public enum FrameSegment: Equatable, Sendable {
+    case marker(String)
+    case frames(Double, Double)
+
+    /// The frame numbers a style file may give: far beyond any animation's, short of losing precision.
+    public static let frameRange = -1e6...1e6
 }
 
 /// A text shown in the header, in the lab's two languages.

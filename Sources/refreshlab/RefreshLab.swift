@@ -55,26 +55,22 @@ struct PhoneOptions: ParsableArguments {
                                + "JSON) file (default: the one in the resources).", valueName: "file|dir"))
     var animation: String?
 
-    /// The effects that take an animation file.
-    static let animationEffects = ["gif", "lottie"]
-
     func validate() throws {
         _ = try validating(phone)
-        if animation != nil && !PhoneOptions.animationEffects.contains(effect ?? "") {
-            throw ValidationError("--animation goes with --effect "
-                + PhoneOptions.animationEffects.joined(separator: " or ") + ", which shows it")
+        let animated = Simulation.animationEffectNames
+        if animation != nil && !animated.contains(effect ?? "") {
+            throw ValidationError("--animation goes with --effect " + animated.joined(separator: " or ")
+                + ", which shows it")
         }
     }
 
-    /// Puts `--animation`, or the default animation when the gif header is asked for without one, into the
-    /// simulation; an unreadable file is an error naming it.
+    /// Reads `--animation` for the header of `--effect`, or that header's default animation when none is given,
+    /// so that a missing default is one clear error rather than an empty header; prints the file's warning about
+    /// what is not drawn. An unreadable file is an error naming it.
     func loadAnimation(into simulation: Simulation) throws {
-        guard effect != "lottie" else { return }  // read and registered by `checkedEffect()`
-        if let animation {
-            try simulation.loadAnimation(path: animation)
-        } else if effect == "gif" {
-            // Checked here, so that a missing default is one clear error rather than a header without pictures.
-            _ = try AnimationFiles.loadDefault()
+        guard let effect, Simulation.animationEffectNames.contains(effect) else { return }
+        if let warning = try simulation.loadAnimation(path: animation, for: effect) {
+            FileLines.standardError(warning)
         }
     }
 
@@ -84,14 +80,8 @@ struct PhoneOptions: ParsableArguments {
         return Phone(scale: Double(try OptionNumber.integer(scale, option: "--scale", in: 1...3, allowed: "1, 2 or 3")))
     }
 
-    /// `--effect`, checked against the registered effects; with `lottie`, the animation read and registered.
+    /// `--effect`, checked against the registered effects.
     func checkedEffect() throws -> String? {
-        if effect == "lottie" {
-            if let warning = try LottieFile.useForHeader(path: animation) { FileLines.standardError(warning) }
-        } else {
-            // A script or a key may still choose the lottie header: it then plays the default animation.
-            _ = try? LottieFile.useForHeader(path: nil)
-        }
         guard let effect else { return nil }
         guard ScriptReplay.effectNames.contains(effect) else {
             throw ValidationError("--effect: no effect named '\(effect)'; choose one of "
@@ -246,8 +236,11 @@ struct WindowCommand: ParsableCommand {
         loop.trace = trace
         loop.files = files
         let styleFiles = style
-        loop.styleReloader = try StyleReloader(paths: { styleFiles.paths }, folder: StyleFiles.userFolder(),
-                                               wake: host.wake)
+        loop.reloaders = [try StyleReloader(paths: { styleFiles.paths }, folder: StyleFiles.userFolder(),
+                                            wake: host.wake)]
+        if !simulation.animationPaths.isEmpty {
+            loop.reloaders.append(try AnimationReloader(paths: simulation.animationPaths, wake: host.wake))
+        }
         let frames = try loop.run()
         try exitIfSignalled(after: "\(frames) frames")
     }

@@ -116,7 +116,7 @@ struct AnimationFileTests {
                 }
             }
         }
-        let images = try AnimationFiles.loadDefault()
+        let images = try AnimationFiles.load(try #require(ResourceLocator.path(AnimationFiles.defaultResource)))
         for (state, frames) in art {
             let sequence = images[try #require(GifHeaderState(rawValue: state))]
             #expect(sequence.images.count == frames.count)
@@ -151,7 +151,7 @@ struct GifHeaderRunTests {
         let dir = temporaryDirectory("gif-run")
         #expect(writeBytes(dir + "/four.gif", SolidFrames.gif()))
         let script = try GestureScript(json: SolidFrames.holdScript(travel: travel))
-        let run = try ScriptRun(script: script, effect: "gif", prepare: { try $0.loadAnimation(path: dir + "/four.gif") })
+        let run = try ScriptRun(script: script, effect: "gif", prepare: { try $0.loadAnimation(path: dir + "/four.gif", for: "gif") })
         while try run.runFrame() {}
         let simulation = run.simulation
         let progress = simulation.refreshControl.distance / simulation.refreshControl.metrics.triggerDistance
@@ -170,24 +170,57 @@ struct GifHeaderRunTests {
         #expect(effect.images?[.refreshing].images.count == 12)
     }
 
-    @Test("reloadAnimation reads the file again; a broken file keeps the old pictures and says why")
+    @Test("reloadAnimations reads the file again; a broken file keeps the old pictures and says why")
     func reload() throws {
         let dir = temporaryDirectory("gif-reload")
         let path = dir + "/a.gif"
         #expect(writeBytes(path, SolidFrames.gif()))
         let simulation = Simulation(clock: SimulatedClock())
-        try simulation.loadAnimation(path: path)
+        try simulation.loadAnimation(path: path, for: "gif")
         #expect(simulation.selectEffect(named: "gif"))
         let effect = try #require(simulation.refreshControl.effect as? GifEffect)
         #expect(effect.images?[.idle].images.count == 4)
         let one = GIFWriter.encode(width: 2, height: 2, palette: [0xFFFFFF, 0],
                                    frames: [GIFWriter.Frame(width: 2, height: 2, indices: [0, 1, 1, 0])])
         #expect(writeBytes(path, one))
-        #expect(simulation.reloadAnimation() == "Reloaded \(path)")
+        let reloaded = simulation.reloadAnimations()
+        #expect(reloaded.count == 1 && reloaded[0].path == path && reloaded[0].error == nil)
         #expect(effect.images?[.idle].images.count == 1)
         #expect(writeBytes(path, Array(one.prefix(20))))
-        #expect(simulation.reloadAnimation().contains("'\(path)'"))
+        #expect(simulation.reloadAnimations().first?.error?.contains("'\(path)'") == true)
         #expect(effect.images?[.idle].images.count == 1)
+    }
+
+    @Test("The window's watcher shows a GIF saved again within 200 ms, in the state the header is in")
+    func reloadThroughTheWatcher() throws {
+        let dir = temporaryDirectory("gif-watch")
+        let path = dir + "/a.gif"
+        #expect(writeBytes(path, SolidFrames.gif()))
+        let clock = SimulatedClock()
+        let simulation = Simulation(clock: clock)
+        try simulation.loadAnimation(path: path, for: "gif")
+        #expect(simulation.selectEffect(named: "gif"))
+        let reloader = try AnimationReloader(paths: simulation.animationPaths, wake: {})
+        defer { reloader.stop() }
+        simulation.refreshControl.beginRefreshing()
+        for _ in 0..<30 {
+            clock.advance(by: 1 / 60)
+            simulation.step()
+        }
+        let effect = try #require(simulation.refreshControl.effect as? GifEffect)
+        #expect(effect.images?[.refreshing].images.count == 4 && simulation.refreshControl.state == .refreshing)
+        let one = GIFWriter.encode(width: 2, height: 2, palette: [0xFFFFFF, 0],
+                                   frames: [GIFWriter.Frame(width: 2, height: 2, indices: [0, 1, 1, 0])])
+        let start = monotonicNow()
+        saveByRename(path, one)
+        let seconds = try #require(waitForReload(reloader, simulation, since: start))
+        #expect(seconds < 0.2)
+        #expect(effect.images?[.refreshing].images.count == 1)
+        #expect(simulation.refreshControl.state == .refreshing)  // the refresh under way goes on
+        // Broken now: the last good pictures stay.
+        saveByRename(path, Array(one.prefix(20)))
+        #expect(waitForReload(reloader, simulation, since: monotonicNow()) != nil)
+        #expect(effect.images?[.refreshing].images.count == 1)
     }
 
     @Test("refreshlab run --effect gif --animation FILE draws the pulled frame; bad options are errors")

@@ -54,7 +54,8 @@ let heldPull = """
 struct StyleBehaviourTests {
     /// A higher trigger arms (or, for sticky, fires) the header later in the same slow pull.
     @Test(arguments: [("sticky", "triggerHeight", 110.0), ("dots", "pullLength", 80), ("ring", "dragDistance", 100),
-                      ("news", "threshold", 110), ("classic", "headerHeight", 90)])
+                      ("news", "threshold", 110), ("classic", "headerHeight", 90),
+                      ("gif", "headerHeight", 90), ("lottie", "headerHeight", 100)])
     func aTriggerMovesTheArmingPoint(effect: String, key: String, value: Double) throws {
         let armed: Set<String> = ["armed", "refreshing"]
         let plain = try #require(firstFrame(try replayStates(try styledReplay(slowPull, effect: effect, style: nil)), to: armed))
@@ -67,7 +68,8 @@ struct StyleBehaviourTests {
     /// A colour set to magenta shows on screen, where none was before.
     @Test(arguments: [("sticky", "\"blobColor\": \"#FF00FF\""), ("dots", "\"topColor\": \"#FF00FF\""),
                       ("ring", "\"colors\": [\"#FF00FF\"], \"faintAlpha\": 1"), ("news", "\"topViewColor\": \"#FF00FF\""),
-                      ("classic", "\"arrowColor\": \"#FF00FF\"")])
+                      ("classic", "\"arrowColor\": \"#FF00FF\""), ("classic", "\"textColor\": \"#FF00FF\""),
+                      ("gif", "\"textColor\": \"#FF00FF\"")])
     func aColourChangesThePixels(effect: String, entry: String) throws {
         func pixels(_ style: String?) throws -> Int {
             let replay = try styledReplay(heldPull, effect: effect, style: style)
@@ -129,6 +131,36 @@ struct StyleBehaviourTests {
         #expect(differing(plain, wider) > 300)
         let shadow = try frame(#"{"ring": {"shadowOffset": [0, 12]}}"#)
         #expect(differing(plain, shadow) > 300)
+    }
+
+    /// The gif header's picture box and the lottie header's box and place move what they draw; a lottie segment
+    /// chooses the frames the pull scrubs.
+    @Test func theAnimationHeadersPlaceAndPlayAsTheirStylesSay() throws {
+        func shown(_ effect: String, _ style: String?) throws -> (frame: Rect, replay: ScriptReplay) {
+            let replay = try styledReplay(heldPull, effect: effect, style: style)
+            for _ in 0..<45 { replay.advance() }
+            let layer = effect == "gif" ? (replay.simulation.refreshControl.effect as! GifEffect).imageLayer
+                                        : replay.simulation.refreshControl.effect.layer.sublayers[0]
+            return (layer.frame, replay)
+        }
+        #expect(try shown("gif", nil).frame.size == Size(50, 50))  // the default square pictures fill the box
+        #expect(try shown("gif", #"{"gif": {"imageSize": [30, 20]}}"#).frame.size == Size(20, 20))
+        let (plain, _) = try shown("lottie", nil)
+        let (moved, replay) = try shown("lottie", #"{"lottie": {"animationSize": [40, 40], "offsetX": 10, "pull": [0, 10]}}"#)
+        #expect(moved.size == Size(40, 40) && abs(moved.midX - plain.midX - 10) < 1e-9)
+        let lottie = try #require(replay.simulation.refreshControl.effect as? LottieEffect)
+        #expect(lottie.segments.pull == (0, 10))
+        #expect(lottie.frame(at: replay.simulation.clock.now) <= 10)
+    }
+
+    /// The classic header's indicator fades over the style's remove duration, not the default's.
+    @Test func theClassicIndicatorFadesOverTheRemoveDuration() throws {
+        let effect = ClassicEffect(style: try styleBook(#"{"classic": {"removeDuration": 1}}"#).style(ClassicEffect.Style.self, for: "classic"))
+        let size = Size(375, 54)
+        effect.transition(from: .idle, to: .refreshing, at: 0)
+        effect.transition(from: .refreshing, to: .finishing(.success), at: 1)
+        effect.update(pull: RefreshPull(distance: 54, progress: 1, isDragging: false, time: 1.5, headerSize: size))
+        #expect(abs(effect.spinnerAlpha - 0.5) < 1e-9)
     }
 
     /// A slower deceleration rate stops a fling sooner; a lower cap on the release velocity does too.

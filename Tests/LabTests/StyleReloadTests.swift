@@ -12,14 +12,18 @@ import Glibc
 
 /// Saves `text` at `path` as editors do: written beside it, then renamed over it.
 func saveByRename(_ path: String, _ text: String) {
+    saveByRename(path, Array(text.utf8))
+}
+
+func saveByRename(_ path: String, _ bytes: [UInt8]) {
     let temporary = path + ".saving"
-    writeTextFile(temporary, text)
+    _ = writeBytes(temporary, bytes)
     rename(temporary, path)
 }
 
 /// Waits until the reloader applies a change, as the window's frame loop does in its input phase; returns the
 /// seconds it took, or nil after `limit`.
-func waitForReload(_ reloader: StyleReloader, _ simulation: Simulation, since start: Double,
+func waitForReload(_ reloader: any FileReloader, _ simulation: Simulation, since start: Double,
                    limit: Double = 2) -> Double? {
     while monotonicNow() - start < limit {
         if reloader.applyPending(to: simulation) { return monotonicNow() - start }

@@ -2,6 +2,7 @@ import Geometry
 import Lab
 import Layers
 import Lottie
+import Motion
 import Raster
 import Refresh
 import Testing
@@ -32,7 +33,7 @@ import Testing
     }
 
     @Test func frameNumbersAndAnEndSegment() throws {
-        let style = LottieHeaderStyle(pull: .frames(10, 20), refresh: .frames(20, 22), end: .marker("end"),
+        let style = LottieEffect.Style(pull: .frames(10, 20), refresh: .frames(20, 22), end: .marker("end"),
                                       animationSize: Size(40, 40), offset: Point(0, 5))
         let file = try #require(ResourceLocator.path(LottieFile.defaultAnimation))
         let effect = LottieEffect(animation: try LottieFile.load(path: file), style: style)
@@ -45,7 +46,7 @@ import Testing
         #expect(effect.frame(at: 1.2) == 66)      // "end" starts at 60; 0.2 s is 6 frames
         #expect(effect.frame(at: 9) == 75)        // and stops at its end
         // A marker the file lacks falls back to the default.
-        let missing = LottieEffect(animation: try parse(Fixtures.dots), style: LottieHeaderStyle(pull: .marker("nope")))
+        let missing = LottieEffect(animation: try parse(Fixtures.dots), style: LottieEffect.Style(pull: .marker("nope")))
         #expect(missing.segments.pull == (0, 30))
     }
 
@@ -69,11 +70,14 @@ import Testing
         #expect(throws: LabError.self) { try LottieFile.render(animation, frame: .nan) }
     }
 
-    @Test func theAnimationOptionRegistersTheHeader() throws {
-        let warning = try LottieFile.useForHeader(path: nil)
-        #expect(warning == nil)
-        let effect = try #require(RefreshEffects.make("lottie") as? LottieEffect)
-        #expect(effect.animation?.markers.map(\.name) == ["pull", "refresh", "end"])
-        #expect(throws: LabError.self) { try LottieFile.useForHeader(path: "/nonexistent/anim.json") }
+    @Test func theLabGivesTheHeaderItsFileOrTheDefault() throws {
+        let simulation = Simulation(clock: SimulatedClock())
+        #expect(simulation.selectEffect(named: "lottie"))
+        let effect = try #require(simulation.refreshControl.effect as? LottieEffect)
+        #expect(effect.animation?.markers.map(\.name) == ["pull", "refresh", "end"])  // the default, with no file
+        #expect(throws: LabError.self) { try simulation.loadAnimation(path: "/nonexistent/anim.json", for: "lottie") }
+        #expect(effect.animation != nil)  // the one shown before stays
+        #expect(throws: LabError.self) { try simulation.loadAnimation(path: nil, for: "ring") }
+        #expect(Simulation.animationEffectNames.starts(with: ["gif", "lottie"]))
     }
 }

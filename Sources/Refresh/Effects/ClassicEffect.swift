@@ -27,17 +27,6 @@ public final class ClassicEffect: StyledEffect {
     /// is anticlockwise on a screen whose y grows downwards, so the shorter way there takes the arrow's tip from
     /// the bottom through the right to the top, and back the same way.
     public static let flippedAngle = 0.000001 - Double.pi
-    /// Font size of both lines, 14 pt; not in REFERENCE: MJRefresh's MJRefreshLabelFont.
-    public static let fontSize = 14.0
-    /// Weight of the state line: bold (MJRefresh's MJRefreshLabelFont, `[UIFont boldSystemFontOfSize:14]`).
-    public static let stateFontWeight = FontWeight.bold
-    /// Weight of the last-updated line: bold too; not in REFERENCE: MJRefreshStateHeader makes both labels with
-    /// `[UILabel mj_label]`, whose font is MJRefreshLabelFont.
-    public static let lastUpdatedFontWeight = FontWeight.bold
-    /// Colour of both lines; not in REFERENCE: MJRefresh's MJRefreshLabelTextColor, RGB (90, 90, 90).
-    public static let textColor = Color(rgb: 90, 90, 90)
-    /// Gap between the arrow's centre and the text, 25 pt; not in REFERENCE: MJRefresh's MJRefreshLabelLeftInset.
-    public static let labelLeftInset = 25.0
     /// The arrow image's size, 15 × 40 pt; not in REFERENCE: MJRefresh's arrow.png.
     public static let arrowSize = Size(15, 40)
     /// The arrow's colour; not in REFERENCE: the grey of MJRefresh's arrow.png.
@@ -60,24 +49,20 @@ public final class ClassicEffect: StyledEffect {
                        finishing: [RefreshInsetStage(duration: s.removeDuration)])
     }
     public let layer = Layer()
-    public let stateLabel = TextLayer()
-    public let lastUpdatedLabel = TextLayer()
+    /// The state and last-updated lines, MJRefreshStateHeader's, as the gif header's.
+    public let labels: StateLabels
+    public var stateLabel: TextLayer { labels.stateLabel }
+    public var lastUpdatedLabel: TextLayer { labels.lastUpdatedLabel }
     /// The arrow, turned about its centre by `arrowAngle`.
     public let arrow = ShapeLayer()
     /// The activity indicator: 12 spokes, turned in steps of 30°.
     public let spinner = ActivityIndicatorLayer(style: ClassicEffect.spinnerStyle)
 
-    private weak var control: RefreshControl?
     private var state = RefreshState.idle
     private var flipFrom = 0.0, flipTo = 0.0, flipStart = -Double.infinity
     private var spinStart = 0.0
     private var fadeStart: Double?
-    /// What the texts were made from, so that they are made again only when one of these changes.
-    private var textsAreCurrent = false
-    private var shownLanguage = RefreshLanguage.english
-    private var shownDate: RefreshDate?
-    private var textWidth = 0.0
-    private var laidOutWidth = -1.0
+    private var arrowIsPlaced = false
 
     /// The arrow's turn in the last frame, radians clockwise on the screen (negative: anticlockwise).
     public private(set) var arrowAngle = 0.0
@@ -89,13 +74,7 @@ public final class ClassicEffect: StyledEffect {
     public init(style: Style = Style()) {
         self.style = style
         metrics = ClassicEffect.metrics(for: style)
-        stateLabel.fontWeight = ClassicEffect.stateFontWeight
-        lastUpdatedLabel.fontWeight = ClassicEffect.lastUpdatedFontWeight
-        for label in [stateLabel, lastUpdatedLabel] {
-            label.alignmentMode = .center
-            label.verticalAlignment = .center
-            layer.addSublayer(label)
-        }
+        labels = StateLabels(in: layer)
         arrow.fillColor = nil
         arrow.lineCap = .round
         arrow.lineJoin = .round
@@ -109,13 +88,12 @@ public final class ClassicEffect: StyledEffect {
     // MARK: RefreshEffect
 
     public func didMove(to control: RefreshControl?) {
-        self.control = control
-        textsAreCurrent = false
+        labels.didMove(to: control)
     }
 
     public func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
         state = new
-        textsAreCurrent = false
+        labels.transition(to: new)
         let armed = new == .armed
         let target = armed ? ClassicEffect.flippedAngle : 0
         switch new {
@@ -152,10 +130,8 @@ public final class ClassicEffect: StyledEffect {
     public func update(pull: RefreshPull) {
         let time = pull.time
         let size = pull.headerSize
-        refreshTextsIfNeeded()
-        if size.width != laidOutWidth || !textsAreCurrentLayout {
-            layout(size)
-        }
+        let relaid = labels.update(size: size, showsResult: metrics.hasResultRow, fallback: strings(for:))
+        if relaid || !arrowIsPlaced { placeArrow(in: size) }
 
         let busy = state.isBusy || state == .willRefresh
         arrow.isHidden = busy
@@ -165,7 +141,7 @@ public final class ClassicEffect: StyledEffect {
             spinner.show(step: spinnerStep)
             var fade = 1.0
             if let start = fadeStart {
-                fade = 1 - Swift.min(1, Swift.max(0, (time - start) / RefreshMetrics.classicRemoveDuration))
+                fade = 1 - Swift.min(1, Swift.max(0, (time - start) / style.removeDuration))
             }
             spinner.fade = fade
         } else {
@@ -175,23 +151,18 @@ public final class ClassicEffect: StyledEffect {
         }
     }
 
-    // MARK: Texts and layout
-
-    private var textsAreCurrentLayout = false
+    // MARK: Layout
 
     private func styleDidChange() {
         metrics = ClassicEffect.metrics(for: style)
         layOut()
-        // The texts are measured and placed again on the next frame.
-        textsAreCurrent = false
     }
 
     /// The labels' look and the arrow from the style.
     private func layOut() {
-        for label in [stateLabel, lastUpdatedLabel] {
-            label.fontSize = style.fontSize
-            label.foregroundColor = style.textColor
-        }
+        labels.fontSize = style.fontSize
+        labels.textColor = style.textColor
+        labels.labelLeftInset = style.labelLeftInset
         let size = style.arrowSize
         arrow.bounds = Rect(x: 0, y: 0, width: size.width, height: size.height)
         var path = Path()
@@ -204,44 +175,17 @@ public final class ClassicEffect: StyledEffect {
         arrow.path = path
         arrow.strokeColor = style.arrowColor
         arrow.lineWidth = style.arrowLineWidth
+        arrowIsPlaced = false
     }
 
-    /// Makes the two lines again when the state, the language or the last-updated time changed.
-    private func refreshTextsIfNeeded() {
-        let language = control?.language ?? .english
-        let date = control?.lastUpdated
-        guard !textsAreCurrent || language != shownLanguage || date != shownDate else { return }
-        let strings = control?.strings ?? strings(for: language)
-        let title = strings.headerTitle(for: state, showsResult: metrics.hasResultRow)
-        let updated = control?.lastUpdatedText ?? strings.lastUpdatedText(nil, now: RefreshDate.current())
-        if stateLabel.string != title { stateLabel.string = title }
-        if lastUpdatedLabel.string != updated { lastUpdatedLabel.string = updated }
-        textWidth = Swift.max(ClassicEffect.measure(title, weight: ClassicEffect.stateFontWeight, size: style.fontSize),
-                              ClassicEffect.measure(updated, weight: ClassicEffect.lastUpdatedFontWeight,
-                                                    size: style.fontSize))
-        shownLanguage = language
-        shownDate = date
-        textsAreCurrent = true
-        textsAreCurrentLayout = false
-    }
-
-    /// MJRefresh's normal header: the state line in the top half, the last-updated line in the bottom half, the
-    /// arrow and the indicator centred vertically, `labelLeftInset` left of the wider line.
-    private func layout(_ size: Size) {
+    /// MJRefresh's normal header: the arrow and the indicator centred vertically, `labelLeftInset` left of the
+    /// wider line (the lines themselves are `labels`').
+    private func placeArrow(in size: Size) {
         layer.frame = Rect(origin: .zero, size: size)
-        let half = size.height / 2
-        stateLabel.frame = Rect(x: 0, y: 0, width: size.width, height: half)
-        lastUpdatedLabel.frame = Rect(x: 0, y: half, width: size.width, height: half)
-        let centre = Point(size.width / 2 - textWidth / 2 - style.labelLeftInset, half)
+        let centre = Point(labels.pictureRightEdge(headerWidth: size.width), size.height / 2)
         arrow.position = centre
         spinner.position = centre
-        laidOutWidth = size.width
-        textsAreCurrentLayout = true
-    }
-
-    /// The width of `text` at the labels' size in `weight`, in points; 0 when no font loads.
-    static func measure(_ text: String, weight: FontWeight, size: Double = fontSize) -> Double {
-        TextMeasure.width(of: text, size: size, weight: weight)
+        arrowIsPlaced = true
     }
 }
 
@@ -252,9 +196,9 @@ extension ClassicEffect {
         public var insertDuration = RefreshMetrics.classicInsertDuration
         public var removeDuration = RefreshMetrics.classicRemoveDuration
         public var flipDuration = ClassicEffect.flipDuration
-        public var fontSize = ClassicEffect.fontSize
-        public var textColor = ClassicEffect.textColor
-        public var labelLeftInset = ClassicEffect.labelLeftInset
+        public var fontSize = StateLabels.fontSize
+        public var textColor = StateLabels.textColor
+        public var labelLeftInset = StateLabels.labelLeftInset
         public var arrowSize = ClassicEffect.arrowSize
         public var arrowColor = ClassicEffect.arrowColor
         public var arrowLineWidth = ClassicEffect.arrowLineWidth

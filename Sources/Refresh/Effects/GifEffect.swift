@@ -1,6 +1,7 @@
 import Geometry
 import Layers
 import Raster
+import Styles
 
 /// One state's pictures and how long each shows: what MJRefreshGifHeader's `setImages:duration:forState:` gives.
 public struct ImageSequence: Equatable, Sendable {
@@ -104,20 +105,26 @@ public struct GifHeaderImages: Equatable, Sendable {
 /// Below the trigger the image follows the pull, ⌊count × pull / trigger⌋ of idle's images; past the trigger with
 /// the finger down pulling's images loop, and while refreshing refreshing's loop, each from the moment its state
 /// began. A finishing refresh follows the pull again with idle's images, as MJRefresh's header is back in Idle.
-/// The picture is fitted into `imageSize` keeping its aspect, centred in the header when no line shows, else
+/// The picture is fitted into the style's `imageSize` keeping its aspect, centred in the header when no line shows, else
 /// ending `labelLeftInset` left of the wider line (MJRefreshGifHeader's right-aligned image view). Frames are
 /// chosen from the frame's time in `update(pull:)`, so any frame can be drawn on its own.
-public final class GifEffect: RefreshEffect {
+public final class GifEffect: StyledEffect {
     /// The box the picture is fitted into, 50 × 50 pt: the tallest square that fits MJRefresh's 54 pt header with
     /// a 2 pt margin; not in REFERENCE.
     public static let defaultImageSize = Size(50, 50)
 
-    public let metrics = RefreshMetrics()
+    public private(set) var metrics: RefreshMetrics
     public let layer = Layer()
     public let imageLayer = ImageLayer()
     public let labels: StateLabels
-    /// The box the picture is fitted into, in points.
-    public var imageSize: Size { didSet { layoutIsCurrent = false } }
+    /// The parameters in use; a change shows from the next frame and keeps the pull or refresh under way.
+    public var style: Style {
+        didSet {
+            metrics = GifEffect.metrics(for: style)
+            applyLabelStyle()
+            layoutIsCurrent = false
+        }
+    }
 
     /// The pictures; nil shows the lines only. Setting them starts the current state's loop again.
     public var images: GifHeaderImages? {
@@ -138,11 +145,24 @@ public final class GifEffect: RefreshEffect {
     private var shownImageSize = Size(0, 0)
     private var shownFrame: (state: GifHeaderState, index: Int)?
 
-    public init(images: GifHeaderImages? = nil, imageSize: Size = GifEffect.defaultImageSize) {
+    public init(images: GifHeaderImages? = nil, style: Style = Style()) {
         self.images = images
-        self.imageSize = imageSize
+        self.style = style
+        metrics = GifEffect.metrics(for: style)
         labels = StateLabels(in: layer)
         layer.addSublayer(imageLayer)
+        applyLabelStyle()
+    }
+
+    /// MJRefresh's header metrics with the style's height.
+    static func metrics(for style: Style) -> RefreshMetrics {
+        RefreshMetrics(headerHeight: style.headerHeight)
+    }
+
+    private func applyLabelStyle() {
+        labels.fontSize = style.fontSize
+        labels.textColor = style.textColor
+        labels.labelLeftInset = style.labelLeftInset
     }
 
     /// The state whose images a header in `state` shows (MJRefresh's Idle, Pulling and Refreshing).
@@ -194,7 +214,7 @@ public final class GifEffect: RefreshEffect {
     /// horizontally centred or ending left of the text.
     private func layout(_ size: Size, image: Size) {
         layer.frame = Rect(origin: .zero, size: size)
-        let fit = GifEffect.fitted(image, into: imageSize)
+        let fit = GifEffect.fitted(image, into: style.imageSize)
         let x = labels.isVisible ? labels.pictureRightEdge(headerWidth: size.width) - fit.width
                                  : (size.width - fit.width) / 2
         imageLayer.frame = Rect(x: x, y: (size.height - fit.height) / 2, width: fit.width, height: fit.height)
@@ -207,5 +227,31 @@ public final class GifEffect: RefreshEffect {
         guard image.width > 0, image.height > 0, box.width > 0, box.height > 0 else { return Size(0, 0) }
         let s = Swift.min(box.width / image.width, box.height / image.height)
         return Size(image.width * s, image.height * s)
+    }
+}
+
+extension GifEffect {
+    /// The image-sequence header's parameters: MJRefresh's header height and lines, and the picture's box.
+    public struct Style: StyleValue {
+        public var headerHeight = RefreshMetrics.classicHeaderHeight
+        public var imageSize = GifEffect.defaultImageSize
+        public var fontSize = StateLabels.fontSize
+        public var textColor = StateLabels.textColor
+        public var labelLeftInset = StateLabels.labelLeftInset
+
+        public init() {}
+
+        public static var fields: [StyleField<Style>] {
+            [
+                .number("headerHeight", \.headerHeight, "pt", 10...500,
+                        "the header's height: the pull that arms it (its trigger) and the refreshing inset"),
+                .size("imageSize", \.imageSize, "pt", 1...500,
+                      "the box [width, height] each picture is fitted into, keeping its proportions"),
+                .number("fontSize", \.fontSize, "pt", 4...72, "font size of the state and last-updated lines"),
+                .color("textColor", \.textColor, "colour of both lines"),
+                .number("labelLeftInset", \.labelLeftInset, "pt", 0...300,
+                        "gap between the picture's right edge and the wider line"),
+            ]
+        }
     }
 }

@@ -2,12 +2,12 @@ import Geometry
 import Layers
 import Lottie
 import Raster
+import Styles
 
-/// A span of an animation's frames, named by one of the file's markers or given by frame numbers.
-public enum LottieSegment: Equatable, Sendable {
-    case marker(String)
-    case frames(Double, Double)
+/// A span of an animation's frames: one of the file's markers, or frame numbers.
+public typealias LottieSegment = FrameSegment
 
+extension FrameSegment {
     /// The frames from and to, in the file's numbering; nil when the file has no such marker.
     public func frames(in animation: LottieAnimation) -> (start: Double, end: Double)? {
         switch self {
@@ -21,38 +21,19 @@ public enum LottieSegment: Equatable, Sendable {
     }
 }
 
-/// The Lottie header's parameters: which segments play when, and where the animation sits in the header.
-public struct LottieHeaderStyle: Equatable, Sendable {
-    /// Scrubbed by the pull's fraction of the trigger distance. Default: the marker "pull", else the first half.
-    public var pull: LottieSegment?
-    /// Looped while refreshing. Default: the marker "refresh", else the second half.
-    public var refresh: LottieSegment?
-    /// Played once when the refresh ends. Default: the marker "end", else none (the pull segment is scrubbed back).
-    public var end: LottieSegment?
-    public var headerHeight: Double
-    /// The box the animation is fitted into, in points, keeping its proportions; nil fits it in the header.
-    public var animationSize: Size?
-    /// How far the box's centre sits from the header's centre, in points.
-    public var offset: Point
-
-    public init(pull: LottieSegment? = nil, refresh: LottieSegment? = nil, end: LottieSegment? = nil,
-                headerHeight: Double = 60, animationSize: Size? = nil, offset: Point = .zero) {
-        self.pull = pull
-        self.refresh = refresh
-        self.end = end
-        self.headerHeight = headerHeight
-        self.animationSize = animationSize
-        self.offset = offset
-    }
-}
-
 /// A header that plays a Bodymovin animation: the pull scrubs one segment, refreshing loops another, and the end
 /// of a refresh plays a third when there is one — what Lottie users wire up by hand for pull-to-refresh.
-public final class LottieEffect: RefreshEffect {
-    public let metrics: RefreshMetrics
+public final class LottieEffect: StyledEffect {
+    public private(set) var metrics: RefreshMetrics
     public let layer = Layer()
-    public let animation: LottieAnimation?
-    public let style: LottieHeaderStyle
+    /// What plays; nil draws nothing. A new one shows from the next frame, in the phase under way.
+    public var animation: LottieAnimation? {
+        didSet { canvasLayer.animation = animation }
+    }
+    /// The parameters in use; a change shows from the next frame and keeps the pull or refresh under way.
+    public var style: Style {
+        didSet { metrics = RefreshMetrics(headerHeight: style.headerHeight) }
+    }
     private let canvasLayer: LottieLayerView
     private var phase: Phase = .pulling
     private var progress = 0.0
@@ -63,7 +44,7 @@ public final class LottieEffect: RefreshEffect {
         case ending(since: Double)
     }
 
-    public init(animation: LottieAnimation?, style: LottieHeaderStyle = LottieHeaderStyle()) {
+    public init(animation: LottieAnimation? = nil, style: Style = Style()) {
         self.animation = animation
         self.style = style
         metrics = RefreshMetrics(headerHeight: style.headerHeight)
@@ -104,9 +85,9 @@ public final class LottieEffect: RefreshEffect {
 
     public func update(pull: RefreshPull) {
         progress = pull.progress
-        let box = style.animationSize ?? pull.headerSize
-        canvasLayer.frame = Rect(x: (pull.headerSize.width - box.width) / 2 + style.offset.x,
-                                 y: (pull.headerSize.height - box.height) / 2 + style.offset.y,
+        let box = style.animationSize.width > 0 && style.animationSize.height > 0 ? style.animationSize : pull.headerSize
+        canvasLayer.frame = Rect(x: (pull.headerSize.width - box.width) / 2 + style.offsetX,
+                                 y: (pull.headerSize.height - box.height) / 2 + style.offsetY,
                                  width: box.width, height: box.height)
         canvasLayer.frameNumber = frame(at: pull.time)
     }
@@ -129,7 +110,7 @@ public final class LottieEffect: RefreshEffect {
 
 /// The layer that draws the animation's current frame, fitted into its bounds.
 final class LottieLayerView: Layer {
-    let animation: LottieAnimation?
+    var animation: LottieAnimation?
     var frameNumber = 0.0
     private let renderer = LottieRenderer()
 
@@ -143,5 +124,52 @@ final class LottieLayerView: Layer {
         let fit = LottieRenderer.fitting(animation.size, into: bounds)
         renderer.render(animation, frame: frameNumber, into: context.canvas,
                         transform: fit.concatenating(context.transform))
+    }
+}
+
+extension LottieEffect {
+    /// The Lottie header's parameters: which segments play when, and where the animation sits in the header.
+    public struct Style: StyleValue {
+        /// Scrubbed by the pull's fraction of the trigger distance. Default: the marker "pull", else the first half.
+        public var pull: LottieSegment?
+        /// Looped while refreshing. Default: the marker "refresh", else the second half.
+        public var refresh: LottieSegment?
+        /// Played once when the refresh ends. Default: the marker "end", else none (the pull segment is scrubbed
+        /// back).
+        public var end: LottieSegment?
+        /// 60 pt: room for a 50 pt animation with margins, as Lottie pull-to-refresh headers are usually made.
+        public var headerHeight = 60.0
+        /// The box the animation is fitted into, keeping its proportions; [0, 0] fits it in the header.
+        public var animationSize = Size(0, 0)
+        /// How far the box's centre sits from the header's centre, in points (y down).
+        public var offsetX = 0.0
+        public var offsetY = 0.0
+
+        public init() {}
+
+        public init(pull: LottieSegment? = nil, refresh: LottieSegment? = nil, end: LottieSegment? = nil,
+                    headerHeight: Double = 60, animationSize: Size = Size(0, 0), offset: Point = .zero) {
+            self.pull = pull
+            self.refresh = refresh
+            self.end = end
+            self.headerHeight = headerHeight
+            self.animationSize = animationSize
+            offsetX = offset.x
+            offsetY = offset.y
+        }
+
+        public static var fields: [StyleField<Style>] {
+            [
+                .segment("pull", \.pull, "scrubbed by the pull up to the trigger; null: the marker \"pull\", else the first half"),
+                .segment("refresh", \.refresh, "looped while refreshing; null: the marker \"refresh\", else the second half"),
+                .segment("end", \.end, "played once when a refresh ends; null: the marker \"end\", else none"),
+                .number("headerHeight", \.headerHeight, "pt", 10...500,
+                        "the header's height: the pull that arms it (its trigger) and the refreshing inset"),
+                .size("animationSize", \.animationSize, "pt", 0...1000,
+                      "the box [width, height] the animation is fitted into; [0, 0] fits it in the header"),
+                .number("offsetX", \.offsetX, "pt", -1000...1000, "how far right of the header's centre the box sits"),
+                .number("offsetY", \.offsetY, "pt", -1000...1000, "how far below the header's centre the box sits"),
+            ]
+        }
     }
 }
