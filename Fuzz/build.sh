@@ -10,15 +10,15 @@ out=${1:-.build/fuzz}
 mkdir -p "$out/modules"
 
 # The C libraries' headers and link flags, as Package.swift finds them through pkg-config.
-read -r -a cflags <<<"$(pkg-config --cflags freetype2 fontconfig libpng)"
-read -r -a libs <<<"$(pkg-config --libs freetype2 fontconfig libpng)"
+read -r -a cflags <<<"$(pkg-config --cflags freetype2 fontconfig libpng libgif)"
+read -r -a libs <<<"$(pkg-config --libs freetype2 fontconfig libpng libgif)"
 common=(-sanitize=fuzzer,address -O -parse-as-library -swift-version 6 -suppress-warnings
-        -I "$out/modules" -I Sources/CPNG -I Sources/CFreeType -I Sources/CFontconfig)
+        -I "$out/modules" -I Sources/CPNG -I Sources/CGIF -I Sources/CFreeType -I Sources/CFontconfig)
 for flag in "${cflags[@]}"; do common+=(-Xcc "$flag"); done
 
 # A module is rebuilt when one of its sources is newer than its object, and so is every module after it.
 stale=0
-for module in Geometry Raster Text Motion Layers Scrolling Refresh Lab; do
+for module in Geometry Raster Text Motion Layers Styles Lottie Scrolling Refresh Lab; do
   object="$out/modules/$module.o"
   if [ "$stale" = 0 ] && [ -f "$object" ] \
      && [ -z "$(find "Sources/$module" -name '*.swift' -newer "$object" | head -1)" ]; then

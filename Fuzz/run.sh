@@ -7,18 +7,22 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(scene gesture svgpath raster)
+[ ${#targets[@]} -gt 0 ] || targets=(scene gesture svgpath style lottie gif raster)
 out=.build/fuzz
 Fuzz/build.sh "$out" 2>&1 | grep -v "Cannot export local symbol" || true
 for t in "${targets[@]}"; do [ -x "$out/fuzz-$t" ] || { echo "fuzz: no target '$t' was built" >&2; exit 1; }; done
 
 # Seeds: the project's own files (scenes, gesture scripts) and the small ones in Fuzz/seeds. The generated corpus
 # grows in .build/fuzz/corpus, never in the repository.
-mkdir -p "$out/findings" "$out/seeds/scene"
+mkdir -p "$out/findings" "$out/seeds/scene" "$out/seeds/lottie"
 cp Tests/Fixtures/scenes/{sticky,dots,ring,strokes,stress,curves}.json "$out/seeds/scene/"
+cp Resources/animations/refresh.json "$out/seeds/lottie/"
 seeds_scene=("$out/seeds/scene" Fuzz/seeds/scene)
 seeds_gesture=(Resources/gestures)
 seeds_svgpath=(Fuzz/seeds/svgpath)
+seeds_style=(Fuzz/seeds/style)
+seeds_lottie=("$out/seeds/lottie" Fuzz/seeds/lottie)
+seeds_gif=(Fuzz/seeds/gif)
 seeds_raster=(Fuzz/seeds/raster)
 
 # Leaks are findings, but for what a system library keeps for the whole process (listed in Fuzz/lsan.supp).
@@ -27,7 +31,7 @@ failed=()
 for t in "${targets[@]}"; do
   mkdir -p "$out/corpus/$t"
   declare -n seeds="seeds_$t"
-  case $t in scene) max_len=100000 ;; raster) max_len=2048 ;; *) max_len=8192 ;; esac
+  case $t in scene | lottie) max_len=100000 ;; raster) max_len=2048 ;; *) max_len=8192 ;; esac
   echo "== fuzz $t for ${seconds}s"
   # A second per input at most, and 2 GB: a slower or larger input is a finding (the inputs are bounded).
   if ! "$out/fuzz-$t" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -malloc_limit_mb=2048 \
