@@ -60,7 +60,7 @@ let package = Package(
         .testTarget(name: "LayersTests", dependencies: ["Geometry", "Raster", "Motion", "Layers", "TestSupport"]),
         .testTarget(name: "StylesTests", dependencies: ["Geometry", "Raster", "Motion", "Styles", "TestSupport"]),
         .testTarget(name: "ScrollingTests", dependencies: ["Geometry", "Motion", "Scrolling", "TestSupport"]),
-        .testTarget(name: "RefreshTests", dependencies: ["Geometry", "Scrolling", "Refresh", "TestSupport"],
+        .testTarget(name: "RefreshTests", dependencies: ["Geometry", "Scrolling", "Styles", "Refresh", "TestSupport"],
                     exclude: ["Goldens"]),
         .testTarget(name: "LottieTests", dependencies: ["Geometry", "Raster", "Motion", "Layers", "Lottie", "Refresh", "Lab", "CRLottie",
                                                         "TestSupport"]),

@@ -1,3 +1,4 @@
+import Styles
 import Synchronization
 
 /// The effects the lab can show, by name, with what its keys and help say of each.
@@ -37,13 +38,12 @@ public enum RefreshEffects {
         },
         Entry(name: "classic", title: LocalizedText(english: "classic header (MJRefresh)",
                                                     chinese: "经典头部（MJRefresh）")) { ClassicEffect() },
-        // Made without pictures: the lab gives it the animation of `--animation`, or its default one.
+        // The two made without their animation: the lab gives each the file of `--animation`, or its default one.
         Entry(name: "gif", title: LocalizedText(english: "gif header (MJRefresh)", chinese: "动图头部（MJRefresh）")) {
             GifEffect()
         },
-        // With no animation it draws nothing: the lab registers one under this name once it has read the file.
         Entry(name: "lottie", title: LocalizedText(english: "Lottie animation header", chinese: "Lottie 动画头部")) {
-            LottieEffect(animation: nil)
+            LottieEffect()
         },
     ]
 

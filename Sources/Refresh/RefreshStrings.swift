@@ -1,25 +1,90 @@
+import Styles
+
 /// The language of a control's texts.
 public enum RefreshLanguage: String, Equatable, Sendable, CaseIterable {
     case english
     case chinese
 }
 
-/// A short text in each of the lab's languages, such as an effect's line in the help.
-public struct LocalizedText: Equatable, Sendable {
-    public var english: String
-    public var chinese: String
-
-    public init(english: String, chinese: String) {
-        self.english = english
-        self.chinese = chinese
-    }
-
+extension LocalizedText {
     /// The text in `language`.
     public func text(in language: RefreshLanguage) -> String {
         switch language {
         case .english: english
         case .chinese: chinese
         }
+    }
+}
+
+/// The texts a header shows, in both languages, as its style holds them: what a designer may rewrite without code.
+public struct HeaderTexts: Equatable, Sendable {
+    /// One of the texts, as its style field names it.
+    public enum Line: String, CaseIterable, Sendable {
+        case pullDown, release, refreshing, succeeded, failed, lastUpdated, today, noRecord
+
+        var path: WritableKeyPath<HeaderTexts, LocalizedText> {
+            switch self {
+            case .pullDown: \.pullDown
+            case .release: \.release
+            case .refreshing: \.refreshing
+            case .succeeded: \.succeeded
+            case .failed: \.failed
+            case .lastUpdated: \.lastUpdated
+            case .today: \.today
+            case .noRecord: \.noRecord
+            }
+        }
+
+        var meaning: String {
+            switch self {
+            case .pullDown: "the text while pulling, short of the threshold"
+            case .release: "the text past the threshold: letting go will refresh"
+            case .refreshing: "the text while refreshing"
+            case .succeeded: "the text when a refresh ends with success"
+            case .failed: "the text when a refresh fails"
+            case .lastUpdated: "the last-updated line's prefix, with its separator"
+            case .today: "the word for an update made today"
+            case .noRecord: "the last-updated line before any update"
+            }
+        }
+    }
+
+    public var pullDown, release, refreshing, succeeded, failed, lastUpdated, today, noRecord: LocalizedText
+
+    /// The texts of `make`'s strings in each language.
+    public init(_ make: (RefreshLanguage) -> RefreshStrings) {
+        let en = make(.english), zh = make(.chinese)
+        func both(_ path: KeyPath<RefreshStrings, String>) -> LocalizedText {
+            LocalizedText(english: en[keyPath: path], chinese: zh[keyPath: path])
+        }
+        pullDown = both(\.pullDown)
+        release = both(\.release)
+        refreshing = both(\.refreshing)
+        succeeded = both(\.succeeded)
+        failed = both(\.failed)
+        lastUpdated = both(\.lastUpdated)
+        today = both(\.today)
+        noRecord = both(\.noRecord)
+    }
+
+    /// `base` with the header's texts replaced by these, in `language`.
+    public func strings(_ language: RefreshLanguage, over base: RefreshStrings) -> RefreshStrings {
+        var strings = base
+        strings.pullDown = pullDown.text(in: language)
+        strings.release = release.text(in: language)
+        strings.refreshing = refreshing.text(in: language)
+        strings.succeeded = succeeded.text(in: language)
+        strings.failed = failed.text(in: language)
+        strings.lastUpdated = lastUpdated.text(in: language)
+        strings.today = today.text(in: language)
+        strings.noRecord = noRecord.text(in: language)
+        return strings
+    }
+
+    /// The style fields of `lines` of the texts at `path`, keyed by the line's name and "Text" ("pullDownText").
+    public static func fields<Root>(at path: WritableKeyPath<Root, HeaderTexts>,
+                                    _ lines: [Line] = Line.allCases) -> [StyleField<Root>] {
+        lines.map { line in .text(line.rawValue + "Text", path.appending(path: line.path), line.meaning) }
     }
 }
 

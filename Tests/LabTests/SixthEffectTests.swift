@@ -1,5 +1,6 @@
 import Foundation
 import Geometry
+import Styles
 @testable import Lab
 import Layers
 import Motion

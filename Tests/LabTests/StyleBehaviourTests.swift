@@ -153,6 +153,46 @@ struct StyleBehaviourTests {
         #expect(lottie.frame(at: replay.simulation.clock.now) <= 10)
     }
 
+    /// A text given in a style is the one shown, in its language, and a style saved mid-pull changes the line at once;
+    /// the other language keeps its default.
+    @Test(arguments: ["classic", "gif", "news"])
+    func aTextIsTheOneShown(effect: String) throws {
+        let replay = try styledReplay(heldPull, effect: effect, style: #"{"\#(effect)": {"releaseText": {"en": "Let go!"}}}"#)
+        for _ in 0..<45 { replay.advance() }
+        let control = replay.simulation.refreshControl
+        #expect(control.state == .armed)
+        func shown() -> String? {
+            switch control.effect {
+            case let classic as ClassicEffect: classic.stateLabel.string
+            case let gif as GifEffect: gif.labels.stateLabel.string
+            case let news as NewsEffect: news.label.string
+            default: nil
+            }
+        }
+        replay.simulation.render()
+        #expect(shown() == "Let go!")
+        replay.simulation.perform(.toggleLanguage)
+        replay.advance()
+        #expect(shown() == RefreshStrings.standard(.chinese).release || shown() == NewsEffect.newsStrings(.chinese).release)
+        replay.simulation.perform(.toggleLanguage)
+        replay.simulation.styles = try styleBook(#"{"\#(effect)": {"releaseText": {"en": "Now!"}}}"#)
+        replay.advance()
+        #expect(shown() == "Now!" && control.state == .armed)
+    }
+
+    /// The sticky header's result row says the style's words.
+    @Test func theStickyResultIsTheStylesText() throws {
+        let replay = try styledReplay(quickPull, effect: "sticky", style: #"{"sticky": {"succeededText": {"en": "Fresh!", "zh": "新鲜！"}}}"#)
+        var seen = false
+        while replay.advance() {
+            if case .finishing = replay.simulation.refreshControl.state,
+               let sticky = replay.simulation.refreshControl.effect as? StickyEffect {
+                seen = seen || sticky.resultRow.string == "Fresh!"
+            }
+        }
+        #expect(seen)
+    }
+
     /// The classic header's indicator fades over the style's remove duration, not the default's.
     @Test func theClassicIndicatorFadesOverTheRemoveDuration() throws {
         let effect = ClassicEffect(style: try styleBook(#"{"classic": {"removeDuration": 1}}"#).style(ClassicEffect.Style.self, for: "classic"))

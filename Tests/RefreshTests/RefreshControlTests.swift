@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import Geometry
+import Styles
 import Refresh
 import Motion
 import Scrolling

@@ -87,6 +87,11 @@ public final class ClassicEffect: StyledEffect {
 
     // MARK: RefreshEffect
 
+    /// MJRefresh's texts, with the style's in their place.
+    public func strings(for language: RefreshLanguage) -> RefreshStrings {
+        style.texts.strings(language, over: RefreshStrings.standard(language))
+    }
+
     public func didMove(to control: RefreshControl?) {
         labels.didMove(to: control)
     }
@@ -203,6 +208,9 @@ extension ClassicEffect {
         public var arrowColor = ClassicEffect.arrowColor
         public var arrowLineWidth = ClassicEffect.arrowLineWidth
 
+        /// The texts it shows, in both languages.
+        public var texts = HeaderTexts(RefreshStrings.standard)
+
         public init() {}
 
         public static var fields: [StyleField<Style>] {
@@ -219,6 +227,7 @@ extension ClassicEffect {
                 .color("arrowColor", \.arrowColor, "the arrow's colour"),
                 .number("arrowLineWidth", \.arrowLineWidth, "pt", 0.1...20, "the arrow's line width"),
             ]
+                + HeaderTexts.fields(at: \.texts, [.pullDown, .release, .refreshing, .lastUpdated, .today, .noRecord])
         }
     }
 }

@@ -176,6 +176,11 @@ public final class GifEffect: StyledEffect {
 
     // MARK: RefreshEffect
 
+    /// MJRefresh's texts, with the style's in their place.
+    public func strings(for language: RefreshLanguage) -> RefreshStrings {
+        style.texts.strings(language, over: RefreshStrings.standard(language))
+    }
+
     public func didMove(to control: RefreshControl?) {
         labels.didMove(to: control)
     }
@@ -239,6 +244,9 @@ extension GifEffect {
         public var textColor = StateLabels.textColor
         public var labelLeftInset = StateLabels.labelLeftInset
 
+        /// The texts it shows, in both languages.
+        public var texts = HeaderTexts(RefreshStrings.standard)
+
         public init() {}
 
         public static var fields: [StyleField<Style>] {
@@ -252,6 +260,7 @@ extension GifEffect {
                 .number("labelLeftInset", \.labelLeftInset, "pt", 0...300,
                         "gap between the picture's right edge and the wider line"),
             ]
+                + HeaderTexts.fields(at: \.texts, [.pullDown, .release, .refreshing, .lastUpdated, .today, .noRecord])
         }
     }
 }

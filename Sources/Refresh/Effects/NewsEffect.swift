@@ -148,6 +148,7 @@ public final class NewsEffect: StyledEffect {
         // Laid out again on the next frame, with the new sizes.
         size = .zero
         laidOutText = ""
+        refreshTexts()
     }
 
     /// The colours and font sizes from the style.
@@ -299,7 +300,9 @@ public final class NewsEffect: StyledEffect {
         return strings
     }
 
-    public func strings(for language: RefreshLanguage) -> RefreshStrings { NewsEffect.newsStrings(language) }
+    public func strings(for language: RefreshLanguage) -> RefreshStrings {
+        style.texts.strings(language, over: NewsEffect.newsStrings(language))
+    }
 
     /// The banner says how many new items came, as NetEase's does.
     public var reportsNewItems: Bool { true }
@@ -412,6 +415,9 @@ extension NewsEffect {
         public var bounceScale = NewsEffect.bounceScale
         public var fadeOutDuration = NewsEffect.fadeOutDuration
 
+        /// The texts it shows, in both languages.
+        public var texts = HeaderTexts(NewsEffect.newsStrings)
+
         public init() {}
 
         public static var fields: [StyleField<Style>] {
@@ -438,6 +444,7 @@ extension NewsEffect {
                 .number("bounceScale", \.bounceScale, "", 0.1...5, "the scale the banner's bounce overshoots to"),
                 .number("fadeOutDuration", \.fadeOutDuration, "s", 0...10, "the banner's fade-out once the inset is back"),
             ]
+                + HeaderTexts.fields(at: \.texts, [.pullDown, .release, .refreshing, .succeeded, .failed])
         }
     }
 }

@@ -244,6 +244,11 @@ public final class StickyEffect: StyledEffect {
         if !busy { layoutBlob(height: height) }
     }
 
+    /// MJRefresh's texts, with the style's results in their place.
+    public func strings(for language: RefreshLanguage) -> RefreshStrings {
+        style.texts.strings(language, over: RefreshStrings.standard(language))
+    }
+
     public func didMove(to control: RefreshControl?) {
         self.control = control
     }
@@ -471,6 +476,9 @@ extension StickyEffect {
         public var resultFontSize = StickyEffect.resultFontSize
         public var resultColor = StickyEffect.resultColor
 
+        /// The texts it shows, in both languages.
+        public var texts = HeaderTexts(RefreshStrings.standard)
+
         public init() {}
 
         public static var fields: [StyleField<Style>] {
@@ -494,6 +502,7 @@ extension StickyEffect {
                 .number("resultFontSize", \.resultFontSize, "pt", 4...72, "the result row's font size"),
                 .color("resultColor", \.resultColor, "the result row's colour"),
             ]
+                + HeaderTexts.fields(at: \.texts, [.succeeded, .failed])
         }
     }
 }
