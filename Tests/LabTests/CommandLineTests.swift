@@ -18,8 +18,6 @@ struct CommandOutcome {
 
 /// Whether the tests, and so the `refreshlab` built with them, run under AddressSanitizer: its shadow memory takes
 /// terabytes of address space, so a child cannot start under an address-space limit, and none is set then.
-let runsUnderAddressSanitizer = dlsym(nil, "__asan_init") != nil
-
 /// Starts the built `refreshlab` with the arguments, its standard output and error going to `stdout` and `stderr`
 /// in `directory`; the child starts with no signal blocked and SIGINT and SIGTERM at their defaults, whatever the
 /// test runner's are. `environment` adds to or replaces variables of the runner's; `newProcessGroup` starts it in a
@@ -85,7 +83,7 @@ func runRefreshlab(_ arguments: [String], in directory: String, timeout: Double 
     let pid = try spawnRefreshlab(arguments, in: directory, memoryLimit: memoryLimit, fileSizeLimit: fileSizeLimit)
     var status: Int32 = 0
     var exited = false
-    for _ in 0..<Int(timeout * 20) {
+    for _ in 0..<Int(timeout * timeLimitScale * 20) {
         if waitpid(pid, &status, WNOHANG) == pid { exited = true; break }
         usleep(50_000)
     }

@@ -165,7 +165,8 @@ struct SoakTests {
 
     @Test func randomUse() throws {
         let folder = temporaryDirectory("soak")
-        defer { _ = removeDirectory(folder) }
+        var keepsFolder = false
+        defer { if !keepsFolder { _ = removeDirectory(folder) } }
         let clock = SimulatedClock()
         let simulation = Simulation(clock: clock)
         let events = try EventLog(simulation: simulation, path: folder + "/events.jsonl")
@@ -238,6 +239,14 @@ struct SoakTests {
             }
         }
         #expect(invariants.problems.isEmpty, "\(invariants.problems)")
+        if !invariants.problems.isEmpty {
+            // The frames before the fault, as the trace has them, and the whole run's files kept to look into.
+            try trace.close()
+            keepsFolder = true
+            let lines = (readTextFile(folder + "/trace.jsonl") ?? "").split(separator: "\n").suffix(12)
+            print("soak: the last frames (all in \(folder)/trace.jsonl):\n" + lines.joined(separator: "\n"))
+            return
+        }
         // The random use did refresh, again and again.
         #expect(Double(refreshes) > SoakTests.minutes, "\(refreshes) refreshes")
         let summary = try #require(try recorder.stopRecording())

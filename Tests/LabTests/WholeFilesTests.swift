@@ -32,7 +32,7 @@ func fileKind(_ path: String) -> mode_t? {
 /// ended it); kills it and records an issue when it does not end in time.
 func waitForExit(_ pid: pid_t, timeout: Double = 30) -> Int32 {
     var status: Int32 = 0
-    for _ in 0..<Int(timeout * 20) {
+    for _ in 0..<Int(timeout * timeLimitScale * 20) {
         if waitpid(pid, &status, WNOHANG) == pid {
             return status & 0x7F != 0 ? 128 + (status & 0x7F) : (status >> 8) & 0xFF
         }

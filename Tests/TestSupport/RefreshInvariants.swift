@@ -20,6 +20,8 @@ public final class RefreshInvariants {
 
     private var lastOffset: Double
     private var lastInsetTop: Double
+    /// How far the content was past its top or bottom edge at the end of the last frame.
+    private var lastOverscroll = 0.0
     private var lastVelocity = 0.0
     private var lastDistance = 0.0
     private var lastFloats = false
@@ -40,6 +42,13 @@ public final class RefreshInvariants {
 
     var metrics: RefreshMetrics { control.metrics }
     var offset: Double { scrollView.contentOffset.y }
+    /// How far the content is past its top or bottom edge, in points.
+    var overscroll: Double {
+        let top = -scrollView.contentInset.top
+        let bottom = Swift.max(top, scrollView.contentSize.height + scrollView.contentInset.bottom
+                                   - scrollView.boundsSize.height)
+        return Swift.max(top - offset, offset - bottom, 0)
+    }
     /// How much of the header is in view: the content's drop below its top, or a floating header's distance.
     public var shownHeader: Double { metrics.placement.floating != nil ? control.distance : -offset - base }
 
@@ -60,7 +69,12 @@ public final class RefreshInvariants {
         // top with its inset.
         let step = abs(offset - lastOffset)
         let insetMove = abs(scrollView.contentInset.top - lastInsetTop)
-        let allowed = fingerMove + insetMove + 1.5 * (abs(velocity) + abs(lastVelocity)) * frameDuration + 2
+        // A finger catching the bounce spring in its first frames reads as no speed on either side of the frame,
+        // yet the spring, pulling from rest, moved the content by up to half its pull times the frame's time squared.
+        let physics = scrollView.physics
+        let springPull = physics.bounceStiffness / physics.bounceMass * lastOverscroll
+        let allowed = fingerMove + insetMove + 1.5 * (abs(velocity) + abs(lastVelocity)) * frameDuration
+            + springPull * frameDuration * frameDuration / 2 + 2
         // An effect that shows its header at once (sticky) moves the content to its rest in one frame, by design: when
         // the refresh starts, or when a finger lifts (or taps) during it.
         let atRest = !scrollView.isTracking && abs(offset + scrollView.contentInset.top) < 1e-9
@@ -85,6 +99,7 @@ public final class RefreshInvariants {
             if scrollView.topPullTravel > 0 && abs(offset - top) > 1e-9 { note("the content left its top") }
         }
         lastOffset = offset
+        lastOverscroll = overscroll
         lastInsetTop = scrollView.contentInset.top
         lastVelocity = velocity
         lastState = control.state
