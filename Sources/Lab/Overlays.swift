@@ -147,15 +147,20 @@ final class Overlays {
     private var stateText: (state: RefreshState, effect: String, line: TextLine)?
     private var triggerText: (distance: Double, line: TextLine)?
     private let stroker = Stroker()
+    /// The tuning panel (T), under the help.
+    let tuningPanel = TuningPanel()
 
     func draw(_ simulation: Simulation, time: Double, contentToPixels: AffineTransform, listClip: Rect) {
         let canvas = simulation.canvas, scale = simulation.phone.scale
         let rasterizer = simulation.renderer.rasterizer
-        let needsText = simulation.showsDebugOverlay || simulation.showsHelp
+        let needsText = simulation.showsDebugOverlay || simulation.showsHelp || simulation.tuning.isOpen
             || simulation.toast.isVisible(at: simulation.clock.base.now)
         let text = needsText ? simulation.renderer.loadTextRenderer() : nil
         if simulation.showsDebugOverlay {
             drawDebug(simulation, time: time, contentToPixels: contentToPixels, clip: listClip, text: text)
+        }
+        if simulation.tuning.isOpen, let text {
+            tuningPanel.draw(simulation, text: text, bold: simulation.renderer.loadTextRenderer(weight: .bold))
         }
         if simulation.showsHelp, let text {
             drawHelp(simulation.phone, language: simulation.language, text: text, rasterizer: rasterizer, into: canvas)
