@@ -290,6 +290,7 @@ public final class Simulation {
         if clock.isSlow { parts.append("slow x10") }
         if clock.isPaused { parts.append("paused") }
         if showsDebugOverlay { parts.append("debug") }
+        if tuning.isOpen { parts.append("tuning") }
         if footer.state == .noMoreData { parts.append("no more data") }
         return parts.joined(separator: " | ")
     }

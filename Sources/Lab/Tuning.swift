@@ -290,6 +290,14 @@ extension Simulation {
         }
         rows += TuningRow.rows(of: scrollView.physics, section: StyleFiles.physicsSection,
                                entries: styles.entries(for: StyleFiles.physicsSection), language: language)
+        // Another header: a physics row stays selected, else the new header's first row is.
+        if let old = tuning.rowCache, old.effect != effectName {
+            let previous = old.rows.isEmpty ? nil : old.rows[Swift.min(tuning.selection, old.rows.count - 1)]
+            tuning.selection = previous.flatMap { kept in
+                rows.firstIndex { $0.section == kept.section && $0.key == kept.key && $0.part == kept.part }
+            } ?? 0
+            tuning.firstVisibleLine = 0
+        }
         tuning.rowCache = (stylesRevision, effectName, language, rows)
         return rows
     }

@@ -79,6 +79,30 @@ struct TuningPanelTests {
         #expect(simulation.tuningRows.first?.section == simulation.effectName)
     }
 
+    @Test("A timing curve cycles through the named curves; another header keeps a physics row selected; the title says tuning")
+    func curvesAndHeaders() throws {
+        let (simulation, _) = try tuningSimulation(file: nil)
+        simulation.perform(.toggleTuning)
+        #expect(simulation.status.hasSuffix("| tuning"))
+        let row = try select("floatTiming", in: simulation)
+        let names = StyleKind.timingCurveNames
+        var seen: [String] = []
+        for _ in names {
+            simulation.perform(.tuningNudge(by: 1))
+            guard case .string(let name) = simulation.selectedTuningRow?.value else { Issue.record("no name"); return }
+            seen.append(name)
+        }
+        // Each name once, whatever the curve was (the ring's default is not a named one).
+        #expect(Set(seen) == Set(names) && seen.count == names.count)
+        #expect(row.value != simulation.selectedTuningRow?.value || names.contains(TuningStep.show(row.value)))
+        try select("maxVelocity", in: simulation)
+        simulation.perform(.nextEffect)
+        #expect(simulation.selectedTuningRow?.key == "maxVelocity")
+        try select(simulation.tuningRows[0].key, part: simulation.tuningRows[0].part, in: simulation)
+        simulation.perform(.nextEffect)
+        #expect(simulation.tuning.selection == 0 && simulation.selectedTuningRow?.section == simulation.effectName)
+    }
+
     @Test("Right and Left move a number by its step, Shift by ten steps, whole numbers by one, always within the range (random fields)")
     func nudgesByStepWithinRange() throws {
         var random = SeededRandom(seed: 12)
