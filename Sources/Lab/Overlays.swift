@@ -28,6 +28,8 @@ public final class Toast {
     private var line: TextLine?
     private var detailLine: TextLine?
     private var pill: Path?
+    /// The screen the pill was placed on (the tuning panel raises it above its sheet).
+    private var laidOutFor: Size?
 
     public init() {}
 
@@ -95,7 +97,8 @@ public final class Toast {
         let alpha = opacity(at: time)
         guard alpha > 0, let renderer else { return }
         let maxWidth = screen.width - 48
-        if line == nil {
+        if line == nil || laidOutFor != screen {
+            laidOutFor = screen
             let laid = Toast.layout(text, maxWidth: maxWidth, renderer: renderer)
             let second = detail.map { Toast.layout($0, size: Toast.detailFontSize, maxWidth: maxWidth, renderer: renderer) }
             let w = Swift.max(laid.width, second?.width ?? 0) + 2 * Toast.padding.width
@@ -165,7 +168,12 @@ final class Overlays {
         if simulation.showsHelp, let text {
             drawHelp(simulation.phone, language: simulation.language, text: text, rasterizer: rasterizer, into: canvas)
         }
-        simulation.toast.draw(screen: simulation.phone.screenSize, scale: scale, time: simulation.clock.base.now,
+        // Over the tuning panel, the toast sits just above its sheet, clear of the rows.
+        var toastScreen = simulation.phone.screenSize
+        if simulation.tuning.isOpen && !simulation.showsHelp {
+            toastScreen.height = TuningPanel.sheetFrame(screen: toastScreen).minY + Toast.bottomMargin - 8
+        }
+        simulation.toast.draw(screen: toastScreen, scale: scale, time: simulation.clock.base.now,
                               text: text, rasterizer: rasterizer, into: canvas)
     }
 
