@@ -458,7 +458,8 @@ extension Simulation {
             try utf8.withUnsafeBytes { try OutputFile.write($0, to: file) }
         } catch {
             return tuningFailure(chinese ? "无法保存样式文件；数值仅在本次生效" : "Cannot save the style file; the value applies live only",
-                                 line: "\(error) (the tuned values apply live but are not saved)", detail: file)
+                                 line: "cannot save the tuned values to \(file): \(error) (they apply live only)",
+                                 detail: file)
         }
         tuning.unsaved = []
         tuning.saveCount += 1

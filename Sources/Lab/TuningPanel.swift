@@ -41,10 +41,20 @@ final class TuningPanel {
         case row(Int)
     }
 
-    private var laidOut: [String: TextLine] = [:]
-    private var boldLaidOut: [String: TextLine] = [:]
-    /// The rows the texts were laid out for.
+    /// A text laid out: its string, size, weight and width limit (0: none).
+    private struct TextKey: Hashable {
+        let text: String
+        let size: Double
+        let bold: Bool
+        let maxWidth: Double
+    }
+
+    private var laidOut: [TextKey: TextLine] = [:]
+    /// The rows the texts and lines were made for, and the lines.
     private var revision: (styles: Int, effect: String, language: RefreshLanguage)?
+    private var lines: [Line] = []
+    /// The footer's lines for the selected row, made again when the selection or the rows change.
+    private var footer: (row: Int, lines: [(String, Color)])?
 
     /// The sheet's frame in points on `screen`.
     static func sheetFrame(screen: Size) -> Rect {
@@ -62,12 +72,12 @@ final class TuningPanel {
         return lines
     }
 
-    private func line(_ text: String, size: Double, bold: Bool = false, renderer: TextRenderer) -> TextLine {
-        let key = String(size) + "|" + text
-        if bold, let found = boldLaidOut[key] { return found }
-        if !bold, let found = laidOut[key] { return found }
-        let made = renderer.layout(text, size: size)
-        if bold { boldLaidOut[key] = made } else { laidOut[key] = made }
+    private func line(_ text: String, size: Double, bold: Bool = false, renderer: TextRenderer,
+                      maxWidth: Double = 0) -> TextLine {
+        let key = TextKey(text: text, size: size, bold: bold, maxWidth: maxWidth)
+        if let found = laidOut[key] { return found }
+        let made = renderer.layout(text, size: size, maxWidth: maxWidth > 0 ? maxWidth : nil)
+        laidOut[key] = made
         return made
     }
 
@@ -79,8 +89,9 @@ final class TuningPanel {
         let now = (simulation.stylesRevision, simulation.effectName, simulation.language)
         if revision.map({ $0 != now }) ?? true || laidOut.count > 600 {
             laidOut.removeAll(keepingCapacity: true)
-            boldLaidOut.removeAll(keepingCapacity: true)
             revision = now
+            lines = TuningPanel.lines(rows)
+            footer = nil
         }
         let chinese = simulation.language == .chinese
         let sheet = TuningPanel.sheetFrame(screen: phone.screenSize)
@@ -103,7 +114,7 @@ final class TuningPanel {
         let effectTitle = rows.first { $0.section != StyleFiles.physicsSection }?.section
         let physics = chinese ? "物理" : "physics"
         let titleText = effectTitle.map { $0 + "  ·  " + physics } ?? physics
-        let title = line(titleText, size: TuningPanel.titleSize, bold: true, renderer: bold ?? text)
+        let title = line(titleText, size: TuningPanel.titleSize, bold: bold != nil, renderer: bold ?? text)
         (bold ?? text).draw(title, at: title.origin(in: Rect(x: 0, y: sheet.minY + 12, width: width, height: 24), alignment: .center),
                             color: TuningPanel.labelColor, scale: s, into: canvas)
 
@@ -111,7 +122,6 @@ final class TuningPanel {
         let footerHeight = Double(TuningPanel.footerLines) * TuningPanel.footerLineHeight + 12
         let list = Rect(x: 0, y: sheet.minY + TuningPanel.headerHeight, width: width,
                         height: sheet.height - TuningPanel.headerHeight - footerHeight)
-        let lines = TuningPanel.lines(rows)
         let selected = rows.isEmpty ? -1 : Swift.min(simulation.tuning.selection, rows.count - 1)
         let selectedLine = lines.firstIndex(of: .row(selected)) ?? 0
         func height(_ line: Line) -> Double {
@@ -161,31 +171,24 @@ final class TuningPanel {
         rasterizer.fill(.rect(Rect(x: TuningPanel.margin * s, y: (footerTop * s).rounded(), width: (width - 2 * TuningPanel.margin) * s,
                                    height: Swift.max(1, s / 2))),
                         color: TuningPanel.separatorColor, into: canvas)
-        var footer: [(String, Color)] = []
-        if selected >= 0 {
-            let row = rows[selected]
-            footer.append((row.meaning, TuningPanel.secondaryColor))
-            footer.append((TuningPanel.sourceLine(row, chinese: chinese),
-                           row.source == nil ? TuningPanel.secondaryColor : TuningPanel.fileMarkColor))
+        if footer?.row != selected {
+            var made: [(String, Color)] = []
+            if selected >= 0 {
+                let row = rows[selected]
+                made.append((row.meaning, TuningPanel.secondaryColor))
+                made.append((TuningPanel.sourceLine(row, chinese: chinese),
+                             row.source == nil ? TuningPanel.secondaryColor : TuningPanel.fileMarkColor))
+            }
+            made.append((chinese ? "↑↓ 选择   ←→ 调整   Shift ×10   T 关闭" : "↑↓ choose   ←→ nudge   Shift ×10   T close",
+                         TuningPanel.secondaryColor))
+            footer = (selected, made)
         }
-        footer.append((chinese ? "↑↓ 选择   ←→ 调整   Shift ×10   T 关闭" : "↑↓ choose   ←→ nudge   Shift ×10   T close",
-                       TuningPanel.secondaryColor))
-        for (k, (string, color)) in footer.enumerated() {
-            let laid = line(string, size: TuningPanel.footerSize, renderer: text)
-            let shown = laid.width <= width - 2 * TuningPanel.margin ? laid
-                : line(string, size: TuningPanel.footerSize, renderer: text, maxWidth: width - 2 * TuningPanel.margin)
+        for (k, (string, color)) in (footer?.lines ?? []).enumerated() {
+            let shown = line(string, size: TuningPanel.footerSize, renderer: text, maxWidth: width - 2 * TuningPanel.margin)
             let box = Rect(x: TuningPanel.margin, y: footerTop + 6 + Double(k) * TuningPanel.footerLineHeight,
                            width: width - 2 * TuningPanel.margin, height: TuningPanel.footerLineHeight)
             text.draw(shown, at: shown.origin(in: box), color: color, scale: s, into: canvas)
         }
-    }
-
-    private func line(_ text: String, size: Double, renderer: TextRenderer, maxWidth: Double) -> TextLine {
-        let key = "fit" + String(maxWidth) + "|" + text
-        if let found = laidOut[key] { return found }
-        let made = renderer.layout(text, size: size, maxWidth: maxWidth)
-        laidOut[key] = made
-        return made
     }
 
     /// The footer's second line: where the value comes from, and what it may be.
