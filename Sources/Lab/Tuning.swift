@@ -374,6 +374,7 @@ extension Simulation {
             styles = book
             return ""
         }
+        let overriding = laterFile(setting: row.key, in: row.section, than: file)
         var change = Tuning.Change(section: row.section, key: row.key, value: value,
                                    source: StyleSource(file: file, line: 1, column: 1), type: type)
         // The file as it will be written says where the value (and every other of the file) will stand.
@@ -393,7 +394,25 @@ extension Simulation {
         } else if tuning.saveDue == nil {
             tuning.saveDue = tuning.lastSave + Tuning.saveInterval
         }
-        return ""
+        guard let overriding, tuning.lastFailure == nil else { return "" }
+        let name = StyleWatcher.split(overriding).name
+        return language == .chinese ? "\(name) 也设置了 \(row.key)，重新读取时以它为准"
+            : "\(name) sets \(row.key) too, and wins when the files are read again"
+    }
+
+    /// The file read after `file` that gives `section`.`key` now, if one does: its value wins over the tuned one
+    /// at the next reload (a `*.json` of the user's folder named after `tuning.json`, say).
+    private func laterFile(setting key: String, in section: String, than file: String) -> String? {
+        guard let current = styles.entries(for: section).first(where: { $0.key == key }),
+              !current.source.file.isEmpty, current.source.file != file else { return nil }
+        let source = current.source.file
+        if let target = styles.files.firstIndex(of: file), let other = styles.files.firstIndex(of: source) {
+            return other > target ? source : nil
+        }
+        // A file not read yet (tuning.json made by the panel): the folder's files are read in name order.
+        let (folder, name) = StyleWatcher.split(file), (otherFolder, otherName) = StyleWatcher.split(source)
+        guard folder == otherFolder, !styles.files.contains(file) else { return nil }
+        return Array(otherName.utf8).lexicographicallyPrecedes(Array(name.utf8)) ? nil : source
     }
 
     private func styleType<E: StyledEffect>(of effect: E) -> any StyleValue.Type { E.Style.self }

@@ -274,6 +274,22 @@ struct TuningPanelTests {
         #expect(other.tuning.lastFailure?.contains("plain") == true)
     }
 
+    @Test("A file read after the one saved to, setting the same key, is named: its value wins at the next reload")
+    func laterFileSaid() throws {
+        let dir = temporaryDirectory("tuning-later")
+        let folder = dir + "/refreshlab"
+        _ = mkdir(folder, 0o755)
+        writeTextFile(folder + "/zebra.json", #"{"ring": {"strokeWidth": 3}}"#)
+        let (simulation, _) = try tuningSimulation(file: folder + "/tuning.json",
+                                                   paths: StyleFiles.paths(folder: folder, extra: []))
+        simulation.perform(.toggleTuning)
+        try select("strokeWidth", in: simulation)
+        #expect(simulation.perform(.tuningNudge(by: 1)) == "zebra.json sets strokeWidth too, and wins when the files are read again")
+        // A key no later file sets says nothing.
+        try select("arrowWidth", in: simulation)
+        #expect(simulation.perform(.tuningNudge(by: 1)) == "")
+    }
+
     @Test("The watcher sees the panel's own save: the file reads back the same values, silently, and unsaved nudges stay")
     func noReloadLoop() throws {
         let dir = temporaryDirectory("tuning-reload")
