@@ -37,9 +37,15 @@ public enum Command: Equatable, Sendable {
     case screenshot
     /// Whether screenshots and recordings include the simulator's overlays (HUD, toast, help, debug): O.
     case toggleOverlaysInOutputs
+    /// Opens or closes the tuning panel, the current effect's and the physics' parameters: T.
+    case toggleTuning
+    /// In the tuning panel, the row above (Up: -1) or below (Down: +1); the rows wrap around.
+    case tuningSelect(by: Int)
+    /// In the tuning panel, nudges the selected value by this many steps: Left -1, Right +1, ten with Shift.
+    case tuningNudge(by: Int)
     /// The help overlay listing every key: H or F1.
     case toggleHelp
-    /// Closes the help when it is shown, else quits: Esc.
+    /// Closes the help or the tuning panel when one is shown, else quits: Esc.
     case escape
     /// Quits: Q.
     case quit
@@ -51,6 +57,9 @@ public enum Command: Equatable, Sendable {
         public var help: String
         public var chineseHelp: String
     }
+
+    /// What a key's name starts with when Shift is held: "Shift+Right".
+    public static let shiftPrefix = "Shift+"
 
     /// How many effects have a key of their own: 1…9.
     public static let effectKeyCount = 9
@@ -87,15 +96,30 @@ public enum Command: Equatable, Sendable {
         KeyBinding(keys: "C", command: .screenshot, help: "screenshot", chineseHelp: "截图"),
         KeyBinding(keys: "O", command: .toggleOverlaysInOutputs, help: "overlays in screenshots, videos",
                    chineseHelp: "截图和视频包含叠加层"),
+        KeyBinding(keys: "T", command: .toggleTuning, help: "tuning panel: effect, physics",
+                   chineseHelp: "调参面板：效果、物理"),
+        KeyBinding(keys: "Up", command: .tuningSelect(by: -1), help: "tuning: choose a value", chineseHelp: "调参：选择数值"),
+        KeyBinding(keys: "Down", command: .tuningSelect(by: 1), help: "tuning: choose a value", chineseHelp: "调参：选择数值"),
+        KeyBinding(keys: "Left", command: .tuningNudge(by: -1), help: "tuning: nudge (Shift ×10)",
+                   chineseHelp: "调参：微调（Shift ×10）"),
+        KeyBinding(keys: "Right", command: .tuningNudge(by: 1), help: "tuning: nudge (Shift ×10)",
+                   chineseHelp: "调参：微调（Shift ×10）"),
         KeyBinding(keys: "H", command: .toggleHelp, help: "this help", chineseHelp: "本帮助"),
         KeyBinding(keys: "F1", command: .toggleHelp, help: "this help", chineseHelp: "本帮助"),
-        KeyBinding(keys: "Escape", command: .escape, help: "close the help, or quit", chineseHelp: "关闭帮助，或退出"),
+        KeyBinding(keys: "Escape", command: .escape, help: "close the help or panel, or quit",
+                   chineseHelp: "关闭帮助或面板，或退出"),
         KeyBinding(keys: "Q", command: .quit, help: "quit", chineseHelp: "退出"),
     ]
 
     /// The command of a key named as in `keyBindings` (letters in either case), or nil for a key that does nothing.
-    /// Keys 1…9 always select an effect, so one without an effect says so rather than doing nothing.
+    /// Keys 1…9 always select an effect, so one without an effect says so rather than doing nothing. "Shift+" before
+    /// a name is the key pressed with Shift: Shift+Left and Shift+Right nudge ten steps; other keys ignore Shift.
     public init?(keyName: String) {
+        if keyName.hasPrefix(Command.shiftPrefix) {
+            guard let plain = Command(keyName: String(keyName.dropFirst(Command.shiftPrefix.count))) else { return nil }
+            if case .tuningNudge(let by) = plain { self = .tuningNudge(by: by * 10) } else { self = plain }
+            return
+        }
         if let digit = Int(keyName), keyName.count == 1, (1...Command.effectKeyCount).contains(digit) {
             self = .selectEffect(index: digit - 1)
             return

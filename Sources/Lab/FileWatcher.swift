@@ -202,9 +202,14 @@ public final class StyleReloader: FileReloader {
         guard watcher?.takeChange() == true else { return false }
         reloadCount += 1
         do {
-            simulation.styles = try StyleFiles.load(paths(), catalog: catalog)
+            var book = try StyleFiles.load(paths(), catalog: catalog)
+            // Values tuned in the panel and not saved yet stay; a save of the panel's own values reads back the
+            // same and says nothing.
+            simulation.tuning.reapplyUnsaved(to: &book)
+            let same = book.hasSameValues(as: simulation.styles)
+            simulation.styles = book
             lastError = nil
-            simulation.showToast("Styles reloaded")
+            if !same { simulation.showToast("Styles reloaded") }
         } catch {
             lastError = error
             simulation.showToast("Style file broken; the last good values stay", detail: error.description)

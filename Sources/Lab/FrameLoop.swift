@@ -344,6 +344,8 @@ public final class FrameLoop {
     /// Finishes every output: the sinks, the video and the timings under way (announced), the trace and the
     /// events. Reports the first failure after trying them all.
     public func finish() throws {
+        // Values tuned in the last moments before the end are saved, never lost.
+        simulation.saveTuning()
         var failure: (any Error)?
         for sink in sinks {
             do { try sink.finish() } catch { failure = failure ?? error }

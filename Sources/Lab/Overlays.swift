@@ -28,6 +28,8 @@ public final class Toast {
     private var line: TextLine?
     private var detailLine: TextLine?
     private var pill: Path?
+    /// The screen the pill was placed on (the tuning panel raises it above its sheet).
+    private var laidOutFor: Size?
 
     public init() {}
 
@@ -95,7 +97,8 @@ public final class Toast {
         let alpha = opacity(at: time)
         guard alpha > 0, let renderer else { return }
         let maxWidth = screen.width - 48
-        if line == nil {
+        if line == nil || laidOutFor != screen {
+            laidOutFor = screen
             let laid = Toast.layout(text, maxWidth: maxWidth, renderer: renderer)
             let second = detail.map { Toast.layout($0, size: Toast.detailFontSize, maxWidth: maxWidth, renderer: renderer) }
             let w = Swift.max(laid.width, second?.width ?? 0) + 2 * Toast.padding.width
@@ -147,20 +150,30 @@ final class Overlays {
     private var stateText: (state: RefreshState, effect: String, line: TextLine)?
     private var triggerText: (distance: Double, line: TextLine)?
     private let stroker = Stroker()
+    /// The tuning panel (T), under the help.
+    let tuningPanel = TuningPanel()
 
     func draw(_ simulation: Simulation, time: Double, contentToPixels: AffineTransform, listClip: Rect) {
         let canvas = simulation.canvas, scale = simulation.phone.scale
         let rasterizer = simulation.renderer.rasterizer
-        let needsText = simulation.showsDebugOverlay || simulation.showsHelp
+        let needsText = simulation.showsDebugOverlay || simulation.showsHelp || simulation.tuning.isOpen
             || simulation.toast.isVisible(at: simulation.clock.base.now)
         let text = needsText ? simulation.renderer.loadTextRenderer() : nil
         if simulation.showsDebugOverlay {
             drawDebug(simulation, time: time, contentToPixels: contentToPixels, clip: listClip, text: text)
         }
+        if simulation.tuning.isOpen, let text {
+            tuningPanel.draw(simulation, text: text, bold: simulation.renderer.loadTextRenderer(weight: .bold))
+        }
         if simulation.showsHelp, let text {
             drawHelp(simulation.phone, language: simulation.language, text: text, rasterizer: rasterizer, into: canvas)
         }
-        simulation.toast.draw(screen: simulation.phone.screenSize, scale: scale, time: simulation.clock.base.now,
+        // Over the tuning panel, the toast sits just above its sheet, clear of the rows.
+        var toastScreen = simulation.phone.screenSize
+        if simulation.tuning.isOpen && !simulation.showsHelp {
+            toastScreen.height = TuningPanel.sheetFrame(screen: toastScreen).minY + Toast.bottomMargin - 8
+        }
+        simulation.toast.draw(screen: toastScreen, scale: scale, time: simulation.clock.base.now,
                               text: text, rasterizer: rasterizer, into: canvas)
     }
 

@@ -50,8 +50,16 @@ public final class Simulation {
     /// The user's style files, merged: the physics and every effect take their values from them, at once and on
     /// every change, without a reset (none by default: REFERENCE's values).
     public var styles = StyleBook(catalog: StyleCatalog([])) {
-        didSet { applyStyles() }
+        didSet {
+            stylesRevision &+= 1
+            applyStyles()
+        }
     }
+    /// Counts the changes of `styles`, so that what is made from them (the tuning panel's rows) is made again.
+    public private(set) var stylesRevision = 0
+    /// The tuning panel (T): the current effect's and the physics' parameters, nudged with the arrows and saved to
+    /// the user's style file.
+    public let tuning = Tuning()
     /// Whether refreshes and loads end by themselves `autoEndDelay` after they start (the simulator's "auto end").
     public var autoEndsRefreshing = true
     /// The animations read for the headers that play files, by effect name (see `loadAnimation(path:for:)`).
@@ -199,6 +207,7 @@ public final class Simulation {
         refreshControl.step(to: now)
         footer.step(to: now)
         animator.update(to: now)
+        if let due = tuning.saveDue, clock.base.now >= due { saveTuning() }
     }
 
     /// The simulator's automatic end: a refresh or a load that has run `autoEndDelay` ends. A refresh ends with
@@ -266,7 +275,10 @@ public final class Simulation {
         let moving = scrollView.isAnimating || refreshControl.isAnimating || footer.state == .refreshing
             || animator.hasRunningAnimations
         if moving && !clock.isPaused { return .moving }
-        return toast.activity(at: clock.base.now)
+        let toastActivity = toast.activity(at: clock.base.now)
+        // Tuned values waiting to be saved wake a still loop when their save is due.
+        if let due = tuning.saveDue, case .still(let until) = toastActivity { return .still(until: Swift.min(until, due)) }
+        return toastActivity
     }
 
     /// What the window's title says: the effect, the language, and every toggle that is on, as the Simulator's
@@ -278,6 +290,7 @@ public final class Simulation {
         if clock.isSlow { parts.append("slow x10") }
         if clock.isPaused { parts.append("paused") }
         if showsDebugOverlay { parts.append("debug") }
+        if tuning.isOpen { parts.append("tuning") }
         if footer.state == .noMoreData { parts.append("no more data") }
         return parts.joined(separator: " | ")
     }

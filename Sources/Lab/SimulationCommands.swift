@@ -22,8 +22,9 @@ extension Simulation {
     /// host takes them with `takeHostRequests()` and may replace the toast with one naming the file it wrote.
     @discardableResult
     public func perform(_ command: Command) -> String {
-        let text = showsHelp ? applyWithHelpShown(command) : apply(command)
-        toast.show(text, at: clock.base.now)
+        let text = showsHelp ? applyWithHelpShown(command) : applyTuning(command) ?? apply(command)
+        // The panel's arrows say nothing when all went well: the panel shows the value.
+        if !text.isEmpty { toast.show(text, at: clock.base.now) }
         return text
     }
 
@@ -121,12 +122,15 @@ extension Simulation {
             includesOverlaysInOutputs.toggle()
             return includesOverlaysInOutputs ? "Screenshots and videos include the overlays"
                 : "Screenshots and videos show the phone only"
+        case .toggleTuning, .tuningSelect, .tuningNudge:
+            return applyTuning(command) ?? ""
         case .toggleHelp:
             // Opened over a finger that is down: the list behind gets no more input, so the touch ends here.
             cancelTouch()
             showsHelp = true
             return language == .chinese ? "帮助：所有按键" : "Help: every key"
         case .escape, .quit:
+            saveTuning()
             hostRequests.insert(.quit)
             return "Quit"
         }

@@ -64,7 +64,7 @@ public struct StyleBook: Sendable {
     /// The files read, in order.
     public private(set) var files: [String] = []
     /// Per section, the overriding values in the order first given (a later file replaces a value in place).
-    private var sections: [String: [Entry]] = [:]
+    var sections: [String: [Entry]] = [:]
     public let catalog: StyleCatalog
 
     /// No files: every style at its defaults.

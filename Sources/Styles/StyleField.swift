@@ -192,7 +192,7 @@ extension StyleField {
     /// A span of an animation's frames; null leaves it to the effect's default.
     public static func segment(_ key: String, _ path: WritableKeyPath<Root, FrameSegment?>,
                                _ meaning: String) -> StyleField {
-        StyleField(key: key, kind: .segment, unit: "frame", meaning: meaning, range: nil,
+        StyleField(key: key, kind: .segment, unit: "", meaning: meaning, range: nil,
                    read: { root in
                        switch root[keyPath: path] {
                        case nil: return .null

@@ -222,6 +222,7 @@ struct WindowCommand: ParsableCommand {
         FrameRecorder.flushOnTermination()
         let simulation = Simulation(phone: phone)
         simulation.styles = styles
+        simulation.tuning.file = StyleFiles.tuningFile(extra: style.files, folder: StyleFiles.userFolder())
         try self.phone.loadAnimation(into: simulation)
         if let effect { simulation.selectEffect(named: effect) }
         simulation.includesOverlaysInOutputs = record.overlays

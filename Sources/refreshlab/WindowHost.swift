@@ -138,10 +138,11 @@ final class WindowHost: FrameInput, FrameDisplay {
         case wakeEventType:
             changed = true
         case SDL_KEYDOWN.rawValue:
-            guard let name = SDL_GetKeyName(event.key.keysym.sym).map({ String(cString: $0) }),
-                  let command = Command(keyName: name) else { break }
-            // A held key repeats only the frame step; every other key acts once per press.
-            if event.key.repeat != 0 && command != .stepFrame { break }
+            guard let plain = SDL_GetKeyName(event.key.keysym.sym).map({ String(cString: $0) }) else { break }
+            let shifted = (UInt32(event.key.keysym.mod) & UInt32(KMOD_SHIFT.rawValue)) != 0
+            guard let command = Command(keyName: shifted ? Command.shiftPrefix + plain : plain) else { break }
+            // A held key repeats only the frame step and the tuning panel's arrows; every other key acts once per press.
+            if event.key.repeat != 0 && !WindowHost.repeats(command) { break }
             simulation.perform(command)
             changed = true
         case SDL_MOUSEBUTTONDOWN.rawValue where event.button.button == UInt8(SDL_BUTTON_LEFT):
@@ -167,6 +168,14 @@ final class WindowHost: FrameInput, FrameDisplay {
             break
         }
         return true
+    }
+
+    /// Whether holding the key of `command` repeats it.
+    static func repeats(_ command: Command) -> Bool {
+        switch command {
+        case .stepFrame, .tuningSelect, .tuningNudge: return true
+        default: return false
+        }
     }
 
     // MARK: FrameDisplay
