@@ -38,7 +38,7 @@ struct TimingTerminationTests {
         var waited = 0
         var status: Int32 = 0
         var exited = false
-        while waited < 600 {
+        while waited < Int(600 * timeLimitScale) {
             if waitpid(pid, &status, WNOHANG) == pid { exited = true; break }
             if let partial = readTextFile(csv + ".tmp"), partial.split(separator: "\n").count > 61 { break }
             usleep(50_000)
@@ -46,7 +46,7 @@ struct TimingTerminationTests {
         }
         #expect(!exited, "the run ended before it could be stopped: \(readTextFile(dir + "/stderr") ?? "")")
         kill(pid, SIGTERM)
-        for _ in 0..<400 where !exited {  // up to 20 s
+        for _ in 0..<Int(400 * timeLimitScale) where !exited {  // up to 20 s (80 s under AddressSanitizer)
             if waitpid(pid, &status, WNOHANG) == pid { exited = true; break }
             usleep(50_000)
         }
