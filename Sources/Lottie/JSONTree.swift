@@ -3,7 +3,9 @@
 /// Lottie reads no files and has no JSON reader of its own; the caller that read the file builds this tree from its
 /// reader's output (Lab does, from its scene reader), so that a semantic error can still point at a line and column.
 public struct LottieJSON: Sendable {
-    public indirect enum Value: Sendable {
+    /// Not `indirect`: arrays already give the recursion its indirection, and a boxed case would cost an
+    /// allocation for every number of a file.
+    public enum Value: Sendable {
         case null
         case bool(Bool)
         case number(Double)

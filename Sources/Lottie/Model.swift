@@ -73,6 +73,9 @@ public struct LottieLayer: Sendable {
     /// This layer only serves as the matte of the next one and is not drawn itself.
     public var isMatteSource: Bool
     public var hidden: Bool
+    /// Where the parent (the first layer whose `index` is `parent`) sits in the same list, found once when the
+    /// file is read so that drawing a frame follows parents without a table or a search.
+    public internal(set) var parentPosition: Int? = nil
 }
 
 /// A layer's or a group's transform, each part animated.
@@ -95,9 +98,13 @@ public struct Transform: Sendable {
 
     /// The matrix at `frame`: anchor, then scale, skew, rotation and position, as After Effects applies them.
     public func matrix(at frame: Double) -> AffineTransform {
-        let a = anchor.value(at: frame), s = scale.value(at: frame)
-        var p = position.value(at: frame)
-        if let positionX, let positionY { p = [positionX.scalar(at: frame), positionY.scalar(at: frame)] }
+        let a = anchor.sample(at: frame), s = scale.sample(at: frame)
+        var p = position.sample(at: frame)
+        if let positionX, let positionY {
+            p.count = 2
+            p.values.x = positionX.scalar(at: frame)
+            p.values.y = positionY.scalar(at: frame)
+        }
         let r = rotation.scalar(at: frame) * .pi / 180
         let sk = skew.scalar(at: frame), sa = skewAxis.scalar(at: frame) * .pi / 180
         var m = AffineTransform(translationX: -a.at(0), y: -a.at(1))

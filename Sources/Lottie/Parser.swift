@@ -105,6 +105,11 @@ struct LottieParser {
         for item in list {
             if let layer = try layer(item) { out.append(layer) }
         }
+        if out.contains(where: { $0.parent != nil }) {
+            var positions: [Int: Int] = [:]
+            for (i, layer) in out.enumerated() { if let n = layer.index, positions[n] == nil { positions[n] = i } }
+            for i in out.indices { out[i].parentPosition = out[i].parent.flatMap { positions[$0] } }
+        }
         return out
     }
 

@@ -80,6 +80,11 @@ public struct JSONReader {
     private var valueOffsets: [Int]?
     /// When not nil, the byte offset of every object key, in document order.
     private var keyOffsets: [Int]?
+    /// The elements and fields of the arrays and objects being read, innermost last: each container is collected
+    /// here and copied out once when it closes, so that it costs one allocation of exactly its size instead of a
+    /// buffer regrown as it fills (a large animation file has hundreds of thousands of small arrays).
+    private var elementStack: [JSONValue] = []
+    private var fieldStack: [(key: String, value: JSONValue)] = []
 
     private init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -131,6 +136,7 @@ public struct JSONReader {
         var reader = JSONReader(bytes)
         if recording {
             reader.valueOffsets = []
+            reader.valueOffsets?.reserveCapacity(bytes.count / 8)
             reader.keyOffsets = []
         }
         // A UTF-8 byte-order mark is tolerated, as many editors write one.
@@ -214,13 +220,13 @@ public struct JSONReader {
     private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
         try enter()
         index += 1
-        var fields: [(key: String, value: JSONValue)] = []
         skipSpace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(fields)
+            return .object([])
         }
+        let base = fieldStack.count
         while true {
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -229,7 +235,7 @@ public struct JSONReader {
             let keyOffset = index
             keyOffsets?.append(keyOffset)
             let key = try parseString()
-            if fields.contains(where: { $0.key == key }) {
+            if fieldStack[base...].contains(where: { $0.key == key }) {
                 throw error("field \"\(key)\" appears twice in one object", at: keyOffset)
             }
             skipSpace()
@@ -238,7 +244,8 @@ public struct JSONReader {
             }
             index += 1
             skipSpace()
-            fields.append((key, try parseValue()))
+            let value = try parseValue()
+            fieldStack.append((key, value))
             skipSpace()
             guard index < bytes.count else { throw error("expected ',' or '}' but found the end of the file") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -246,22 +253,25 @@ public struct JSONReader {
             throw error("expected ',' or '}' but found \(found)")
         }
         depth -= 1
+        let fields = Array(fieldStack[base...])
+        fieldStack.removeSubrange(base...)
         return .object(fields)
     }
 
     private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
         try enter()
         index += 1
-        var values: [JSONValue] = []
         skipSpace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return .array(values)
+            return .array([])
         }
+        let base = elementStack.count
         while true {
             skipSpace()
-            values.append(try parseValue())
+            let value = try parseValue()
+            elementStack.append(value)
             skipSpace()
             guard index < bytes.count else { throw error("expected ',' or ']' but found the end of the file") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -269,12 +279,27 @@ public struct JSONReader {
             throw error("expected ',' or ']' but found \(found)")
         }
         depth -= 1
+        let values = Array(elementStack[base...])
+        elementStack.removeSubrange(base...)
         return .array(values)
     }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         let start = index
         index += 1
+        // The common string, without escapes or control characters, is decoded in one piece; anything else is read
+        // again from its start by the general loop below, which also reports what is wrong.
+        var end = index
+        while end < bytes.count {
+            let b = bytes[end]
+            if b == UInt8(ascii: "\"") {
+                let text = String(decoding: bytes[index..<end], as: UTF8.self)
+                index = end + 1
+                return text
+            }
+            if b < 0x20 || b == UInt8(ascii: "\\") { break }
+            end += 1
+        }
         var scalars = String.UnicodeScalarView()
         var runStart = index
         // Plain runs are decoded in one piece; escapes are handled one by one.
@@ -347,27 +372,59 @@ public struct JSONReader {
         }
     }
 
+    /// Exact powers of ten as Doubles: 10^22 is the largest that a Double holds exactly.
+    private static let exactPowersOfTen: [Double] = (0...22).map { e in
+        var p = 1.0
+        for _ in 0..<e { p *= 10 }
+        return p
+    }
+
     private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
         let start = index
         func isDigit(_ i: Int) -> Bool { i < bytes.count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") }
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        // The digits are gathered while the grammar is checked: most numbers in a file have few of them, and then
+        // the value is one exact integer scaled by one exact power of ten, which IEEE division or multiplication
+        // rounds correctly (Clinger's fast path), with no text made for Double's parser.
+        var mantissa: UInt64 = 0, digits = 0, scale = 0
+        @inline(__always) func digit(_ b: UInt8) {
+            if mantissa == 0 && b == UInt8(ascii: "0") { return }  // leading zeros add no significant digit
+            mantissa = mantissa &* 10 &+ UInt64(b &- UInt8(ascii: "0"))
+            digits += 1
+        }
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
         guard isDigit(index) else { throw error("expected a digit but found \(found)") }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
             if isDigit(index) { throw error("a number may not start with 0 followed by more digits") }
         } else {
-            while isDigit(index) { index += 1 }
+            while isDigit(index) { digit(bytes[index]); index += 1 }
         }
         if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard isDigit(index) else { throw error("expected a digit after '.' but found \(found)") }
-            while isDigit(index) { index += 1 }
+            while isDigit(index) { digit(bytes[index]); scale -= 1; index += 1 }
         }
+        var exponentTooLong = false
         if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
             index += 1
-            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
+            var sign = 1, exponent = 0
+            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
+                if bytes[index] == UInt8(ascii: "-") { sign = -1 }
+                index += 1
+            }
             guard isDigit(index) else { throw error("expected a digit in the exponent but found \(found)") }
-            while isDigit(index) { index += 1 }
+            while isDigit(index) {
+                if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")) } else { exponentTooLong = true }
+                index += 1
+            }
+            scale += sign * exponent
+        }
+        if !exponentTooLong, digits <= 15, mantissa < (1 << 53) {
+            let m = Double(mantissa)
+            var value: Double?
+            if mantissa == 0 { value = 0 } else if scale >= 0, scale <= 22 { value = m * JSONReader.exactPowersOfTen[scale] } else if scale < 0, scale >= -22 { value = m / JSONReader.exactPowersOfTen[-scale] }
+            if let value { return negative ? -value : value }
         }
         // The grammar above admits only what Double's own parser accepts, so this cannot fail on valid text.
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
