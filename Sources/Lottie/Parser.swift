@@ -87,7 +87,7 @@ struct LottieParser {
         let layers = try self.layers(layersNode)
         if root["ddd"]?.number == 1 { layerName = "composition"; skip("3D") }
         var markers: [LottieMarker] = []
-        for m in root["markers"]?.array ?? [] {
+        for m in root.elements("markers") {
             guard let tm = m["tm"]?.number, tm.isFinite else { continue }
             markers.append(LottieMarker(name: m["cm"]?.string ?? "", start: tm,
                                         duration: Swift.max(0, m["dr"]?.number ?? 0)))
@@ -142,7 +142,7 @@ struct LottieParser {
         guard let ks = node["ks"] else { throw fail(node, "a layer needs its transform 'ks'") }
         var masks: [Mask] = []
         if node["hasMask"]?.number == 1 || node["masksProperties"] != nil {
-            for m in node["masksProperties"]?.array ?? [] {
+            for m in node.elements("masksProperties") {
                 let mode = Mask.Mode(rawValue: m["mode"]?.string ?? "a") ?? .add
                 guard let pt = m["pt"] else { throw fail(m, "a mask needs its path 'pt'") }
                 masks.append(Mask(mode: mode, path: try shape(pt), opacity: try animated(m["o"], [100]),
@@ -178,7 +178,8 @@ struct LottieParser {
         let reversed = node["d"]?.number == 3
         switch ty {
         case "gr":
-            var contents = try items(node["it"] ?? LottieJSON(.array([]), offset: node.offset))
+            var contents: [ShapeItem] = []
+            if let it = node["it"] { contents = try items(it) }
             var transform = Transform.identity
             if let i = contents.lastIndex(where: { if case .transform = $0 { return true }; return false }),
                case .transform(let t) = contents[i] {
@@ -207,7 +208,7 @@ struct LottieParser {
                               rule: node["r"]?.number == 2 ? .evenOdd : .nonZero))
         case "st", "gs":
             var dashes: [Animated] = [], offset: Animated?
-            for d in node["d"]?.array ?? [] {
+            for d in node.elements("d") {
                 let v = try animated(d["v"], [0])
                 if d["n"]?.string == "o" { offset = v } else { dashes.append(v) }
             }
