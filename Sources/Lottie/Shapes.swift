@@ -66,19 +66,36 @@ enum ShapeGeometry {
     }
 
     /// A star (outer and inner radius in turn) or a polygon, its first point straight up, turned by `rotation`
-    /// degrees. Roundness is not drawn.
+    /// degrees.
+    ///
+    /// Roundness is lottie-web's: each point gets tangents across its radius (perpendicular to it, clockwise out)
+    /// whose length is the roundness (0…100 %) of a quarter of the point's share of its circle's perimeter
+    /// (2πr / 4n for a polygon of n points; the same for a star's outer and inner points, n being its number of
+    /// points): a polygon at 100 % bulges toward its circle without reaching it. rlottie uses other constants.
     static func star(_ star: Star, at frame: Double, into shape: inout BezierShape) {
         shape.removeAll()
         let count = Int(Swift.min(Swift.max(star.points.scalar(at: frame).rounded(), 0), Double(maxStarPoints)))
         guard count >= (star.isPolygon ? 3 : 2) else { return }
         let c = star.position.sample(at: frame)
         let outer = star.outerRadius.scalar(at: frame), inner = star.innerRadius.scalar(at: frame)
+        let outerRoundness = star.outerRoundness.scalar(at: frame) / 100
+        let innerRoundness = star.isPolygon ? 0 : star.innerRoundness.scalar(at: frame) / 100
         let n = star.isPolygon ? count : 2 * count
         let step = 2 * Double.pi / Double(n)
         var angle = -Double.pi / 2 + star.rotation.scalar(at: frame) * .pi / 180
         for i in 0..<n {
-            let r = star.isPolygon || i % 2 == 0 ? outer : inner
-            shape.append(Point(c.at(0) + r * cos(angle), c.at(1) + r * sin(angle)), in: .zero, out: .zero)
+            let isOuter = star.isPolygon || i % 2 == 0
+            let r = isOuter ? outer : inner
+            let roundness = isOuter ? outerRoundness : innerRoundness
+            let dx = r * cos(angle), dy = r * sin(angle)
+            var tangent = Point.zero
+            if roundness != 0, roundness.isFinite, dx != 0 || dy != 0 {
+                // The unit vector across the radius, pointing back against the drawing direction, as lottie-web's.
+                let length = (dx * dx + dy * dy).squareRoot()
+                let perimeterShare = 2 * Double.pi * r / Double(4 * count)
+                tangent = Point(dy / length, -dx / length) * (perimeterShare * roundness)
+            }
+            shape.append(Point(c.at(0) + dx, c.at(1) + dy), in: tangent, out: -tangent)
             angle += step
         }
     }

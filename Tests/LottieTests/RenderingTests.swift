@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Geometry
 import Lab
 import Lottie
@@ -61,6 +64,64 @@ import Testing
         let c = try render([layer])
         // The other two points are at (35, 24) and (35, 76): the left side is the line x = 35.
         #expect(alpha(c, 77, 50) == 255 && alpha(c, 50, 22) == 0 && alpha(c, 37, 50) == 255 && alpha(c, 33, 50) == 0)
+    }
+
+    /// A polystar as lottie-web builds it, written out here from its rule: points at `radii` in turn from straight
+    /// up, clockwise, each with tangents across its radius of length roundness × 2πr / (4 × points).
+    func expectedStar(points: Int, radii: [Double], roundness: [Double]) -> Path {
+        let n = points * radii.count
+        var vertices: [Point] = [], across: [Point] = []
+        for i in 0..<n {
+            let a = -Double.pi / 2 + 2 * Double.pi * Double(i) / Double(n)
+            let r = radii[i % radii.count]
+            let k = roundness[i % radii.count] * 2 * Double.pi * r / Double(4 * points)
+            vertices.append(Point(50 + r * cos(a), 50 + r * sin(a)))
+            across.append(Point(-sin(a), cos(a)) * k)  // clockwise, across the radius
+        }
+        var path = Path()
+        path.move(to: vertices[0])
+        for i in 0..<n {
+            let j = (i + 1) % n
+            path.cubic(to: vertices[j], control1: vertices[i] + across[i], control2: vertices[j] - across[j])
+        }
+        path.close()
+        return path
+    }
+
+    func coverage(_ c: Canvas) -> Double {
+        var sum = 0.0
+        for y in 0..<c.height { for x in 0..<c.width { sum += Double(c[x, y] >> 24) / 255 } }
+        return sum
+    }
+
+    @Test func polygonAndStarRoundnessAsLottieWeb() throws {
+        func draw(_ star: J) throws -> Canvas {
+            try render([Lot.shapeLayer("star", [Lot.group([star, Lot.fill([0, 0, 0, 1])])])])
+        }
+        func reference(_ path: Path) -> Canvas {
+            let c = Canvas(width: 100, height: 100)
+            Rasterizer().fill(path, color: .black, into: c)
+            return c
+        }
+        func worst(_ a: Canvas, _ b: Canvas) -> Int {
+            var m = 0
+            for y in 0..<100 { for x in 0..<100 { m = max(m, abs(Int(a[x, y] >> 24) - Int(b[x, y] >> 24))) } }
+            return m
+        }
+        // A square polygon of radius 40 round (50, 50): at 100 % roundness each point's tangents are 2π·40 / 16
+        // = 5π long, the top point (50, 10) leaving toward (50 + 5π, 10).
+        let polygon = Lot.star([50, 50], points: 4, outer: 40, inner: 0, polygon: true)
+        let sharp = try draw(polygon)
+        let round = try draw(polygon.with("os", Lot.value(100)))
+        #expect(abs(coverage(sharp) - 3200) < 4, "a diamond of half-diagonal 40")
+        #expect(worst(round, reference(expectedStar(points: 4, radii: [40], roundness: [1]))) <= 2)
+        // Rounder than the diamond, short of the circle.
+        #expect(coverage(round) > 3600 && coverage(round) < Double.pi * 1600)
+
+        // A five-pointed star, radii 40 and 20, outer roundness 30 % and inner 100 %.
+        let star = Lot.star([50, 50], points: 5, outer: 40, inner: 20).with("os", Lot.value(30))
+            .with("is", Lot.value(100))
+        #expect(worst(try draw(star), reference(expectedStar(points: 5, radii: [40, 20], roundness: [0.3, 1]))) <= 2)
     }
 
     @Test func maskOpacityInversionAndIntersection() throws {
