@@ -151,6 +151,14 @@ struct LottieParser {
         }
         var remap: Animated?
         if let tm = node["tm"] { remap = try animated(tm, [0]) }
+        var blendMode = LottieLayer.BlendMode.normal
+        if let bm = node["bm"]?.number, bm.isFinite, bm != 0 {
+            if let mode = LottieLayer.BlendMode(rawValue: Int(Swift.min(Swift.max(bm, -1), 100))), mode.isSupported {
+                blendMode = mode
+            } else {
+                skip("blend modes other than multiply, screen, overlay, darken, lighten, hard light, difference and exclusion")
+            }
+        }
         return LottieLayer(
             name: layerName, index: node["ind"]?.number.map { Int(Swift.min(Swift.max($0, -1e9), 1e9)) },
             parent: node["parent"]?.number.map { Int(Swift.min(Swift.max($0, -1e9), 1e9)) },
@@ -160,7 +168,7 @@ struct LottieParser {
             startTime: try number(node, "st", default: 0, in: frame),
             stretch: try number(node, "sr", default: 1, in: 0.001...1000), timeRemap: remap, masks: masks,
             matte: node["tt"]?.number.flatMap { LottieLayer.Matte(rawValue: Int($0)) },
-            isMatteSource: node["td"]?.number == 1, hidden: node["hd"]?.number == 1)
+            isMatteSource: node["td"]?.number == 1, hidden: node["hd"]?.number == 1, blendMode: blendMode)
     }
 
     private mutating func items(_ node: LottieJSON) throws(LottieError) -> [ShapeItem] {

@@ -1,14 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Geometry
 import Raster
 
 /// Draws a `LottieAnimation` at any frame into a `Canvas` through Geometry and Raster.
 ///
 /// Layers are drawn bottom (the last in the file) to top. A layer goes straight onto its target unless it needs a
-/// group of its own — opacity below 1, masks or a track matte — when it is drawn into an offscreen canvas, masked,
-/// matted and put down with its opacity, as After Effects composites it. Inside a shape layer, each fill and
-/// stroke paints every path above it in its group and in the groups above it, after every trim below those paths;
-/// paints lower in the list are drawn first. The rasterizers, stroker and offscreen canvases are kept between
-/// frames.
+/// group of its own — opacity below 1, masks, a track matte or a blend mode — when it is drawn into an offscreen
+/// canvas, masked, matted and put down with its opacity and blend mode, as After Effects composites it. Inside a
+/// shape layer, each fill and stroke paints every path above it in its group and in the groups above it, after
+/// every trim below those paths; paints lower in the list are drawn first. The rasterizers, stroker, offscreen
+/// canvases, paths and tables are kept between frames: a steady frame allocates nothing.
 public final class LottieRenderer {
     /// Deepest nesting of precompositions drawn: a file whose precompositions refer to each other ends here.
     public static let maxPrecompDepth = 16
@@ -68,7 +73,7 @@ public final class LottieRenderer {
             let matrix = worldMatrix(layer, in: layers, frame: frame).concatenating(transform)
             let opacity = Swift.min(Swift.max(layer.transform.opacity.scalar(at: local) / 100, 0), 1)
             guard opacity > 0 || matteSource != nil else { continue }
-            if opacity >= 1 && layer.masks.isEmpty && matteSource == nil {
+            if opacity >= 1 && layer.masks.isEmpty && matteSource == nil && layer.blendMode == .normal {
                 drawContents(layer, animation, local: local, matrix: matrix, into: canvas, depth: depth)
                 continue
             }
@@ -88,8 +93,46 @@ public final class LottieRenderer {
                 applyMatte(matte, mode, to: group)
                 release(matte)
             }
-            canvas.composite(group, in: canvas.pixelBox, opacity: opacity)
+            if layer.blendMode == .normal {
+                canvas.composite(group, in: canvas.pixelBox, opacity: opacity)
+            } else {
+                LottieRenderer.blend(group, onto: canvas, layer.blendMode, opacity: opacity)
+            }
             release(group)
+        }
+    }
+
+    /// Puts `source` (a layer's composited result) onto `canvas` with a separable blend mode, in premultiplied
+    /// colour: co = cs·(1 − αb) + cb·(1 − αs) + αs·αb·B(Cb, Cs), αo = αs + αb − αs·αb (W3C Compositing and
+    /// Blending, which lottie-web's renderers use), Cs and Cb being the colours before premultiplication.
+    static func blend(_ source: Canvas, onto canvas: Canvas, _ mode: LottieLayer.BlendMode, opacity: Double) {
+        let o = Swift.min(Swift.max(opacity, 0), 1)
+        @inline(__always) func mix(_ cb: Double, _ cs: Double) -> Double {
+            switch mode {
+            case .multiply: return cb * cs
+            case .screen: return cb + cs - cb * cs
+            case .overlay: return cb <= 0.5 ? 2 * cb * cs : cs + (2 * cb - 1) - cs * (2 * cb - 1)
+            case .darken: return Swift.min(cb, cs)
+            case .lighten: return Swift.max(cb, cs)
+            case .hardLight: return cs <= 0.5 ? 2 * cs * cb : cb + (2 * cs - 1) - cb * (2 * cs - 1)
+            case .difference: return abs(cb - cs)
+            case .exclusion: return cb + cs - 2 * cb * cs
+            default: return cs
+            }
+        }
+        for i in 0..<canvas.pixelCount {
+            let s = source.pixels[i]
+            guard s >> 24 != 0 else { continue }
+            let b = canvas.pixels[i]
+            let sa = Double(s >> 24) / 255 * o, ba = Double(b >> 24) / 255
+            @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
+                let cs = Double((s >> shift) & 0xFF) / 255 * o, cb = Double((b >> shift) & 0xFF) / 255
+                var c = cs * (1 - ba) + cb * (1 - sa)
+                if sa > 0 && ba > 0 { c += sa * ba * mix(Swift.min(cb / ba, 1), Swift.min(cs / sa, 1)) }
+                return UInt32((Swift.min(Swift.max(c, 0), 1) * 255).rounded()) << shift
+            }
+            let alpha = UInt32((Swift.min(1, sa + ba - sa * ba) * 255).rounded()) << 24
+            canvas.pixels[i] = alpha | channel(16) | channel(8) | channel(0)
         }
     }
 
@@ -207,18 +250,36 @@ public final class LottieRenderer {
             let ramp = self.ramp
             let start = g.start.sample(at: frame), end = g.end.sample(at: frame)
             let s = Point(start.at(0), start.at(1)), e = Point(end.at(0), end.at(1))
+            // A radial gradient's highlight moves its focus from the centre toward the rim, as lottie-web draws it:
+            // at `h` (−99…99 % of the radius) along the direction of the end point turned by `a` degrees; colours
+            // then run from the focus (t = 0) to the circle (t = 1), a two-point conical gradient.
+            let radius = (e - s).length
+            var focus = s
+            if g.isRadial, radius > 0 {
+                let h = Swift.min(Swift.max(g.highlightLength.scalar(at: frame) / 100, -0.99), 0.99)
+                let angle = atan2(e.y - s.y, e.x - s.x) + g.highlightAngle.scalar(at: frame) * .pi / 180
+                if h.isFinite, angle.isFinite, h != 0 { focus = s + Point(cos(angle), sin(angle)) * (radius * h) }
+            }
+            // For the conical gradient: |q − t·d| = t·radius, q and d measured from the focus, solved for t ≥ 0.
+            let d = s - focus, a = d.dot(d) - radius * radius
             if transform != .identity {
                 maskPath.removeAll(keepingCapacity: true)
                 for element in path.elements { maskPath.append(LottieRenderer.map(element, transform)) }
             }
             shade(transform == .identity ? path : maskPath, rule: rule, into: canvas) { p in
                 let q = inverse.apply(p)
-                let d = e - s
                 let t: Double
                 if g.isRadial {
-                    let r = d.length
-                    t = r > 0 ? (q - s).length / r : 1
+                    if radius <= 0 {
+                        t = 1
+                    } else if focus == s {
+                        t = (q - s).length / radius
+                    } else {
+                        let f = q - focus, fd = f.dot(d)
+                        t = (fd - (fd * fd - a * f.dot(f)).squareRoot()) / a
+                    }
                 } else {
+                    let d = e - s
                     let len2 = d.dot(d)
                     t = len2 > 0 ? (q - s).dot(d) / len2 : 0
                 }
