@@ -42,6 +42,19 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
 
+        // The Lottie renderer and parser, with rlottie drawing the same frames in the same run.
+        .systemLibrary(name: "CRLottie", path: "CRLottie", pkgConfig: "rlottie", providers: [.apt(["librlottie-dev"])]),
+        .executableTarget(
+            name: "LottieBenchmarks",
+            dependencies: [
+                "CRLottie",
+                .product(name: "Lab", package: refreshLab),
+                .product(name: "Benchmark", package: "benchmark"),
+            ],
+            path: "Benchmarks/LottieBenchmarks",
+            plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
+        ),
+
         // The reference renderer for the scene comparison (compare-cairo.sh): cairo draws the same scene files. It lives
         // outside Benchmarks/ because the benchmark plugin runs every executable there as a benchmark.
         .systemLibrary(name: "CCairo", path: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),

@@ -1,6 +1,7 @@
 import Lottie
 import Raster
 import Refresh
+import Styles
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -42,38 +43,22 @@ public enum LottieFile {
         return try parse(bytes, file: path)
     }
 
-    /// Parses a Bodymovin document; `file` names it in errors.
+    /// Parses a Bodymovin document; `file` names it in errors. The reader's tape goes to the Lottie module as it
+    /// is, so no tree is built between the bytes and the model.
     public static func parse(_ bytes: [UInt8], file: String) throws(LottieFileError) -> LottieAnimation {
-        let value: JSONValue, offsets: [Int]
+        let tape: JSONTape
         do {
-            (value, offsets) = try JSONReader.parseWithOffsets(bytes)
+            tape = try JSONReader.parseTape(bytes)
         } catch {
             throw LottieFileError(file: file, line: error.line, column: error.column, reason: "not valid JSON: \(error.reason)")
         }
-        var next = 0
-        let tree = convert(value, offsets, &next)
+        let tree = LottieJSON(kinds: tape.kinds, offsets: tape.offsets, numbers: tape.numbers, links: tape.links,
+                              keys: tape.keys, strings: tape.strings)
         do {
             return try LottieAnimation(json: tree)
         } catch {
             let (line, column) = JSONReader.lineAndColumn(of: error.offset, in: bytes)
             throw LottieFileError(file: file, line: line, column: column, reason: error.reason)
-        }
-    }
-
-    /// The reader's tree as Lottie's, each value with its offset; offsets come in the order values are visited
-    /// here (a value before its children, depth first), which is the reader's order.
-    private static func convert(_ value: JSONValue, _ offsets: [Int], _ next: inout Int) -> LottieJSON {
-        let offset = next < offsets.count ? offsets[next] : 0
-        next += 1
-        switch value {
-        case .null: return LottieJSON(.null, offset: offset)
-        case .bool(let b): return LottieJSON(.bool(b), offset: offset)
-        case .number(let n): return LottieJSON(.number(n), offset: offset)
-        case .string(let s): return LottieJSON(.string(s), offset: offset)
-        case .array(let items):
-            return LottieJSON(.array(items.map { convert($0, offsets, &next) }), offset: offset)
-        case .object(let fields):
-            return LottieJSON(.object(fields.map { ($0.key, convert($0.value, offsets, &next)) }), offset: offset)
         }
     }
 }

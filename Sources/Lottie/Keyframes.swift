@@ -42,27 +42,54 @@ public struct Animated: Sendable {
 
     public var isAnimated: Bool { keyframes.count > 1 }
 
-    public func scalar(at frame: Double) -> Double { value(at: frame).at(0) }
+    public func scalar(at frame: Double) -> Double { sample(at: frame).at(0) }
 
     /// The value at `frame` (the layer's own time).
     public func value(at frame: Double) -> [Double] {
-        guard !keyframes.isEmpty else { return [] }
-        let (index, t) = keyframes.segment(at: frame)
-        let k = keyframes[index]
-        guard t > 0 else { return k.value }
-        let from = k.value, to = k.endValue ?? keyframes[index + 1].value
-        if let spatial = spatialPoint(k, from: from, to: to, t: t) { return spatial }
-        var out = from
-        for i in 0..<Swift.min(from.count, to.count) {
-            let curve = k.easing.isEmpty ? TimingFunction.linear : k.easing[Swift.min(i, k.easing.count - 1)]
-            let e = curve.value(at: t)
-            out[i] = from[i] + (to[i] - from[i]) * e
-        }
+        var out: [Double] = []
+        value(at: frame, into: &out)
         return out
     }
 
+    /// The value at `frame`, written into `out`, which keeps its storage: a value of any length (a gradient's
+    /// stops) evaluated every frame into the same array allocates nothing once the array is large enough.
+    public func value(at frame: Double, into out: inout [Double]) {
+        out.removeAll(keepingCapacity: true)
+        guard !keyframes.isEmpty else { return }
+        let (index, t) = keyframes.segment(at: frame)
+        let k = keyframes[index]
+        out.append(contentsOf: k.value)
+        guard t > 0 else { return }
+        let to = k.endValue ?? keyframes[index + 1].value
+        if let p = spatialPoint(k, from: k.value, to: to, t: t) {
+            out[0] = p.x; out[1] = p.y
+            return
+        }
+        for i in 0..<Swift.min(out.count, to.count) { out[i] += (to[i] - out[i]) * k.eased(i, t) }
+    }
+
+    /// The value at `frame` when it has at most four numbers (a scalar, a point, a scale, a colour): the same as
+    /// `value(at:)` without an array, so evaluating a frame's transforms and colours allocates nothing.
+    public func sample(at frame: Double) -> AnimatedSample {
+        guard !keyframes.isEmpty else { return AnimatedSample() }
+        let (index, t) = keyframes.segment(at: frame)
+        let k = keyframes[index]
+        var out = AnimatedSample(k.value)
+        guard t > 0 else { return out }
+        let to = k.endValue ?? keyframes[index + 1].value
+        if let p = spatialPoint(k, from: k.value, to: to, t: t) {
+            out.values.x = p.x; out.values.y = p.y
+            return out
+        }
+        for i in 0..<Swift.min(out.count, to.count) { out.values[i] += (to[i] - out.values[i]) * k.eased(i, t) }
+        return out
+    }
+
+    /// Steps of the polyline a spatial segment is measured by: bounded work, and smooth enough for motion.
+    static let spatialSteps = 512
+
     /// A position moving along the cubic its spatial tangents make, at the eased fraction of its length.
-    private func spatialPoint(_ k: Keyframe<[Double]>, from: [Double], to: [Double], t: Double) -> [Double]? {
+    private func spatialPoint(_ k: Keyframe<[Double]>, from: [Double], to: [Double], t: Double) -> Point? {
         guard let o = k.outTangent, let i = k.inTangent, o != .zero || i != .zero, from.count >= 2, to.count >= 2
         else { return nil }
         let e = (k.easing.first ?? .linear).value(at: t)
@@ -72,27 +99,55 @@ public struct Animated: Sendable {
             let u = 1 - s
             return p0 * (u * u * u) + p1 * (3 * u * u * s) + p2 * (3 * u * s * s) + p3 * (s * s * s)
         }
-        // Arc length by a fixed polyline: bounded work, and smooth enough for motion.
-        let steps = 512
-        var lengths = [Double](repeating: 0, count: steps + 1)
-        var last = p0
+        // Arc length by a fixed polyline, walked twice (the total, then the target) rather than kept in an array.
+        let steps = Animated.spatialSteps
+        var total = 0.0, last = p0
         for j in 1...steps {
             let p = at(Double(j) / Double(steps))
-            lengths[j] = lengths[j - 1] + p.distance(to: last)
+            total += p.distance(to: last)
             last = p
         }
-        let total = lengths[steps]
         guard total > 0, total.isFinite else { return nil }
         let target = Swift.min(Swift.max(e, 0), 1) * total
-        var j = 1
-        while j < steps && lengths[j] < target { j += 1 }
-        let span = lengths[j] - lengths[j - 1]
-        let f = span > 0 ? (target - lengths[j - 1]) / span : 0
+        var j = 1, before = 0.0, span = 0.0
+        last = p0
+        while true {
+            let p = at(Double(j) / Double(steps))
+            span = p.distance(to: last)
+            if j >= steps || before + span >= target { break }
+            before += span
+            last = p
+            j += 1
+        }
+        let f = span > 0 ? (target - before) / span : 0
         var p = at((Double(j - 1) + f) / Double(steps))
         if e < 0 || e > 1 { p = p0 + (p3 - p0) * e }  // an overshooting ease leaves the curve along its chord
-        var out = from
-        out[0] = p.x; out[1] = p.y
-        return out
+        return p
+    }
+}
+
+/// A property's value of up to four numbers, held inline.
+public struct AnimatedSample: Sendable {
+    /// How many of the components the value has (at most 4; a longer value keeps its first four).
+    public var count = 0
+    public var values = SIMD4<Double>()
+
+    init() {}
+
+    init(_ array: [Double]) {
+        count = Swift.min(array.count, 4)
+        for i in 0..<count { values[i] = array[i] }
+    }
+
+    /// Component `i`, or `fallback` when the value is shorter.
+    @inline(__always) public func at(_ i: Int, _ fallback: Double = 0) -> Double { i < count ? values[i] : fallback }
+}
+
+extension Keyframe where Value == [Double] {
+    /// The eased fraction of dimension `i` at linear fraction `t` of the segment.
+    @inline(__always) func eased(_ i: Int, _ t: Double) -> Double {
+        let curve = easing.isEmpty ? TimingFunction.linear : easing[Swift.min(i, easing.count - 1)]
+        return curve.value(at: t)
     }
 }
 
@@ -111,23 +166,47 @@ public struct BezierShape: Sendable {
     }
 
     /// Appends the shape as one contour, backwards when `reversed`.
-    func append(to path: inout Path, reversed: Bool) {
+    func append(to path: inout Path, reversed: Bool, transform m: AffineTransform = .identity) {
+        append(to: &path, reversed: reversed, transform: m, towards: nil, 0)
+    }
+
+    /// Appends the shape, or when `other` is given the shape a fraction `e` of the way to it (a path keyframe
+    /// between its values, vertex by vertex), mapped through `m`: no shape is made on the way.
+    func append(to path: inout Path, reversed: Bool, transform m: AffineTransform, towards other: BezierShape?,
+                _ e: Double) {
         let n = vertices.count
         guard n > 0, inTangents.count == n, outTangents.count == n else { return }
+        // Shapes that do not match are not blended: the nearer end is drawn.
+        if let other, other.vertices.count != n || other.inTangents.count != n || other.outTangents.count != n {
+            return (e < 1 ? self : other).append(to: &path, reversed: reversed, transform: m, towards: nil, 0)
+        }
+        @inline(__always) func vertex(_ i: Int) -> Point {
+            guard let other else { return vertices[i] }
+            return vertices[i] + (other.vertices[i] - vertices[i]) * e
+        }
+        @inline(__always) func inTangent(_ i: Int) -> Point {
+            guard let other else { return inTangents[i] }
+            return inTangents[i] + (other.inTangents[i] - inTangents[i]) * e
+        }
+        @inline(__always) func outTangent(_ i: Int) -> Point {
+            guard let other else { return outTangents[i] }
+            return outTangents[i] + (other.outTangents[i] - outTangents[i]) * e
+        }
         @inline(__always) func index(_ k: Int) -> Int { reversed ? (n - k) % n : k }
         let first = index(0)
-        path.move(to: vertices[first])
+        path.move(to: m.apply(vertex(first)))
         let segments = closed ? n : n - 1
         guard segments > 0 else { return }
         for k in 1...segments {
             let a = index(k - 1), b = index(k % n)
+            let va = vertex(a), vb = vertex(b)
             // Going backwards, the curve leaves a by its in tangent and reaches b by its out tangent.
-            let c1 = vertices[a] + (reversed ? inTangents[a] : outTangents[a])
-            let c2 = vertices[b] + (reversed ? outTangents[b] : inTangents[b])
-            if c1 == vertices[a] && c2 == vertices[b] {
-                path.line(to: vertices[b])
+            let c1 = va + (reversed ? inTangent(a) : outTangent(a))
+            let c2 = vb + (reversed ? outTangent(b) : inTangent(b))
+            if c1 == va && c2 == vb {
+                path.line(to: m.apply(vb))
             } else {
-                path.cubic(to: vertices[b], control1: c1, control2: c2)
+                path.cubic(to: m.apply(vb), control1: m.apply(c1), control2: m.apply(c2))
             }
         }
         if closed { path.close() }
@@ -160,6 +239,16 @@ public struct AnimatedShape: Sendable {
         guard t > 0 else { return k.value }
         let e = (k.easing.first ?? .linear).value(at: t)
         return k.value.interpolated(to: k.endValue ?? keyframes[index + 1].value, e)
+    }
+
+    /// Appends the shape at `frame` to `path`, mapped through `m`, as `value(at:)` gives it, without making it.
+    func append(at frame: Double, to path: inout Path, reversed: Bool, transform m: AffineTransform) {
+        guard !keyframes.isEmpty else { return }
+        let (index, t) = keyframes.segment(at: frame)
+        let k = keyframes[index]
+        guard t > 0 else { return k.value.append(to: &path, reversed: reversed, transform: m) }
+        let e = (k.easing.first ?? .linear).value(at: t)
+        k.value.append(to: &path, reversed: reversed, transform: m, towards: k.endValue ?? keyframes[index + 1].value, e)
     }
 }
 

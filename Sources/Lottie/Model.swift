@@ -51,6 +51,23 @@ public struct LottieLayer: Sendable {
         case precomp(id: String, width: Double, height: Double)
     }
 
+    /// After Effects' blend modes by their Bodymovin number (`bm`); the separable ones are drawn, as the W3C
+    /// compositing specification (and so lottie-web's canvas and SVG renderers) defines them.
+    public enum BlendMode: Int, Sendable {
+        case normal = 0, multiply, screen, overlay, darken, lighten, colorDodge, colorBurn, hardLight, softLight,
+             difference, exclusion, hue, saturation, color, luminosity, add, hardMix
+
+        /// Drawn as After Effects draws it; the others are drawn as `normal`, with a warning.
+        public var isSupported: Bool {
+            switch self {
+            case .normal, .multiply, .screen, .overlay, .darken, .lighten, .hardLight, .difference, .exclusion:
+                return true
+            default:
+                return false
+            }
+        }
+    }
+
     /// How a layer uses the matte layer drawn just before it (`tt`).
     public enum Matte: Int, Sendable {
         case alpha = 1, alphaInverted, luma, lumaInverted
@@ -73,6 +90,11 @@ public struct LottieLayer: Sendable {
     /// This layer only serves as the matte of the next one and is not drawn itself.
     public var isMatteSource: Bool
     public var hidden: Bool
+    /// How the layer's composited result is put onto what lies below it.
+    public var blendMode: BlendMode = .normal
+    /// Where the parent (the first layer whose `index` is `parent`) sits in the same list, found once when the
+    /// file is read so that drawing a frame follows parents without a table or a search.
+    public internal(set) var parentPosition: Int? = nil
 }
 
 /// A layer's or a group's transform, each part animated.
@@ -95,9 +117,13 @@ public struct Transform: Sendable {
 
     /// The matrix at `frame`: anchor, then scale, skew, rotation and position, as After Effects applies them.
     public func matrix(at frame: Double) -> AffineTransform {
-        let a = anchor.value(at: frame), s = scale.value(at: frame)
-        var p = position.value(at: frame)
-        if let positionX, let positionY { p = [positionX.scalar(at: frame), positionY.scalar(at: frame)] }
+        let a = anchor.sample(at: frame), s = scale.sample(at: frame)
+        var p = position.sample(at: frame)
+        if let positionX, let positionY {
+            p.count = 2
+            p.values.x = positionX.scalar(at: frame)
+            p.values.y = positionY.scalar(at: frame)
+        }
         let r = rotation.scalar(at: frame) * .pi / 180
         let sk = skew.scalar(at: frame), sa = skewAxis.scalar(at: frame) * .pi / 180
         var m = AffineTransform(translationX: -a.at(0), y: -a.at(1))

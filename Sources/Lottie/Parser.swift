@@ -87,7 +87,7 @@ struct LottieParser {
         let layers = try self.layers(layersNode)
         if root["ddd"]?.number == 1 { layerName = "composition"; skip("3D") }
         var markers: [LottieMarker] = []
-        for m in root["markers"]?.array ?? [] {
+        for m in root.elements("markers") {
             guard let tm = m["tm"]?.number, tm.isFinite else { continue }
             markers.append(LottieMarker(name: m["cm"]?.string ?? "", start: tm,
                                         duration: Swift.max(0, m["dr"]?.number ?? 0)))
@@ -104,6 +104,11 @@ struct LottieParser {
         var out: [LottieLayer] = []
         for item in list {
             if let layer = try layer(item) { out.append(layer) }
+        }
+        if out.contains(where: { $0.parent != nil }) {
+            var positions: [Int: Int] = [:]
+            for (i, layer) in out.enumerated() { if let n = layer.index, positions[n] == nil { positions[n] = i } }
+            for i in out.indices { out[i].parentPosition = out[i].parent.flatMap { positions[$0] } }
         }
         return out
     }
@@ -137,7 +142,7 @@ struct LottieParser {
         guard let ks = node["ks"] else { throw fail(node, "a layer needs its transform 'ks'") }
         var masks: [Mask] = []
         if node["hasMask"]?.number == 1 || node["masksProperties"] != nil {
-            for m in node["masksProperties"]?.array ?? [] {
+            for m in node.elements("masksProperties") {
                 let mode = Mask.Mode(rawValue: m["mode"]?.string ?? "a") ?? .add
                 guard let pt = m["pt"] else { throw fail(m, "a mask needs its path 'pt'") }
                 masks.append(Mask(mode: mode, path: try shape(pt), opacity: try animated(m["o"], [100]),
@@ -146,6 +151,14 @@ struct LottieParser {
         }
         var remap: Animated?
         if let tm = node["tm"] { remap = try animated(tm, [0]) }
+        var blendMode = LottieLayer.BlendMode.normal
+        if let bm = node["bm"]?.number, bm.isFinite, bm != 0 {
+            if let mode = LottieLayer.BlendMode(rawValue: Int(Swift.min(Swift.max(bm, -1), 100))), mode.isSupported {
+                blendMode = mode
+            } else {
+                skip("blend modes other than multiply, screen, overlay, darken, lighten, hard light, difference and exclusion")
+            }
+        }
         return LottieLayer(
             name: layerName, index: node["ind"]?.number.map { Int(Swift.min(Swift.max($0, -1e9), 1e9)) },
             parent: node["parent"]?.number.map { Int(Swift.min(Swift.max($0, -1e9), 1e9)) },
@@ -155,7 +168,7 @@ struct LottieParser {
             startTime: try number(node, "st", default: 0, in: frame),
             stretch: try number(node, "sr", default: 1, in: 0.001...1000), timeRemap: remap, masks: masks,
             matte: node["tt"]?.number.flatMap { LottieLayer.Matte(rawValue: Int($0)) },
-            isMatteSource: node["td"]?.number == 1, hidden: node["hd"]?.number == 1)
+            isMatteSource: node["td"]?.number == 1, hidden: node["hd"]?.number == 1, blendMode: blendMode)
     }
 
     private mutating func items(_ node: LottieJSON) throws(LottieError) -> [ShapeItem] {
@@ -173,7 +186,8 @@ struct LottieParser {
         let reversed = node["d"]?.number == 3
         switch ty {
         case "gr":
-            var contents = try items(node["it"] ?? LottieJSON(.array([]), offset: node.offset))
+            var contents: [ShapeItem] = []
+            if let it = node["it"] { contents = try items(it) }
             var transform = Transform.identity
             if let i = contents.lastIndex(where: { if case .transform = $0 { return true }; return false }),
                case .transform(let t) = contents[i] {
@@ -202,7 +216,7 @@ struct LottieParser {
                               rule: node["r"]?.number == 2 ? .evenOdd : .nonZero))
         case "st", "gs":
             var dashes: [Animated] = [], offset: Animated?
-            for d in node["d"]?.array ?? [] {
+            for d in node.elements("d") {
                 let v = try animated(d["v"], [0])
                 if d["n"]?.string == "o" { offset = v } else { dashes.append(v) }
             }

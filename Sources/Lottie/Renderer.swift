@@ -1,14 +1,19 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Geometry
 import Raster
 
 /// Draws a `LottieAnimation` at any frame into a `Canvas` through Geometry and Raster.
 ///
 /// Layers are drawn bottom (the last in the file) to top. A layer goes straight onto its target unless it needs a
-/// group of its own — opacity below 1, masks or a track matte — when it is drawn into an offscreen canvas, masked,
-/// matted and put down with its opacity, as After Effects composites it. Inside a shape layer, each fill and
-/// stroke paints every path above it in its group and in the groups above it, after every trim below those paths;
-/// paints lower in the list are drawn first. The rasterizers, stroker and offscreen canvases are kept between
-/// frames.
+/// group of its own — opacity below 1, masks, a track matte or a blend mode — when it is drawn into an offscreen
+/// canvas, masked, matted and put down with its opacity and blend mode, as After Effects composites it. Inside a
+/// shape layer, each fill and stroke paints every path above it in its group and in the groups above it, after
+/// every trim below those paths; paints lower in the list are drawn first. The rasterizers, stroker, offscreen
+/// canvases, paths and tables are kept between frames: a steady frame allocates nothing.
 public final class LottieRenderer {
     /// Deepest nesting of precompositions drawn: a file whose precompositions refer to each other ends here.
     public static let maxPrecompDepth = 16
@@ -19,6 +24,13 @@ public final class LottieRenderer {
     /// Offscreen canvases of the current target's size, free for the next group that needs one.
     private var free: [Canvas] = []
     private var coverage: [Float] = []
+    /// Kept between layers and frames, so that a steady frame allocates nothing once they have grown: the shape
+    /// layer's contents, the paths a paint covers, a stroke in its own space and its outline, a mask's path, the
+    /// dash lengths, a gradient's stop values and colour table.
+    private var scene = ShapeScene()
+    private var combined = Path(), local = Path(), outline = Path(), maskPath = Path()
+    private var dashes: [Double] = []
+    private var ramp = GradientRamp()
 
     public init() {}
 
@@ -51,11 +63,6 @@ public final class LottieRenderer {
     private func drawComposition(_ layers: [LottieLayer], _ animation: LottieAnimation, frame: Double,
                                  transform: AffineTransform, into canvas: Canvas, depth: Int) {
         guard depth <= LottieRenderer.maxPrecompDepth else { return }
-        // Parents by their index, found in constant time however many layers a file has.
-        var byIndex: [Int: Int] = [:]
-        if layers.contains(where: { $0.parent != nil }) {
-            for (i, layer) in layers.enumerated() { if let n = layer.index, byIndex[n] == nil { byIndex[n] = i } }
-        }
         var i = layers.count - 1
         while i >= 0 {
             let layer = layers[i]
@@ -63,10 +70,10 @@ public final class LottieRenderer {
             if layer.isMatteSource || layer.hidden || !(frame >= layer.inPoint && frame < layer.outPoint) { continue }
             let matteSource = layer.matte != nil && i > 0 && layers[i - 1].isMatteSource ? layers[i - 1] : nil
             let local = (frame - layer.startTime) / layer.stretch
-            let matrix = worldMatrix(layer, in: layers, byIndex: byIndex, frame: frame).concatenating(transform)
+            let matrix = worldMatrix(layer, in: layers, frame: frame).concatenating(transform)
             let opacity = Swift.min(Swift.max(layer.transform.opacity.scalar(at: local) / 100, 0), 1)
             guard opacity > 0 || matteSource != nil else { continue }
-            if opacity >= 1 && layer.masks.isEmpty && matteSource == nil {
+            if opacity >= 1 && layer.masks.isEmpty && matteSource == nil && layer.blendMode == .normal {
                 drawContents(layer, animation, local: local, matrix: matrix, into: canvas, depth: depth)
                 continue
             }
@@ -77,7 +84,7 @@ public final class LottieRenderer {
                 let matte = acquire(like: canvas)
                 if frame >= source.inPoint && frame < source.outPoint {
                     let sourceLocal = (frame - source.startTime) / source.stretch
-                    let m = worldMatrix(source, in: layers, byIndex: byIndex, frame: frame).concatenating(transform)
+                    let m = worldMatrix(source, in: layers, frame: frame).concatenating(transform)
                     let o = Swift.min(Swift.max(source.transform.opacity.scalar(at: sourceLocal) / 100, 0), 1)
                     drawContents(source, animation, local: sourceLocal, matrix: m, into: matte, depth: depth)
                     if !source.masks.isEmpty { applyMasks(source.masks, frame: sourceLocal, matrix: m, to: matte) }
@@ -86,23 +93,61 @@ public final class LottieRenderer {
                 applyMatte(matte, mode, to: group)
                 release(matte)
             }
-            canvas.composite(group, in: canvas.pixelBox, opacity: opacity)
+            if layer.blendMode == .normal {
+                canvas.composite(group, in: canvas.pixelBox, opacity: opacity)
+            } else {
+                LottieRenderer.blend(group, onto: canvas, layer.blendMode, opacity: opacity)
+            }
             release(group)
+        }
+    }
+
+    /// Puts `source` (a layer's composited result) onto `canvas` with a separable blend mode, in premultiplied
+    /// colour: co = cs·(1 − αb) + cb·(1 − αs) + αs·αb·B(Cb, Cs), αo = αs + αb − αs·αb (W3C Compositing and
+    /// Blending, which lottie-web's renderers use), Cs and Cb being the colours before premultiplication.
+    static func blend(_ source: Canvas, onto canvas: Canvas, _ mode: LottieLayer.BlendMode, opacity: Double) {
+        let o = Swift.min(Swift.max(opacity, 0), 1)
+        @inline(__always) func mix(_ cb: Double, _ cs: Double) -> Double {
+            switch mode {
+            case .multiply: return cb * cs
+            case .screen: return cb + cs - cb * cs
+            case .overlay: return cb <= 0.5 ? 2 * cb * cs : cs + (2 * cb - 1) - cs * (2 * cb - 1)
+            case .darken: return Swift.min(cb, cs)
+            case .lighten: return Swift.max(cb, cs)
+            case .hardLight: return cs <= 0.5 ? 2 * cs * cb : cb + (2 * cs - 1) - cb * (2 * cs - 1)
+            case .difference: return abs(cb - cs)
+            case .exclusion: return cb + cs - 2 * cb * cs
+            default: return cs
+            }
+        }
+        for i in 0..<canvas.pixelCount {
+            let s = source.pixels[i]
+            guard s >> 24 != 0 else { continue }
+            let b = canvas.pixels[i]
+            let sa = Double(s >> 24) / 255 * o, ba = Double(b >> 24) / 255
+            @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
+                let cs = Double((s >> shift) & 0xFF) / 255 * o, cb = Double((b >> shift) & 0xFF) / 255
+                var c = cs * (1 - ba) + cb * (1 - sa)
+                if sa > 0 && ba > 0 { c += sa * ba * mix(Swift.min(cb / ba, 1), Swift.min(cs / sa, 1)) }
+                return UInt32((Swift.min(Swift.max(c, 0), 1) * 255).rounded()) << shift
+            }
+            let alpha = UInt32((Swift.min(1, sa + ba - sa * ba) * 255).rounded()) << 24
+            canvas.pixels[i] = alpha | channel(16) | channel(8) | channel(0)
         }
     }
 
     /// Most parents followed up from a layer: real rigs are a few deep, and a chain that loops ends here.
     public static let maxParentDepth = 64
 
-    /// The layer's transform followed by its parents', each at its own time.
-    private func worldMatrix(_ layer: LottieLayer, in layers: [LottieLayer], byIndex: [Int: Int],
-                             frame: Double) -> AffineTransform {
+    /// The layer's transform followed by its parents', each at its own time; each parent's place in the list was
+    /// found when the file was read.
+    private func worldMatrix(_ layer: LottieLayer, in layers: [LottieLayer], frame: Double) -> AffineTransform {
         var m = layer.transform.matrix(at: (frame - layer.startTime) / layer.stretch)
-        var parent = layer.parent, steps = 0
-        while let index = parent, steps < LottieRenderer.maxParentDepth, let i = byIndex[index] {
+        var parent = layer.parentPosition, steps = 0
+        while let i = parent, steps < LottieRenderer.maxParentDepth, i < layers.count {
             let p = layers[i]
             m = m.concatenating(p.transform.matrix(at: (frame - p.startTime) / p.stretch))
-            parent = p.parent
+            parent = p.parentPosition
             steps += 1
         }
         return m
@@ -126,76 +171,115 @@ public final class LottieRenderer {
             // A precomposition shows only what lies inside its own bounds, as in After Effects.
             let group = acquire(like: canvas)
             drawComposition(layers, animation, frame: time, transform: matrix, into: group, depth: depth + 1)
-            let box = ShapeGeometry.rectangle(center: [w / 2, h / 2], size: [w, h], roundness: 0)
-            let bounds = Mask(mode: .add, path: AnimatedShape(keyframes: [
-                Keyframe(time: 0, value: box, endValue: nil, hold: true, easing: [], outTangent: nil, inTangent: nil),
-            ]), opacity: .constant([100]), inverted: false)
-            applyMasks([bounds], frame: 0, matrix: matrix, to: group)
+            clip(group, to: Rect(x: 0, y: 0, width: w, height: h), matrix: matrix)
             canvas.composite(group, in: canvas.pixelBox)
             release(group)
         case .shape(let items):
-            var scene = ShapeScene()
+            scene.reset()
             scene.collect(items, frame: local, matrix: matrix, opacity: 1)
             scene.applyTrims(frame: local)
-            drawPaints(scene, frame: local, into: canvas)
+            drawPaints(frame: local, into: canvas)
         }
     }
 
     // MARK: Paints
 
-    private func drawPaints(_ scene: ShapeScene, frame: Double, into canvas: Canvas) {
-        for paint in scene.paints.reversed() {
-            var path = Path()
-            for k in paint.shapes { path.append(contentsOf: scene.shapes[k]) }
-            guard !path.isEmpty else { continue }
+    private func drawPaints(frame: Double, into canvas: Canvas) {
+        var p = scene.paints.count
+        while p > 0 {
+            p -= 1
+            let paint = scene.paints[p]
+            combined.removeAll(keepingCapacity: true)
+            for k in paint.shapes { combined.append(contentsOf: scene.shapes[k]) }
+            guard !combined.isEmpty else { continue }
             switch paint.item {
             case .fill(let fill):
                 let alpha = paint.opacity * Swift.min(Swift.max(fill.opacity.scalar(at: frame) / 100, 0), 1)
-                draw(path, paint: fill.paint, rule: fill.rule, alpha: alpha, group: paint.matrix, frame: frame,
-                     into: canvas)
+                draw(combined, transform: .identity, paint: fill.paint, rule: fill.rule, alpha: alpha,
+                     group: paint.matrix, frame: frame, into: canvas)
             case .stroke(let stroke):
                 let alpha = paint.opacity * Swift.min(Swift.max(stroke.opacity.scalar(at: frame) / 100, 0), 1)
                 let width = stroke.width.scalar(at: frame)
                 guard alpha > 0, width > 0, width.isFinite, let inverse = paint.matrix.inverted else { continue }
                 var style = StrokeStyle(lineWidth: width, lineCap: stroke.cap, lineJoin: stroke.join,
                                         miterLimit: stroke.miterLimit)
-                let dashes = stroke.dashes.map { Swift.max(0, $0.scalar(at: frame)) }
+                dashes.removeAll(keepingCapacity: true)
+                for d in stroke.dashes { dashes.append(Swift.max(0, d.scalar(at: frame))) }
                 if !dashes.isEmpty, dashes.contains(where: { $0 > 0 }), dashes.allSatisfy(\.isFinite) {
-                    style.dashPattern = dashes.count % 2 == 0 ? dashes : dashes + dashes
+                    if dashes.count % 2 != 0 { for k in 0..<dashes.count { dashes.append(dashes[k]) } }
+                    style.dashPattern = dashes
                     style.dashPhase = stroke.dashOffset?.scalar(at: frame) ?? 0
                 }
                 // Stroked in the paint's own space, so that a scaled group scales the width and the dashes too.
-                let local = path.applying(inverse)
+                local.removeAll(keepingCapacity: true)
+                for e in combined.elements { local.append(LottieRenderer.map(e, inverse)) }
                 let scale = paint.matrix.determinant.magnitude.squareRoot()
                 guard scale > 0, Rasterizer.canDraw(local, transform: paint.matrix, margin: width * 4) else { continue }
-                let outline = stroker.stroke(local, style: style, tolerance: Rasterizer.defaultTolerance / scale)
-                draw(outline.applying(paint.matrix), paint: stroke.paint, rule: .nonZero, alpha: alpha,
+                stroker.stroke(local, style: style, tolerance: Rasterizer.defaultTolerance / scale, into: &outline)
+                style.dashPattern = []  // the pattern's buffer is the renderer's again
+                draw(outline, transform: paint.matrix, paint: stroke.paint, rule: .nonZero, alpha: alpha,
                      group: paint.matrix, frame: frame, into: canvas)
             default: continue
             }
         }
     }
 
-    private func draw(_ path: Path, paint: Paint, rule: FillRule, alpha: Double, group: AffineTransform,
-                      frame: Double, into canvas: Canvas) {
+    /// An element mapped through `m`.
+    static func map(_ e: Path.Element, _ m: AffineTransform) -> Path.Element {
+        switch e {
+        case .move(let p): return .move(m.apply(p))
+        case .line(let p): return .line(m.apply(p))
+        case .quad(let c, let p): return .quad(m.apply(c), m.apply(p))
+        case .cubic(let c1, let c2, let p): return .cubic(m.apply(c1), m.apply(c2), m.apply(p))
+        case .close: return .close
+        }
+    }
+
+    /// Fills `path`, mapped through `transform` into pixels, with a paint.
+    private func draw(_ path: Path, transform: AffineTransform, paint: Paint, rule: FillRule, alpha: Double,
+                      group: AffineTransform, frame: Double, into canvas: Canvas) {
         guard alpha > 0 else { return }
         switch paint {
         case .color(let c):
-            rasterizer.fill(path, color: LottieRenderer.color(c.value(at: frame)).withAlphaMultiplied(by: alpha),
+            rasterizer.fill(path, transform: transform,
+                            color: LottieRenderer.color(c.sample(at: frame)).withAlphaMultiplied(by: alpha),
                             rule: rule, into: canvas)
         case .gradient(let g):
             guard let inverse = group.inverted else { return }
-            let ramp = GradientRamp(g, frame: frame, alpha: alpha)
-            let start = g.start.value(at: frame), end = g.end.value(at: frame)
+            ramp.update(g, frame: frame, alpha: alpha)
+            let ramp = self.ramp
+            let start = g.start.sample(at: frame), end = g.end.sample(at: frame)
             let s = Point(start.at(0), start.at(1)), e = Point(end.at(0), end.at(1))
-            shade(path, rule: rule, into: canvas) { p in
+            // A radial gradient's highlight moves its focus from the centre toward the rim, as lottie-web draws it:
+            // at `h` (−99…99 % of the radius) along the direction of the end point turned by `a` degrees; colours
+            // then run from the focus (t = 0) to the circle (t = 1), a two-point conical gradient.
+            let radius = (e - s).length
+            var focus = s
+            if g.isRadial, radius > 0 {
+                let h = Swift.min(Swift.max(g.highlightLength.scalar(at: frame) / 100, -0.99), 0.99)
+                let angle = atan2(e.y - s.y, e.x - s.x) + g.highlightAngle.scalar(at: frame) * .pi / 180
+                if h.isFinite, angle.isFinite, h != 0 { focus = s + Point(cos(angle), sin(angle)) * (radius * h) }
+            }
+            // For the conical gradient: |q − t·d| = t·radius, q and d measured from the focus, solved for t ≥ 0.
+            let d = s - focus, a = d.dot(d) - radius * radius
+            if transform != .identity {
+                maskPath.removeAll(keepingCapacity: true)
+                for element in path.elements { maskPath.append(LottieRenderer.map(element, transform)) }
+            }
+            shade(transform == .identity ? path : maskPath, rule: rule, into: canvas) { p in
                 let q = inverse.apply(p)
-                let d = e - s
                 let t: Double
                 if g.isRadial {
-                    let r = d.length
-                    t = r > 0 ? (q - s).length / r : 1
+                    if radius <= 0 {
+                        t = 1
+                    } else if focus == s {
+                        t = (q - s).length / radius
+                    } else {
+                        let f = q - focus, fd = f.dot(d)
+                        t = (fd - (fd * fd - a * f.dot(f)).squareRoot()) / a
+                    }
                 } else {
+                    let d = e - s
                     let len2 = d.dot(d)
                     t = len2 > 0 ? (q - s).dot(d) / len2 : 0
                 }
@@ -228,11 +312,14 @@ public final class LottieRenderer {
     }
 
     /// A colour from Bodymovin's 0…1 components (or 0…255 in some older files).
-    static func color(_ c: [Double]) -> Color {
-        let scale = c.prefix(3).contains { $0 > 1 } ? 255.0 : 1
+    static func color(_ c: [Double]) -> Color { color(AnimatedSample(c)) }
+
+    static func color(_ c: AnimatedSample) -> Color {
+        let scale = c.at(0) > 1 || c.at(1) > 1 || c.at(2) > 1 ? 255.0 : 1
         func unit(_ v: Double) -> Double { v.isFinite ? Swift.min(Swift.max(v / scale, 0), 1) : 0 }
+        let a = c.at(3, 1)
         return Color(red: unit(c.at(0)), green: unit(c.at(1)), blue: unit(c.at(2)),
-                     alpha: c.count > 3 ? (c[3].isFinite ? Swift.min(Swift.max(c[3], 0), 1) : 1) : 1)
+                     alpha: a.isFinite ? Swift.min(Swift.max(a, 0), 1) : 1)
     }
 
     // MARK: Masks and mattes
@@ -245,10 +332,10 @@ public final class LottieRenderer {
             acc.update(repeating: initial)
             for mask in list where mask.mode != .none {
                 let o = Float(Swift.min(Swift.max(mask.opacity.scalar(at: frame) / 100, 0), 1))
-                var path = Path()
-                mask.path.value(at: frame)?.append(to: &path, reversed: false)
-                let bytes = path.isEmpty ? nil
-                    : masks.fill(path, transform: matrix, width: canvas.width, height: canvas.height)
+                maskPath.removeAll(keepingCapacity: true)
+                mask.path.append(at: frame, to: &maskPath, reversed: false, transform: .identity)
+                let bytes = maskPath.isEmpty ? nil
+                    : masks.fill(maskPath, transform: matrix, width: canvas.width, height: canvas.height)
                 for i in 0..<n {
                     var m = Float(bytes?[i] ?? 0) / 255
                     if mask.inverted { m = 1 - m }
@@ -265,6 +352,18 @@ public final class LottieRenderer {
                 let a = UInt32((acc[i] * 255).rounded())
                 if a < 255 { canvas.pixels[i] = a == 0 ? 0 : Pixel.scale(canvas.pixels[i], by: a) }
             }
+        }
+    }
+
+    /// Keeps only what lies inside `rect` (mapped through `matrix`), with anti-aliased sides: a precomposition's
+    /// bounds, as a single added mask would keep them.
+    private func clip(_ canvas: Canvas, to rect: Rect, matrix: AffineTransform) {
+        maskPath.removeAll(keepingCapacity: true)
+        maskPath.addRect(rect)
+        let bytes = masks.fill(maskPath, transform: matrix, width: canvas.width, height: canvas.height)
+        for i in 0..<canvas.pixelCount {
+            let a = UInt32(bytes?[i] ?? 0)
+            if a < 255 { canvas.pixels[i] = a == 0 ? 0 : Pixel.scale(canvas.pixels[i], by: a) }
         }
     }
 
@@ -290,32 +389,47 @@ public final class LottieRenderer {
     }
 }
 
-/// A gradient's colours at one frame, as 256 premultiplied pixels from its start to its end.
+/// A gradient's colours at one frame, as 256 premultiplied pixels from its start to its end. The renderer keeps
+/// one and updates it for each gradient paint: the table and the stop values keep their storage.
 struct GradientRamp {
-    private var table: [UInt32]
+    private var table = [UInt32](repeating: 0, count: 256)
+    private var values: [Double] = []
+
+    init() {}
 
     init(_ g: Gradient, frame: Double, alpha: Double) {
-        let values = g.stops.value(at: frame)
+        update(g, frame: frame, alpha: alpha)
+    }
+
+    mutating func update(_ g: Gradient, frame: Double, alpha: Double) {
+        g.stops.value(at: frame, into: &values)
+        let values = self.values
         let n = Swift.min(g.colorStopCount, values.count / 4)
-        var colors: [(Double, [Double])] = []
-        for i in 0..<n { colors.append((values[4 * i], [values[4 * i + 1], values[4 * i + 2], values[4 * i + 3]])) }
-        var alphas: [(Double, [Double])] = []
-        var k = 4 * n
-        while k + 1 < values.count { alphas.append((values[k], [values[k + 1]])); k += 2 }
-        func sample(_ stops: [(Double, [Double])], _ t: Double, _ fallback: [Double]) -> [Double] {
-            guard let first = stops.first else { return fallback }
-            if t <= first.0 { return first.1 }
-            for j in 1..<Swift.max(stops.count, 1) where t <= stops[j].0 {
-                let (t0, a) = stops[j - 1], (t1, b) = stops[j]
+        let alphaStart = 4 * n, alphaCount = Swift.max(0, (values.count - alphaStart) / 2)
+        // Component `c` (0…2 a colour's, 3 the opacity) at `t`: linear between the stops around it, the first or
+        // last stop's beyond them; stops are (position, components…) runs of `width` numbers from `start`.
+        func sample(_ t: Double, start: Int, count: Int, width: Int, component c: Int, fallback: Double) -> Double {
+            guard count > 0 else { return fallback }
+            if t <= values[start] { return values[start + 1 + c] }
+            for j in 1..<Swift.max(count, 1) where t <= values[start + j * width] {
+                let t0 = values[start + (j - 1) * width], t1 = values[start + j * width]
+                let a = values[start + (j - 1) * width + 1 + c], b = values[start + j * width + 1 + c]
                 let f = t1 > t0 ? (t - t0) / (t1 - t0) : 1
-                return zip(a, b).map { $0 + ($1 - $0) * f }
+                return a + (b - a) * f
             }
-            return stops[stops.count - 1].1
+            return values[start + (count - 1) * width + 1 + c]
         }
-        table = (0..<256).map { i in
-            let t = Double(i) / 255
-            let rgb = sample(colors, t, [0, 0, 0]), a = sample(alphas, t, [1])
-            return LottieRenderer.color(rgb + [a[0]]).withAlphaMultiplied(by: alpha).premultipliedPixel
+        table.withUnsafeMutableBufferPointer { table in
+            for i in 0..<256 {
+                let t = Double(i) / 255
+                var c = AnimatedSample()
+                c.count = 4
+                c.values = SIMD4(sample(t, start: 0, count: n, width: 4, component: 0, fallback: 0),
+                                 sample(t, start: 0, count: n, width: 4, component: 1, fallback: 0),
+                                 sample(t, start: 0, count: n, width: 4, component: 2, fallback: 0),
+                                 sample(t, start: alphaStart, count: alphaCount, width: 2, component: 0, fallback: 1))
+                table[i] = LottieRenderer.color(c).withAlphaMultiplied(by: alpha).premultipliedPixel
+            }
         }
     }
 

@@ -6,6 +6,10 @@ import Geometry
 /// Items are visited in file order, depth first. A path is added to `shapes`; a paint or trim covers the shapes
 /// added since its group began, which are exactly the paths above it in its group and in the groups above it.
 /// Paints are therefore listed top first, so they are drawn in reverse.
+///
+/// One scene is kept by the renderer and filled again for every shape layer of every frame: its paths, lists and
+/// scratch shapes keep their storage, so that once they have grown to the largest layer seen, a frame allocates
+/// nothing. Only the first `count` paths of `shapes` belong to the current layer.
 struct ShapeScene {
     struct PaintUse {
         var item: ShapeItem
@@ -16,12 +20,24 @@ struct ShapeScene {
         var shapes: Range<Int>
     }
 
-    var shapes: [Path] = []
-    var paints: [PaintUse] = []
-    var trims: [(trim: Trim, shapes: Range<Int>)] = []
+    private(set) var shapes: [Path] = []
+    private(set) var count = 0
+    private(set) var paints: [PaintUse] = []
+    private var trims: [(trim: Trim, shapes: Range<Int>)] = []
+    /// A parametric shape (rectangle, ellipse, star) before it is appended as a path.
+    private var scratch = BezierShape.empty
+    /// A trimmed path being built, swapped with the path it replaces, and one piece of it.
+    private var cutPath = Path(), piece = Path()
+
+    /// Empties the scene for the next layer, keeping every buffer.
+    mutating func reset() {
+        count = 0
+        paints.removeAll(keepingCapacity: true)
+        trims.removeAll(keepingCapacity: true)
+    }
 
     mutating func collect(_ items: [ShapeItem], frame: Double, matrix: AffineTransform, opacity: Double) {
-        let begin = shapes.count
+        let begin = count
         for item in items {
             switch item {
             case .group(let contents, let transform):
@@ -29,33 +45,44 @@ struct ShapeScene {
                 collect(contents, frame: frame, matrix: transform.matrix(at: frame).concatenating(matrix),
                         opacity: opacity * o)
             case .rectangle(let p, let s, let r, let reversed):
-                add(ShapeGeometry.rectangle(center: p.value(at: frame), size: s.value(at: frame),
-                                            roundness: r.scalar(at: frame)), reversed, matrix)
+                ShapeGeometry.rectangle(center: p.sample(at: frame), size: s.sample(at: frame),
+                                        roundness: r.scalar(at: frame), into: &scratch)
+                addScratch(reversed, matrix)
             case .ellipse(let p, let s, let reversed):
-                add(ShapeGeometry.ellipse(center: p.value(at: frame), size: s.value(at: frame)), reversed, matrix)
+                ShapeGeometry.ellipse(center: p.sample(at: frame), size: s.sample(at: frame), into: &scratch)
+                addScratch(reversed, matrix)
             case .path(let shape, let reversed):
-                if let bezier = shape.value(at: frame) { add(bezier, reversed, matrix) }
+                let i = nextShape()
+                shape.append(at: frame, to: &shapes[i], reversed: reversed, transform: matrix)
             case .star(let star):
-                add(ShapeGeometry.star(star, at: frame), star.reversed, matrix)
+                ShapeGeometry.star(star, at: frame, into: &scratch)
+                addScratch(star.reversed, matrix)
             case .fill, .stroke:
-                paints.append(PaintUse(item: item, matrix: matrix, opacity: opacity, shapes: begin..<shapes.count))
+                paints.append(PaintUse(item: item, matrix: matrix, opacity: opacity, shapes: begin..<count))
             case .trim(let trim):
-                trims.append((trim, begin..<shapes.count))
+                trims.append((trim, begin..<count))
             case .transform:
                 continue
             }
         }
     }
 
-    private mutating func add(_ shape: BezierShape, _ reversed: Bool, _ matrix: AffineTransform) {
-        var path = Path()
-        shape.append(to: &path, reversed: reversed)
-        shapes.append(path.applying(matrix))
+    /// The index of a new, empty path at the end of the scene.
+    private mutating func nextShape() -> Int {
+        if count == shapes.count { shapes.append(Path()) } else { shapes[count].removeAll(keepingCapacity: true) }
+        count += 1
+        return count - 1
+    }
+
+    private mutating func addScratch(_ reversed: Bool, _ matrix: AffineTransform) {
+        let i = nextShape()
+        scratch.append(to: &shapes[i], reversed: reversed, transform: matrix)
     }
 
     /// Cuts the paths by every trim, inner groups' trims first, as they were met.
     mutating func applyTrims(frame: Double) {
-        for (trim, range) in trims where !range.isEmpty {
+        for t in trims.indices where !trims[t].shapes.isEmpty {
+            let (trim, range) = trims[t]
             var s = trim.start.scalar(at: frame) / 100, e = trim.end.scalar(at: frame) / 100
             guard s.isFinite, e.isFinite else { continue }
             s = Swift.min(Swift.max(s, 0), 1)
@@ -67,31 +94,39 @@ struct ShapeScene {
             let from = s + offset, to = e + offset
             if trim.individually {
                 // The paths one after another, as a single path would be: each gets its share of the range.
-                let lengths = range.map { shapes[$0].length() }
-                let total = lengths.reduce(0, +)
+                var total = 0.0
+                for index in range { total += shapes[index].length() }
                 guard total > 0 else { continue }
                 var before = 0.0
-                for (k, index) in range.enumerated() {
-                    let len = lengths[k]
+                for index in range {
+                    let len = shapes[index].length()
                     let a = before / total, b = (before + len) / total
                     before += len
-                    shapes[index] = ShapeScene.cut(shapes[index], from: from, to: to, spanning: a, b)
+                    cut(index, from: from, to: to, spanning: a, b)
                 }
             } else {
-                for index in range { shapes[index] = ShapeScene.cut(shapes[index], from: from, to: to, spanning: 0, 1) }
+                for index in range { cut(index, from: from, to: to, spanning: 0, 1) }
             }
         }
     }
 
-    /// The part of a path that covers `a…b` of the whole, kept where it meets `from…to` (which may pass 1 and then
-    /// wraps round to the start).
-    static func cut(_ path: Path, from: Double, to: Double, spanning a: Double, _ b: Double) -> Path {
-        guard b > a else { return Path() }
-        var out = Path()
-        for (lo, hi) in [(from, Swift.min(to, 1)), (0, to - 1)] where hi > lo {
-            let s = (Swift.max(lo, a) - a) / (b - a), e = (Swift.min(hi, b) - a) / (b - a)
-            if e > s { out.append(contentsOf: path.trimmed(from: s, to: e)) }
+    /// Replaces path `index` by its part that covers `a…b` of the whole, kept where it meets `from…to` (which may
+    /// pass 1 and then wraps round to the start).
+    private mutating func cut(_ index: Int, from: Double, to: Double, spanning a: Double, _ b: Double) {
+        cutPath.removeAll(keepingCapacity: true)
+        if b > a {
+            keep(index, from, Swift.min(to, 1), spanning: a, b)
+            keep(index, 0, to - 1, spanning: a, b)
         }
-        return out
+        swap(&shapes[index], &cutPath)
+    }
+
+    /// Appends to `cutPath` the part of path `index` (which covers `a…b` of the whole) inside `lo…hi`.
+    private mutating func keep(_ index: Int, _ lo: Double, _ hi: Double, spanning a: Double, _ b: Double) {
+        guard hi > lo else { return }
+        let s = (Swift.max(lo, a) - a) / (b - a), e = (Swift.min(hi, b) - a) / (b - a)
+        guard e > s else { return }
+        shapes[index].trimmed(from: s, to: e, into: &piece)
+        cutPath.append(contentsOf: piece)
     }
 }

@@ -12,52 +12,109 @@ enum ShapeGeometry {
     static let maxStarPoints = 1000
 
     static func rectangle(center c: [Double], size s: [Double], roundness: Double) -> BezierShape {
+        var shape = BezierShape.empty
+        rectangle(center: AnimatedSample(c), size: AnimatedSample(s), roundness: roundness, into: &shape)
+        return shape
+    }
+
+    /// The rectangle written into `shape`, whose arrays keep their storage.
+    static func rectangle(center c: AnimatedSample, size s: AnimatedSample, roundness: Double,
+                          into shape: inout BezierShape) {
+        shape.removeAll()
         let w = abs(s.at(0)) / 2, h = abs(s.at(1)) / 2
         let cx = c.at(0), cy = c.at(1)
         let r = Swift.max(0, Swift.min(roundness, w, h))
         let left = cx - w, right = cx + w, top = cy - h, bottom = cy + h
         guard r > 0 else {
-            let v = [Point(right, top), Point(right, bottom), Point(left, bottom), Point(left, top)]
-            let zero = [Point](repeating: .zero, count: 4)
-            return BezierShape(vertices: v, inTangents: zero, outTangents: zero, closed: true)
+            for v in [Point(right, top), Point(right, bottom), Point(left, bottom), Point(left, top)] {
+                shape.append(v, in: .zero, out: .zero)
+            }
+            return
         }
         let k = r * Path.quarterArcKappa
         // Two vertices per corner; each curve's tangents point towards the corner.
-        let v = [Point(right, top + r), Point(right, bottom - r), Point(right - r, bottom), Point(left + r, bottom),
-                 Point(left, bottom - r), Point(left, top + r), Point(left + r, top), Point(right - r, top)]
-        let out = [Point.zero, Point(0, k), .zero, Point(-k, 0), .zero, Point(0, -k), .zero, Point(k, 0)]
-        let inn = [Point(0, -k), .zero, Point(k, 0), .zero, Point(0, k), .zero, Point(-k, 0), .zero]
-        return BezierShape(vertices: v, inTangents: inn, outTangents: out, closed: true)
+        shape.append(Point(right, top + r), in: Point(0, -k), out: .zero)
+        shape.append(Point(right, bottom - r), in: .zero, out: Point(0, k))
+        shape.append(Point(right - r, bottom), in: Point(k, 0), out: .zero)
+        shape.append(Point(left + r, bottom), in: .zero, out: Point(-k, 0))
+        shape.append(Point(left, bottom - r), in: Point(0, k), out: .zero)
+        shape.append(Point(left, top + r), in: .zero, out: Point(0, -k))
+        shape.append(Point(left + r, top), in: Point(-k, 0), out: .zero)
+        shape.append(Point(right - r, top), in: .zero, out: Point(k, 0))
     }
 
     static func ellipse(center c: [Double], size s: [Double]) -> BezierShape {
+        var shape = BezierShape.empty
+        ellipse(center: AnimatedSample(c), size: AnimatedSample(s), into: &shape)
+        return shape
+    }
+
+    static func ellipse(center c: AnimatedSample, size s: AnimatedSample, into shape: inout BezierShape) {
+        shape.removeAll()
         let rx = s.at(0) / 2, ry = s.at(1) / 2, cx = c.at(0), cy = c.at(1)
         let kx = rx * Path.quarterArcKappa, ky = ry * Path.quarterArcKappa
-        let v = [Point(cx, cy - ry), Point(cx + rx, cy), Point(cx, cy + ry), Point(cx - rx, cy)]
-        let out = [Point(kx, 0), Point(0, ky), Point(-kx, 0), Point(0, -ky)]
-        return BezierShape(vertices: v, inTangents: out.map { -$0 }, outTangents: out, closed: true)
+        shape.append(Point(cx, cy - ry), in: Point(-kx, 0), out: Point(kx, 0))
+        shape.append(Point(cx + rx, cy), in: Point(0, -ky), out: Point(0, ky))
+        shape.append(Point(cx, cy + ry), in: Point(kx, 0), out: Point(-kx, 0))
+        shape.append(Point(cx - rx, cy), in: Point(0, ky), out: Point(0, -ky))
+    }
+
+    static func star(_ star: Star, at frame: Double) -> BezierShape {
+        var shape = BezierShape.empty
+        self.star(star, at: frame, into: &shape)
+        return shape
     }
 
     /// A star (outer and inner radius in turn) or a polygon, its first point straight up, turned by `rotation`
-    /// degrees. Roundness is not drawn.
-    static func star(_ star: Star, at frame: Double) -> BezierShape {
+    /// degrees.
+    ///
+    /// Roundness is lottie-web's: each point gets tangents across its radius (perpendicular to it, clockwise out)
+    /// whose length is the roundness (0…100 %) of a quarter of the point's share of its circle's perimeter
+    /// (2πr / 4n for a polygon of n points; the same for a star's outer and inner points, n being its number of
+    /// points): a polygon at 100 % bulges toward its circle without reaching it. rlottie uses other constants.
+    static func star(_ star: Star, at frame: Double, into shape: inout BezierShape) {
+        shape.removeAll()
         let count = Int(Swift.min(Swift.max(star.points.scalar(at: frame).rounded(), 0), Double(maxStarPoints)))
-        guard count >= (star.isPolygon ? 3 : 2) else {
-            return BezierShape(vertices: [], inTangents: [], outTangents: [], closed: true)
-        }
-        let c = star.position.value(at: frame)
+        guard count >= (star.isPolygon ? 3 : 2) else { return }
+        let c = star.position.sample(at: frame)
         let outer = star.outerRadius.scalar(at: frame), inner = star.innerRadius.scalar(at: frame)
+        let outerRoundness = star.outerRoundness.scalar(at: frame) / 100
+        let innerRoundness = star.isPolygon ? 0 : star.innerRoundness.scalar(at: frame) / 100
         let n = star.isPolygon ? count : 2 * count
         let step = 2 * Double.pi / Double(n)
         var angle = -Double.pi / 2 + star.rotation.scalar(at: frame) * .pi / 180
-        var v: [Point] = []
-        v.reserveCapacity(n)
         for i in 0..<n {
-            let r = star.isPolygon || i % 2 == 0 ? outer : inner
-            v.append(Point(c.at(0) + r * cos(angle), c.at(1) + r * sin(angle)))
+            let isOuter = star.isPolygon || i % 2 == 0
+            let r = isOuter ? outer : inner
+            let roundness = isOuter ? outerRoundness : innerRoundness
+            let dx = r * cos(angle), dy = r * sin(angle)
+            var tangent = Point.zero
+            if roundness != 0, roundness.isFinite, dx != 0 || dy != 0 {
+                // The unit vector across the radius, pointing back against the drawing direction, as lottie-web's.
+                let length = (dx * dx + dy * dy).squareRoot()
+                let perimeterShare = 2 * Double.pi * r / Double(4 * count)
+                tangent = Point(dy / length, -dx / length) * (perimeterShare * roundness)
+            }
+            shape.append(Point(c.at(0) + dx, c.at(1) + dy), in: tangent, out: -tangent)
             angle += step
         }
-        let zero = [Point](repeating: .zero, count: n)
-        return BezierShape(vertices: v, inTangents: zero, outTangents: zero, closed: true)
+    }
+}
+
+extension BezierShape {
+    static var empty: BezierShape { BezierShape(vertices: [], inTangents: [], outTangents: [], closed: true) }
+
+    /// Empties the shape (closed), keeping its arrays' storage.
+    mutating func removeAll() {
+        vertices.removeAll(keepingCapacity: true)
+        inTangents.removeAll(keepingCapacity: true)
+        outTangents.removeAll(keepingCapacity: true)
+        closed = true
+    }
+
+    mutating func append(_ vertex: Point, in inTangent: Point, out outTangent: Point) {
+        vertices.append(vertex)
+        inTangents.append(inTangent)
+        outTangents.append(outTangent)
     }
 }

@@ -80,6 +80,13 @@ public struct JSONReader {
     private var valueOffsets: [Int]?
     /// When not nil, the byte offset of every object key, in document order.
     private var keyOffsets: [Int]?
+    /// The elements and fields of the arrays and objects being read, innermost last: each container is collected
+    /// here and copied out once when it closes, so that it costs one allocation of exactly its size instead of a
+    /// buffer regrown as it fills (a large animation file has hundreds of thousands of small arrays).
+    private var elementStack: [JSONValue] = []
+    private var fieldStack: [(key: String, value: JSONValue)] = []
+    /// The keys of the objects being read into a tape, innermost last, to refuse a repeated one.
+    private var keyStack: [String] = []
 
     private init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -131,6 +138,7 @@ public struct JSONReader {
         var reader = JSONReader(bytes)
         if recording {
             reader.valueOffsets = []
+            reader.valueOffsets?.reserveCapacity(bytes.count / 8)
             reader.keyOffsets = []
         }
         // A UTF-8 byte-order mark is tolerated, as many editors write one.
@@ -140,6 +148,110 @@ public struct JSONReader {
         reader.skipSpace()
         guard reader.index == bytes.count else { throw reader.error("unexpected text after the end of the document") }
         return (value, reader.valueOffsets ?? [], reader.keyOffsets ?? [])
+    }
+
+    /// Reads a whole document into a `JSONTape`, with the same checks and the same errors (text, line and column)
+    /// as `parse(_:)`.
+    public static func parseTape(_ bytes: [UInt8]) throws(JSONSyntaxError) -> JSONTape {
+        var reader = JSONReader(bytes)
+        var tape = JSONTape()
+        tape.reserve(forBytes: bytes.count)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.index = 3 }
+        reader.skipSpace()
+        try reader.tapeValue(into: &tape, key: -1)
+        reader.skipSpace()
+        guard reader.index == bytes.count else { throw reader.error("unexpected text after the end of the document") }
+        return tape
+    }
+
+    // The tape's readers follow parseValue, parseObject and parseArray step by step, with the same messages.
+
+    private mutating func tapeValue(into tape: inout JSONTape, key: Int) throws(JSONSyntaxError) {
+        guard index < bytes.count else { throw error("expected a value but found the end of the file") }
+        let offset = index
+        switch bytes[index] {
+        case UInt8(ascii: "{"): try tapeObject(into: &tape, key: key)
+        case UInt8(ascii: "["): try tapeArray(into: &tape, key: key)
+        case UInt8(ascii: "\""):
+            let text = try parseString()
+            tape.strings.append(text)
+            tape.append(.string, offset: offset, link: tape.strings.count - 1, key: key)
+        case UInt8(ascii: "t"): try expectWord("true"); tape.append(.true, offset: offset, key: key)
+        case UInt8(ascii: "f"): try expectWord("false"); tape.append(.false, offset: offset, key: key)
+        case UInt8(ascii: "n"): try expectWord("null"); tape.append(.null, offset: offset, key: key)
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            let n = try parseNumber()
+            tape.append(.number, offset: offset, number: n, key: key)
+        default: throw error("expected a value but found \(found)")
+        }
+    }
+
+    private mutating func tapeObject(into tape: inout JSONTape, key: Int) throws(JSONSyntaxError) {
+        try enter()
+        let node = tape.kinds.count
+        tape.append(.object, offset: index, key: key)
+        index += 1
+        skipSpace()
+        if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
+            index += 1
+            depth -= 1
+            tape.links[node] = tape.kinds.count
+            return
+        }
+        let base = keyStack.count
+        while true {
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+                throw error("expected a field name in double quotes but found \(found)")
+            }
+            let keyOffset = index
+            let name = try parseString()
+            if keyStack[base...].contains(name) {
+                throw error("field \"\(name)\" appears twice in one object", at: keyOffset)
+            }
+            keyStack.append(name)
+            skipSpace()
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("expected ':' after \"\(name)\" but found \(found)")
+            }
+            index += 1
+            skipSpace()
+            tape.strings.append(name)
+            try tapeValue(into: &tape, key: tape.strings.count - 1)
+            skipSpace()
+            guard index < bytes.count else { throw error("expected ',' or '}' but found the end of the file") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "}") { index += 1; break }
+            throw error("expected ',' or '}' but found \(found)")
+        }
+        keyStack.removeSubrange(base...)
+        depth -= 1
+        tape.links[node] = tape.kinds.count
+    }
+
+    private mutating func tapeArray(into tape: inout JSONTape, key: Int) throws(JSONSyntaxError) {
+        try enter()
+        let node = tape.kinds.count
+        tape.append(.array, offset: index, key: key)
+        index += 1
+        skipSpace()
+        if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
+            index += 1
+            depth -= 1
+            tape.links[node] = tape.kinds.count
+            return
+        }
+        while true {
+            skipSpace()
+            try tapeValue(into: &tape, key: -1)
+            skipSpace()
+            guard index < bytes.count else { throw error("expected ',' or ']' but found the end of the file") }
+            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
+            if bytes[index] == UInt8(ascii: "]") { index += 1; break }
+            throw error("expected ',' or ']' but found \(found)")
+        }
+        depth -= 1
+        tape.links[node] = tape.kinds.count
     }
 
     /// The 1-based line and column (in bytes) of a byte offset in `bytes`.
@@ -214,13 +326,13 @@ public struct JSONReader {
     private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
         try enter()
         index += 1
-        var fields: [(key: String, value: JSONValue)] = []
         skipSpace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
             index += 1
             depth -= 1
-            return .object(fields)
+            return .object([])
         }
+        let base = fieldStack.count
         while true {
             skipSpace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
@@ -229,7 +341,7 @@ public struct JSONReader {
             let keyOffset = index
             keyOffsets?.append(keyOffset)
             let key = try parseString()
-            if fields.contains(where: { $0.key == key }) {
+            if fieldStack[base...].contains(where: { $0.key == key }) {
                 throw error("field \"\(key)\" appears twice in one object", at: keyOffset)
             }
             skipSpace()
@@ -238,7 +350,8 @@ public struct JSONReader {
             }
             index += 1
             skipSpace()
-            fields.append((key, try parseValue()))
+            let value = try parseValue()
+            fieldStack.append((key, value))
             skipSpace()
             guard index < bytes.count else { throw error("expected ',' or '}' but found the end of the file") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -246,22 +359,25 @@ public struct JSONReader {
             throw error("expected ',' or '}' but found \(found)")
         }
         depth -= 1
+        let fields = Array(fieldStack[base...])
+        fieldStack.removeSubrange(base...)
         return .object(fields)
     }
 
     private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
         try enter()
         index += 1
-        var values: [JSONValue] = []
         skipSpace()
         if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
             index += 1
             depth -= 1
-            return .array(values)
+            return .array([])
         }
+        let base = elementStack.count
         while true {
             skipSpace()
-            values.append(try parseValue())
+            let value = try parseValue()
+            elementStack.append(value)
             skipSpace()
             guard index < bytes.count else { throw error("expected ',' or ']' but found the end of the file") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -269,12 +385,27 @@ public struct JSONReader {
             throw error("expected ',' or ']' but found \(found)")
         }
         depth -= 1
+        let values = Array(elementStack[base...])
+        elementStack.removeSubrange(base...)
         return .array(values)
     }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {
         let start = index
         index += 1
+        // The common string, without escapes or control characters, is decoded in one piece; anything else is read
+        // again from its start by the general loop below, which also reports what is wrong.
+        var end = index
+        while end < bytes.count {
+            let b = bytes[end]
+            if b == UInt8(ascii: "\"") {
+                let text = String(decoding: bytes[index..<end], as: UTF8.self)
+                index = end + 1
+                return text
+            }
+            if b < 0x20 || b == UInt8(ascii: "\\") { break }
+            end += 1
+        }
         var scalars = String.UnicodeScalarView()
         var runStart = index
         // Plain runs are decoded in one piece; escapes are handled one by one.
@@ -347,31 +478,111 @@ public struct JSONReader {
         }
     }
 
+    /// Exact powers of ten as Doubles: 10^22 is the largest that a Double holds exactly.
+    private static let exactPowersOfTen: [Double] = (0...22).map { e in
+        var p = 1.0
+        for _ in 0..<e { p *= 10 }
+        return p
+    }
+
     private mutating func parseNumber() throws(JSONSyntaxError) -> Double {
         let start = index
         func isDigit(_ i: Int) -> Bool { i < bytes.count && bytes[i] >= UInt8(ascii: "0") && bytes[i] <= UInt8(ascii: "9") }
-        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        // The digits are gathered while the grammar is checked: most numbers in a file have few of them, and then
+        // the value is one exact integer scaled by one exact power of ten, which IEEE division or multiplication
+        // rounds correctly (Clinger's fast path), with no text made for Double's parser.
+        var mantissa: UInt64 = 0, digits = 0, scale = 0
+        @inline(__always) func digit(_ b: UInt8) {
+            if mantissa == 0 && b == UInt8(ascii: "0") { return }  // leading zeros add no significant digit
+            mantissa = mantissa &* 10 &+ UInt64(b &- UInt8(ascii: "0"))
+            digits += 1
+        }
+        let negative = bytes[index] == UInt8(ascii: "-")
+        if negative { index += 1 }
         guard isDigit(index) else { throw error("expected a digit but found \(found)") }
         if bytes[index] == UInt8(ascii: "0") {
             index += 1
             if isDigit(index) { throw error("a number may not start with 0 followed by more digits") }
         } else {
-            while isDigit(index) { index += 1 }
+            while isDigit(index) { digit(bytes[index]); index += 1 }
         }
         if index < bytes.count && bytes[index] == UInt8(ascii: ".") {
             index += 1
             guard isDigit(index) else { throw error("expected a digit after '.' but found \(found)") }
-            while isDigit(index) { index += 1 }
+            while isDigit(index) { digit(bytes[index]); scale -= 1; index += 1 }
         }
+        var exponentTooLong = false
         if index < bytes.count && (bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E")) {
             index += 1
-            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) { index += 1 }
+            var sign = 1, exponent = 0
+            if index < bytes.count && (bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-")) {
+                if bytes[index] == UInt8(ascii: "-") { sign = -1 }
+                index += 1
+            }
             guard isDigit(index) else { throw error("expected a digit in the exponent but found \(found)") }
-            while isDigit(index) { index += 1 }
+            while isDigit(index) {
+                if exponent < 100_000 { exponent = exponent * 10 + Int(bytes[index] - UInt8(ascii: "0")) } else { exponentTooLong = true }
+                index += 1
+            }
+            scale += sign * exponent
+        }
+        if !exponentTooLong, digits <= 15, mantissa < (1 << 53) {
+            let m = Double(mantissa)
+            var value: Double?
+            if mantissa == 0 { value = 0 } else if scale >= 0, scale <= 22 { value = m * JSONReader.exactPowersOfTen[scale] } else if scale < 0, scale >= -22 { value = m / JSONReader.exactPowersOfTen[-scale] }
+            if let value { return negative ? -value : value }
         }
         // The grammar above admits only what Double's own parser accepts, so this cannot fail on valid text.
         let text = String(decoding: bytes[start..<index], as: UTF8.self)
         guard let value = Double(text) else { throw error("'\(text)' is not a number", at: start) }
         return value
+    }
+}
+
+/// A JSON document read into flat arrays, one entry per value in document order (a value before its children):
+/// the form a reader that builds its own model reads fastest. Where `JSONValue` costs an allocation per array,
+/// object and long string and a tree to free, the tape is a handful of arrays however large the file.
+public struct JSONTape: Sendable {
+    /// The kinds of value, by the codes `kinds` holds.
+    public enum Kind: UInt8, Sendable {
+        case null = 0, `false`, `true`, number, string, array, object
+    }
+
+    /// Each value's kind, as a `Kind` code.
+    public var kinds: [UInt8] = []
+    /// Byte offset of each value's first byte.
+    public var offsets: [Int] = []
+    /// A number's value (0 for anything else).
+    public var numbers: [Double] = []
+    /// For a string, its index in `strings`; for an array or object, the index of the value after its last
+    /// descendant (its next sibling's, or the end of its parent's); -1 otherwise.
+    public var links: [Int] = []
+    /// For an object's field, the index of its key in `strings`; -1 for the root and array elements.
+    public var keys: [Int] = []
+    /// The strings and keys, in document order.
+    public var strings: [String] = []
+
+    /// The index of the value after value `i` and its descendants.
+    @inline(__always) public func next(after i: Int) -> Int {
+        let k = kinds[i]
+        return k == Kind.array.rawValue || k == Kind.object.rawValue ? links[i] : i + 1
+    }
+
+    mutating func reserve(forBytes n: Int) {
+        let values = n / 6 + 16
+        kinds.reserveCapacity(values)
+        offsets.reserveCapacity(values)
+        numbers.reserveCapacity(values)
+        links.reserveCapacity(values)
+        keys.reserveCapacity(values)
+        strings.reserveCapacity(n / 24 + 16)
+    }
+
+    mutating func append(_ kind: Kind, offset: Int, number: Double = 0, link: Int = -1, key: Int) {
+        kinds.append(kind.rawValue)
+        offsets.append(offset)
+        numbers.append(number)
+        links.append(link)
+        keys.append(key)
     }
 }

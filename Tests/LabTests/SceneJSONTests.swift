@@ -1,4 +1,5 @@
 @testable import Lab
+import Styles
 import Testing
 import TestSupport
 
@@ -31,6 +32,7 @@ import TestSupport
         ("\n\n  \"abc", "line 3, column 3 (offset 4): a string is not closed before the end of the file"),
         ("\"a\\x\"", "line 1, column 4 (offset 3): unknown escape '\\x' in a string"),
         ("[1] 2", "line 1, column 5 (offset 4): unexpected text after the end of the document"),
+        ("{\"a\": 1,\n \"a\": 2}", "line 2, column 2 (offset 10): field \"a\" appears twice in one object"),
     ])
     func syntaxErrorsSayWhere(_ text: String, _ message: String) {
         do {
@@ -38,6 +40,85 @@ import TestSupport
             Issue.record("'\(text)' was accepted")
         } catch {
             #expect(error.description == message)
+        }
+        // The tape reader (the Lottie files') says the same.
+        do {
+            _ = try JSONReader.parseTape(Array(text.utf8))
+            Issue.record("'\(text)' was accepted as a tape")
+        } catch {
+            #expect(error.description == message)
+        }
+    }
+
+    /// The tree a tape describes, to compare it with the reader's own.
+    static func value(_ tape: JSONTape, _ i: Int) -> JSONValue {
+        func children(_ i: Int) -> [Int] {
+            var out: [Int] = [], c = i + 1
+            while c < tape.links[i] { out.append(c); c = tape.next(after: c) }
+            return out
+        }
+        switch JSONTape.Kind(rawValue: tape.kinds[i])! {
+        case .null: return .null
+        case .false: return .bool(false)
+        case .true: return .bool(true)
+        case .number: return .number(tape.numbers[i])
+        case .string: return .string(tape.strings[tape.links[i]])
+        case .array: return .array(children(i).map { value(tape, $0) })
+        case .object: return .object(children(i).map { (tape.strings[tape.keys[$0]], value(tape, $0)) })
+        }
+    }
+
+    /// On random texts, the tape and the tree agree: the same values with the same offsets, or the same error.
+    @Test func theTapeReadsAsTheTreeDoes() throws {
+        var random = SeededRandom(seed: 0x7A_9E)
+        let alphabet = Array(#"{}[]:,"\-+.0123456789eEtrufalsn uab"#.utf8) + [0x0A, 0xC3, 0xA9]
+        var accepted = 0
+        for round in 0..<4000 {
+            let text: [UInt8]
+            if round % 2 == 0 {
+                text = (0..<random.int(in: 0...24)).map { _ in alphabet[random.int(in: 0...(alphabet.count - 1))] }
+            } else {
+                // Mostly well formed: a document cut and changed at one random place.
+                var t = Array(#"{"v": [1, -2.5e3, {"k": "x\ty"}, true, null], "w": {"a": 0.125, "b": [[], {}]}}"#.utf8)
+                t[random.int(in: 0...(t.count - 1))] = alphabet[random.int(in: 0...(alphabet.count - 1))]
+                text = t
+            }
+            let tree = Result { () throws(JSONSyntaxError) in try JSONReader.parseWithOffsets(text) }
+            let tape = Result { () throws(JSONSyntaxError) in try JSONReader.parseTape(text) }
+            switch (tree, tape) {
+            case (.success(let t), .success(let p)):
+                accepted += 1
+                #expect(SceneJSONTests.value(p, 0) == t.value)
+                #expect(p.offsets == t.offsets)
+            case (.failure(let a), .failure(let b)):
+                #expect(a == b)
+            default:
+                Issue.record("the tree and the tape disagree on \(String(decoding: text, as: UTF8.self))")
+            }
+        }
+        #expect(accepted > 100)
+    }
+
+    /// Numbers read without text (few digits, a small exponent) are exactly what Double's parser gives.
+    @Test func numbersAreReadExactly() throws {
+        var random = SeededRandom(seed: 0x0D_1E)
+        var texts = ["0", "-0", "0.0", "1e22", "1e23", "123456789012345", "1234567890123456", "0.000001",
+                     "9007199254740993", "1.7976931348623157e308", "5e-324", "-0.0e-0", "0.1", "0.3", "2.2250738585072014e-308"]
+        for _ in 0..<5000 {
+            var t = random.int(in: 0...1) == 0 ? "-" : ""
+            t += String(random.int(in: 0...999_999))
+            if random.int(in: 0...1) == 0 { t += "." + String(random.int(in: 0...99_999_999)) }
+            if random.int(in: 0...3) == 0 { t += "e" + String(random.int(in: -30...30)) }
+            texts.append(t)
+        }
+        for t in texts {
+            let value = try JSONReader.parse("[\(t)]")
+            let expected = try #require(Double(t))
+            guard case .array(let a) = value, case .number(let n) = a.first else {
+                Issue.record("\(t) did not read as a number")
+                continue
+            }
+            #expect(n.bitPattern == expected.bitPattern, "\(t)")
         }
     }
 

@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Geometry
 import Lab
 import Lottie
@@ -61,6 +64,114 @@ import Testing
         let c = try render([layer])
         // The other two points are at (35, 24) and (35, 76): the left side is the line x = 35.
         #expect(alpha(c, 77, 50) == 255 && alpha(c, 50, 22) == 0 && alpha(c, 37, 50) == 255 && alpha(c, 33, 50) == 0)
+    }
+
+    /// A polystar as lottie-web builds it, written out here from its rule: points at `radii` in turn from straight
+    /// up, clockwise, each with tangents across its radius of length roundness × 2πr / (4 × points).
+    func expectedStar(points: Int, radii: [Double], roundness: [Double]) -> Path {
+        let n = points * radii.count
+        var vertices: [Point] = [], across: [Point] = []
+        for i in 0..<n {
+            let a = -Double.pi / 2 + 2 * Double.pi * Double(i) / Double(n)
+            let r = radii[i % radii.count]
+            let k = roundness[i % radii.count] * 2 * Double.pi * r / Double(4 * points)
+            vertices.append(Point(50 + r * cos(a), 50 + r * sin(a)))
+            across.append(Point(-sin(a), cos(a)) * k)  // clockwise, across the radius
+        }
+        var path = Path()
+        path.move(to: vertices[0])
+        for i in 0..<n {
+            let j = (i + 1) % n
+            path.cubic(to: vertices[j], control1: vertices[i] + across[i], control2: vertices[j] - across[j])
+        }
+        path.close()
+        return path
+    }
+
+    func coverage(_ c: Canvas) -> Double {
+        var sum = 0.0
+        for y in 0..<c.height { for x in 0..<c.width { sum += Double(c[x, y] >> 24) / 255 } }
+        return sum
+    }
+
+    @Test func polygonAndStarRoundnessAsLottieWeb() throws {
+        func draw(_ star: J) throws -> Canvas {
+            try render([Lot.shapeLayer("star", [Lot.group([star, Lot.fill([0, 0, 0, 1])])])])
+        }
+        func reference(_ path: Path) -> Canvas {
+            let c = Canvas(width: 100, height: 100)
+            Rasterizer().fill(path, color: .black, into: c)
+            return c
+        }
+        func worst(_ a: Canvas, _ b: Canvas) -> Int {
+            var m = 0
+            for y in 0..<100 { for x in 0..<100 { m = max(m, abs(Int(a[x, y] >> 24) - Int(b[x, y] >> 24))) } }
+            return m
+        }
+        // A square polygon of radius 40 round (50, 50): at 100 % roundness each point's tangents are 2π·40 / 16
+        // = 5π long, the top point (50, 10) leaving toward (50 + 5π, 10).
+        let polygon = Lot.star([50, 50], points: 4, outer: 40, inner: 0, polygon: true)
+        let sharp = try draw(polygon)
+        let round = try draw(polygon.with("os", Lot.value(100)))
+        #expect(abs(coverage(sharp) - 3200) < 4, "a diamond of half-diagonal 40")
+        #expect(worst(round, reference(expectedStar(points: 4, radii: [40], roundness: [1]))) <= 2)
+        // Rounder than the diamond, short of the circle.
+        #expect(coverage(round) > 3600 && coverage(round) < Double.pi * 1600)
+
+        // A five-pointed star, radii 40 and 20, outer roundness 30 % and inner 100 %.
+        let star = Lot.star([50, 50], points: 5, outer: 40, inner: 20).with("os", Lot.value(30))
+            .with("is", Lot.value(100))
+        #expect(worst(try draw(star), reference(expectedStar(points: 5, radii: [40, 20], roundness: [0.3, 1]))) <= 2)
+    }
+
+    @Test func blendModesOnTheLayersComposite() throws {
+        // A solid (0.5, 0.5, 1) over a solid (0.8, 0.6, 0.4), each channel worked out by hand (W3C formulas over
+        // an opaque backdrop: the result is B(backdrop, source), mixed with the backdrop by the layer's opacity).
+        func solid(_ color: String, bm: Int, o: Double = 100, width: Double = 100) -> J {
+            ["ddd": 0, "ty": 1, "nm": "solid", "ks": Lot.transform(o: .number(o)), "sw": .number(width), "sh": 100,
+             "sc": .string(color), "ip": 0, "op": 60, "st": 0, "bm": .number(Double(bm))]
+        }
+        func pixel(_ bm: Int, o: Double = 100) throws -> [Int] {
+            let c = try render([solid("#8080ff", bm: bm, o: o), solid("#cc9966", bm: 0)])
+            let p = c[50, 50]
+            return [Int(p >> 16) & 0xFF, Int(p >> 8) & 0xFF, Int(p) & 0xFF, Int(p >> 24)]
+        }
+        func near(_ a: [Int], _ b: [Int]) -> Bool { zip(a, b).allSatisfy { abs($0 - $1) <= 1 } }
+        // #8080ff is (128, 128, 255), #cc9966 (204, 153, 102).
+        #expect(near(try pixel(1), [102, 77, 102, 255]), "multiply")           // 204·128/255, 153·128/255, 102
+        #expect(near(try pixel(2), [230, 204, 255, 255]), "screen")            // b + s − b·s
+        #expect(near(try pixel(3), [204, 153, 204, 255]), "overlay")           // b > ½: screen(2b − 1, s); b ≤ ½: 2bs
+        #expect(near(try pixel(4), [128, 128, 102, 255]), "darken")
+        #expect(near(try pixel(5), [204, 153, 255, 255]), "lighten")
+        #expect(near(try pixel(10), [76, 25, 153, 255]), "difference")
+        #expect(near(try pixel(1, o: 50), [153, 115, 102, 255]), "multiply at 50 % opacity")
+        // Over nothing, a blended layer is itself.
+        let alone = try render([solid("#8080ff", bm: 1)])
+        #expect(alone[50, 50] & 0xFFFFFF == 0x8080FF && alone[50, 50] >> 24 == 255)
+        // An unsupported mode is drawn as normal and named.
+        let animation = try parse(Lot.composition(layers: [solid("#8080ff", bm: 7), solid("#cc9966", bm: 0)]))
+        #expect(animation.warning?.contains("blend modes other than") == true)
+    }
+
+    @Test func radialHighlightMovesTheFocus() throws {
+        // Black at the focus to white on the circle: centre (50, 50), radius 40 toward (90, 50). A highlight of 50 %
+        // at 0° puts the focus at (70, 50). Solving |q − t·d| = 40t (q and d from the focus, d = (−20, 0)) at the
+        // centre of pixel (50, 50), q = (−19.5, 0.5): t = (390 − √(390² + 1200 · 380.5)) / −1200 = 0.325, grey 83;
+        // at pixel (70, 50), q = (0.5, 0.5): t = 0.030, grey 8. Without a highlight the centre is nearly black
+        // (t = 0.018) and the centre of (70, 50), 20.51 from the centre, is t = 0.513, grey 131.
+        func grey(h: Double, a: Double, _ x: Int, _ y: Int) throws -> Int {
+            let fill = Lot.gradient(fill: true, radial: true, start: [50, 50], end: [90, 50],
+                                    colors: [0, 0, 0, 0, 1, 1, 1, 1]).with("h", Lot.value(.number(h)))
+                .with("a", Lot.value(.number(a)))
+            let c = try render([Lot.shapeLayer("g", [Lot.group([Lot.rect([50, 50], [100, 100]), fill])])])
+            return Int(c[x, y] & 0xFF)
+        }
+        #expect(abs(try grey(h: 50, a: 0, 50, 50) - 83) <= 2)
+        #expect(abs(try grey(h: 50, a: 0, 70, 50) - 8) <= 2)
+        #expect(try grey(h: 0, a: 0, 50, 50) <= 6)
+        #expect(abs(try grey(h: 0, a: 0, 70, 50) - 131) <= 2)
+        // Turned 90°, the focus is below the centre, at (50, 70).
+        #expect(abs(try grey(h: 50, a: 90, 50, 70) - 8) <= 2)
     }
 
     @Test func maskOpacityInversionAndIntersection() throws {
