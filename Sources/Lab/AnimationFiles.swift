@@ -144,17 +144,3 @@ public enum AnimationFiles {
         FileName.withBytes(path) { access($0, F_OK) } == 0
     }
 }
-
-extension GifEffect: AnimationFileEffect {
-    /// The pictures, as `images`.
-    public var animation: GifHeaderImages? {
-        get { images }
-        set { images = newValue }
-    }
-
-    public static func readAnimation(at path: String) throws -> (animation: GifHeaderImages, warning: String?) {
-        (try AnimationFiles.load(path), nil)
-    }
-
-    public static var defaultAnimationResource: String { AnimationFiles.defaultResource }
-}

@@ -85,17 +85,3 @@ extension LottieFile {
     /// The animation the `lottie` header shows when none is given, from the resources.
     public static let defaultAnimation = "animations/refresh.json"
 }
-
-extension LottieEffect: AnimationFileEffect {
-    public static func readAnimation(at path: String) throws -> (animation: LottieAnimation, warning: String?) {
-        let animation: LottieAnimation
-        do {
-            animation = try LottieFile.load(path: path)
-        } catch {
-            throw LabError(error.description)
-        }
-        return (animation, animation.warning.map { "\(path): \($0)" })
-    }
-
-    public static var defaultAnimationResource: String { LottieFile.defaultAnimation }
-}

@@ -1,10 +1,13 @@
+import Lottie
 import Refresh
 
 /// A header that plays a designer's file (`--animation FILE`): the gif header's pictures, the lottie header's
 /// Bodymovin animation. The lab reads the file, reads it again when it changes on disk, and hands the header what
 /// it read; a header of this kind chosen without a file plays its default animation from `Resources/`.
 ///
-/// An effect becomes one by conforming (next to the code that reads its files); nothing else in the lab names it.
+/// An effect becomes one by conforming; nothing else in the lab names it. The conformances are in this file, which
+/// `Simulation` always uses: a static link keeps only the object files something refers to, and a conformance found
+/// only by a dynamic cast would otherwise be dropped with its file.
 public protocol AnimationFileEffect: RefreshEffect {
     associatedtype Animation
     /// What the header plays; nil plays nothing. A new one shows from the next frame.
@@ -87,4 +90,32 @@ extension Simulation {
         }
         return try E.readAnimation(at: file)
     }
+}
+
+extension GifEffect: AnimationFileEffect {
+    /// The pictures, as `images`.
+    public var animation: GifHeaderImages? {
+        get { images }
+        set { images = newValue }
+    }
+
+    public static func readAnimation(at path: String) throws -> (animation: GifHeaderImages, warning: String?) {
+        (try AnimationFiles.load(path), nil)
+    }
+
+    public static var defaultAnimationResource: String { AnimationFiles.defaultResource }
+}
+
+extension LottieEffect: AnimationFileEffect {
+    public static func readAnimation(at path: String) throws -> (animation: LottieAnimation, warning: String?) {
+        let animation: LottieAnimation
+        do {
+            animation = try LottieFile.load(path: path)
+        } catch {
+            throw LabError(error.description)
+        }
+        return (animation, animation.warning.map { "\(path): \($0)" })
+    }
+
+    public static var defaultAnimationResource: String { LottieFile.defaultAnimation }
 }
