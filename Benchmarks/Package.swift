@@ -36,6 +36,7 @@ let package = Package(
             name: "TextBenchmarks",
             dependencies: [
                 .product(name: "Text", package: refreshLab),
+                .product(name: "TestSupport", package: refreshLab),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/TextBenchmarks",
