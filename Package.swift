@@ -9,6 +9,9 @@ let package = Package(
         .executable(name: "refreshlab", targets: ["refreshlab"]),
         .library(name: "Lab", targets: ["Lab"]),
         .library(name: "Text", targets: ["Text"]),
+        // For the benchmark package only (FreeType's reference rasterizer, the glyph sets); the executable never
+        // links it.
+        .library(name: "TestSupport", targets: ["TestSupport"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -43,10 +46,11 @@ let package = Package(
             ]
         ),
 
-        // Test support: what the test targets share (image comparison, the seeded random generator, temporary
-        // files, the refresh control's invariants). A target of its own under Tests/, in no product, so that production
-        // code ships no test oracle.
-        .target(name: "TestSupport", dependencies: ["Geometry", "Raster", "Scrolling", "Refresh"],
+        // Test support: what the test targets and the benchmarks share (image comparison, the seeded random generator,
+        // temporary files, the refresh control's invariants, FreeType's reference glyph rendering, the glyph sets). A
+        // target of its own under Tests/ that no production target depends on, so that production code ships no test
+        // oracle.
+        .target(name: "TestSupport", dependencies: ["Geometry", "Raster", "Text", "CFreeType", "Scrolling", "Refresh"],
                 path: "Tests/TestSupport"),
         // rlottie, the reference the Lottie renderer is compared with; tests and benchmarks only.
         .systemLibrary(name: "CRLottie", path: "Tests/CRLottie", pkgConfig: "rlottie",

@@ -36,6 +36,7 @@ let package = Package(
             name: "TextBenchmarks",
             dependencies: [
                 .product(name: "Text", package: refreshLab),
+                .product(name: "TestSupport", package: refreshLab),
                 .product(name: "Benchmark", package: "benchmark"),
             ],
             path: "Benchmarks/TextBenchmarks",
@@ -55,7 +56,7 @@ let package = Package(
             plugins: [.plugin(name: "BenchmarkPlugin", package: "benchmark")]
         ),
 
-        // The reference renderer for the scene comparison (compare-cairo.sh): cairo draws the same scene files. It lives
+        // The reference renderer for the scene comparison (compare-scenes.sh): cairo draws the same scene files. It lives
         // outside Benchmarks/ because the benchmark plugin runs every executable there as a benchmark.
         .systemLibrary(name: "CCairo", path: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .executableTarget(

@@ -58,8 +58,6 @@ public final class Font {
     private var face: FT_Face?
     private var outlines: [UInt32: GlyphOutline] = [:]
     private var advances: [UInt32: Double] = [:]
-    /// Pixel size last given to `FT_Set_Char_Size`, in 26.6, for the FreeType reference renderings.
-    private var referenceSize: FT_F26Dot6 = 0
 
     /// Loads face `faceIndex` of the file at `path`; `package` names what provides it, for the error message.
     public init(path: String, faceIndex: Int = 0, package: String = "fonts-dejavu-core") throws {
@@ -168,8 +166,9 @@ public final class Font {
         return Font.decomposeSlot(face, scale: 1)
     }
 
-    /// The outline in `face`'s glyph slot as a path, its coordinates multiplied by `scale`.
-    static func decomposeSlot(_ face: FT_Face, scale: Double) -> GlyphOutline {
+    /// The outline in `face`'s glyph slot as a path, its coordinates multiplied by `scale`. Test support's FreeType
+    /// reference renderings decompose the outlines FreeType scaled with it too (SPI: not part of the module's API).
+    @_spi(FreeTypeReference) public static func decomposeSlot(_ face: FT_Face, scale: Double) -> GlyphOutline {
         guard face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE else {
             return GlyphOutline(path: Path(), bounds: .zero, isEvenOdd: false)
         }
@@ -189,19 +188,10 @@ public final class Font {
         return GlyphOutline(path: builder.path, bounds: builder.path.controlPointBounds, isEvenOdd: evenOdd)
     }
 
-    /// The face, for the FreeType reference renderings in this module.
-    var faceHandle: FT_Face? { face }
-    var libraryHandle: FT_Library? { library }
-
-    /// Sets the face's size to `pixelSize` per em (for FreeType's own scaling); false when FreeType refuses.
-    func setReferenceSize(_ pixelSize: Double) -> Bool {
-        guard let face else { return false }
-        let size = FT_F26Dot6((pixelSize * 64).rounded())
-        if size == referenceSize { return true }
-        guard size > 0, FT_Set_Char_Size(face, 0, size, 72, 72) == 0 else { return false }
-        referenceSize = size
-        return true
-    }
+    /// The face and the library, for test support's FreeType reference renderings (SPI: not part of the module's API;
+    /// production text never renders through FreeType).
+    @_spi(FreeTypeReference) public var faceHandle: FT_Face? { face }
+    @_spi(FreeTypeReference) public var libraryHandle: FT_Library? { library }
 }
 
 /// Collects FreeType's outline callbacks into a `Path`, flipping y so that it grows downwards.

@@ -1,6 +1,7 @@
 import Geometry
 import Raster
 import Testing
+import TestSupport
 @testable import Text
 
 /// Our coverage against FreeType's smooth rasterizer (`FT_Render_Glyph`), both filling the same outline: the one

@@ -1,30 +1,8 @@
 import Benchmark
 import Geometry
 import Raster
+import TestSupport
 import Text
-
-/// The glyph sets of the quality test: printable ASCII in DejaVu Sans and 200 common Chinese characters in
-/// WenQuanYi Micro Hei, at 12, 16, 24 and 48 px.
-enum Sets {
-    static let sizes: [Double] = [12, 16, 24, 48]
-    static let ascii: [Unicode.Scalar] = (0x21...0x7E).map { Unicode.Scalar(UInt8($0)) }
-    static let chinese: [Unicode.Scalar] = {
-        let source = "下拉可以刷新松开立即正在数据中最后更今天已经全部加载完毕成功失败释放"
-            + "的一是不了人我有他这大来上个国到说们为子和你地出道也时年得就那要以生会自着去之过家学对她里小么心多而能好都"
-            + "然没日于起还发事只作当想看文无手十用主行方又如前所本见头面公同三老从动两长知民样现分将外但身些与高意进把法此"
-            + "实回二理美点月明其种声全工己话儿者向情名定女问力机给等几很业间什打便位因重被走电四第门相次东政海口使教西再平"
-        var seen = Set<Unicode.Scalar>()
-        var list: [Unicode.Scalar] = []
-        for s in source.unicodeScalars where list.count < 200 && seen.insert(s).inserted { list.append(s) }
-        return list
-    }()
-
-    /// Each font with the glyph indices of its set.
-    static func fonts() throws -> [(Font, [UInt32])] {
-        let latin = try FontRequest.dejaVuSans.load(), cjk = try FontRequest.wenQuanYiMicroHei.load()
-        return [(latin, ascii.map(latin.glyphIndex)), (cjk, chinese.map(cjk.glyphIndex))]
-    }
-}
 
 /// The list screen's text: 40 lines at 750×1334 px (scale 2), titles at 17 pt and details at 13 pt, English
 /// and Chinese, as the demo list and its refresh header show them.
@@ -53,13 +31,13 @@ let benchmarks: @Sendable () -> Void = {
 
     // Ours: every glyph of both sets at every size, from the cached font-unit outline to a coverage mask.
     Benchmark("glyph sets from outlines: ours (GlyphRasterizer)", configuration: config) { benchmark in
-        let fonts = try Sets.fonts()
+        let fonts = try GlyphSets.fonts()
         let outlines = fonts.map { font, glyphs in (font, glyphs.map(font.outline(glyph:))) }
         let rasterizer = GlyphRasterizer()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             var check = 0
-            for size in Sets.sizes {
+            for size in GlyphSets.sizes {
                 for (font, list) in outlines {
                     let scale = size / font.unitsPerEm
                     for o in list { check &+= rasterizer.render(o, scale: scale, offsetX: 0.25).width }
@@ -71,10 +49,12 @@ let benchmarks: @Sendable () -> Void = {
 
     // FreeType's smooth rasterizer on the same sets, straight from stored outlines into a reused bitmap.
     Benchmark("glyph sets from outlines: FreeType FT_Outline_Get_Bitmap", configuration: config) { benchmark in
-        let fonts = try Sets.fonts()
-        var refs: [ReferenceRasterizer] = []
-        for size in Sets.sizes {
-            for (font, glyphs) in fonts { refs.append(ReferenceRasterizer(font: font, glyphs: glyphs, pixelSize: size)) }
+        let fonts = try GlyphSets.fonts()
+        var refs: [FreeTypeOutlineRasterizer] = []
+        for size in GlyphSets.sizes {
+            for (font, glyphs) in fonts {
+                refs.append(FreeTypeOutlineRasterizer(font: font, glyphs: glyphs, pixelSize: size))
+            }
         }
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
@@ -87,13 +67,13 @@ let benchmarks: @Sendable () -> Void = {
     // FT_Render_Glyph needs a freshly loaded outline in the slot: time loading alone and loading plus rendering;
     // the difference is FT_Render_Glyph's own time.
     Benchmark("glyph sets: FreeType FT_Load_Glyph + FT_Render_Glyph", configuration: config) { benchmark in
-        let fonts = try Sets.fonts()
+        let fonts = try GlyphSets.fonts()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             var check = 0
-            for size in Sets.sizes {
-                for (font, glyphs) in fonts {
-                    for g in glyphs where font.loadReferenceOutline(glyph: g, pixelSize: size) {
+            for size in GlyphSets.sizes {
+                for (font, glyphs) in fonts where font.setReferenceSize(size) {
+                    for g in glyphs where font.loadReferenceOutline(glyph: g) {
                         check &+= font.renderLoadedReference(offsetX: 0.25)
                     }
                 }
@@ -103,13 +83,13 @@ let benchmarks: @Sendable () -> Void = {
     }
 
     Benchmark("glyph sets: FreeType FT_Load_Glyph only", configuration: config) { benchmark in
-        let fonts = try Sets.fonts()
+        let fonts = try GlyphSets.fonts()
         benchmark.startMeasurement()
         for _ in benchmark.scaledIterations {
             var check = 0
-            for size in Sets.sizes {
-                for (font, glyphs) in fonts {
-                    for g in glyphs where font.loadReferenceOutline(glyph: g, pixelSize: size) { check &+= 1 }
+            for size in GlyphSets.sizes {
+                for (font, glyphs) in fonts where font.setReferenceSize(size) {
+                    for g in glyphs where font.loadReferenceOutline(glyph: g) { check &+= 1 }
                 }
             }
             blackHole(check)

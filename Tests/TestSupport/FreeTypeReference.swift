@@ -1,4 +1,8 @@
 import CFreeType
+@_spi(FreeTypeReference) import Text
+
+// FreeType's own rasterizer, the reference that our glyph coverage is checked (TextTests) and timed (TextBenchmarks)
+// against. Test support only: text on screen never goes through it, so the shipped Text module does not carry it.
 
 /// A coverage bitmap rendered by FreeType itself, used only as the reference that our own glyph coverage is
 /// checked and timed against; text on screen never goes through it.
@@ -51,9 +55,22 @@ extension Font {
     }
 
     /// Loads `glyph`'s outline into the face's slot, scaled by FreeType to `pixelSize` and unhinted; the first
-    /// half of a reference rendering, split out so that benchmarks can time loading and rendering apart.
+    /// half of a reference rendering.
     public func loadReferenceOutline(glyph: UInt32, pixelSize: Double) -> Bool {
-        guard let face = faceHandle, setReferenceSize(pixelSize) else { return false }
+        setReferenceSize(pixelSize) && loadReferenceOutline(glyph: glyph)
+    }
+
+    /// Sets the face's size to `pixelSize` per em, for FreeType's own scaling; false when FreeType refuses.
+    /// Benchmarks set it once per size and then time `loadReferenceOutline(glyph:)` alone.
+    public func setReferenceSize(_ pixelSize: Double) -> Bool {
+        guard let face = faceHandle else { return false }
+        let size = FT_F26Dot6((pixelSize * 64).rounded())
+        return size > 0 && FT_Set_Char_Size(face, 0, size, 72, 72) == 0
+    }
+
+    /// Loads `glyph`'s outline into the face's slot at the size `setReferenceSize` last set, unhinted.
+    public func loadReferenceOutline(glyph: UInt32) -> Bool {
+        guard let face = faceHandle else { return false }
         let flags = FT_Int32(FT_LOAD_NO_HINTING) | FT_Int32(FT_LOAD_NO_BITMAP)
         return FT_Load_Glyph(face, glyph, flags) == 0
             && face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE
@@ -73,7 +90,7 @@ extension Font {
 /// FreeType's smooth rasterizer run straight on stored outlines (`FT_Outline_Get_Bitmap`, the rasterizer that
 /// `FT_Render_Glyph` calls), into one reused bitmap: the reference for timing our own glyph rasterization, with
 /// neither side paying for loading glyphs or allocating bitmaps.
-public final class ReferenceRasterizer {
+public final class FreeTypeOutlineRasterizer {
     private let font: Font
     private var outlines: [FT_Outline] = []
     private var buffer: UnsafeMutablePointer<UInt8>

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Times RefreshLab's rasterizer against cairo and Blend2D on the scene fixtures and prints a Markdown table.
+#
+#   Benchmarks/compare-scenes.sh [SCENE ...]      (default: every Tests/Fixtures/scenes/*.json)
+#
+# The three renderers follow one protocol: parse once, 3 untimed renders, then ITERATIONS timed renders, each
+# drawing every path afresh; the table shows the medians. RefreshLab (`refreshlab scene`) and cairo (`cairo-scene`)
+# are release builds; Blend2D is its release library through the Python binding (`blend2d_scene.py`), which pays
+# one Python call per drawing call. The renderers take turns scene by scene, ROUNDS times over, so that a slow
+# spell of a shared machine falls on all three alike; each cell is the median of a scene's round medians.
+# PNGs are written to OUT_DIR, and how far each is from the stored cairo reference is printed under the table.
+#
+# Needs: cairo's development files (sudo apt-get install libcairo2-dev); Blend2D's Python binding
+# (pip install --user blend2d-python numpy); without the binding the Blend2D column is left out.
+#
+# Environment: ITERATIONS (default 30), ROUNDS (default 3), OUT_DIR (default out/compare-scenes), SCRATCH_PATH
+# (SwiftPM build folder, default .build, used for both packages), PYTHON (default python3).
+set -euo pipefail
+
+root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+iterations="${ITERATIONS:-30}"
+rounds="${ROUNDS:-3}"
+out_dir="${OUT_DIR:-out/compare-scenes}"
+scratch="${SCRATCH_PATH:-.build}"
+python="${PYTHON:-python3}"
+
+if ! pkg-config --exists cairo; then
+    echo "compare-scenes: cairo's development files are not installed (pkg-config cannot find 'cairo');" >&2
+    echo "install them with: sudo apt-get install libcairo2-dev" >&2
+    exit 1
+fi
+blend2d="$root/Benchmarks/Tools/Blend2DScene/blend2d_scene.py"
+if ! "$python" -c 'import blend2d, numpy' 2>/dev/null; then
+    echo "compare-scenes: Blend2D's Python binding is not installed, so Blend2D is left out;" >&2
+    echo "install it with: pip install --user blend2d-python numpy" >&2
+    blend2d=""
+fi
+
+cd "$root"
+echo "Building RefreshLab and cairo-scene (release)..." >&2
+swift build -c release --product refreshlab --scratch-path "$scratch" >&2
+ours="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/refreshlab"
+(cd Benchmarks && swift build -c release --product cairo-scene --scratch-path "$scratch" >&2)
+cairo="$(cd Benchmarks && swift build -c release --scratch-path "$scratch" --show-bin-path)/cairo-scene"
+
+if [ "$#" -gt 0 ]; then
+    scenes=("$@")
+else
+    scenes=()
+    for file in Tests/Fixtures/scenes/*.json; do scenes+=("$(basename "$file" .json)"); done
+fi
+for name in "${scenes[@]}"; do
+    [ -f "Tests/Fixtures/scenes/$name.json" ] || {
+        echo "compare-scenes: no scene 'Tests/Fixtures/scenes/$name.json'; scenes are named after Tests/Fixtures/scenes/*.json" >&2
+        exit 1
+    }
+done
+mkdir -p "$out_dir"
+agreement="$out_dir/agreement.txt"
+times="$out_dir/times.txt"
+: >"$agreement"
+: >"$times"
+
+# The median from a renderer's JSON line, in nanoseconds.
+median_ns() { sed -n 's/.*"median_ns": \([0-9][0-9]*\).*/\1/p'; }
+
+# One timed run of renderer $1 on scene $2, appended to $times as "scene renderer ns".
+time_one() {
+    local who="$1" name="$2" scene="Tests/Fixtures/scenes/$2.json" line ns
+    case "$who" in
+        ours) line="$("$ours" scene "$scene" --iterations "$iterations")" ;;
+        cairo) line="$("$cairo" "$scene" --iterations "$iterations")" ;;
+        blend2d) line="$("$python" "$blend2d" "$scene" --iterations "$iterations")" ;;
+    esac
+    ns="$(echo "$line" | median_ns)"
+    [ -n "$ns" ] || { echo "compare-scenes: no timing from $who for $name" >&2; exit 1; }
+    echo "$name $who $ns" >>"$times"
+}
+
+renderers=(ours cairo)
+[ -n "$blend2d" ] && renderers+=(blend2d)
+
+# Pixels first, once per scene and renderer (untimed).
+for name in "${scenes[@]}"; do
+    scene="Tests/Fixtures/scenes/$name.json"
+    reference="Tests/Fixtures/scenes/reference/$name.png"
+    "$ours" scene "$scene" --out "$out_dir/$name-refreshlab.png" --reference "$reference" >/dev/null 2>>"$agreement"
+    "$cairo" "$scene" --out "$out_dir/$name-cairo.png" --reference "$reference" >/dev/null 2>>"$agreement"
+    if [ -n "$blend2d" ]; then
+        "$python" "$blend2d" "$scene" --out "$out_dir/$name-blend2d.png" --reference "$reference" 2>>"$agreement"
+    fi
+done
+
+for round in $(seq 1 "$rounds"); do
+    echo "  round $round of $rounds" >&2
+    for name in "${scenes[@]}"; do
+        # A different renderer goes first in each round.
+        for i in "${!renderers[@]}"; do
+            time_one "${renderers[$(( (i + round) % ${#renderers[@]} ))]}" "$name"
+        done
+    done
+done
+
+# Per scene and renderer, the median of the round medians; then the table and the geometric means.
+awk -v iter="$iterations" -v rounds="$rounds" -v blend="${blend2d:+1}" '
+    function median(list,    n, a, i, j, t) {
+        n = split(list, a, " ")
+        for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
+        return n % 2 ? a[(n + 1) / 2] : (a[n / 2] + a[n / 2 + 1]) / 2
+    }
+    { if (!($1 in seen)) { seen[$1] = 1; order[++count] = $1 }; runs[$1 " " $2] = runs[$1 " " $2] " " $3 }
+    END {
+        if (blend) {
+            print "| scene | RefreshLab ms | cairo ms | Blend2D ms | RefreshLab / cairo | RefreshLab / Blend2D |"
+            print "| --- | ---: | ---: | ---: | ---: | ---: |"
+        } else {
+            print "| scene | RefreshLab ms | cairo ms | RefreshLab / cairo |"
+            print "| --- | ---: | ---: | ---: |"
+        }
+        for (k = 1; k <= count; k++) {
+            s = order[k]; a = median(runs[s " ours"]); c = median(runs[s " cairo"])
+            lc += log(a / c)
+            if (blend) {
+                b = median(runs[s " blend2d"]); lb += log(a / b)
+                printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f |\n", s, a / 1e6, c / 1e6, b / 1e6, a / c, a / b
+            } else {
+                printf "| %s | %.2f | %.2f | %.2f |\n", s, a / 1e6, c / 1e6, a / c
+            }
+        }
+        printf "\nGeometric mean of the ratios over %d scenes: RefreshLab / cairo %.2f", count, exp(lc / count)
+        if (blend) printf ", RefreshLab / Blend2D %.2f", exp(lb / count)
+        printf " (medians of %d rounds of %d timed renders each).\n", rounds, iter
+    }' "$times"
+echo
+echo "Pixels against the stored cairo references (PNGs in $out_dir):"
+echo
+sed 's/^/    /' "$agreement"
