@@ -40,6 +40,9 @@ public final class Stroker {
     private var roundCos = 0.0, roundSin = 1.0
     /// Points closer than this are merged: a shorter segment has no reliable direction.
     private var mergeDistanceSquared = 0.0
+    /// How many more dashes this path may be cut into: each dash makes its own caps, so the path's point budget is
+    /// shared by all its contours' dashes.
+    private var dashBudget = 0.0
 
     public init() {
         points.reserveCapacity(256); corners.reserveCapacity(256); left.reserveCapacity(256)
@@ -85,6 +88,9 @@ public final class Stroker {
         let merge = tolerance * 1e-3
         mergeDistanceSquared = merge * merge
         let dashes = style.effectiveDashes
+        // A dash is two caps and its sides: a round cap is a half turn of round steps.
+        let pointsPerDash = 4 + (style.lineCap == .round ? 2 * (Double.pi / step + 1) : 4)
+        dashBudget = Swift.min(Double(Stroker.maxDashesPerPath), Double(Stroker.maxPointsPerPath) / pointsPerDash)
 
         points.removeAll(keepingCapacity: true)
         corners.removeAll(keepingCapacity: true)
@@ -454,9 +460,9 @@ public final class Stroker {
         return index % 2 == 0
     }
 
-    /// Most dashes one contour may be cut into: a pattern far finer than the contour is long strokes it solid
-    /// instead of taking unbounded time.
-    static let maxDashesPerContour = 100_000
+    /// Most dashes one path may be cut into (fewer when its caps are round): a pattern far finer than the path is
+    /// long strokes the rest of it solid instead of taking unbounded time and memory.
+    static let maxDashesPerPath = 100_000
 
     private func dash<S: OutlineSink>(closed: Bool, pattern: [Double], phase: Double, into out: inout S) {
         let n = points.count
@@ -464,7 +470,8 @@ public final class Stroker {
         var total = 0.0
         for i in 0..<segmentCount { total += points[i].distance(to: points[i + 1 == n ? 0 : i + 1]) }
         let period = pattern.reduce(0, +)
-        if total / period * Double(pattern.count) > Double(Stroker.maxDashesPerContour) {
+        let dashCount = total / period * Double(pattern.count)
+        guard dashCount <= dashBudget else {
             points.withUnsafeBufferPointer { p in
                 corners.withUnsafeBufferPointer { c in
                     if closed { strokeClosed(p, c, into: &out) } else { strokeOpen(p, c, into: &out) }
@@ -472,6 +479,7 @@ public final class Stroker {
             }
             return
         }
+        dashBudget -= dashCount
         var index = 0, remaining = 0.0
         var on = Stroker.dashStart(pattern, phase: phase, index: &index, remaining: &remaining)
         let startsOn = on
