@@ -55,7 +55,8 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations { bench.frameStep() }
         }
     }
-    if let images = try? AnimationFiles.loadDefault() {
+    if let path = ResourceLocator.path(GifEffect.defaultAnimationResource),
+       let images = try? GifEffect.readAnimation(at: path).animation {
         Benchmark("header gif (default pictures) refreshing, looping sequence",
                   configuration: .init(metrics: metrics, maxDuration: .seconds(2))) { benchmark in
             let bench = HeaderFrames(effect: GifEffect(images: images))
