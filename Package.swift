@@ -26,7 +26,15 @@ let package = Package(
 
         // The layers, bottom up.
         .target(name: "Geometry"),
-        .target(name: "Raster", dependencies: ["Geometry", "CPNG", "CGIF"]),
+        // The rasterizer's inner loops, compiled once per instruction set (the same code, inlined into the two
+        // wider modules); Raster picks one at start-up from the CPU's features.
+        .target(name: "RasterKernels", dependencies: ["Geometry"]),
+        .target(name: "RasterKernelsAVX2", dependencies: ["Geometry", "RasterKernels"],
+                swiftSettings: [.unsafeFlags(["-target-cpu", "haswell"])]),
+        .target(name: "RasterKernelsAVX512", dependencies: ["Geometry", "RasterKernels"],
+                swiftSettings: [.unsafeFlags(["-target-cpu", "skylake-avx512"])]),
+        .target(name: "Raster", dependencies: ["Geometry", "RasterKernels", "RasterKernelsAVX2", "RasterKernelsAVX512",
+                                               "CPNG", "CGIF"]),
         .target(name: "Text", dependencies: ["Geometry", "Raster", "CFreeType", "CFontconfig"]),
         .target(name: "Motion", dependencies: ["Geometry", "Raster"]),
         .target(name: "Layers", dependencies: ["Geometry", "Raster", "Text", "Motion"]),
@@ -58,7 +66,7 @@ let package = Package(
 
         // One test target per module.
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
-        .testTarget(name: "RasterTests", dependencies: ["Geometry", "Raster", "TestSupport"]),
+        .testTarget(name: "RasterTests", dependencies: ["Geometry", "RasterKernels", "Raster", "TestSupport"]),
         .testTarget(name: "TextTests", dependencies: ["Geometry", "Raster", "Text", "TestSupport"]),
         .testTarget(name: "MotionTests", dependencies: ["Geometry", "Raster", "Motion", "TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Geometry", "Raster", "Motion", "Layers", "TestSupport"]),

@@ -18,15 +18,22 @@ for flag in "${cflags[@]}"; do common+=(-Xcc "$flag"); done
 
 # A module is rebuilt when one of its sources is newer than its object, and so is every module after it.
 stale=0
-for module in Geometry Raster Text Motion Layers Styles Lottie Scrolling Refresh Lab; do
+for module in Geometry RasterKernels RasterKernelsAVX2 RasterKernelsAVX512 Raster Text Motion Layers Styles Lottie \
+              Scrolling Refresh Lab; do
   object="$out/modules/$module.o"
+  # The rasterizer's kernels for wider instruction sets, as Package.swift builds them.
+  cpu=()
+  case "$module" in
+    RasterKernelsAVX2) cpu=(-target-cpu haswell) ;;
+    RasterKernelsAVX512) cpu=(-target-cpu skylake-avx512) ;;
+  esac
   if [ "$stale" = 0 ] && [ -f "$object" ] \
      && [ -z "$(find "Sources/$module" -name '*.swift' -newer "$object" | head -1)" ]; then
     continue
   fi
   stale=1
   echo "fuzz build: $module"
-  find "Sources/$module" -name '*.swift' -print0 | sort -z | xargs -0 swiftc "${common[@]}" -wmo -c \
+  find "Sources/$module" -name '*.swift' -print0 | sort -z | xargs -0 swiftc "${common[@]}" ${cpu[@]+"${cpu[@]}"} -wmo -c \
     -module-name "$module" -emit-module -emit-module-path "$out/modules/$module.swiftmodule" -o "$object"
 done
 

@@ -195,9 +195,9 @@ extension Path {
     ///
     /// Inlinable so that a rasterizer in another module gets a copy specialised for its sink: each edge is then
     /// a direct, inlined call rather than a protocol call through a witness table.
-    @inlinable
+    @inlinable @inline(__always)
     public func flattenForFill<Sink: EdgeSink>(transform t: AffineTransform, tolerance: Double, into sink: inout Sink) {
-        var start = Point.zero, last = Point.zero, open = false
+        var start = Point(0, 0), last = Point(0, 0), open = false
         func closeContour(_ sink: inout Sink) {
             if open && last != start { sink.addEdge(from: last, to: start) }
             open = false
@@ -253,7 +253,7 @@ extension Path {
     /// Segments needed so that a uniform split of a Bézier curve stays within `tolerance`: the chord error of a
     /// degree-d curve cut into n equal parameter steps is at most d(d−1)/8 · M / n², M the largest second difference
     /// of its control points (Wang's formula); `degreeFactor` is d(d−1)/8.
-    @usableFromInline @inline(__always)
+    @inlinable @inline(__always)
     static func segmentCount(secondDifference m: Double, degreeFactor: Double, tolerance: Double) -> Int {
         let v = (degreeFactor * m / Swift.max(tolerance, 1e-6)).squareRoot()
         // ⌈v⌉ by truncation, once v is known to be in range: `rounded(.up)` is a library call at the baseline CPU

@@ -1,4 +1,5 @@
 import Geometry
+import RasterKernels
 
 /// How overlapping contours decide what is inside, as SVG's `fill-rule`.
 public enum FillRule: String, Sendable, CaseIterable {
@@ -35,9 +36,18 @@ public final class Rasterizer {
 
     public var tolerance = Rasterizer.defaultTolerance
 
+    /// The instruction set this rasterizer's fills run with.
+    public let path: FillPath
+    private let pipeline: any FillPipeline.Type
+
     private var cells = CoverageCells()
 
-    public init() {}
+    /// A rasterizer on `path`, or on the widest narrower one when the CPU cannot run it; by default the widest
+    /// the CPU can (see `FillPath.best`).
+    public init(path: FillPath = .best) {
+        self.path = path.runnable
+        pipeline = self.path.pipeline
+    }
 
     deinit { cells.release() }
 
@@ -58,8 +68,9 @@ public final class Rasterizer {
         // its size; a flattened point that rounding puts a hair outside is moved onto the side, harmlessly.
         cells.begin(area: ClipBox(minX: Swift.max(box.minX, bounds.minX), minY: Swift.max(box.minY, bounds.minY),
                                   maxX: Swift.min(box.maxX, bounds.maxX), maxY: Swift.min(box.maxY, bounds.maxY)))
-        path.flattenForFill(transform: transform, tolerance: tol, into: &cells)
-        SpanCompositor.composite(cells: &cells, color: color.premultipliedPixel, rule: rule, into: canvas)
+        pipeline.flatten(path, transform: transform, tolerance: tol, into: &cells)
+        pipeline.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: rule == .evenOdd,
+                           into: canvas.pixels, canvasWidth: canvas.width)
     }
 
     /// Fills straight edges that are already in pixel coordinates (for example a stroke's outline), each
@@ -74,7 +85,8 @@ public final class Rasterizer {
         }
         cells.begin(area: box)
         for (a, b) in edges { cells.addEdge(from: a, to: b) }
-        SpanCompositor.composite(cells: &cells, color: color.premultipliedPixel, rule: rule, into: canvas)
+        PortableFill.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: rule == .evenOdd,
+                               into: canvas.pixels, canvasWidth: canvas.width)
     }
 
     /// Whether `path`, grown by `margin` of its own units on every side and mapped through `transform`, has
@@ -136,9 +148,4 @@ public final class Rasterizer {
         guard box.minX >= -limit, box.minY >= -limit, box.maxX <= limit, box.maxY <= limit else { return nil }
         return box
     }
-}
-
-/// An axis-aligned box in pixel coordinates, by its sides; the area that a fill may touch.
-struct ClipBox: Equatable {
-    var minX: Double, minY: Double, maxX: Double, maxY: Double
 }

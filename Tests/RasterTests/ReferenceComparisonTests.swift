@@ -103,11 +103,12 @@ struct ReferenceComparisonTests {
         return (worst, count, at)
     }
 
-    @Test("Rasterizer.fill matches the reference within 1/255 on random paths, both rules, with and without clips",
-          arguments: Kind.allCases)
-    func rasterizerFill(kind: Kind) {
+    @Test("Rasterizer.fill matches the reference within 1/255 on random paths, both rules, with and without clips, on every fill path this CPU can run",
+          arguments: Kind.allCases, FillPath.available)
+    func rasterizerFill(kind: Kind, path fillPath: FillPath) {
         var random = SeededRandom(seed: 0x5EED_0000 + UInt64(Kind.allCases.firstIndex(of: kind)!))
-        let rasterizer = Rasterizer()
+        let rasterizer = Rasterizer(path: fillPath)
+        #expect(rasterizer.path == fillPath)
         let canvas = Canvas(width: Self.width, height: Self.height)
         var worst = 0
         for n in 0..<Self.cases {
@@ -126,7 +127,7 @@ struct ReferenceComparisonTests {
                         "\(kind) case \(n), \(rule), clip \(String(describing: clip)): \(d.count) pixels differ, by up to \(d.max) at (\(d.at % Self.width), \(d.at / Self.width)); path \(path.elements)")
             }
         }
-        print("Rasterizer.fill, \(kind): largest difference from the reference \(worst)/255")
+        print("Rasterizer.fill (\(fillPath)), \(kind): largest difference from the reference \(worst)/255")
     }
 
     @Test("MaskRasterizer.fill matches the reference within 1/255, inside its box and clipped to it",

@@ -8,45 +8,45 @@ import Geometry
 /// the compositor can jump over the long unmarked stretches, where coverage is constant, a word at a time.
 ///
 /// Invariant between fills: every cell is 0 and every bit is clear. The compositor restores it as it reads.
-struct CoverageCells: EdgeSink {
-    private(set) var cells: UnsafeMutablePointer<Int32>
-    private(set) var bits: UnsafeMutablePointer<UInt64>
+public struct CoverageCells: EdgeSink {
+    public var cells: UnsafeMutablePointer<Int32>
+    public var bits: UnsafeMutablePointer<UInt64>
 
     /// Coverage of a whole pixel in cell units. Fixed point keeps the compositor's running sum an integer add
     /// (one cycle, where a float add waits four) and its coverage a multiply and a shift; 2¹⁶ leaves 16 bits of
     /// headroom for overlapping windings and keeps rounding far below the 8-bit output.
-    static let one: Int32 = 1 << 16
-    static let oneScale = Double(one)
-    private var cellCapacity = 0
-    private var wordCapacity = 0
+    @inlinable public static var one: Int32 { 1 << 16 }
+    @inlinable public static var oneScale: Double { 65536 }
+    @usableFromInline var cellCapacity = 0
+    @usableFromInline var wordCapacity = 0
 
     /// The canvas pixel of cell (0, 0): the buffer covers only the fill's area, so a small shape reuses the
     /// same few kilobytes fill after fill, which stay in the first-level cache.
-    private(set) var originX = 0, originY = 0
+    public var originX = 0, originY = 0
     /// Cells per row: the area's width plus two spare cells, which receive the area that edges on or next to
     /// the right side of the clip box pass to their right-hand neighbour.
-    private(set) var stride = 0
-    private(set) var wordsPerRow = 0
+    public var stride = 0
+    public var wordsPerRow = 0
     /// The clip box relative to the origin.
-    private(set) var clip = ClipBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
+    public var clip = ClipBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
 
     /// Rows and cells written since `begin`: the compositor visits only these.
-    private(set) var minRow = 0, maxRow = 0, minCell = 0, maxCell = 0
+    public var minRow = 0, maxRow = 0, minCell = 0, maxCell = 0
 
-    init() {
+    @inlinable public init() {
         cells = .allocate(capacity: 1)
         bits = .allocate(capacity: 1)
     }
 
     /// Frees the buffers; the owner calls it once, from its deinit.
-    func release() {
+    @inlinable public func release() {
         cells.deallocate()
         bits.deallocate()
     }
 
     /// Prepares for one fill inside `area`, a box with 0 ≤ minX < maxX and 0 ≤ minY < maxY (in canvas pixels)
     /// that holds every edge of the fill or is its clip: edges are clipped to it.
-    mutating func begin(area: ClipBox) {
+    @inlinable public mutating func begin(area: ClipBox) {
         originX = Int(area.minX)
         originY = Int(area.minY)
         let width = CoverageCells.lastIndex(area.maxX) &+ 1 &- originX
@@ -72,11 +72,11 @@ struct CoverageCells: EdgeSink {
     }
 
     /// True when no cell was written since `begin`.
-    var isEmpty: Bool { minRow > maxRow }
+    @inlinable public var isEmpty: Bool { minRow > maxRow }
 
     /// Adds one edge; the caller guarantees finite coordinates within `Rasterizer.maxCoordinate`.
-    @inline(__always)
-    mutating func addEdge(from p0: Point, to p1: Point) {
+    @inlinable @inline(__always)
+    public mutating func addEdge(from p0: Point, to p1: Point) {
         // Orient downwards; `dir` carries the winding sign.
         let ox = Double(originX), oy = Double(originY)
         var x0 = p0.x - ox, y0 = p0.y - oy, x1 = p1.x - ox, y1 = p1.y - oy
@@ -125,16 +125,16 @@ struct CoverageCells: EdgeSink {
 
     /// A piece of a split edge, wholly on one side of each of the box's vertical sides: clamping its ends
     /// moves it onto the side it is beyond, or leaves it alone when it is inside.
-    @inline(__always)
-    private mutating func piece(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ dir: Double) {
+    @inlinable @inline(__always)
+    mutating func piece(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ dir: Double) {
         guard y1 > y0 else { return }
         let lo = clip.minX, hi = clip.maxX
         accumulate(Swift.min(Swift.max(x0, lo), hi), y0, Swift.min(Swift.max(x1, lo), hi), y1, dir)
     }
 
     /// Adds a downward edge lying inside the clip box (so x, y ≥ 0), scanline by scanline.
-    @inline(__always)
-    private mutating func accumulate(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ dir: Double) {
+    @inlinable @inline(__always)
+    mutating func accumulate(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ dir: Double) {
         let firstRow = Int(y0)
         let lastRow = CoverageCells.lastIndex(y1)
         if firstRow < minRow { minRow = firstRow }
@@ -202,8 +202,8 @@ struct CoverageCells: EdgeSink {
     /// one edge telescope to exactly R(h) and rounding never leaves a residue that would leak along the row.
     /// The first pixel holds a triangle of the edge's span, whole pixels add h/width each (their mean fraction
     /// right of the edge grows by one pixel's worth), the last holds the rest of a trapezoid.
-    @inline(never)
-    private mutating func across(_ row: Int, _ left: Double, _ right: Double, _ il: Int, _ h: Double,
+    @inlinable
+    mutating func across(_ row: Int, _ left: Double, _ right: Double, _ il: Int, _ h: Double,
                                  _ perX: Double) {
         InteriorCells.across(cells + row &* stride, left, right, il, h, perX)
         setBits(row, il, Swift.max(il, CoverageCells.lastIndex(right)) &+ 1)
@@ -213,8 +213,8 @@ struct CoverageCells: EdgeSink {
     ///
     /// Coordinates here are never negative (the clip box starts at 0 or later), so truncation is floor; it
     /// avoids the libm calls that `rounded(.down)` and `rounded(.up)` make at the baseline CPU level.
-    @inline(__always)
-    static func lastIndex(_ v: Double) -> Int {
+    @inlinable @inline(__always)
+    public static func lastIndex(_ v: Double) -> Int {
         let t = Int(v)
         return Double(t) == v ? t - 1 : t
     }
@@ -222,20 +222,20 @@ struct CoverageCells: EdgeSink {
     /// `v` rounded to the nearest integer, for |v| < 2³¹: adding 1.5·2⁵² pushes the fraction out of a Double's
     /// mantissa, so the low bits of the sum are the rounded integer. Unlike `Int32(v)` this compiles to an add
     /// and a move, with no range checks, in the innermost loops.
-    @inline(__always)
-    static func fixed(_ v: Double) -> Int32 {
+    @inlinable @inline(__always)
+    public static func fixed(_ v: Double) -> Int32 {
         Int32(truncatingIfNeeded: (v + 6_755_399_441_055_744.0).bitPattern)
     }
 
-    @inline(__always)
-    private mutating func markRange(_ a: Int, _ b: Int) {
+    @inlinable @inline(__always)
+    mutating func markRange(_ a: Int, _ b: Int) {
         if a < minCell { minCell = a }
         if b > maxCell { maxCell = b }
     }
 
     /// Marks cells `a` and `a + 1` of `row`: what an edge within one pixel touches.
-    @inline(__always)
-    private func setPair(_ row: Int, _ a: Int) {
+    @inlinable @inline(__always)
+    func setPair(_ row: Int, _ a: Int) {
         let base = bits + row &* wordsPerRow
         let w = a >> 6, bit = a & 63
         if bit != 63 {
@@ -247,8 +247,8 @@ struct CoverageCells: EdgeSink {
     }
 
     /// Marks cells `a…b` (inclusive) of `row`.
-    @inline(__always)
-    private func setBits(_ row: Int, _ a: Int, _ b: Int) {
+    @inlinable @inline(__always)
+    func setBits(_ row: Int, _ a: Int, _ b: Int) {
         let base = bits + row &* wordsPerRow
         let wa = a >> 6, wb = b >> 6
         let all = UInt64.max
@@ -263,5 +263,15 @@ struct CoverageCells: EdgeSink {
             w += 1
         }
         base[wb] |= all >> UInt64(truncatingIfNeeded: 63 &- (b & 63))
+    }
+}
+
+/// An axis-aligned box in pixel coordinates, by its sides; the area that a fill may touch.
+public struct ClipBox: Equatable {
+    public var minX: Double, minY: Double, maxX: Double, maxY: Double
+
+    @inlinable
+    public init(minX: Double, minY: Double, maxX: Double, maxY: Double) {
+        self.minX = minX; self.minY = minY; self.maxX = maxX; self.maxY = maxY
     }
 }

@@ -1,0 +1,65 @@
+import Geometry
+
+/// The part of a fill that wider vectors speed up: flattening the path into cells, then compositing them.
+///
+/// Swift compiles a module for one instruction set, so the same code is compiled three times: here for the base
+/// x86-64 level (SSE2), and, inlined from here (each requirement a function of its own, so that the inliner takes
+/// everything in), in `RasterKernelsAVX2` and `RasterKernelsAVX512` for those
+/// levels. `Raster` picks one at start-up from what the CPU reports; all three give the same pixels, because the
+/// arithmetic is integer or the same double operations in the same order (no fused multiply-add is formed).
+public protocol FillPipeline {
+    /// Flattens `path`, mapped through `transform`, into `cells` (begun on the fill's area).
+    static func flatten(_ path: Path, transform: AffineTransform, tolerance: Double, into cells: inout CoverageCells)
+    /// Composites `color` (premultiplied) at the cells' coverage onto `pixels`, a canvas `canvasWidth` pixels wide,
+    /// leaving the cells clear.
+    static func composite(cells: inout CoverageCells, color: UInt32, evenOdd: Bool,
+                          into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int)
+}
+
+extension FillPipeline {
+    /// The body of `flatten`, for each pipeline to inline.
+    @inlinable @inline(__always)
+    public static func flattenKernel(_ path: Path, transform: AffineTransform, tolerance: Double,
+                                     into cells: inout CoverageCells) {
+        var sink = PipelineCells<Self>(cells: cells)
+        path.flattenForFill(transform: transform, tolerance: tolerance, into: &sink)
+        cells = sink.cells
+    }
+
+    /// The body of `composite`, for each pipeline to inline.
+    @inlinable @inline(__always)
+    public static func compositeKernel(cells: inout CoverageCells, color: UInt32, evenOdd: Bool,
+                                       into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int) {
+        SpanCompositor.composite(cells: &cells, color: color, evenOdd: evenOdd, into: pixels, canvasWidth: canvasWidth,
+                                 Self.self)
+    }
+}
+
+/// `CoverageCells` as one pipeline's edge sink.
+///
+/// A generic function that the optimizer specialises but does not inline is emitted in each module that uses it,
+/// under one name, and the linker keeps a single copy: without the pipeline's type in that name, the portable
+/// path could end up running the AVX-512 copy of `flattenForFill`. Every generic the kernels use therefore has
+/// the pipeline among its type parameters.
+public struct PipelineCells<Pipeline: FillPipeline>: EdgeSink {
+    public var cells: CoverageCells
+
+    @inlinable
+    public init(cells: CoverageCells) { self.cells = cells }
+
+    @inlinable @inline(__always)
+    public mutating func addEdge(from p0: Point, to p1: Point) { cells.addEdge(from: p0, to: p1) }
+}
+
+/// The pipeline for any x86-64 CPU (SSE2), and for other architectures.
+public enum PortableFill: FillPipeline {
+    public static func flatten(_ path: Path, transform: AffineTransform, tolerance: Double,
+                               into cells: inout CoverageCells) {
+        flattenKernel(path, transform: transform, tolerance: tolerance, into: &cells)
+    }
+
+    public static func composite(cells: inout CoverageCells, color: UInt32, evenOdd: Bool,
+                                 into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int) {
+        compositeKernel(cells: &cells, color: color, evenOdd: evenOdd, into: pixels, canvasWidth: canvasWidth)
+    }
+}

@@ -1,0 +1,112 @@
+/// Source-over of one colour at eight coverages at once: the arithmetic of `Lanes.blend`, lane for lane, on eight
+/// pixels, so that every pixel comes out the same as the one-pixel path gives it.
+///
+/// The channels are paired in the 16-bit halves of each pixel's 32-bit lane (blue with red, green with alpha): a
+/// product of two bytes fits a half, so one 16-bit multiply serves two channels of a pixel, and that multiply is
+/// in the base instruction set (SSE2) as in every wider one.
+public struct VectorBlend {
+    public typealias Pixels = SIMD8<UInt32>
+    public typealias Halves = SIMD16<UInt16>
+
+    /// The premultiplied colour, `0xAARRGGBB`, and the same spread for the one-pixel path.
+    public let color: UInt32
+    public let spread: UInt64
+    /// The colour's blue and red, and its green and alpha, in the halves of every lane.
+    @usableFromInline let blueRed: Halves, greenAlpha: Halves
+
+    @inlinable public init(_ color: UInt32) {
+        self.color = color
+        spread = Lanes.spread(color)
+        blueRed = unsafeBitCast(Pixels(repeating: color & 0x00FF_00FF), to: Halves.self)
+        greenAlpha = unsafeBitCast(Pixels(repeating: (color >> 8) & 0x00FF_00FF), to: Halves.self)
+    }
+
+    /// One bit per byte of `word`, set when the byte is not zero: which groups of eight cells hold a mark.
+    @inlinable @inline(__always)
+    public static func groupBits(_ word: UInt64) -> UInt64 {
+        var t = word | (word >> 4)
+        t |= t >> 2
+        t |= t >> 1
+        // Each byte's low bit moved to bit 56 + its index; no two products meet below the top byte.
+        return ((t & 0x0101_0101_0101_0101) &* 0x0102_0408_1020_4080) >> 56
+    }
+
+    /// Sums the eight cells at `cells` on from `carry`, clears them, blends the colour at their coverage onto the
+    /// eight pixels at `dst`, and returns the sum after the last cell.
+    @inlinable @inline(__always)
+    public func blendGroup<Rule: CoverageRule, Pipeline: FillPipeline>(
+        cells: UnsafeMutablePointer<Int32>, into dst: UnsafeMutablePointer<UInt32>, carry: Int32, opaque: Bool,
+        _ rule: Rule.Type, _ pipeline: Pipeline.Type
+    ) -> Int32 {
+        let cellBytes = UnsafeMutableRawPointer(cells)
+        var s = cellBytes.loadUnaligned(as: SIMD8<Int32>.self)
+        cellBytes.storeBytes(of: SIMD8<Int32>(), as: SIMD8<Int32>.self)
+        // Prefix sum in three shifted adds.
+        s &+= SIMD8(0, s[0], s[1], s[2], s[3], s[4], s[5], s[6])
+        s &+= SIMD8(0, 0, s[0], s[1], s[2], s[3], s[4], s[5])
+        s &+= SIMD8(0, 0, 0, 0, s[0], s[1], s[2], s[3])
+        s &+= SIMD8(repeating: carry)
+        let coverage = Rule.coverage(s)
+        let pixelBytes = UnsafeMutableRawPointer(dst)
+        if opaque && VectorBlend.isZero(coverage ^ 255) {
+            // Covered whole by an opaque colour: stored without reading the destination.
+            pixelBytes.storeBytes(of: Pixels(repeating: color), as: Pixels.self)
+        } else if !VectorBlend.isZero(coverage) {
+            let under = pixelBytes.loadUnaligned(as: Pixels.self)
+            pixelBytes.storeBytes(of: blend(coverage, over: under), as: Pixels.self)
+        }
+        return s[7]
+    }
+
+    /// `count` pixels at `dst` blended with the colour at one coverage (1…255).
+    @inlinable @inline(__always)
+    public func blendSpan(_ dst: UnsafeMutablePointer<UInt32>, count: Int, coverage: UInt32) {
+        var i = 0
+        if count >= 8 {
+            let c = Pixels(repeating: coverage)
+            let bytes = UnsafeMutableRawPointer(dst)
+            while i &+ 8 <= count {
+                let at = i &* 4
+                let under = bytes.loadUnaligned(fromByteOffset: at, as: Pixels.self)
+                bytes.storeBytes(of: blend(c, over: under), toByteOffset: at, as: Pixels.self)
+                i &+= 8
+            }
+        }
+        while i < count {
+            dst[i] = Lanes.blend(spread, coverage: coverage, over: dst[i])
+            i &+= 1
+        }
+    }
+
+    /// The colour at `coverage` (0…255 per pixel) source-over `under`.
+    @inlinable @inline(__always)
+    public func blend(_ coverage: Pixels, over under: Pixels) -> Pixels {
+        let k = unsafeBitCast(coverage | (coverage &<< 16), to: Halves.self)
+        let sourceBlueRed = VectorBlend.divide255(blueRed &* k)
+        let sourceGreenAlpha = VectorBlend.divide255(greenAlpha &* k)
+        let alpha = unsafeBitCast(sourceGreenAlpha, to: Pixels.self) &>> 16
+        let inverse = 255 &- alpha
+        let j = unsafeBitCast(inverse | (inverse &<< 16), to: Halves.self)
+        let mask = Pixels(repeating: 0x00FF_00FF)
+        let underBlueRed = VectorBlend.divide255(unsafeBitCast(under & mask, to: Halves.self) &* j)
+        let underGreenAlpha = VectorBlend.divide255(unsafeBitCast((under &>> 8) & mask, to: Halves.self) &* j)
+        let low = unsafeBitCast(sourceBlueRed &+ underBlueRed, to: Pixels.self)
+        let high = unsafeBitCast(sourceGreenAlpha &+ underGreenAlpha, to: Pixels.self)
+        return low | (high &<< 8)
+    }
+
+    /// Whether every lane is zero, by halving: the standard library's `all` and `any` go lane by lane.
+    @inlinable @inline(__always)
+    public static func isZero(_ v: Pixels) -> Bool {
+        let four = v.lowHalf | v.highHalf
+        let two = four.lowHalf | four.highHalf
+        return two[0] | two[1] == 0
+    }
+
+    /// Each half (a product of two bytes) divided by 255, rounded as `Pixel` rounds.
+    @inlinable @inline(__always)
+    public static func divide255(_ v: Halves) -> Halves {
+        let t = v &+ 0x80
+        return (t &+ (t &>> 8)) &>> 8
+    }
+}

@@ -1,0 +1,16 @@
+import Geometry
+import RasterKernels
+
+/// `PortableFill`'s code compiled for Haswell's instruction set (AVX2, FMA, BMI2): the package builds this module with
+/// `-target-cpu haswell`, and `Raster` calls it only on a CPU that has those features.
+public enum AVX2Fill: FillPipeline {
+    public static func flatten(_ path: Path, transform: AffineTransform, tolerance: Double,
+                               into cells: inout CoverageCells) {
+        flattenKernel(path, transform: transform, tolerance: tolerance, into: &cells)
+    }
+
+    public static func composite(cells: inout CoverageCells, color: UInt32, evenOdd: Bool,
+                                 into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int) {
+        compositeKernel(cells: &cells, color: color, evenOdd: evenOdd, into: pixels, canvasWidth: canvasWidth)
+    }
+}

@@ -1,0 +1,16 @@
+import Geometry
+import RasterKernels
+
+/// `PortableFill`'s code compiled for Skylake-AVX512's instruction set (AVX-512 F, BW, DQ, VL on top of AVX2): the package
+/// builds this module with `-target-cpu skylake-avx512`, and `Raster` calls it only on a CPU that has those features.
+public enum AVX512Fill: FillPipeline {
+    public static func flatten(_ path: Path, transform: AffineTransform, tolerance: Double,
+                               into cells: inout CoverageCells) {
+        flattenKernel(path, transform: transform, tolerance: tolerance, into: &cells)
+    }
+
+    public static func composite(cells: inout CoverageCells, color: UInt32, evenOdd: Bool,
+                                 into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int) {
+        compositeKernel(cells: &cells, color: color, evenOdd: evenOdd, into: pixels, canvasWidth: canvasWidth)
+    }
+}

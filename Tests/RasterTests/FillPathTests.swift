@@ -1,0 +1,99 @@
+import Geometry
+import Raster
+import RasterKernels
+import Testing
+import TestSupport
+
+/// The fill paths (the same kernels compiled for SSE2, AVX2 and AVX-512) give the same pixels, and the vector
+/// blend gives what the one-pixel blend gives.
+@Suite("Fill paths")
+struct FillPathTests {
+    /// A canvas of random translucent pixels (premultiplied), so that every blend reads something different.
+    static func noise(_ canvas: Canvas, _ random: inout SeededRandom) {
+        for i in 0..<(canvas.width * canvas.height) {
+            let a = UInt32(random.int(in: 0...255))
+            let r = UInt32(random.int(in: 0...Int(a))), g = UInt32(random.int(in: 0...Int(a)))
+            let b = UInt32(random.int(in: 0...Int(a)))
+            canvas.pixels[i] = a << 24 | r << 16 | g << 8 | b
+        }
+    }
+
+    @Test("Every fill path this CPU can run draws the same pixels as the portable one: random translucent paths, both rules, clips, over random pixels")
+    func pathsAgree() {
+        let paths = FillPath.available
+        #expect(paths.first == .portable)
+        print("fill paths on this CPU: \(paths.map(\.rawValue).joined(separator: ", ")); fills use \(FillPath.best)")
+        let width = 203, height = 97
+        var random = SeededRandom(seed: 0xF111_7A75)
+        var drawn = 0
+        for n in 0..<80 {
+            var path = Path()
+            for _ in 0..<random.int(in: 1...3) {
+                path.move(to: Point(random.double(in: -20...220), random.double(in: -20...115)))
+                for _ in 0..<random.int(in: 2...12) {
+                    let p = Point(random.double(in: -20...220), random.double(in: -20...115))
+                    if random.bool() {
+                        path.line(to: p)
+                    } else {
+                        path.cubic(to: p, control1: Point(random.double(in: -20...220), random.double(in: -20...115)),
+                                   control2: Point(random.double(in: -20...220), random.double(in: -20...115)))
+                    }
+                }
+                path.close()
+            }
+            let color = Color(red: random.double(in: 0...1), green: random.double(in: 0...1),
+                              blue: random.double(in: 0...1), alpha: random.bool() ? 1 : random.double(in: 0...1))
+            let rule: FillRule = random.bool() ? .nonZero : .evenOdd
+            let clip = random.bool() ? Rect(x: random.double(in: 0...60), y: random.double(in: 0...30),
+                                            width: random.double(in: 10...200), height: random.double(in: 10...90)) : nil
+            let seed = random.next()
+            var pictures: [[UInt32]] = []
+            for fillPath in paths {
+                let canvas = Canvas(width: width, height: height)
+                var background = SeededRandom(seed: seed)
+                Self.noise(canvas, &background)
+                Rasterizer(path: fillPath).fill(path, color: color, rule: rule, clip: clip, into: canvas)
+                pictures.append(Array(UnsafeBufferPointer(start: canvas.pixels, count: width * height)))
+            }
+            for (k, picture) in pictures.enumerated().dropFirst() {
+                let differing = zip(picture, pictures[0]).filter { $0 != $1 }.count
+                #expect(differing == 0, "case \(n): \(paths[k]) differs from portable in \(differing) pixels")
+            }
+            drawn += 1
+        }
+        #expect(drawn == 80)
+    }
+
+    @Test("The vector blend of eight pixels is the one-pixel blend, lane for lane, at every coverage")
+    func vectorBlendIsTheScalarBlend() {
+        var random = SeededRandom(seed: 0xB1E2D)
+        for _ in 0..<400 {
+            let a = UInt32(random.int(in: 0...255))
+            let color = a << 24 | UInt32(random.int(in: 0...Int(a))) << 16 | UInt32(random.int(in: 0...Int(a))) << 8
+                | UInt32(random.int(in: 0...Int(a)))
+            let blend = VectorBlend(color)
+            for base in stride(from: 0, to: 256, by: 8) {
+                let coverage = SIMD8<UInt32>((0..<8).map { UInt32(base + $0) })
+                let under = SIMD8<UInt32>((0..<8).map { _ in UInt32(truncatingIfNeeded: random.next()) })
+                let out = blend.blend(coverage, over: under)
+                for i in 0..<8 {
+                    let expected = Pixel.sourceOver(Pixel.scale(color, by: coverage[i]), under[i])
+                    #expect(out[i] == expected, "colour \(String(color, radix: 16)), coverage \(coverage[i])")
+                    #expect(Lanes.blend(Lanes.spread(color), coverage: coverage[i], over: under[i]) == expected)
+                }
+            }
+        }
+    }
+
+    @Test("A path the CPU cannot run falls back to the widest it can; REFRESHLAB_FILL_PATH names one to compare")
+    func fallBack() {
+        for asked in FillPath.allCases {
+            let path = Rasterizer(path: asked).path
+            #expect(FillPath.available.contains(path))
+            #expect(path <= asked)
+            #expect(path == (FillPath.available.contains(asked) ? asked : FillPath.available.last { $0 < asked }))
+        }
+        #expect(FillPath.avx512.requiredFlags.contains("avx512bw"))
+        #expect(FillPath.portable.requiredFlags.isEmpty)
+    }
+}
