@@ -27,12 +27,14 @@ let package = Package(
         // The layers, bottom up.
         .target(name: "Geometry"),
         // The rasterizer's inner loops, compiled once per instruction set (the same code, inlined into the two
-        // wider modules); Raster picks one at start-up from the CPU's features.
-        .target(name: "RasterKernels", dependencies: ["Geometry"]),
+        // wider modules); Raster picks one at start-up from the CPU's features. Optimised in debug builds too: their
+        // vector code unoptimised is a function call per lane operation, which would make every test that draws
+        // a hundred times slower.
+        .target(name: "RasterKernels", dependencies: ["Geometry"], swiftSettings: [.unsafeFlags(["-O"])]),
         .target(name: "RasterKernelsAVX2", dependencies: ["Geometry", "RasterKernels"],
-                swiftSettings: [.unsafeFlags(["-target-cpu", "haswell"])]),
+                swiftSettings: [.unsafeFlags(["-O", "-target-cpu", "haswell"])]),
         .target(name: "RasterKernelsAVX512", dependencies: ["Geometry", "RasterKernels"],
-                swiftSettings: [.unsafeFlags(["-target-cpu", "skylake-avx512"])]),
+                swiftSettings: [.unsafeFlags(["-O", "-target-cpu", "skylake-avx512"])]),
         .target(name: "Raster", dependencies: ["Geometry", "RasterKernels", "RasterKernelsAVX2", "RasterKernelsAVX512",
                                                "CPNG", "CGIF"]),
         .target(name: "Text", dependencies: ["Geometry", "Raster", "CFreeType", "CFontconfig"]),

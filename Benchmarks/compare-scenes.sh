@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # Times RefreshLab's rasterizer against cairo and Blend2D on the scene fixtures and prints a Markdown table.
 #
-#   Benchmarks/compare-scenes.sh [SCENE ...]      (default: every Tests/Fixtures/scenes/*.json)
+#   Benchmarks/compare-scenes.sh [SCENE ...]
+#
+# By default it runs twenty scenes: the ten of Tests/Fixtures/scenes, and a second of each kind that
+# Tools/vary_scenes.py makes from them (NAME-moved: the same items scaled, moved by a fraction of a pixel and, for
+# the random-geometry scenes, turned), written into OUT_DIR/scenes with references drawn there by cairo-scene.
 #
 # The three renderers follow one protocol: parse once, 3 untimed renders, then ITERATIONS timed renders, each
 # drawing every path afresh; the table shows the medians. RefreshLab (`refreshlab scene`) and cairo (`cairo-scene`)
@@ -43,19 +47,35 @@ ours="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/refres
 (cd Benchmarks && swift build -c release --product cairo-scene --scratch-path "$scratch" >&2)
 cairo="$(cd Benchmarks && swift build -c release --scratch-path "$scratch" --show-bin-path)/cairo-scene"
 
+mkdir -p "$out_dir/scenes/reference"
+"$python" Benchmarks/Tools/vary_scenes.py "$out_dir/scenes" >/dev/null
+# A scene's file and its cairo reference, by name: a fixture, or a variant made above.
+scene_file() {
+    if [ -f "Tests/Fixtures/scenes/$1.json" ]; then echo "Tests/Fixtures/scenes/$1.json"; else echo "$out_dir/scenes/$1.json"; fi
+}
+reference_file() {
+    if [ -f "Tests/Fixtures/scenes/$1.json" ]; then echo "Tests/Fixtures/scenes/reference/$1.png"
+    else echo "$out_dir/scenes/reference/$1.png"; fi
+}
+
 if [ "$#" -gt 0 ]; then
     scenes=("$@")
 else
     scenes=()
-    for file in Tests/Fixtures/scenes/*.json; do scenes+=("$(basename "$file" .json)"); done
+    for file in Tests/Fixtures/scenes/*.json; do
+        scenes+=("$(basename "$file" .json)" "$(basename "$file" .json)-moved")
+    done
 fi
 for name in "${scenes[@]}"; do
-    [ -f "Tests/Fixtures/scenes/$name.json" ] || {
-        echo "compare-scenes: no scene 'Tests/Fixtures/scenes/$name.json'; scenes are named after Tests/Fixtures/scenes/*.json" >&2
+    [ -f "$(scene_file "$name")" ] || {
+        echo "compare-scenes: no scene '$name'; scenes are named after Tests/Fixtures/scenes/*.json, or NAME-moved" >&2
         exit 1
     }
 done
-mkdir -p "$out_dir"
+for name in "${scenes[@]}"; do
+    reference="$(reference_file "$name")"
+    [ -f "$reference" ] || "$cairo" "$(scene_file "$name")" --out "$reference" >/dev/null
+done
 agreement="$out_dir/agreement.txt"
 times="$out_dir/times.txt"
 : >"$agreement"
@@ -66,7 +86,8 @@ median_ns() { sed -n 's/.*"median_ns": \([0-9][0-9]*\).*/\1/p'; }
 
 # One timed run of renderer $1 on scene $2, appended to $times as "scene renderer ns".
 time_one() {
-    local who="$1" name="$2" scene="Tests/Fixtures/scenes/$2.json" line ns
+    local who="$1" name="$2" scene line ns
+    scene="$(scene_file "$2")"
     case "$who" in
         ours) line="$("$ours" scene "$scene" --iterations "$iterations")" ;;
         cairo) line="$("$cairo" "$scene" --iterations "$iterations")" ;;
@@ -82,8 +103,8 @@ renderers=(ours cairo)
 
 # Pixels first, once per scene and renderer (untimed).
 for name in "${scenes[@]}"; do
-    scene="Tests/Fixtures/scenes/$name.json"
-    reference="Tests/Fixtures/scenes/reference/$name.png"
+    scene="$(scene_file "$name")"
+    reference="$(reference_file "$name")"
     "$ours" scene "$scene" --out "$out_dir/$name-refreshlab.png" --reference "$reference" >/dev/null 2>>"$agreement"
     "$cairo" "$scene" --out "$out_dir/$name-cairo.png" --reference "$reference" >/dev/null 2>>"$agreement"
     if [ -n "$blend2d" ]; then

@@ -41,12 +41,11 @@ public struct VectorBlend {
         let cellBytes = UnsafeMutableRawPointer(cells)
         var s = cellBytes.loadUnaligned(as: SIMD8<Int32>.self)
         cellBytes.storeBytes(of: SIMD8<Int32>(), as: SIMD8<Int32>.self)
-        // Prefix sum in three shifted adds.
+        // Prefix sum in three shifted adds, then the carry: the next group waits only for `carry + s[7]`.
         s &+= SIMD8(0, s[0], s[1], s[2], s[3], s[4], s[5], s[6])
         s &+= SIMD8(0, 0, s[0], s[1], s[2], s[3], s[4], s[5])
         s &+= SIMD8(0, 0, 0, 0, s[0], s[1], s[2], s[3])
-        s &+= SIMD8(repeating: carry)
-        let coverage = Rule.coverage(s)
+        let coverage = Rule.coverage(s &+ SIMD8(repeating: carry))
         let pixelBytes = UnsafeMutableRawPointer(dst)
         if opaque && VectorBlend.isZero(coverage ^ 255) {
             // Covered whole by an opaque colour: stored without reading the destination.
@@ -55,7 +54,7 @@ public struct VectorBlend {
             let under = pixelBytes.loadUnaligned(as: Pixels.self)
             pixelBytes.storeBytes(of: blend(coverage, over: under), as: Pixels.self)
         }
-        return s[7]
+        return carry &+ s[7]
     }
 
     /// `count` pixels at `dst` blended with the colour at one coverage (1…255).
