@@ -161,24 +161,6 @@ public struct CoverageCells: EdgeSink {
             }
             return
         }
-        if firstRow == lastRow {
-            // Within one scanline, the common case of a curve's short segments: the loop below, run once, with
-            // its two divisions made only when the edge crosses a pixel side.
-            let h = (y1 - y0) * scale
-            let (left, right) = x0 < x1 ? (x0, x1) : (x1, x0)
-            let il = Int(left)
-            if right <= Double(il &+ 1) {
-                let line = cells + firstRow &* stride
-                let total = CoverageCells.fixed(h)
-                let here = CoverageCells.fixed(h * (Double(il &+ 1) - 0.5 * (left + right)))
-                line[il] &+= here
-                line[il &+ 1] &+= total &- here
-                setPair(firstRow, il)
-            } else {
-                across(firstRow, left, right, il, h, scale / abs((x1 - x0) / (y1 - y0)))
-            }
-            return
-        }
         let dxdy = (x1 - x0) / (y1 - y0)
         // Height per unit of width, the same in every scanline of the edge: divided once here, not per row.
         let perX = scale / abs(dxdy)
