@@ -198,6 +198,9 @@ extension Path {
     @inlinable @inline(__always)
     public func flattenForFill<Sink: EdgeSink>(transform t: AffineTransform, tolerance: Double, into sink: inout Sink) {
         var start = Point(0, 0), last = Point(0, 0), open = false
+        // Wang's bound in squares (see `segmentCount(squaredSecondDifference:scale:)`), one product per curve.
+        let tol = Swift.max(tolerance, 1e-6)
+        let quadScale = 0.25 * 0.25 / (tol * tol), cubicScale = 0.75 * 0.75 / (tol * tol)
         func closeContour(_ sink: inout Sink) {
             if open && last != start { sink.addEdge(from: last, to: start) }
             open = false
@@ -216,11 +219,11 @@ extension Path {
                 // The second difference's length, written out by coordinates (the same arithmetic as
                 // `(last - c1 * 2 + p2).length`) so that nothing here is a call into another module.
                 let ddx = last.x - c1.x * 2 + p2.x, ddy = last.y - c1.y * 2 + p2.y
-                let dd = (ddx * ddx + ddy * ddy).squareRoot()
-                let n = Path.segmentCount(secondDifference: dd, degreeFactor: 0.25, tolerance: tolerance)
+                let n = Path.segmentCount(squaredSecondDifference: ddx * ddx + ddy * ddy, scale: quadScale)
                 let p0 = last
+                let step = 1 / Double(n)
                 for i in 1...n {
-                    let s = Double(i) / Double(n), u = 1 - s
+                    let s = Double(i) * step, u = 1 - s
                     let a = u * u, b = 2 * u * s, c = s * s
                     let q = i == n ? p2 : Point(p0.x * a + c1.x * b + p2.x * c, p0.y * a + c1.y * b + p2.y * c)
                     sink.addEdge(from: last, to: q)
@@ -231,10 +234,11 @@ extension Path {
                 let p0 = last
                 let ax = p0.x - c1.x * 2 + c2.x, ay = p0.y - c1.y * 2 + c2.y
                 let bx = c1.x - c2.x * 2 + p3.x, by = c1.y - c2.y * 2 + p3.y
-                let dd = Swift.max((ax * ax + ay * ay).squareRoot(), (bx * bx + by * by).squareRoot())
-                let n = Path.segmentCount(secondDifference: dd, degreeFactor: 0.75, tolerance: tolerance)
+                let n = Path.segmentCount(squaredSecondDifference: Swift.max(ax * ax + ay * ay, bx * bx + by * by),
+                                          scale: cubicScale)
+                let step = 1 / Double(n)
                 for i in 1...n {
-                    let s = Double(i) / Double(n), u = 1 - s
+                    let s = Double(i) * step, u = 1 - s
                     let k0 = u * u * u, k1 = 3 * u * u * s, k2 = 3 * u * s * s, k3 = s * s * s
                     let q = i == n ? p3
                         : Point(p0.x * k0 + c1.x * k1 + c2.x * k2 + p3.x * k3,
@@ -253,6 +257,18 @@ extension Path {
     /// Segments needed so that a uniform split of a Bézier curve stays within `tolerance`: the chord error of a
     /// degree-d curve cut into n equal parameter steps is at most d(d−1)/8 · M / n², M the largest second difference
     /// of its control points (Wang's formula); `degreeFactor` is d(d−1)/8.
+    /// The same count from the squared second difference and `scale` = (d(d−1)/8)² / tolerance²: the curve's
+    /// count is then a product and two square roots, where the other form waits on a root, a division and a root
+    /// in a row; fills count every curve of every glyph this way.
+    @inlinable @inline(__always)
+    static func segmentCount(squaredSecondDifference m2: Double, scale: Double) -> Int {
+        let v = (m2 * scale).squareRoot().squareRoot()
+        guard v < Double(maxSegmentsPerCurve) else { return v.isFinite ? maxSegmentsPerCurve : 1 }
+        guard v > 1 else { return 1 }
+        let n = Int(v)
+        return Double(n) < v ? n &+ 1 : n
+    }
+
     @inlinable @inline(__always)
     static func segmentCount(secondDifference m: Double, degreeFactor: Double, tolerance: Double) -> Int {
         let v = (degreeFactor * m / Swift.max(tolerance, 1e-6)).squareRoot()
