@@ -184,6 +184,14 @@ public struct Path: Hashable, Sendable {
 /// Receives the straight edges of a flattened path, for filling.
 public protocol EdgeSink {
     mutating func addEdge(from p0: Point, to p1: Point)
+    /// True when no edge lying within the box from (`minX`, `minY`) to (`maxX`, `maxY`) would change what the sink
+    /// produces (a rasterizer's edges beyond its clip box): a curve inside such a box is then not flattened.
+    func addsNothing(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool
+}
+
+extension EdgeSink {
+    @inlinable
+    public func addsNothing(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool { false }
 }
 
 extension Path {
@@ -216,6 +224,14 @@ extension Path {
                 last = q
             case .quad(let c, let p):
                 let c1 = t.apply(c), p2 = t.apply(p)
+                // A curve lies within its control points' box: where the sink would drop every edge of it, one
+                // edge to its end stands for it.
+                if sink.addsNothing(minX: Swift.min(last.x, c1.x, p2.x), minY: Swift.min(last.y, c1.y, p2.y),
+                                    maxX: Swift.max(last.x, c1.x, p2.x), maxY: Swift.max(last.y, c1.y, p2.y)) {
+                    sink.addEdge(from: last, to: p2)
+                    last = p2
+                    continue
+                }
                 // The second difference's length, written out by coordinates (the same arithmetic as
                 // `(last - c1 * 2 + p2).length`) so that nothing here is a call into another module.
                 let ddx = last.x - c1.x * 2 + p2.x, ddy = last.y - c1.y * 2 + p2.y
@@ -231,6 +247,12 @@ extension Path {
                 }
             case .cubic(let a, let b, let p):
                 let c1 = t.apply(a), c2 = t.apply(b), p3 = t.apply(p)
+                if sink.addsNothing(minX: Swift.min(last.x, c1.x, c2.x, p3.x), minY: Swift.min(last.y, c1.y, c2.y, p3.y),
+                                    maxX: Swift.max(last.x, c1.x, c2.x, p3.x), maxY: Swift.max(last.y, c1.y, c2.y, p3.y)) {
+                    sink.addEdge(from: last, to: p3)
+                    last = p3
+                    continue
+                }
                 let p0 = last
                 let ax = p0.x - c1.x * 2 + c2.x, ay = p0.y - c1.y * 2 + c2.y
                 let bx = c1.x - c2.x * 2 + p3.x, by = c1.y - c2.y * 2 + p3.y

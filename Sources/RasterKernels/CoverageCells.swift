@@ -30,6 +30,11 @@ public struct CoverageCells: EdgeSink {
     /// The clip box relative to the origin.
     public var clip = ClipBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
 
+    /// Edges at or right of this x (relative to the origin) are dropped: when the clip box's right side is a whole
+    /// pixel, all they would add lands in the cells past it, which no pixel drawn reads (text running off the
+    /// screen's edge). Infinite when the side is fractional: then they give the last pixel its covered part.
+    public var cullRight = Double.infinity
+
     /// Rows and cells written since `begin`: the compositor visits only these.
     public var minRow = 0, maxRow = 0, minCell = 0, maxCell = 0
 
@@ -68,7 +73,15 @@ public struct CoverageCells: EdgeSink {
         }
         let ox = Double(originX), oy = Double(originY)
         clip = ClipBox(minX: area.minX - ox, minY: area.minY - oy, maxX: area.maxX - ox, maxY: area.maxY - oy)
+        cullRight = Double(Int(clip.maxX)) == clip.maxX ? clip.maxX : .infinity
         minRow = Int.max; maxRow = Int.min; minCell = Int.max; maxCell = Int.min
+    }
+
+    /// Edges wholly above or below the clip box, or at or past `cullRight`, are dropped.
+    @inlinable @inline(__always)
+    public func addsNothing(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool {
+        let ox = Double(originX), oy = Double(originY)
+        return maxY - oy <= clip.minY || minY - oy >= clip.maxY || minX - ox >= cullRight
     }
 
     /// True when no cell was written since `begin`.
@@ -85,8 +98,9 @@ public struct CoverageCells: EdgeSink {
             swap(&x0, &x1); swap(&y0, &y1)
             dir = -1
         }
-        // Horizontal edges cover no height; edges wholly above or below the clip box touch no row inside it.
-        guard y0 < y1, y1 > clip.minY, y0 < clip.maxY else { return }
+        // Horizontal edges cover no height; edges wholly above or below the clip box touch no row inside it, and
+        // edges at or past `cullRight` no cell that is drawn.
+        guard y0 < y1, y1 > clip.minY, y0 < clip.maxY, x0 < cullRight || x1 < cullRight else { return }
         if y0 < clip.minY || y1 > clip.maxY {
             let dy = y1 - y0, dx = x1 - x0
             if y0 < clip.minY {

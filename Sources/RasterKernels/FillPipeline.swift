@@ -49,6 +49,11 @@ public struct PipelineCells<Pipeline: FillPipeline>: EdgeSink {
 
     @inlinable @inline(__always)
     public mutating func addEdge(from p0: Point, to p1: Point) { cells.addEdge(from: p0, to: p1) }
+
+    @inlinable @inline(__always)
+    public func addsNothing(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool {
+        cells.addsNothing(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+    }
 }
 
 /// The pipeline for any x86-64 CPU (SSE2), and for other architectures.

@@ -83,8 +83,11 @@ public enum SpanCompositor {
                 }
                 w &+= 1
             }
-            // Past the last marked cell the sum is the winding far to the right, zero for a closed outline;
-            // a clip box cuts no outline open (pieces outside it lie on its sides), so nothing is left to draw.
+            // Past the last marked cell the sum is the winding of the rest of the row: zero for a closed outline,
+            // except where edges past the clip box's right side were dropped (see `CoverageCells.cullRight`).
+            if x < drawEnd {
+                span(dst + x, count: drawEnd &- x, coverage: Rule.coverage(acc), source: source, opaque: opaque)
+            }
         }
     }
 
