@@ -284,7 +284,15 @@ extension Path {
     /// in a row; fills count every curve of every glyph this way.
     @inlinable @inline(__always)
     static func segmentCount(squaredSecondDifference m2: Double, scale: Double) -> Int {
-        let v = (m2 * scale).squareRoot().squareRoot()
+        // The count is the least n with n⁴ ≥ q. Up to 8, the usual case (a glyph's curves take one to four),
+        // it is found by comparing q with the fourth powers below it: a few cycles, where the two roots wait on
+        // each other for some forty, and every curve's edges wait on its count.
+        let q = m2 * scale
+        if q <= 4096 {
+            return 1 &+ (q > 1 ? 1 : 0) &+ (q > 16 ? 1 : 0) &+ (q > 81 ? 1 : 0) &+ (q > 256 ? 1 : 0)
+                &+ (q > 625 ? 1 : 0) &+ (q > 1296 ? 1 : 0) &+ (q > 2401 ? 1 : 0)
+        }
+        let v = q.squareRoot().squareRoot()
         guard v < Double(maxSegmentsPerCurve) else { return v.isFinite ? maxSegmentsPerCurve : 1 }
         guard v > 1 else { return 1 }
         let n = Int(v)
