@@ -209,14 +209,12 @@ extension Path {
         // Wang's bound in squares (see `segmentCount(squaredSecondDifference:scale:)`), one product per curve.
         let tol = Swift.max(tolerance, 1e-6)
         let quadScale = 0.25 * 0.25 / (tol * tol), cubicScale = 0.75 * 0.75 / (tol * tol)
-        func closeContour(_ sink: inout Sink) {
-            if open && last != start { sink.addEdge(from: last, to: start) }
-            open = false
-        }
+        // Closing a contour is written out where it happens: a nested function capturing these variables made the
+        // compiler box them, with a runtime call per box on every fill.
         for e in elements {
             switch e {
             case .move(let p):
-                closeContour(&sink)
+                if open && last != start { sink.addEdge(from: last, to: start) }
                 start = t.apply(p); last = start; open = true
             case .line(let p):
                 let q = t.apply(p)
@@ -226,8 +224,11 @@ extension Path {
                 let c1 = t.apply(c), p2 = t.apply(p)
                 // A curve lies within its control points' box: where the sink would drop every edge of it, one
                 // edge to its end stands for it.
-                if sink.addsNothing(minX: Swift.min(last.x, c1.x, p2.x), minY: Swift.min(last.y, c1.y, p2.y),
-                                    maxX: Swift.max(last.x, c1.x, p2.x), maxY: Swift.max(last.y, c1.y, p2.y)) {
+                // (Two-argument min and max: the variadic ones build an array on every call.)
+                if sink.addsNothing(minX: Swift.min(Swift.min(last.x, c1.x), p2.x),
+                                    minY: Swift.min(Swift.min(last.y, c1.y), p2.y),
+                                    maxX: Swift.max(Swift.max(last.x, c1.x), p2.x),
+                                    maxY: Swift.max(Swift.max(last.y, c1.y), p2.y)) {
                     sink.addEdge(from: last, to: p2)
                     last = p2
                     continue
@@ -247,8 +248,10 @@ extension Path {
                 }
             case .cubic(let a, let b, let p):
                 let c1 = t.apply(a), c2 = t.apply(b), p3 = t.apply(p)
-                if sink.addsNothing(minX: Swift.min(last.x, c1.x, c2.x, p3.x), minY: Swift.min(last.y, c1.y, c2.y, p3.y),
-                                    maxX: Swift.max(last.x, c1.x, c2.x, p3.x), maxY: Swift.max(last.y, c1.y, c2.y, p3.y)) {
+                if sink.addsNothing(minX: Swift.min(Swift.min(last.x, c1.x), Swift.min(c2.x, p3.x)),
+                                    minY: Swift.min(Swift.min(last.y, c1.y), Swift.min(c2.y, p3.y)),
+                                    maxX: Swift.max(Swift.max(last.x, c1.x), Swift.max(c2.x, p3.x)),
+                                    maxY: Swift.max(Swift.max(last.y, c1.y), Swift.max(c2.y, p3.y))) {
                     sink.addEdge(from: last, to: p3)
                     last = p3
                     continue
@@ -269,11 +272,12 @@ extension Path {
                     last = q
                 }
             case .close:
-                closeContour(&sink)
+                if open && last != start { sink.addEdge(from: last, to: start) }
+                open = false
                 last = start
             }
         }
-        closeContour(&sink)
+        if open && last != start { sink.addEdge(from: last, to: start) }
     }
 
     /// Segments needed so that a uniform split of a Bézier curve stays within `tolerance`: the chord error of a
@@ -282,7 +286,10 @@ extension Path {
     /// The same count from the squared second difference and `scale` = (d(d−1)/8)² / tolerance²: the curve's
     /// count is then a product and two square roots, where the other form waits on a root, a division and a root
     /// in a row; fills count every curve of every glyph this way.
-    @inlinable @inline(__always)
+    ///
+    /// Transparent, because `@inline(__always)` left it a call from the rasterizer's modules, and a call makes the
+    /// flattening loop spill its floating-point registers around it, once per curve.
+    @_transparent @usableFromInline
     static func segmentCount(squaredSecondDifference m2: Double, scale: Double) -> Int {
         // The count is the least n with n⁴ ≥ q. Up to 8, the usual case (a glyph's curves take one to four),
         // it is found by comparing q with the fourth powers below it: a few cycles, where the two roots wait on
