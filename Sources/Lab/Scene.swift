@@ -93,11 +93,9 @@ public struct SceneItem: Sendable {
         if let color = effectiveFill {
             rasterizer.fill(path, transform: transform, color: color, rule: fillRule, clip: nil, into: canvas)
         }
-        // The stroke reaches half its width from the path, or a miter's length at a join.
-        let reach = strokeStyle.lineWidth / 2 * Swift.max(strokeStyle.miterLimit, 2.squareRoot())
-        if let color = effectiveStroke, Rasterizer.canDraw(path, transform: transform, margin: reach) {
-            let outline = path.stroked(strokeStyle, tolerance: strokeTolerance)
-            rasterizer.fill(outline, transform: transform, color: color, rule: .nonZero, clip: nil, into: canvas)
+        if let color = effectiveStroke {
+            rasterizer.stroke(path, style: strokeStyle, transform: transform, tolerance: strokeTolerance, color: color,
+                              into: canvas)
         }
     }
 }

@@ -336,11 +336,12 @@ public struct LayerDrawingContext {
                                  color: paint(color), rule: rule, clip: clip, into: canvas)
     }
 
-    /// Strokes `path` (layer coordinates) with `style` and `color`, building the outline each call; shape layers
-    /// cache theirs, custom layers that stroke the same path every frame should too.
+    /// Strokes `path` (layer coordinates) with `style` and `color`, the outline's edges going straight into the
+    /// rasterizer (see `Rasterizer.stroke`); shape layers cache their outlines instead.
     public func stroke(_ path: Path, style: StrokeStyle, color: Color) {
         let tol = ShapeLayer.tolerance(pixelsPerPoint: pixelsPerPoint)
-        fill(renderer.stroker.stroke(path, style: style, tolerance: tol), color: color)
+        renderer.rasterizer.stroke(path, style: style, transform: transform, tolerance: tol, color: paint(color),
+                                   clip: clip, into: canvas)
     }
 
     /// Draws a laid-out line with its baseline origin at `origin` in canvas points (pixels / `scale`).

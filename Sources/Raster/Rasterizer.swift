@@ -41,6 +41,8 @@ public final class Rasterizer {
     private let pipeline: any FillPipeline.Type
 
     private var cells = CoverageCells()
+    /// For `stroke`: its buffers are kept from one stroke to the next.
+    private let stroker = Stroker()
 
     /// A rasterizer on `path`, or on the widest narrower one when the CPU cannot run it; by default the widest
     /// the CPU can (see `FillPath.best`).
@@ -71,6 +73,33 @@ public final class Rasterizer {
         pipeline.flatten(path, transform: transform, tolerance: tol, into: &cells)
         pipeline.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: rule == .evenOdd,
                            into: canvas.pixels, canvasWidth: canvas.width)
+    }
+
+    /// Strokes `path` with `style` and fills the outline with `color` (non-zero), as filling
+    /// `path.stroked(style, tolerance:)` through `transform` would, but with the outline's edges going straight into
+    /// the cells: no outline path is built and nothing is allocated. The stroke is made in the path's own units
+    /// (`tolerance` is in them too), then mapped through `transform`. Skipped, like a fill, when the path or its
+    /// stroke lies beyond `maxCoordinate` or is not finite.
+    public func stroke(_ path: Path, style: StrokeStyle, transform: AffineTransform = .identity, tolerance: Double,
+                       color: Color, clip: Rect? = nil, into canvas: Canvas) {
+        guard color.alpha > 0, style.lineWidth > 0, !path.isEmpty else { return }
+        guard let box = Rasterizer.clipBox(canvas: canvas, clip: clip) else { return }
+        // The outline reaches half the width from the path, or a miter's length at a join (a square cap's corner
+        // is within both), grown in the path's units and then mapped.
+        let reach = style.lineWidth / 2 * Swift.max(style.miterLimit, 2.squareRoot())
+        guard Rasterizer.canDraw(path, transform: transform, margin: reach),
+              let mapped = Rasterizer.mappedBounds(path, transform) else { return }
+        let t = transform
+        let grow = (x: reach * (abs(t.a) + abs(t.c)), y: reach * (abs(t.b) + abs(t.d)))
+        let bounds = ClipBox(minX: mapped.minX - grow.x, minY: mapped.minY - grow.y,
+                             maxX: mapped.maxX + grow.x, maxY: mapped.maxY + grow.y)
+        guard bounds.maxX > box.minX, bounds.minX < box.maxX, bounds.maxY > box.minY, bounds.minY < box.maxY
+        else { return }
+        cells.begin(area: ClipBox(minX: Swift.max(box.minX, bounds.minX), minY: Swift.max(box.minY, bounds.minY),
+                                  maxX: Swift.min(box.maxX, bounds.maxX), maxY: Swift.min(box.maxY, bounds.maxY)))
+        stroker.stroke(path, style: style, tolerance: tolerance, transform: transform, into: &cells)
+        pipeline.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: false, into: canvas.pixels,
+                           canvasWidth: canvas.width)
     }
 
     /// Fills straight edges that are already in pixel coordinates (for example a stroke's outline), each

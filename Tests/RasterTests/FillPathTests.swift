@@ -1,3 +1,4 @@
+import Foundation
 import Geometry
 import Raster
 import RasterKernels
@@ -95,5 +96,54 @@ struct FillPathTests {
         }
         #expect(FillPath.avx512.requiredFlags.contains("avx512bw"))
         #expect(FillPath.portable.requiredFlags.isEmpty)
+    }
+}
+
+/// `Rasterizer.stroke` streams a stroke's outline into the cells; it must draw what filling the built outline draws.
+@Suite("Strokes straight into the cells")
+struct StrokeIntoCellsTests {
+    @Test("Rasterizer.stroke draws exactly what filling path.stroked(…) draws: random open and closed paths, every cap and join, dashes, transforms that turn and squash, clips")
+    func sameAsFillingTheOutline() {
+        var random = SeededRandom(seed: 0x57_20CE)
+        let width = 120, height = 90
+        var differing = 0
+        for n in 0..<150 {
+            var path = Path()
+            path.move(to: Point(random.double(in: -10...130), random.double(in: -10...100)))
+            for _ in 0..<random.int(in: 1...6) {
+                let p = Point(random.double(in: -10...130), random.double(in: -10...100))
+                if random.bool() {
+                    path.line(to: p)
+                } else {
+                    path.quad(to: p, control: Point(random.double(in: -10...130), random.double(in: -10...100)))
+                }
+            }
+            if random.bool() { path.close() }
+            let style = StrokeStyle(lineWidth: random.double(in: 0.3...24),
+                                    lineCap: LineCap.allCases[random.int(in: 0...LineCap.allCases.count - 1)],
+                                    lineJoin: LineJoin.allCases[random.int(in: 0...LineJoin.allCases.count - 1)],
+                                    miterLimit: random.double(in: 1...12),
+                                    dashPattern: random.int(in: 0...3) == 0 ? [random.double(in: 1...9), random.double(in: 1...9)] : [],
+                                    dashPhase: random.double(in: 0...5))
+            let angle = random.double(in: -3...3)
+            let transform = AffineTransform(a: cos(angle) * random.double(in: 0.3...1.6), b: sin(angle),
+                                            c: -sin(angle) * random.double(in: 0.3...1.6), d: cos(angle),
+                                            tx: random.double(in: -20...40), ty: random.double(in: -20...40))
+            let clip = random.bool() ? Rect(x: random.double(in: 0...40), y: random.double(in: 0...30),
+                                            width: random.double(in: 10...100), height: random.double(in: 10...80)) : nil
+            let color = Color(red: 0.2, green: 0.5, blue: 0.9, alpha: random.bool() ? 1 : 0.6)
+            let tolerance = 0.1
+            let streamed = Canvas(width: width, height: height), built = Canvas(width: width, height: height)
+            streamed.clear(to: .white)
+            built.clear(to: .white)
+            Rasterizer().stroke(path, style: style, transform: transform, tolerance: tolerance, color: color, clip: clip,
+                                into: streamed)
+            Rasterizer().fill(path.stroked(style, tolerance: tolerance), transform: transform, color: color, clip: clip,
+                              into: built)
+            let count = (0..<(width * height)).filter { streamed.pixels[$0] != built.pixels[$0] }.count
+            #expect(count == 0, "case \(n): \(count) pixels differ; style \(style), transform \(transform)")
+            differing += count
+        }
+        #expect(differing == 0)
     }
 }
