@@ -24,7 +24,9 @@ public struct CoverageCells: EdgeSink {
     /// same few kilobytes fill after fill, which stay in the first-level cache.
     public var originX = 0, originY = 0
     /// Cells per row: the area's width plus two spare cells, which receive the area that edges on or next to
-    /// the right side of the clip box pass to their right-hand neighbour.
+    /// the right side of the clip box pass to their right-hand neighbour, rounded up to a multiple of eight so that
+    /// the compositor's aligned groups of eight cells never reach into the next row (the cells past the spare ones
+    /// are never written, and stay zero).
     public var stride = 0
     public var wordsPerRow = 0
     /// The clip box relative to the origin.
@@ -56,7 +58,7 @@ public struct CoverageCells: EdgeSink {
         originY = Int(area.minY)
         let width = CoverageCells.lastIndex(area.maxX) &+ 1 &- originX
         let height = CoverageCells.lastIndex(area.maxY) &+ 1 &- originY
-        stride = width &+ 2
+        stride = (width &+ 2 &+ 7) & ~7
         wordsPerRow = (stride &+ 63) >> 6
         let needCells = stride &* height, needWords = wordsPerRow &* height
         if needCells > cellCapacity {

@@ -35,6 +35,8 @@ public enum SpanCompositor {
         let drawEnd = Int(clip.maxX.rounded(.up))
         let firstWord = cells.minCell >> 6, lastWord = cells.maxCell >> 6
         let stride = cells.stride, wordsPerRow = cells.wordsPerRow
+        // Groups ending here at most stay within the canvas row.
+        let rowEnd = canvasWidth &- cells.originX
         let opaque = color >> 24 == 255
         let source = VectorBlend(color)
         for row in cells.minRow...cells.maxRow {
@@ -64,10 +66,16 @@ public enum SpanCompositor {
                     }
                     let end = g &+ 8
                     if g >= drawStart && end <= drawEnd {
-                        acc = source.blendGroup(cells: line + g, into: dst + g, carry: acc, opaque: opaque, Rule.self, pipeline)
+                        acc = source.blendGroup(cells: line + g, into: dst + g, carry: acc, opaque: opaque, Rule.self,
+                                                pipeline)
+                    } else if g >= drawStart && end <= rowEnd {
+                        // The last group of a narrow area (a hairline is one group a row): the pixels past the drawn
+                        // columns are still in the canvas row, so the group is blended whole with their coverage
+                        // zero, which leaves them as they are.
+                        acc = source.blendGroup(cells: line + g, into: dst + g, carry: acc, opaque: opaque, Rule.self,
+                                                pipeline, drawn: drawEnd &- g)
                     } else {
-                        // A group at an end of the row: cells past the row's stride belong to the next row, and
-                        // pixels outside the drawn columns are only cleared.
+                        // A group at an end of the canvas row: pixels outside the drawn columns are only cleared.
                         var i = g
                         let last = Swift.min(end, stride)
                         while i < last {

@@ -32,11 +32,12 @@ public struct VectorBlend {
     }
 
     /// Sums the eight cells at `cells` on from `carry`, clears them, blends the colour at their coverage onto the
-    /// eight pixels at `dst`, and returns the sum after the last cell.
+    /// eight pixels at `dst`, and returns the sum after the last cell. Only the first `drawn` pixels take their
+    /// coverage; the others are blended at zero, which leaves them unchanged.
     @inlinable @inline(__always)
     public func blendGroup<Rule: CoverageRule, Pipeline: FillPipeline>(
         cells: UnsafeMutablePointer<Int32>, into dst: UnsafeMutablePointer<UInt32>, carry: Int32, opaque: Bool,
-        _ rule: Rule.Type, _ pipeline: Pipeline.Type
+        _ rule: Rule.Type, _ pipeline: Pipeline.Type, drawn: Int = 8
     ) -> Int32 {
         let cellBytes = UnsafeMutableRawPointer(cells)
         var s = cellBytes.loadUnaligned(as: SIMD8<Int32>.self)
@@ -45,7 +46,12 @@ public struct VectorBlend {
         s &+= SIMD8(0, s[0], s[1], s[2], s[3], s[4], s[5], s[6])
         s &+= SIMD8(0, 0, s[0], s[1], s[2], s[3], s[4], s[5])
         s &+= SIMD8(0, 0, 0, 0, s[0], s[1], s[2], s[3])
-        let coverage = Rule.coverage(s &+ SIMD8(repeating: carry))
+        var coverage = Rule.coverage(s &+ SIMD8(repeating: carry))
+        if drawn < 8 {
+            // Lane i is kept where drawn − i > 0: (drawn − i − 1) >> 31 is all ones exactly where it is not.
+            let past = (SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: drawn &- 1)) &- SIMD8(0, 1, 2, 3, 4, 5, 6, 7)) &>> 31
+            coverage &= ~SIMD8<UInt32>(truncatingIfNeeded: past)
+        }
         let pixelBytes = UnsafeMutableRawPointer(dst)
         if opaque && VectorBlend.isZero(coverage ^ 255) {
             // Covered whole by an opaque colour: stored without reading the destination.

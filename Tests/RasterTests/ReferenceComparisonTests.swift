@@ -77,10 +77,20 @@ struct ReferenceComparisonTests {
     }
 
     /// A clip box half of the time: fractional, anywhere, possibly partly off the canvas.
+    /// No clip, a fractional one, or one on whole pixels inside the canvas (where the fill drops the edges past
+    /// its right side and must still leave the pixels there alone).
     static func randomClip(_ random: inout SeededRandom) -> Rect? {
-        guard random.bool() else { return nil }
-        let x = random.double(in: -5...Double(width)), y = random.double(in: -5...Double(height))
-        return Rect(x: x, y: y, width: random.double(in: 0.3...40), height: random.double(in: 0.3...40))
+        switch random.int(in: 0...2) {
+        case 0:
+            return nil
+        case 1:
+            let x = random.double(in: -5...Double(width)), y = random.double(in: -5...Double(height))
+            return Rect(x: x, y: y, width: random.double(in: 0.3...40), height: random.double(in: 0.3...40))
+        default:
+            let x = Double(random.int(in: 0...width - 2)), y = Double(random.int(in: 0...height - 2))
+            return Rect(x: x, y: y, width: Double(random.int(in: 1...width - 1 - Int(x))),
+                        height: Double(random.int(in: 1...height - 1 - Int(y))))
+        }
     }
 
     /// A transform a quarter of the time: rotation, scale and a fractional shift.
