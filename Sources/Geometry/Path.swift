@@ -194,6 +194,25 @@ extension EdgeSink {
     public func addsNothing(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool { false }
 }
 
+/// Straight edges kept in order, as pairs of points, in a buffer that is reused: a stroke's outline handed from
+/// the stroker to a rasterizer without building a path.
+public struct EdgeList: EdgeSink {
+    /// Each edge's two ends, one after the other.
+    public private(set) var points: [Point] = []
+
+    public init() {}
+
+    public var isEmpty: Bool { points.isEmpty }
+
+    /// Empties the list, keeping its storage.
+    public mutating func removeAll() { points.removeAll(keepingCapacity: true) }
+
+    public mutating func addEdge(from p0: Point, to p1: Point) {
+        points.append(p0)
+        points.append(p1)
+    }
+}
+
 extension Path {
     /// The most line segments one curve is split into: keeps a huge or broken curve from taking unbounded time.
     public static let maxSegmentsPerCurve = 4096

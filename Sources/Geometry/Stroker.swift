@@ -61,6 +61,19 @@ public final class Stroker {
     /// outline as `stroke(_:style:tolerance:)` without building a path. `tolerance` is in the path's units.
     public func stroke<Sink: EdgeSink>(_ path: Path, style: StrokeStyle, tolerance: Double,
                                        transform: AffineTransform, into sink: inout Sink) {
+        streamEdges(path, style: style, tolerance: tolerance, transform: transform, into: &sink)
+    }
+
+    /// The same edges into `edges` (after what it holds), through a copy of the stroker specialised for it: the
+    /// generic form above runs unspecialised when called from another module, a protocol call per edge.
+    public func stroke(_ path: Path, style: StrokeStyle, tolerance: Double, transform: AffineTransform,
+                       into edges: inout EdgeList) {
+        streamEdges(path, style: style, tolerance: tolerance, transform: transform, into: &edges)
+    }
+
+    @inline(__always)
+    private func streamEdges<Sink: EdgeSink>(_ path: Path, style: StrokeStyle, tolerance: Double,
+                                             transform: AffineTransform, into sink: inout Sink) {
         var edges = EdgeOutlineSink(sink: sink, transform: transform)
         stroke(path, style: style, tolerance: tolerance, into: &edges)
         edges.closeContour()

@@ -41,8 +41,9 @@ public final class Rasterizer {
     private let pipeline: any FillPipeline.Type
 
     private var cells = CoverageCells()
-    /// For `stroke`: its buffers are kept from one stroke to the next.
+    /// For `stroke`: their buffers are kept from one stroke to the next.
     private let stroker = Stroker()
+    private var strokeEdges = EdgeList()
 
     /// A rasterizer on `path`, or on the widest narrower one when the CPU cannot run it; by default the widest
     /// the CPU can (see `FillPath.best`).
@@ -97,7 +98,9 @@ public final class Rasterizer {
         else { return }
         cells.begin(area: ClipBox(minX: Swift.max(box.minX, bounds.minX), minY: Swift.max(box.minY, bounds.minY),
                                   maxX: Swift.min(box.maxX, bounds.maxX), maxY: Swift.min(box.maxY, bounds.maxY)))
-        stroker.stroke(path, style: style, tolerance: tolerance, transform: transform, into: &cells)
+        strokeEdges.removeAll()
+        stroker.stroke(path, style: style, tolerance: tolerance, transform: transform, into: &strokeEdges)
+        strokeEdges.points.withUnsafeBufferPointer { pipeline.addEdges($0, into: &cells) }
         pipeline.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: false, into: canvas.pixels,
                            canvasWidth: canvas.width)
     }

@@ -10,6 +10,8 @@ import Geometry
 public protocol FillPipeline {
     /// Flattens `path`, mapped through `transform`, into `cells` (begun on the fill's area).
     static func flatten(_ path: Path, transform: AffineTransform, tolerance: Double, into cells: inout CoverageCells)
+    /// Adds straight edges, given as pairs of points in `ends`, into `cells` (begun on the fill's area).
+    static func addEdges(_ ends: UnsafeBufferPointer<Point>, into cells: inout CoverageCells)
     /// Composites `color` (premultiplied) at the cells' coverage onto `pixels`, a canvas `canvasWidth` pixels wide,
     /// leaving the cells clear.
     static func composite(cells: inout CoverageCells, color: UInt32, evenOdd: Bool,
@@ -23,6 +25,18 @@ extension FillPipeline {
                                      into cells: inout CoverageCells) {
         var sink = PipelineCells<Self>(cells: cells)
         path.flattenForFill(transform: transform, tolerance: tolerance, into: &sink)
+        cells = sink.cells
+    }
+
+    /// The body of `addEdges`, for each pipeline to inline.
+    @inlinable @inline(__always)
+    public static func addEdgesKernel(_ ends: UnsafeBufferPointer<Point>, into cells: inout CoverageCells) {
+        var sink = PipelineCells<Self>(cells: cells)
+        var i = 1
+        while i < ends.count {
+            sink.addEdge(from: ends[i &- 1], to: ends[i])
+            i &+= 2
+        }
         cells = sink.cells
     }
 
@@ -61,6 +75,10 @@ public enum PortableFill: FillPipeline {
     public static func flatten(_ path: Path, transform: AffineTransform, tolerance: Double,
                                into cells: inout CoverageCells) {
         flattenKernel(path, transform: transform, tolerance: tolerance, into: &cells)
+    }
+
+    public static func addEdges(_ ends: UnsafeBufferPointer<Point>, into cells: inout CoverageCells) {
+        addEdgesKernel(ends, into: &cells)
     }
 
     public static func composite(cells: inout CoverageCells, color: UInt32, evenOdd: Bool,

@@ -9,6 +9,10 @@ public enum AVX2Fill: FillPipeline {
         flattenKernel(path, transform: transform, tolerance: tolerance, into: &cells)
     }
 
+    public static func addEdges(_ ends: UnsafeBufferPointer<Point>, into cells: inout CoverageCells) {
+        addEdgesKernel(ends, into: &cells)
+    }
+
     public static func composite(cells: inout CoverageCells, color: UInt32, evenOdd: Bool,
                                  into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int) {
         compositeKernel(cells: &cells, color: color, evenOdd: evenOdd, into: pixels, canvasWidth: canvasWidth)
