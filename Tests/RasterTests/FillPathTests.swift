@@ -5,6 +5,23 @@ import RasterKernels
 import Testing
 import TestSupport
 
+/// Adds to `path` a contour of `segments` random lines and curves (cubic, or quadratic) with points in `x` × `y`.
+func addRandomContour(to path: inout Path, segments: Int, x: ClosedRange<Double>, y: ClosedRange<Double>, cubic: Bool,
+                      _ random: inout SeededRandom) {
+    func point() -> Point { Point(random.double(in: x), random.double(in: y)) }
+    path.move(to: point())
+    for _ in 0..<segments {
+        let p = point()
+        if random.bool() {
+            path.line(to: p)
+        } else if cubic {
+            path.cubic(to: p, control1: point(), control2: point())
+        } else {
+            path.quad(to: p, control: point())
+        }
+    }
+}
+
 /// The fill paths (the same kernels compiled for SSE2, AVX2 and AVX-512) give the same pixels, and the vector
 /// blend gives what the one-pixel blend gives.
 @Suite("Fill paths")
@@ -30,16 +47,8 @@ struct FillPathTests {
         for n in 0..<80 {
             var path = Path()
             for _ in 0..<random.int(in: 1...3) {
-                path.move(to: Point(random.double(in: -20...220), random.double(in: -20...115)))
-                for _ in 0..<random.int(in: 2...12) {
-                    let p = Point(random.double(in: -20...220), random.double(in: -20...115))
-                    if random.bool() {
-                        path.line(to: p)
-                    } else {
-                        path.cubic(to: p, control1: Point(random.double(in: -20...220), random.double(in: -20...115)),
-                                   control2: Point(random.double(in: -20...220), random.double(in: -20...115)))
-                    }
-                }
+                addRandomContour(to: &path, segments: random.int(in: 2...12), x: -20...220, y: -20...115, cubic: true,
+                                 &random)
                 path.close()
             }
             let color = Color(red: random.double(in: 0...1), green: random.double(in: 0...1),
@@ -109,15 +118,8 @@ struct StrokeIntoCellsTests {
         var differing = 0
         for n in 0..<150 {
             var path = Path()
-            path.move(to: Point(random.double(in: -10...130), random.double(in: -10...100)))
-            for _ in 0..<random.int(in: 1...6) {
-                let p = Point(random.double(in: -10...130), random.double(in: -10...100))
-                if random.bool() {
-                    path.line(to: p)
-                } else {
-                    path.quad(to: p, control: Point(random.double(in: -10...130), random.double(in: -10...100)))
-                }
-            }
+            addRandomContour(to: &path, segments: random.int(in: 1...6), x: -10...130, y: -10...100, cubic: false,
+                             &random)
             if random.bool() { path.close() }
             let style = StrokeStyle(lineWidth: random.double(in: 0.3...24),
                                     lineCap: LineCap.allCases[random.int(in: 0...LineCap.allCases.count - 1)],
