@@ -16,14 +16,20 @@ public enum FillRule: String, Sendable, CaseIterable {
 ///    those cells in a bit set. Untouched cells stay zero, so the work is proportional to the outline's
 ///    length, not to the shape's area.
 /// 3. `SpanCompositor` walks each touched row: between marked cells the coverage is constant and is
-///    drawn as a span (a plain fill when opaque); marked cells are summed, blended and reset to zero.
+///    drawn as a span (a plain fill when opaque); marked cells are summed, blended and reset to zero eight at a
+///    time, as vectors.
+///
+/// Stages 2 and 3 live in `RasterKernels`, compiled once per instruction set (SSE2, AVX2, AVX-512); `FillPath`
+/// picks the widest the CPU has, once. A stroke (`stroke`) streams its outline's edges into stage 2 directly.
 ///
 /// Clipping happens on the edges, in floating point, before any cell is touched: parts left or right of
-/// the clip box become vertical edges on its sides. Coverage at a fractional clip edge is therefore the
-/// exact area inside the clip, and geometry far outside the canvas costs no more than geometry inside it.
+/// the clip box become vertical edges on its sides (or are dropped, past a right side on a whole pixel, where
+/// nothing they add is drawn). Coverage at a fractional clip edge is therefore the exact area inside the clip, and
+/// geometry far outside the canvas costs no more than geometry inside it.
 ///
-/// The cell and bit buffers cover the whole canvas, are allocated on the first fill, grow only when a
-/// larger canvas arrives, and are all zero again when a fill returns: steady-state drawing allocates nothing.
+/// The cell and bit buffers cover the fill's area (its bounds within the clip), are allocated on the first fill,
+/// grow only when a larger area arrives, and are all zero again when a fill returns: steady-state drawing
+/// allocates nothing.
 public final class Rasterizer {
     /// Flattening tolerance in pixels: curves stay within this distance of their line segments.
     /// 0.1 px matches cairo's default, so our curves and the reference renderings agree.
