@@ -31,6 +31,12 @@ extension LottieAnimation {
 
 /// Builds the model from the tree, collecting unsupported features by name with the layers that use them.
 struct LottieParser {
+    /// `v` as an integer when it is one a Double holds exactly (finite, within ±2⁵³), else nil: an index, an id or
+    /// a code that a file gives as a number, which `Int(_:)` would trap on when huge.
+    static func wholeNumber(_ v: Double) -> Int? {
+        v.isFinite && Swift.abs(v) <= 9_007_199_254_740_992 ? Int(v) : nil
+    }
+
     /// Features not drawn, in the order first met, each with the layers concerned.
     private var unsupported: [(feature: String, layers: [String])] = []
     private var layerName = ""
@@ -73,9 +79,9 @@ struct LottieParser {
         if let assets = root["assets"] {
             guard let list = assets.array else { throw fail(assets, "'assets' should be an array") }
             for asset in list {
-                guard let id = asset["id"]?.string ?? asset["id"]?.number.map({ String(Int($0)) }) else {
-                    throw fail(asset, "an asset needs an 'id'")
-                }
+                guard let idNode = asset["id"] else { throw fail(asset, "an asset needs an 'id'") }
+                guard let id = idNode.string ?? idNode.number.flatMap(LottieParser.wholeNumber).map({ String($0) })
+                else { throw fail(idNode, "an asset's 'id' should be a string or a whole number") }
                 if let layers = asset["layers"] {
                     precomps[id] = try self.layers(layers)
                 } else {
@@ -115,7 +121,8 @@ struct LottieParser {
 
     private mutating func layer(_ node: LottieJSON) throws(LottieError) -> LottieLayer? {
         guard node.isObject else { throw fail(node, "a layer should be an object") }
-        layerName = node["nm"]?.string ?? "layer \(node["ind"]?.number.map { String(Int($0)) } ?? "?")"
+        layerName = node["nm"]?.string
+            ?? "layer \(node["ind"]?.number.flatMap(LottieParser.wholeNumber).map { String($0) } ?? "?")"
         let frame = -LottieAnimation.maxFrame...LottieAnimation.maxFrame
         let ty = try number(node, "ty", in: 0...100)
         if node["ddd"]?.number == 1 { skip("3D") }
@@ -167,7 +174,7 @@ struct LottieParser {
             outPoint: try number(node, "op", default: LottieAnimation.maxFrame, in: frame),
             startTime: try number(node, "st", default: 0, in: frame),
             stretch: try number(node, "sr", default: 1, in: 0.001...1000), timeRemap: remap, masks: masks,
-            matte: node["tt"]?.number.flatMap { LottieLayer.Matte(rawValue: Int($0)) },
+            matte: node["tt"]?.number.flatMap(LottieParser.wholeNumber).flatMap { LottieLayer.Matte(rawValue: $0) },
             isMatteSource: node["td"]?.number == 1, hidden: node["hd"]?.number == 1, blendMode: blendMode)
     }
 

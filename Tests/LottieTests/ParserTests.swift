@@ -87,6 +87,27 @@ import TestSupport
         }
     }
 
+    @Test func hugeIndicesIdsAndCodesAreNotTrapsButNamesAndSkips() throws {
+        // Found by the lottie fuzz target: a layer whose "ind" had 60 digits and no name trapped on Int(_:).
+        let huge = 8.9e59
+        let json = Lot.composition(
+            layers: [
+                Lot.shapeLayer("shape", [Lot.group([Lot.rect([50, 50], [20, 20]), Lot.fill(Fixtures.red)])], ind: 1,
+                               extra: [("nm", 5), ("ind", .number(huge)), ("tt", .number(-huge)), ("parent", .number(huge))]),
+                ["ddd": 0, "ind": 2, "ty": 0, "refId": "7", "ks": Lot.transform(), "ip": 0, "op": 60, "st": 0,
+                 "w": 100, "h": 100],
+            ],
+            assets: [["id": 7, "layers": []]])
+        let animation = try parse(json)
+        #expect(animation.layers.count == 2)
+        #expect(animation.layers[0].name == "layer ?")
+        _ = ours(animation, frame: 10)
+        // An asset's id that no integer can hold is refused, by name and place.
+        let e = try #require(error(Lot.composition(layers: [], assets: [["id": .number(huge), "layers": []]])))
+        #expect(e.description.contains("bad.json:1:") && e.description.contains("'id' should be a string or a whole number"),
+                "\(e)")
+    }
+
     @Test func manyLayersInALongParentChainDrawInLinearTime() throws {
         // 5 000 nulls, each the parent of the next: parents are found by index, and followed 64 deep at most.
         let layers: [J] = (1...5_000).map { n in
