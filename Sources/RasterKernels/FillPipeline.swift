@@ -3,10 +3,10 @@ import Geometry
 /// The part of a fill that wider vectors speed up: flattening the path into cells, then compositing them.
 ///
 /// Swift compiles a module for one instruction set, so the same code is compiled three times: here for the base
-/// x86-64 level (SSE2), and, inlined from here (each requirement a function of its own, so that the inliner takes
-/// everything in), in `RasterKernelsAVX2` and `RasterKernelsAVX512` for those
-/// levels. `Raster` picks one at start-up from what the CPU reports; all three give the same pixels, because the
-/// arithmetic is integer or the same double operations in the same order (no fused multiply-add is formed).
+/// x86-64 level (SSE2), and, inlined from here, in `RasterKernelsAVX2` and `RasterKernelsAVX512` for those levels
+/// (each requirement is a function of its own, small enough for the inliner to take everything in). `Raster` picks
+/// one at start-up from what the CPU reports; all three give the same pixels, because the arithmetic is integer or
+/// the same double operations in the same order (Swift forms no fused multiply-add on its own).
 public protocol FillPipeline {
     /// Flattens `path`, mapped through `transform`, into `cells` (begun on the fill's area).
     static func flatten(_ path: Path, transform: AffineTransform, tolerance: Double, into cells: inout CoverageCells)
