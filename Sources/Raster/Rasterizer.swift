@@ -123,8 +123,8 @@ public final class Rasterizer {
         }
         cells.begin(area: box)
         for (a, b) in edges { cells.addEdge(from: a, to: b) }
-        PortableFill.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: rule == .evenOdd,
-                               into: canvas.pixels, canvasWidth: canvas.width)
+        pipeline.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: rule == .evenOdd,
+                           into: canvas.pixels, canvasWidth: canvas.width)
     }
 
     /// Whether `path`, grown by `margin` of its own units on every side and mapped through `transform`, has

@@ -166,11 +166,7 @@ public struct CoverageCells: EdgeSink {
             var ya = y0
             while row <= lastRow {
                 let yb = Swift.min(Double(row + 1), y1)
-                let total = CoverageCells.fixed((yb - ya) * scale)
-                let here = CoverageCells.fixed(Double(total) * keep)
-                let line = cells + row &* stride
-                line[ix] &+= here
-                line[ix &+ 1] &+= total &- here
+                InteriorCells.column(cells + row &* stride, ix, CoverageCells.fixed((yb - ya) * scale), keep)
                 setPair(row, ix)
                 ya = yb
                 row &+= 1
@@ -193,13 +189,8 @@ public struct CoverageCells: EdgeSink {
             let (left, right) = xa < xb ? (xa, xb) : (xb, xa)
             let il = Int(left)
             if right <= Double(il &+ 1) {
-                // Within one pixel, the common case of steep edges, kept inline: the area right of the edge is
-                // its height times the distance from its mean x to the pixel's right side.
-                let line = cells + row &* stride
-                let total = CoverageCells.fixed(h)
-                let here = CoverageCells.fixed(h * (Double(il &+ 1) - 0.5 * (left + right)))
-                line[il] &+= here
-                line[il &+ 1] &+= total &- here
+                // Within one pixel, the common case of steep edges, kept inline.
+                InteriorCells.within(cells + row &* stride, il, left, right, h)
                 setPair(row, il)
             } else {
                 across(row, left, right, il, h, perX)

@@ -34,11 +34,7 @@ public struct InteriorCells: EdgeSink {
             var ya = y0
             while row <= lastRow {
                 let yb = Swift.min(Double(row &+ 1), y1)
-                let total = CoverageCells.fixed((yb - ya) * scale)
-                let here = CoverageCells.fixed(Double(total) * keep)
-                let line = cells + row &* stride
-                line[ix] &+= here
-                line[ix &+ 1] &+= total &- here
+                InteriorCells.column(cells + row &* stride, ix, CoverageCells.fixed((yb - ya) * scale), keep)
                 ya = yb
                 row &+= 1
             }
@@ -59,10 +55,7 @@ public struct InteriorCells: EdgeSink {
             let il = Int(left)
             let line = cells + row &* stride
             if right <= Double(il &+ 1) {
-                let total = CoverageCells.fixed(h)
-                let here = CoverageCells.fixed(h * (Double(il &+ 1) - 0.5 * (left + right)))
-                line[il] &+= here
-                line[il &+ 1] &+= total &- here
+                InteriorCells.within(line, il, left, right, h)
             } else {
                 // Divided here, not once per edge: most edges of a glyph never cross a pixel side within a row.
                 InteriorCells.across(line, left, right, il, h, scale / abs(dxdy))
@@ -70,6 +63,27 @@ public struct InteriorCells: EdgeSink {
             ya = yb; xa = xb
             row &+= 1
         }
+    }
+
+    /// Adds one row's piece of a vertical edge in column `ix`: `total` of height, the fraction `keep` of it (the
+    /// part of the pixel right of the edge) in its own cell and the rest in the next. Both rasterizers use it.
+    @inlinable @inline(__always)
+    public static func column(_ line: UnsafeMutablePointer<Int32>, _ ix: Int, _ total: Int32, _ keep: Double) {
+        let here = CoverageCells.fixed(Double(total) * keep)
+        line[ix] &+= here
+        line[ix &+ 1] &+= total &- here
+    }
+
+    /// Adds one row's piece of an edge from `left` to `right` within pixel `il`, of signed height `h`: the area
+    /// right of the edge is its height times the distance from its mean x to the pixel's right side, and the rest
+    /// of the height goes to the next cell. Both rasterizers use it.
+    @inlinable @inline(__always)
+    public static func within(_ line: UnsafeMutablePointer<Int32>, _ il: Int, _ left: Double, _ right: Double,
+                              _ h: Double) {
+        let total = CoverageCells.fixed(h)
+        let here = CoverageCells.fixed(h * (Double(il &+ 1) - 0.5 * (left + right)))
+        line[il] &+= here
+        line[il &+ 1] &+= total &- here
     }
 
     /// Adds one row's piece of an edge that spans several pixels to that row's cells (see `CoverageCells.across`

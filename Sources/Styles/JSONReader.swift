@@ -187,71 +187,29 @@ public struct JSONReader {
     }
 
     private mutating func tapeObject(into tape: inout JSONTape, key: Int) throws(JSONSyntaxError) {
-        try enter()
         let node = tape.kinds.count
         tape.append(.object, offset: index, key: key)
-        index += 1
-        skipSpace()
-        if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            tape.links[node] = tape.kinds.count
-            return
-        }
+        defer { tape.links[node] = tape.kinds.count }
+        guard try open(closing: UInt8(ascii: "}")) else { return }
         let base = keyStack.count
-        while true {
-            skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw error("expected a field name in double quotes but found \(found)")
-            }
-            let keyOffset = index
-            let name = try parseString()
-            if keyStack[base...].contains(name) {
-                throw error("field \"\(name)\" appears twice in one object", at: keyOffset)
-            }
+        repeat {
+            let name = try fieldName(unlike: keyStack[base...])
             keyStack.append(name)
-            skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw error("expected ':' after \"\(name)\" but found \(found)")
-            }
-            index += 1
-            skipSpace()
             tape.strings.append(name)
             try tapeValue(into: &tape, key: tape.strings.count - 1)
-            skipSpace()
-            guard index < bytes.count else { throw error("expected ',' or '}' but found the end of the file") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; break }
-            throw error("expected ',' or '}' but found \(found)")
-        }
+        } while try next(closing: UInt8(ascii: "}"))
         keyStack.removeSubrange(base...)
-        depth -= 1
-        tape.links[node] = tape.kinds.count
     }
 
     private mutating func tapeArray(into tape: inout JSONTape, key: Int) throws(JSONSyntaxError) {
-        try enter()
         let node = tape.kinds.count
         tape.append(.array, offset: index, key: key)
-        index += 1
-        skipSpace()
-        if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            depth -= 1
-            tape.links[node] = tape.kinds.count
-            return
-        }
-        while true {
+        defer { tape.links[node] = tape.kinds.count }
+        guard try open(closing: UInt8(ascii: "]")) else { return }
+        repeat {
             skipSpace()
             try tapeValue(into: &tape, key: -1)
-            skipSpace()
-            guard index < bytes.count else { throw error("expected ',' or ']' but found the end of the file") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; break }
-            throw error("expected ',' or ']' but found \(found)")
-        }
-        depth -= 1
-        tape.links[node] = tape.kinds.count
+        } while try next(closing: UInt8(ascii: "]"))
     }
 
     /// The 1-based line and column (in bytes) of a byte offset in `bytes`.
@@ -324,70 +282,73 @@ public struct JSONReader {
     }
 
     private mutating func parseObject() throws(JSONSyntaxError) -> JSONValue {
-        try enter()
-        index += 1
-        skipSpace()
-        if index < bytes.count && bytes[index] == UInt8(ascii: "}") {
-            index += 1
-            depth -= 1
-            return .object([])
-        }
+        guard try open(closing: UInt8(ascii: "}")) else { return .object([]) }
         let base = fieldStack.count
-        while true {
+        repeat {
             skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
-                throw error("expected a field name in double quotes but found \(found)")
-            }
-            let keyOffset = index
-            keyOffsets?.append(keyOffset)
-            let key = try parseString()
-            if fieldStack[base...].contains(where: { $0.key == key }) {
-                throw error("field \"\(key)\" appears twice in one object", at: keyOffset)
-            }
-            skipSpace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
-                throw error("expected ':' after \"\(key)\" but found \(found)")
-            }
-            index += 1
-            skipSpace()
-            let value = try parseValue()
-            fieldStack.append((key, value))
-            skipSpace()
-            guard index < bytes.count else { throw error("expected ',' or '}' but found the end of the file") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "}") { index += 1; break }
-            throw error("expected ',' or '}' but found \(found)")
-        }
-        depth -= 1
+            keyOffsets?.append(index)
+            let key = try fieldName(unlike: fieldStack[base...].lazy.map(\.key))
+            fieldStack.append((key, try parseValue()))
+        } while try next(closing: UInt8(ascii: "}"))
         let fields = Array(fieldStack[base...])
         fieldStack.removeSubrange(base...)
         return .object(fields)
     }
 
     private mutating func parseArray() throws(JSONSyntaxError) -> JSONValue {
-        try enter()
-        index += 1
-        skipSpace()
-        if index < bytes.count && bytes[index] == UInt8(ascii: "]") {
-            index += 1
-            depth -= 1
-            return .array([])
-        }
+        guard try open(closing: UInt8(ascii: "]")) else { return .array([]) }
         let base = elementStack.count
-        while true {
+        repeat {
             skipSpace()
-            let value = try parseValue()
-            elementStack.append(value)
-            skipSpace()
-            guard index < bytes.count else { throw error("expected ',' or ']' but found the end of the file") }
-            if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
-            if bytes[index] == UInt8(ascii: "]") { index += 1; break }
-            throw error("expected ',' or ']' but found \(found)")
-        }
-        depth -= 1
+            elementStack.append(try parseValue())
+        } while try next(closing: UInt8(ascii: "]"))
         let values = Array(elementStack[base...])
         elementStack.removeSubrange(base...)
         return .array(values)
+    }
+
+    /// Steps into the object or array whose opening bracket is at `index`; false when `closing` follows at once
+    /// (an empty one, already stepped out of), true when its members follow.
+    private mutating func open(closing: UInt8) throws(JSONSyntaxError) -> Bool {
+        try enter()
+        index += 1
+        skipSpace()
+        guard index < bytes.count && bytes[index] == closing else { return true }
+        index += 1
+        depth -= 1
+        return false
+    }
+
+    /// After a member: true when a comma says another follows, false when `closing` ends the object or array
+    /// (stepping out of it); anything else is an error that names both.
+    private mutating func next(closing: UInt8) throws(JSONSyntaxError) -> Bool {
+        skipSpace()
+        let expected = "expected ',' or '\(Character(Unicode.Scalar(closing)))' but found"
+        guard index < bytes.count else { throw error("\(expected) the end of the file") }
+        if bytes[index] == UInt8(ascii: ",") { index += 1; return true }
+        guard bytes[index] == closing else { throw error("\(expected) \(found)") }
+        index += 1
+        depth -= 1
+        return false
+    }
+
+    /// A field's name and its colon, with the space around them; a name already in `earlier` (the object's fields
+    /// so far) is an error at the name.
+    private mutating func fieldName<Names: Sequence<String>>(unlike earlier: Names) throws(JSONSyntaxError) -> String {
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: "\"") else {
+            throw error("expected a field name in double quotes but found \(found)")
+        }
+        let offset = index
+        let name = try parseString()
+        if earlier.contains(name) { throw error("field \"\(name)\" appears twice in one object", at: offset) }
+        skipSpace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            throw error("expected ':' after \"\(name)\" but found \(found)")
+        }
+        index += 1
+        skipSpace()
+        return name
     }
 
     private mutating func parseString() throws(JSONSyntaxError) -> String {

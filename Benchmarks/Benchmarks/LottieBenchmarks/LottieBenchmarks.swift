@@ -45,26 +45,24 @@ let benchmarks: @Sendable () -> Void = {
         }
     }
 
-    if let animation = LottieBench.files().first?.animation {
-        Benchmark("header lottie (refresh.json) refreshing, looping segment",
-                  configuration: .init(metrics: metrics, maxDuration: .seconds(2))) { benchmark in
-            let bench = HeaderFrames(effect: LottieEffect(animation: animation))
+    /// A header's frames while it refreshes, its animation looping.
+    func refreshingHeader(_ name: String, _ effect: @escaping @Sendable () -> any RefreshEffect) {
+        Benchmark(name, configuration: .init(metrics: metrics, maxDuration: .seconds(2))) { benchmark in
+            let bench = HeaderFrames(effect: effect())
             bench.refresh()
             bench.warmUp()
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations { bench.frameStep() }
         }
     }
+    if let animation = LottieBench.files().first?.animation {
+        refreshingHeader("header lottie (refresh.json) refreshing, looping segment") {
+            LottieEffect(animation: animation)
+        }
+    }
     if let path = ResourceLocator.path(GifEffect.defaultAnimationResource),
        let images = try? GifEffect.readAnimation(at: path).animation {
-        Benchmark("header gif (default pictures) refreshing, looping sequence",
-                  configuration: .init(metrics: metrics, maxDuration: .seconds(2))) { benchmark in
-            let bench = HeaderFrames(effect: GifEffect(images: images))
-            bench.refresh()
-            bench.warmUp()
-            benchmark.startMeasurement()
-            for _ in benchmark.scaledIterations { bench.frameStep() }
-        }
+        refreshingHeader("header gif (default pictures) refreshing, looping sequence") { GifEffect(images: images) }
     }
 }
 
