@@ -257,7 +257,7 @@ extension Path {
                 let ddx = last.x - c1.x * 2 + p2.x, ddy = last.y - c1.y * 2 + p2.y
                 let n = Path.segmentCount(squaredSecondDifference: ddx * ddx + ddy * ddy, scale: quadScale)
                 let p0 = last
-                let step = 1 / Double(n)
+                let step = Path.reciprocal(n)
                 for i in 1...n {
                     let s = Double(i) * step, u = 1 - s
                     let a = u * u, b = 2 * u * s, c = s * s
@@ -280,7 +280,7 @@ extension Path {
                 let bx = c1.x - c2.x * 2 + p3.x, by = c1.y - c2.y * 2 + p3.y
                 let n = Path.segmentCount(squaredSecondDifference: Swift.max(ax * ax + ay * ay, bx * bx + by * by),
                                           scale: cubicScale)
-                let step = 1 / Double(n)
+                let step = Path.reciprocal(n)
                 for i in 1...n {
                     let s = Double(i) * step, u = 1 - s
                     let k0 = u * u * u, k1 = 3 * u * u * s, k2 = 3 * u * s * s, k3 = s * s * s
@@ -323,6 +323,23 @@ extension Path {
         guard v > 1 else { return 1 }
         let n = Int(v)
         return Double(n) < v ? n &+ 1 : n
+    }
+
+    /// 1 / n, the same Double as the division gives; for the counts of most curves a constant from a table,
+    /// because each curve's points wait on the step and a division takes some fifteen cycles.
+    @_transparent @usableFromInline
+    static func reciprocal(_ n: Int) -> Double {
+        switch n {
+        case 1: return 1
+        case 2: return 1.0 / 2
+        case 3: return 1.0 / 3
+        case 4: return 1.0 / 4
+        case 5: return 1.0 / 5
+        case 6: return 1.0 / 6
+        case 7: return 1.0 / 7
+        case 8: return 1.0 / 8
+        default: return 1 / Double(n)
+        }
     }
 
     @inlinable @inline(__always)

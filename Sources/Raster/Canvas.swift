@@ -25,7 +25,7 @@ public final class Canvas {
 
     /// Sets every pixel to `color`, replacing what was there.
     public func clear(to color: Color) {
-        pixels.update(repeating: color.premultipliedPixel, count: pixelCount)
+        FillPath.best.pipeline.fill(pixels, count: pixelCount, with: color.premultipliedPixel)
     }
 
     /// The premultiplied pixel at (x, y).

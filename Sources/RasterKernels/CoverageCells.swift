@@ -173,9 +173,25 @@ public struct CoverageCells: EdgeSink {
             }
             return
         }
-        let dxdy = (x1 - x0) / (y1 - y0)
-        // Height per unit of width, the same in every scanline of the edge: divided once here, not per row.
-        let perX = scale / abs(dxdy)
+        if firstRow == lastRow {
+            // Within one scanline, the usual case for the short edges of flattened curves: no slope is needed, and
+            // the height per unit of width is the piece's own.
+            let h = (y1 - y0) * scale
+            let (left, right) = x0 < x1 ? (x0, x1) : (x1, x0)
+            let il = Int(left)
+            if right <= Double(il &+ 1) {
+                InteriorCells.within(cells + firstRow &* stride, il, left, right, h)
+                setPair(firstRow, il)
+            } else {
+                across(firstRow, left, right, il, h, h / (right - left))
+            }
+            return
+        }
+        let dx = x1 - x0, dy = y1 - y0
+        let dxdy = dx / dy
+        // Height per unit of width, the same in every scanline of the edge: divided once here, not per row, and
+        // from the ends rather than from the slope, so that the two divisions do not wait on each other.
+        let perX = scale * dy / abs(dx)
         var row = firstRow
         var ya = y0, xa = x0
         while row <= lastRow {

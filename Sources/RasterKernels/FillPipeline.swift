@@ -16,6 +16,8 @@ public protocol FillPipeline {
     /// leaving the cells clear.
     static func composite(cells: inout CoverageCells, color: UInt32, evenOdd: Bool,
                           into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int)
+    /// Sets `count` pixels from `pixels` on to `value` (a canvas cleared before each frame).
+    static func fill(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, with value: UInt32)
 }
 
 extension FillPipeline {
@@ -38,6 +40,22 @@ extension FillPipeline {
             i &+= 2
         }
         cells = sink.cells
+    }
+
+    /// The body of `fill(_:count:with:)`, for each pipeline to inline: stores as wide as the instruction set has,
+    /// after the pixels up to the first 64-byte boundary.
+    @inlinable @inline(__always)
+    public static func fillKernel(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, with value: UInt32) {
+        var i = 0
+        let head = Swift.min(count, ((64 &- Int(bitPattern: pixels) & 63) & 63) >> 2)
+        while i < head { pixels[i] = value; i &+= 1 }
+        let wide = SIMD16<UInt32>(repeating: value)
+        let bytes = UnsafeMutableRawPointer(pixels)
+        while i &+ 16 <= count {
+            bytes.storeBytes(of: wide, toByteOffset: i &* 4, as: SIMD16<UInt32>.self)
+            i &+= 16
+        }
+        while i < count { pixels[i] = value; i &+= 1 }
     }
 
     /// The body of `composite`, for each pipeline to inline.
@@ -84,5 +102,9 @@ public enum PortableFill: FillPipeline {
     public static func composite(cells: inout CoverageCells, color: UInt32, evenOdd: Bool,
                                  into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int) {
         compositeKernel(cells: &cells, color: color, evenOdd: evenOdd, into: pixels, canvasWidth: canvasWidth)
+    }
+
+    public static func fill(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, with value: UInt32) {
+        fillKernel(pixels, count: count, with: value)
     }
 }

@@ -42,10 +42,13 @@ public struct VectorBlend {
         let cellBytes = UnsafeMutableRawPointer(cells)
         var s = cellBytes.loadUnaligned(as: SIMD8<Int32>.self)
         cellBytes.storeBytes(of: SIMD8<Int32>(), as: SIMD8<Int32>.self)
-        // Prefix sum in three shifted adds, then the carry: the next group waits only for `carry + s[7]`.
-        s &+= SIMD8(0, s[0], s[1], s[2], s[3], s[4], s[5], s[6])
-        s &+= SIMD8(0, 0, s[0], s[1], s[2], s[3], s[4], s[5])
-        s &+= SIMD8(0, 0, 0, 0, s[0], s[1], s[2], s[3])
+        // Prefix sum in three adds, then the carry: the next group waits only for `carry + s[7]`. Each odd lane
+        // gains the even one before it by a shift of the 64-bit lanes, then lanes 2–3 and 6–7 gain lane 1 and 5,
+        // then the upper four gain lane 3: patterns that compile to a shift or a shuffle each, where shifting every
+        // lane by one, two and four compiled to some twenty inserts and extracts.
+        s &+= unsafeBitCast(unsafeBitCast(s, to: SIMD4<UInt64>.self) &<< 32, to: SIMD8<Int32>.self)
+        s &+= SIMD8(0, 0, s[1], s[1], 0, 0, s[5], s[5])
+        s &+= SIMD8(0, 0, 0, 0, s[3], s[3], s[3], s[3])
         var coverage = Rule.coverage(s &+ SIMD8(repeating: carry))
         if drawn < 8 {
             // Lane i is kept where drawn − i > 0: (drawn − i − 1) >> 31 is all ones exactly where it is not.
@@ -89,9 +92,10 @@ public struct VectorBlend {
         let k = unsafeBitCast(coverage | (coverage &<< 16), to: Halves.self)
         let sourceBlueRed = VectorBlend.divide255(blueRed &* k)
         let sourceGreenAlpha = VectorBlend.divide255(greenAlpha &* k)
+        // 255 − alpha in both halves of each lane; as an exclusive or (alpha ≤ 255), because the subtraction
+        // compiled to extracting and re-inserting lanes.
         let alpha = unsafeBitCast(sourceGreenAlpha, to: Pixels.self) &>> 16
-        let inverse = 255 &- alpha
-        let j = unsafeBitCast(inverse | (inverse &<< 16), to: Halves.self)
+        let j = unsafeBitCast((alpha | (alpha &<< 16)) ^ Pixels(repeating: 0x00FF_00FF), to: Halves.self)
         let mask = Pixels(repeating: 0x00FF_00FF)
         let underBlueRed = VectorBlend.divide255(unsafeBitCast(under & mask, to: Halves.self) &* j)
         let underGreenAlpha = VectorBlend.divide255(unsafeBitCast((under &>> 8) & mask, to: Halves.self) &* j)

@@ -17,4 +17,8 @@ public enum AVX512Fill: FillPipeline {
                                  into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int) {
         compositeKernel(cells: &cells, color: color, evenOdd: evenOdd, into: pixels, canvasWidth: canvasWidth)
     }
+
+    public static func fill(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, with value: UInt32) {
+        fillKernel(pixels, count: count, with: value)
+    }
 }
