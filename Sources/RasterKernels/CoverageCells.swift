@@ -102,7 +102,9 @@ public struct CoverageCells: EdgeSink {
         }
         // Horizontal edges cover no height; edges wholly above or below the clip box touch no row inside it, and
         // edges at or past `cullRight` no cell that is drawn.
-        guard y0 < y1, y1 > clip.minY, y0 < clip.maxY, x0 < cullRight || x1 < cullRight else { return }
+        // A NaN fails every comparison: in y it fails the first, in x the last two (so no NaN becomes an index).
+        guard y0 < y1, y1 > clip.minY, y0 < clip.maxY, x0 < cullRight || x1 < cullRight, x0 == x0, x1 == x1
+        else { return }
         if y0 < clip.minY || y1 > clip.maxY {
             let dy = y1 - y0, dx = x1 - x0
             if y0 < clip.minY {

@@ -24,7 +24,8 @@ public struct InteriorCells: EdgeSink {
             swap(&x0, &x1); swap(&y0, &y1)
             scale = -scale
         }
-        guard y0 < y1 else { return }
+        // A NaN survives the clamping above but fails these comparisons, so it never becomes an index.
+        guard y0 < y1, x0 == x0, x1 == x1 else { return }
         let firstRow = Int(y0)
         let lastRow = CoverageCells.lastIndex(y1)
         if x0 == x1 {

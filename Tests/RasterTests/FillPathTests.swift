@@ -74,6 +74,25 @@ struct FillPathTests {
         #expect(drawn == 80)
     }
 
+    @Test("An edge with a NaN coordinate adds nothing to either kind of cells: the kernels are built unchecked, so a NaN must never become a cell index")
+    func edgesWithNaNAddNothing() {
+        let nan = Double.nan
+        let edges = [(Point(nan, 2), Point(5, 9)), (Point(3, 2), Point(nan, 9)), (Point(nan, 2), Point(nan, 9)),
+                     (Point(3, nan), Point(5, 9)), (Point(-4, 2), Point(nan, 9)), (Point(30, 2), Point(nan, 9)),
+                     (Point(3, 2.5), Point(nan, 2.7)), (Point(nan, 0.5), Point(40, 30))]
+        var cells = CoverageCells()
+        defer { cells.release() }
+        cells.begin(area: ClipBox(minX: 0, minY: 0, maxX: 16, maxY: 16))
+        for (a, b) in edges { cells.addEdge(from: a, to: b) }
+        #expect(cells.isEmpty)
+        var storage = [Int32](repeating: 0, count: 24 * 17)
+        storage.withUnsafeMutableBufferPointer { buffer in
+            var interior = InteriorCells(cells: buffer.baseAddress!, stride: 24, maxX: 16, maxY: 16)
+            for (a, b) in edges { interior.addEdge(from: a, to: b) }
+        }
+        #expect(storage.allSatisfy { $0 == 0 })
+    }
+
     @Test("The vector blend of eight pixels is the one-pixel blend, lane for lane, at every coverage")
     func vectorBlendIsTheScalarBlend() {
         var random = SeededRandom(seed: 0xB1E2D)
