@@ -256,15 +256,22 @@ extension Path {
                 // `(last - c1 * 2 + p2).length`) so that nothing here is a call into another module.
                 let ddx = last.x - c1.x * 2 + p2.x, ddy = last.y - c1.y * 2 + p2.y
                 let n = Path.segmentCount(squaredSecondDifference: ddx * ddx + ddy * ddy, scale: quadScale)
-                let p0 = last
-                let step = Path.reciprocal(n)
-                for i in 1...n {
-                    let s = Double(i) * step, u = 1 - s
-                    let a = u * u, b = 2 * u * s, c = s * s
-                    let q = i == n ? p2 : Point(p0.x * a + c1.x * b + p2.x * c, p0.y * a + c1.y * b + p2.y * c)
+                // Forward differences: the curve is a·s² + b·s + last, so each step adds a first difference that
+                // grows by a constant second one; two adds a coordinate per point instead of a polynomial.
+                let h = Path.reciprocal(n)
+                let ax = ddx * h * h, ay = ddy * h * h
+                var dx = (c1.x - last.x) * 2 * h + ax, dy = (c1.y - last.y) * 2 * h + ay
+                let d2x = 2 * ax, d2y = 2 * ay
+                var x = last.x, y = last.y
+                for _ in 1..<n {
+                    x += dx; y += dy
+                    dx += d2x; dy += d2y
+                    let q = Point(x, y)
                     sink.addEdge(from: last, to: q)
                     last = q
                 }
+                sink.addEdge(from: last, to: p2)
+                last = p2
             case .cubic(let a, let b, let p):
                 let c1 = t.apply(a), c2 = t.apply(b), p3 = t.apply(p)
                 if sink.addsNothing(minX: Swift.min(Swift.min(last.x, c1.x), Swift.min(c2.x, p3.x)),
@@ -280,16 +287,26 @@ extension Path {
                 let bx = c1.x - c2.x * 2 + p3.x, by = c1.y - c2.y * 2 + p3.y
                 let n = Path.segmentCount(squaredSecondDifference: Swift.max(ax * ax + ay * ay, bx * bx + by * by),
                                           scale: cubicScale)
-                let step = Path.reciprocal(n)
-                for i in 1...n {
-                    let s = Double(i) * step, u = 1 - s
-                    let k0 = u * u * u, k1 = 3 * u * u * s, k2 = 3 * u * s * s, k3 = s * s * s
-                    let q = i == n ? p3
-                        : Point(p0.x * k0 + c1.x * k1 + c2.x * k2 + p3.x * k3,
-                                p0.y * k0 + c1.y * k1 + c2.y * k2 + p3.y * k3)
+                // Forward differences of the cubic a·s³ + b·s² + c·s + p0 at steps of h: three adds a coordinate
+                // per point.
+                let h = Path.reciprocal(n), h2 = h * h, h3 = h2 * h
+                let cx = 3 * (c1.x - p0.x), cy = 3 * (c1.y - p0.y)
+                let bx2 = 3 * ax, by2 = 3 * ay
+                let axx = p3.x - p0.x + 3 * (c1.x - c2.x), ayy = p3.y - p0.y + 3 * (c1.y - c2.y)
+                var dx = axx * h3 + bx2 * h2 + cx * h, dy = ayy * h3 + by2 * h2 + cy * h
+                var d2x = 6 * axx * h3 + 2 * bx2 * h2, d2y = 6 * ayy * h3 + 2 * by2 * h2
+                let d3x = 6 * axx * h3, d3y = 6 * ayy * h3
+                var x = p0.x, y = p0.y
+                for _ in 1..<n {
+                    x += dx; y += dy
+                    dx += d2x; dy += d2y
+                    d2x += d3x; d2y += d3y
+                    let q = Point(x, y)
                     sink.addEdge(from: last, to: q)
                     last = q
                 }
+                sink.addEdge(from: last, to: p3)
+                last = p3
             case .close:
                 if open && last != start { sink.addEdge(from: last, to: start) }
                 open = false

@@ -89,9 +89,18 @@ public struct CoverageCells: EdgeSink {
     /// True when no cell was written since `begin`.
     @inlinable public var isEmpty: Bool { minRow > maxRow }
 
-    /// Adds one edge; the caller guarantees finite coordinates within `Rasterizer.maxCoordinate`.
+    /// Adds one edge; the caller guarantees coordinates within `Rasterizer.maxCoordinate` (edges with a NaN are
+    /// dropped).
     @inlinable @inline(__always)
     public mutating func addEdge(from p0: Point, to p1: Point) {
+        addEdge(from: p0, to: p1, PortableFill.self)
+    }
+
+    /// `addEdge(from:to:)` as compiled in `Pipeline`'s module. What is not inlined into the caller (the split of
+    /// an edge crossing the clip box's sides, the run of a shallow edge across pixels) is a function specialised for
+    /// that module, under a name that holds it: unspecialised, the wider modules would call the portable copy.
+    @inlinable @inline(__always)
+    public mutating func addEdge<Pipeline: FillPipeline>(from p0: Point, to p1: Point, _ pipeline: Pipeline.Type) {
         // Orient downwards; `dir` carries the winding sign.
         let ox = Double(originX), oy = Double(originY)
         var x0 = p0.x - ox, y0 = p0.y - oy, x1 = p1.x - ox, y1 = p1.y - oy
@@ -119,9 +128,17 @@ public struct CoverageCells: EdgeSink {
         }
         let lo = clip.minX, hi = clip.maxX
         if x0 >= lo, x1 >= lo, x0 <= hi, x1 <= hi {
-            accumulate(x0, y0, x1, y1, dir)
+            accumulate(x0, y0, x1, y1, dir, pipeline)
             return
         }
+        addSplit(x0, y0, x1, y1, dir, pipeline)
+    }
+
+    /// Adds a downward edge within the clip box's rows that crosses or lies beyond one of its vertical sides.
+    @inlinable @inline(never)
+    mutating func addSplit<Pipeline: FillPipeline>(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
+                                                   _ dir: Double, _ pipeline: Pipeline.Type) {
+        let lo = clip.minX, hi = clip.maxX
         // Split where the edge crosses the box's sides; each piece outside is pushed onto the side it is beyond,
         // which keeps the winding of every point inside the box unchanged.
         let dx = x1 - x0, dy = y1 - y0
@@ -133,26 +150,28 @@ public struct CoverageCells: EdgeSink {
         }
         // Three pieces at most; written out rather than looped over an array so that nothing is allocated.
         let ax = cutA >= 1 ? x1 : x0 + dx * cutA, ay = cutA >= 1 ? y1 : y0 + dy * cutA
-        piece(x0, y0, ax, ay, dir)
+        piece(x0, y0, ax, ay, dir, pipeline)
         guard cutA < 1 else { return }
         let bx = cutB >= 1 ? x1 : x0 + dx * cutB, by = cutB >= 1 ? y1 : y0 + dy * cutB
-        piece(ax, ay, bx, by, dir)
+        piece(ax, ay, bx, by, dir, pipeline)
         guard cutB < 1 else { return }
-        piece(bx, by, x1, y1, dir)
+        piece(bx, by, x1, y1, dir, pipeline)
     }
 
     /// A piece of a split edge, wholly on one side of each of the box's vertical sides: clamping its ends
     /// moves it onto the side it is beyond, or leaves it alone when it is inside.
     @inlinable @inline(__always)
-    mutating func piece(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ dir: Double) {
+    mutating func piece<Pipeline: FillPipeline>(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
+                                                _ dir: Double, _ pipeline: Pipeline.Type) {
         guard y1 > y0 else { return }
         let lo = clip.minX, hi = clip.maxX
-        accumulate(Swift.min(Swift.max(x0, lo), hi), y0, Swift.min(Swift.max(x1, lo), hi), y1, dir)
+        accumulate(Swift.min(Swift.max(x0, lo), hi), y0, Swift.min(Swift.max(x1, lo), hi), y1, dir, pipeline)
     }
 
     /// Adds a downward edge lying inside the clip box (so x, y ≥ 0), scanline by scanline.
     @inlinable @inline(__always)
-    mutating func accumulate(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ dir: Double) {
+    mutating func accumulate<Pipeline: FillPipeline>(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
+                                                     _ dir: Double, _ pipeline: Pipeline.Type) {
         let firstRow = Int(y0)
         let lastRow = CoverageCells.lastIndex(y1)
         if firstRow < minRow { minRow = firstRow }
@@ -185,7 +204,7 @@ public struct CoverageCells: EdgeSink {
                 InteriorCells.within(cells + firstRow &* stride, il, left, right, h)
                 setPair(firstRow, il)
             } else {
-                across(firstRow, left, right, il, h, h / (right - left))
+                across(firstRow, left, right, il, h, h / (right - left), pipeline)
             }
             return
         }
@@ -211,7 +230,7 @@ public struct CoverageCells: EdgeSink {
                 InteriorCells.within(cells + row &* stride, il, left, right, h)
                 setPair(row, il)
             } else {
-                across(row, left, right, il, h, perX)
+                across(row, left, right, il, h, perX, pipeline)
             }
             ya = yb; xa = xb
             row &+= 1
@@ -227,9 +246,9 @@ public struct CoverageCells: EdgeSink {
     /// one edge telescope to exactly R(h) and rounding never leaves a residue that would leak along the row.
     /// The first pixel holds a triangle of the edge's span, whole pixels add h/width each (their mean fraction
     /// right of the edge grows by one pixel's worth), the last holds the rest of a trapezoid.
-    @inlinable
-    mutating func across(_ row: Int, _ left: Double, _ right: Double, _ il: Int, _ h: Double,
-                                 _ perX: Double) {
+    @inlinable @inline(never)
+    mutating func across<Pipeline: FillPipeline>(_ row: Int, _ left: Double, _ right: Double, _ il: Int, _ h: Double,
+                                                 _ perX: Double, _ pipeline: Pipeline.Type) {
         InteriorCells.across(cells + row &* stride, left, right, il, h, perX)
         setBits(row, il, Swift.max(il, CoverageCells.lastIndex(right)) &+ 1)
     }

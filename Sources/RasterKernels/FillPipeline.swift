@@ -80,7 +80,7 @@ public struct PipelineCells<Pipeline: FillPipeline>: EdgeSink {
     public init(cells: CoverageCells) { self.cells = cells }
 
     @inlinable @inline(__always)
-    public mutating func addEdge(from p0: Point, to p1: Point) { cells.addEdge(from: p0, to: p1) }
+    public mutating func addEdge(from p0: Point, to p1: Point) { cells.addEdge(from: p0, to: p1, Pipeline.self) }
 
     @inlinable @inline(__always)
     public func addsNothing(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool {
