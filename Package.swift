@@ -23,8 +23,12 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
+        // A header only: the CPU's prefetch instruction, for the compositor.
+        .systemLibrary(name: "CPrefetch"),
 
         // The layers, bottom up.
+        // Geometry runs without run-time exclusivity checks: the stroker's reused buffers are class properties,
+        // and checking each access cost a tenth of every stroke.
         .target(name: "Geometry", swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
         // The rasterizer's inner loops, compiled once per instruction set (the same code, inlined into the two
         // wider modules); Raster picks one at start-up from the CPU's features. Optimised in debug builds too: their
@@ -32,12 +36,11 @@ let package = Package(
         // a hundred times slower. Unchecked: each conversion of a coordinate to a cell index would otherwise test
         // for NaN and range (three branches, 5–8 % of a fill); the kernels drop edges with a NaN coordinate and
         // clip the others to the cell buffer before converting any.
-        // Geometry runs without run-time exclusivity checks: the stroker's reused buffers are class properties,
-        // and checking each access cost a tenth of every stroke.
-        .target(name: "RasterKernels", dependencies: ["Geometry"], swiftSettings: [.unsafeFlags(["-Ounchecked"])]),
-        .target(name: "RasterKernelsAVX2", dependencies: ["Geometry", "RasterKernels"],
+        .target(name: "RasterKernels", dependencies: ["Geometry", "CPrefetch"],
+                swiftSettings: [.unsafeFlags(["-Ounchecked"])]),
+        .target(name: "RasterKernelsAVX2", dependencies: ["Geometry", "RasterKernels", "CPrefetch"],
                 swiftSettings: [.unsafeFlags(["-Ounchecked", "-target-cpu", "haswell"])]),
-        .target(name: "RasterKernelsAVX512", dependencies: ["Geometry", "RasterKernels"],
+        .target(name: "RasterKernelsAVX512", dependencies: ["Geometry", "RasterKernels", "CPrefetch"],
                 swiftSettings: [.unsafeFlags(["-Ounchecked", "-target-cpu", "skylake-avx512"])]),
         .target(name: "Raster", dependencies: ["Geometry", "RasterKernels", "RasterKernelsAVX2", "RasterKernelsAVX512",
                                                "CPNG", "CGIF"]),

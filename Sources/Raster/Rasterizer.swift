@@ -102,13 +102,20 @@ public final class Rasterizer {
                              maxX: mapped.maxX + grow.x, maxY: mapped.maxY + grow.y)
         guard bounds.maxX > box.minX, bounds.minX < box.maxX, bounds.maxY > box.minY, bounds.minY < box.maxY
         else { return }
-        cells.begin(area: ClipBox(minX: Swift.max(box.minX, bounds.minX), minY: Swift.max(box.minY, bounds.minY),
-                                  maxX: Swift.min(box.maxX, bounds.maxX), maxY: Swift.min(box.maxY, bounds.maxY)))
         strokeEdges.removeAll()
         stroker.stroke(path, style: style, tolerance: tolerance, transform: transform, into: &strokeEdges)
-        strokeEdges.points.withUnsafeBufferPointer { pipeline.addEdges($0, into: &cells) }
-        pipeline.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: false, into: canvas.pixels,
-                           canvasWidth: canvas.width)
+        // The cells cover the outline's own bounds: the reach above allows for the longest miter, ten half widths
+        // by default, and a hairline's area would be that much wider than the line.
+        strokeEdges.points.withUnsafeBufferPointer { ends in
+            guard let outline = Rasterizer.bounds(of: ends),
+                  outline.maxX > box.minX, outline.minX < box.maxX, outline.maxY > box.minY, outline.minY < box.maxY
+            else { return }
+            cells.begin(area: ClipBox(minX: Swift.max(box.minX, outline.minX), minY: Swift.max(box.minY, outline.minY),
+                                      maxX: Swift.min(box.maxX, outline.maxX), maxY: Swift.min(box.maxY, outline.maxY)))
+            pipeline.addEdges(ends, into: &cells)
+            pipeline.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: false, into: canvas.pixels,
+                               canvasWidth: canvas.width)
+        }
     }
 
     /// Fills straight edges that are already in pixel coordinates (for example a stroke's outline), each
@@ -152,6 +159,19 @@ public final class Rasterizer {
         }
         guard box.minX < box.maxX, box.minY < box.maxY else { return nil }
         return box
+    }
+
+    /// The bounds of `points`; nil when there are none or one is not finite.
+    static func bounds(of points: UnsafeBufferPointer<Point>) -> ClipBox? {
+        guard let first = points.first else { return nil }
+        var box = ClipBox(minX: first.x, minY: first.y, maxX: first.x, maxY: first.y)
+        var check = 0.0
+        for p in points {
+            check += p.x + p.y
+            box.minX = Swift.min(box.minX, p.x); box.maxX = Swift.max(box.maxX, p.x)
+            box.minY = Swift.min(box.minY, p.y); box.maxY = Swift.max(box.maxY, p.y)
+        }
+        return check.isFinite ? box : nil
     }
 
     /// The bounds of the path's control points mapped through `t`; nil when a point or the result is not
