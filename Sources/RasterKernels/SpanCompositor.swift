@@ -51,7 +51,7 @@ public enum SpanCompositor {
             for row in cells.minRow...cells.maxRow {
                 if row &+ SpanCompositor.prefetchRows <= cells.maxRow { refreshlab_prefetch(dst + ahead) }
                 cells.bits[row] = 0
-                _ = source.blendGroup(cells: line, into: dst, carry: 0, opaque: opaque, Rule.self, pipeline,
+                _ = source.blendGroup(cells: line, into: dst, carry: SIMD8(), opaque: opaque, Rule.self, pipeline,
                                       drawn: drawEnd)
                 line += 8
                 dst += canvasWidth
@@ -68,7 +68,9 @@ public enum SpanCompositor {
                 refreshlab_prefetch(dst + ahead + firstPixel)
                 refreshlab_prefetch(dst + ahead + lastPixel)
             }
-            var acc: Int32 = 0
+            // The running sum, in every lane: kept as a vector so that the groups' arithmetic never waits on a
+            // scalar moved into one (which also let the compiler fold it into the prefix sum, badly).
+            var acc = SIMD8<Int32>()
             var x = drawStart
             var w = firstWord
             while w <= lastWord {
@@ -87,7 +89,8 @@ public enum SpanCompositor {
                     // The constant stretch before the group.
                     let spanEnd = Swift.min(g, drawEnd)
                     if spanEnd > x {
-                        span(dst + x, count: spanEnd &- x, coverage: Rule.coverage(acc), source: source, opaque: opaque)
+                        span(dst + x, count: spanEnd &- x, coverage: Rule.coverage(acc[0]), source: source,
+                             opaque: opaque)
                     }
                     let end = g &+ 8
                     if g >= drawStart && end <= drawEnd {
@@ -103,14 +106,16 @@ public enum SpanCompositor {
                         // A group at an end of the canvas row: pixels outside the drawn columns are only cleared.
                         var i = g
                         let last = Swift.min(end, stride)
+                        var sum = acc[0]
                         while i < last {
-                            acc &+= line[i]
+                            sum &+= line[i]
                             line[i] = 0
                             if i >= drawStart && i < drawEnd {
-                                dst[i] = Lanes.blend(source.spread, coverage: Rule.coverage(acc), over: dst[i])
+                                dst[i] = Lanes.blend(source.spread, coverage: Rule.coverage(sum), over: dst[i])
                             }
                             i &+= 1
                         }
+                        acc = SIMD8(repeating: sum)
                     }
                     x = Swift.max(x, end)
                 }
@@ -119,7 +124,7 @@ public enum SpanCompositor {
             // Past the last marked cell the sum is the winding of the rest of the row: zero for a closed outline,
             // except where edges past the clip box's right side were dropped (see `CoverageCells.cullRight`).
             if x < drawEnd {
-                span(dst + x, count: drawEnd &- x, coverage: Rule.coverage(acc), source: source, opaque: opaque)
+                span(dst + x, count: drawEnd &- x, coverage: Rule.coverage(acc[0]), source: source, opaque: opaque)
             }
         }
     }

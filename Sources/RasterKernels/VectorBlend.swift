@@ -31,25 +31,29 @@ public struct VectorBlend {
         return ((t & 0x0101_0101_0101_0101) &* 0x0102_0408_1020_4080) >> 56
     }
 
-    /// Sums the eight cells at `cells` on from `carry`, clears them, blends the colour at their coverage onto the
-    /// eight pixels at `dst`, and returns the sum after the last cell. Only the first `drawn` pixels take their
+    /// Sums the eight cells at `cells` on from `carry` (the running sum in every lane), clears them, blends the colour
+    /// at their coverage onto the eight pixels at `dst`, and returns the sum after the last cell, in every lane. Only the first `drawn` pixels take their
     /// coverage; the others are blended at zero, which leaves them unchanged.
     @inlinable @inline(__always)
     public func blendGroup<Rule: CoverageRule, Pipeline: FillPipeline>(
-        cells: UnsafeMutablePointer<Int32>, into dst: UnsafeMutablePointer<UInt32>, carry: Int32, opaque: Bool,
+        cells: UnsafeMutablePointer<Int32>, into dst: UnsafeMutablePointer<UInt32>, carry: SIMD8<Int32>, opaque: Bool,
         _ rule: Rule.Type, _ pipeline: Pipeline.Type, drawn: Int = 8
-    ) -> Int32 {
+    ) -> SIMD8<Int32> {
         let cellBytes = UnsafeMutableRawPointer(cells)
         var s = cellBytes.loadUnaligned(as: SIMD8<Int32>.self)
         cellBytes.storeBytes(of: SIMD8<Int32>(), as: SIMD8<Int32>.self)
-        // Prefix sum in three adds, then the carry: the next group waits only for `carry + s[7]`. Each odd lane
-        // gains the even one before it by a shift of the 64-bit lanes, then lanes 2–3 and 6–7 gain lane 1 and 5,
-        // then the upper four gain lane 3: patterns that compile to a shift or a shuffle each, where shifting every
-        // lane by one, two and four compiled to some twenty inserts and extracts.
+        // Prefix sum in three adds, then the carry: the next group waits only for the carry's add and a broadcast.
+        // Each odd lane gains the even one before it by a shift of the 64-bit lanes; lanes 2–3 and 6–7 gain lane 1
+        // and 5, spread over both halves of a 64-bit lane and moved up one; the upper four gain lane 3. Written so,
+        // each step compiles to a shift or a shuffle; shifting every lane by one, two and four places compiled to
+        // some twenty inserts and extracts.
         s &+= unsafeBitCast(unsafeBitCast(s, to: SIMD4<UInt64>.self) &<< 32, to: SIMD8<Int32>.self)
-        s &+= SIMD8(0, 0, s[1], s[1], 0, 0, s[5], s[5])
-        s &+= SIMD8(0, 0, 0, 0, s[3], s[3], s[3], s[3])
-        var coverage = Rule.coverage(s &+ SIMD8(repeating: carry))
+        let odd = unsafeBitCast(s, to: SIMD4<UInt64>.self) &>> 32
+        let pairs = odd | (odd &<< 32)
+        s &+= unsafeBitCast(SIMD4<UInt64>(0, pairs[0], 0, pairs[2]), to: SIMD8<Int32>.self)
+        s &+= SIMD8(lowHalf: SIMD4(), highHalf: SIMD4(repeating: s[3]))
+        s &+= carry
+        var coverage = Rule.coverage(s)
         if drawn < 8 {
             // Lane i is kept where drawn − i > 0: (drawn − i − 1) >> 31 is all ones exactly where it is not.
             let past = (SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: drawn &- 1)) &- SIMD8(0, 1, 2, 3, 4, 5, 6, 7)) &>> 31
@@ -63,7 +67,7 @@ public struct VectorBlend {
             let under = pixelBytes.loadUnaligned(as: Pixels.self)
             pixelBytes.storeBytes(of: blend(coverage, over: under), as: Pixels.self)
         }
-        return carry &+ s[7]
+        return SIMD8(repeating: s[7])
     }
 
     /// `count` pixels at `dst` blended with the colour at one coverage (1…255).
