@@ -161,17 +161,20 @@ public final class Rasterizer {
         return box
     }
 
-    /// The bounds of `points`; nil when there are none or one is not finite.
+    /// The bounds of `points`; nil when there are none or the bounds are not finite. (A NaN after the first point
+    /// is passed over here; the cells drop the edges that hold it.)
     static func bounds(of points: UnsafeBufferPointer<Point>) -> ClipBox? {
         guard let first = points.first else { return nil }
-        var box = ClipBox(minX: first.x, minY: first.y, maxX: first.x, maxY: first.y)
-        var check = 0.0
+        var minX = first.x, minY = first.y, maxX = first.x, maxY = first.y
+        // Comparisons, which compile to one min or max instruction each (Swift.min tests for NaN and branches).
         for p in points {
-            check += p.x + p.y
-            box.minX = Swift.min(box.minX, p.x); box.maxX = Swift.max(box.maxX, p.x)
-            box.minY = Swift.min(box.minY, p.y); box.maxY = Swift.max(box.maxY, p.y)
+            minX = p.x < minX ? p.x : minX
+            maxX = p.x > maxX ? p.x : maxX
+            minY = p.y < minY ? p.y : minY
+            maxY = p.y > maxY ? p.y : maxY
         }
-        return check.isFinite ? box : nil
+        guard minX.isFinite, minY.isFinite, maxX.isFinite, maxY.isFinite else { return nil }
+        return ClipBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
     }
 
     /// The bounds of the path's control points mapped through `t`; nil when a point or the result is not
