@@ -204,7 +204,8 @@ public struct CoverageCells: EdgeSink {
                 InteriorCells.within(cells + firstRow &* stride, il, left, right, h)
                 setPair(firstRow, il)
             } else {
-                across(firstRow, left, right, il, h, h / (right - left), pipeline)
+                CoverageCells.across(cells + firstRow &* stride, bits + firstRow &* wordsPerRow, left, right, il, h,
+                                     h / (right - left), pipeline)
             }
             return
         }
@@ -230,7 +231,8 @@ public struct CoverageCells: EdgeSink {
                 InteriorCells.within(cells + row &* stride, il, left, right, h)
                 setPair(row, il)
             } else {
-                across(row, left, right, il, h, perX, pipeline)
+                CoverageCells.across(cells + row &* stride, bits + row &* wordsPerRow, left, right, il, h, perX,
+                                     pipeline)
             }
             ya = yb; xa = xb
             row &+= 1
@@ -246,11 +248,15 @@ public struct CoverageCells: EdgeSink {
     /// one edge telescope to exactly R(h) and rounding never leaves a residue that would leak along the row.
     /// The first pixel holds a triangle of the edge's span, whole pixels add h/width each (their mean fraction
     /// right of the edge grows by one pixel's worth), the last holds the rest of a trapezoid.
+    ///
+    /// `line` and `marks` are the row's cells and marks. Static, so that the caller keeps the cells' state in
+    /// registers across the call instead of storing it for a `mutating` one.
     @inlinable @inline(never)
-    mutating func across<Pipeline: FillPipeline>(_ row: Int, _ left: Double, _ right: Double, _ il: Int, _ h: Double,
-                                                 _ perX: Double, _ pipeline: Pipeline.Type) {
-        InteriorCells.across(cells + row &* stride, left, right, il, h, perX)
-        setBits(row, il, Swift.max(il, CoverageCells.lastIndex(right)) &+ 1)
+    static func across<Pipeline: FillPipeline>(_ line: UnsafeMutablePointer<Int32>,
+                                               _ marks: UnsafeMutablePointer<UInt64>, _ left: Double, _ right: Double,
+                                               _ il: Int, _ h: Double, _ perX: Double, _ pipeline: Pipeline.Type) {
+        InteriorCells.across(line, left, right, il, h, perX)
+        CoverageCells.mark(marks, il, Swift.max(il, CoverageCells.lastIndex(right)) &+ 1)
     }
 
     /// The index of the last unit interval that a span ending at `v` (≥ 0) reaches into: ⌈v⌉ − 1.
@@ -290,10 +296,9 @@ public struct CoverageCells: EdgeSink {
         }
     }
 
-    /// Marks cells `a…b` (inclusive) of `row`.
+    /// Marks cells `a…b` (inclusive) of the row whose marks start at `base`.
     @inlinable @inline(__always)
-    func setBits(_ row: Int, _ a: Int, _ b: Int) {
-        let base = bits + row &* wordsPerRow
+    static func mark(_ base: UnsafeMutablePointer<UInt64>, _ a: Int, _ b: Int) {
         let wa = a >> 6, wb = b >> 6
         let all = UInt64.max
         if wa == wb {

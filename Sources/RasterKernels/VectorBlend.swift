@@ -32,8 +32,8 @@ public struct VectorBlend {
     }
 
     /// Sums the eight cells at `cells` on from `carry` (the running sum in every lane), clears them, blends the colour
-    /// at their coverage onto the eight pixels at `dst`, and returns the sum after the last cell, in every lane. Only the first `drawn` pixels take their
-    /// coverage; the others are blended at zero, which leaves them unchanged.
+    /// at their coverage onto the eight pixels at `dst`, and returns the sum after the last cell, in every lane.
+    /// Only the first `drawn` pixels take their coverage; the others are blended at zero, which leaves them unchanged.
     @inlinable @inline(__always)
     public func blendGroup<Rule: CoverageRule, Pipeline: FillPipeline>(
         cells: UnsafeMutablePointer<Int32>, into dst: UnsafeMutablePointer<UInt32>, carry: SIMD8<Int32>, opaque: Bool,
@@ -56,7 +56,8 @@ public struct VectorBlend {
         var coverage = Rule.coverage(s)
         if drawn < 8 {
             // Lane i is kept where drawn − i > 0: (drawn − i − 1) >> 31 is all ones exactly where it is not.
-            let past = (SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: drawn &- 1)) &- SIMD8(0, 1, 2, 3, 4, 5, 6, 7)) &>> 31
+            let past = (SIMD8<Int32>(repeating: Int32(truncatingIfNeeded: drawn &- 1)) &- SIMD8(0, 1, 2, 3, 4, 5, 6, 7))
+                &>> 31
             coverage &= ~SIMD8<UInt32>(truncatingIfNeeded: past)
         }
         let pixelBytes = UnsafeMutableRawPointer(dst)
