@@ -58,15 +58,17 @@ public enum SpanCompositor {
             }
             return
         }
-        // The first and last pixels this fill can touch in a row, and how far ahead to ask for them.
-        let firstPixel = Swift.max(cells.minCell, drawStart), lastPixel = Swift.min(cells.maxCell, drawEnd &- 1)
+        // Where the rows ahead are likely to be marked: the last group marked in the row before (an edge moves
+        // little from one row to the next), to ask for their cells and pixels early.
+        var hint = Swift.max(cells.minCell & ~7, 0)
+        let aheadCells = SpanCompositor.prefetchRows &* stride
         for row in cells.minRow...cells.maxRow {
             let line = cells.cells + row &* stride
             let marks = cells.bits + row &* wordsPerRow
             let dst = pixels + ((row &+ cells.originY) &* canvasWidth &+ cells.originX)
             if row &+ SpanCompositor.prefetchRows <= cells.maxRow {
-                refreshlab_prefetch(dst + ahead + firstPixel)
-                refreshlab_prefetch(dst + ahead + lastPixel)
+                refreshlab_prefetch(line + aheadCells + hint)
+                if hint < rowEnd { refreshlab_prefetch(dst + ahead + hint) }
             }
             // The running sum, in every lane: kept as a vector so that the groups' arithmetic never waits on a
             // scalar moved into one (which also let the compiler fold it into the prefix sum, badly).
@@ -86,6 +88,7 @@ public enum SpanCompositor {
                 while groups != 0 {
                     let g = base &+ (groups.trailingZeroBitCount << 3)
                     groups &= groups &- 1
+                    hint = g
                     // The constant stretch before the group.
                     let spanEnd = Swift.min(g, drawEnd)
                     if spanEnd > x {
@@ -129,8 +132,8 @@ public enum SpanCompositor {
         }
     }
 
-    /// Rows between the one composited and the one whose pixels are asked for: a canvas row apart, the pixels of a
-    /// narrow shape are each a cache miss that the hardware does not see coming.
+    /// Rows between the one composited and the one whose cells and pixels are asked for: a row apart, those of a
+    /// narrow or slanted shape are each a cache miss that the hardware does not see coming.
     @inlinable static var prefetchRows: Int { 12 }
 
     /// Draws `count` pixels at one coverage.
