@@ -6,27 +6,10 @@ import Darwin
 import Geometry
 import Motion
 import Refresh
+import Styles
 
 /// A gesture script that cannot be used: names the file, the line and column of the fault, and what to do.
-public struct ScriptError: Error, CustomStringConvertible, Equatable {
-    public var file: String
-    /// 1-based line and column of the fault, or 0 when the fault is the file itself (missing, unreadable).
-    public var line: Int
-    public var column: Int
-    public var reason: String
-
-    public init(file: String, line: Int = 0, column: Int = 0, reason: String) {
-        self.file = file
-        self.line = line
-        self.column = column
-        self.reason = reason
-    }
-
-    /// `file:line:column: reason`, the form editors and terminals link to.
-    public var description: String {
-        line > 0 ? "\(file):\(line):\(column): \(reason)" : "\(file): \(reason)"
-    }
-}
+public typealias ScriptError = FileError
 
 /// A finger's (and the keyboard's) part in a headless run, read from a JSON file.
 ///

@@ -7,17 +7,7 @@ import Glibc
 #endif
 
 /// A Lottie file that could not be loaded: the file, the line and column when the fault has a place, and why.
-public struct LottieFileError: Error, CustomStringConvertible, Equatable {
-    public var file: String
-    public var line: Int?
-    public var column: Int?
-    public var reason: String
-
-    public var description: String {
-        guard let line, let column else { return "\(file): \(reason)" }
-        return "\(file):\(line):\(column): \(reason)"
-    }
-}
+public typealias LottieFileError = FileError
 
 /// Reads Bodymovin files with the scene files' JSON reader and hands the tree, with each value's place in the
 /// file, to the Lottie module, which knows the format but reads no files.

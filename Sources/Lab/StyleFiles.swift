@@ -79,18 +79,18 @@ public enum StyleFiles {
         var info = stat()
         if FileName.withBytes(path, { stat($0, &info) }) == 0 {
             guard info.st_mode & S_IFMT == S_IFREG else {
-                throw StyleError(file: path, message: "not a regular file; give a style file (JSON)")
+                throw StyleError(file: path, reason: "not a regular file; give a style file (JSON)")
             }
             guard info.st_size <= maxFileSize else {
-                throw StyleError(file: path, message: "larger than \(maxFileSize) bytes; a style file is a few kilobytes")
+                throw StyleError(file: path, reason: "larger than \(maxFileSize) bytes; a style file is a few kilobytes")
             }
         }
         do {
             return try readFileBytes(path)
         } catch {
             switch error {
-            case .missing: throw StyleError(file: path, message: "no such style file; check the path")
-            case .unreadable(let why): throw StyleError(file: path, message: "cannot read the style file: \(why)")
+            case .missing: throw StyleError(file: path, reason: "no such style file; check the path")
+            case .unreadable(let why): throw StyleError(file: path, reason: "cannot read the style file: \(why)")
             }
         }
     }

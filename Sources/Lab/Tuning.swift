@@ -428,7 +428,7 @@ extension Simulation {
     /// file cannot be read or is broken now.
     private func tuningPreview(with change: Tuning.Change, file: String) -> StyleBook? {
         var bytes: [UInt8]?
-        do { bytes = try StyleFiles.read(file) } catch { guard error.message.hasPrefix("no such") else { return nil } }
+        do { bytes = try StyleFiles.read(file) } catch { guard error.reason.hasPrefix("no such") else { return nil } }
         var text = bytes
         for pending in tuning.unsaved.filter({ !($0.section == change.section && $0.key == change.key) }) + [change] {
             guard let edited = try? StyleFileEdit.setting(pending.value, section: pending.section, key: pending.key, in: text) else {
@@ -456,7 +456,7 @@ extension Simulation {
         do {
             bytes = try StyleFiles.read(file)
         } catch {
-            guard error.message.hasPrefix("no such") else {
+            guard error.reason.hasPrefix("no such") else {
                 return tuningFailure(chinese ? "无法读取样式文件，未保存" : "Cannot read the style file; not saved",
                                      line: error.description + "; the tuned values are not saved", detail: file)
             }

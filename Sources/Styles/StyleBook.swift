@@ -13,22 +13,27 @@ public struct StyleSource: Hashable, Sendable, CustomStringConvertible {
     public var description: String { "\(file):\(line)" }
 }
 
-/// A style file that cannot be used, with the place at fault: `file:line:column: message`.
-public struct StyleError: Error, Equatable, CustomStringConvertible {
-    public let file: String
-    public let line: Int
-    public let column: Int
-    public let message: String
+/// A fault in a file the user gave (a style file, a gesture script, an animation), at its place when there is
+/// one: `file:line:column: reason`, the form editors and terminals link to, or `file: reason` for the file as a whole.
+public struct FileError: Error, Equatable, CustomStringConvertible {
+    public var file: String
+    /// 1-based line and column of the fault, or 0 when the fault is the file itself (missing, unreadable, too large).
+    public var line: Int
+    public var column: Int
+    public var reason: String
 
-    public init(file: String, line: Int = 0, column: Int = 0, message: String) {
+    public init(file: String, line: Int = 0, column: Int = 0, reason: String) {
         self.file = file
         self.line = line
         self.column = column
-        self.message = message
+        self.reason = reason
     }
 
-    public var description: String { line > 0 ? "\(file):\(line):\(column): \(message)" : "\(file): \(message)" }
+    public var description: String { line > 0 ? "\(file):\(line):\(column): \(reason)" : "\(file): \(reason)" }
 }
+
+/// A style file's fault.
+public typealias StyleError = FileError
 
 /// The sections a style file may have: one per effect, and the physics. A type-erased `StyleValue` per name.
 public struct StyleCatalog: Sendable {
@@ -110,7 +115,7 @@ public struct StyleBook: Sendable {
         do {
             root = try JSONReader.parseLocated(bytes)
         } catch {
-            throw StyleError(file: file, line: error.line, column: error.column, message: "not valid JSON: \(error.reason)")
+            throw StyleError(file: file, line: error.line, column: error.column, reason: "not valid JSON: \(error.reason)")
         }
         let text = StyleFileText(file: file, bytes: bytes)
         let fault = text.fault
@@ -194,6 +199,6 @@ struct StyleFileText {
 
     func fault(_ offset: Int, _ message: String) -> StyleError {
         let at = place(offset)
-        return StyleError(file: file, line: at.line, column: at.column, message: message)
+        return StyleError(file: file, line: at.line, column: at.column, reason: message)
     }
 }

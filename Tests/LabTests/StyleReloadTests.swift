@@ -155,8 +155,8 @@ struct StyleReloadTests {
             do {
                 _ = try StyleFiles.load([path])
             } catch {
-                #expect(error.description == path + ": " + error.message)
-                #expect(error.message.hasPrefix(message), "\(error)")
+                #expect(error.description == path + ": " + error.reason)
+                #expect(error.reason.hasPrefix(message), "\(error)")
             }
         }
     }
