@@ -198,15 +198,7 @@ public struct CoverageCells: EdgeSink {
             // Within one scanline, the usual case for the short edges of flattened curves: no slope is needed, and
             // the height per unit of width is the piece's own.
             let h = (y1 - y0) * scale
-            let (left, right) = x0 < x1 ? (x0, x1) : (x1, x0)
-            let il = Int(left)
-            if right <= Double(il &+ 1) {
-                InteriorCells.within(cells + firstRow &* stride, il, left, right, h)
-                setPair(firstRow, il)
-            } else {
-                CoverageCells.across(cells + firstRow &* stride, bits + firstRow &* wordsPerRow, left, right, il, h,
-                                     h / (right - left), pipeline)
-            }
+            addRow(firstRow, x0, x1, h, h / abs(x1 - x0), pipeline)
             return
         }
         let dx = x1 - x0, dy = y1 - y0
@@ -223,19 +215,25 @@ public struct CoverageCells: EdgeSink {
             } else {
                 yb = Double(row &+ 1); xb = x0 + (yb - y0) * dxdy
             }
-            let h = (yb - ya) * scale
-            let (left, right) = xa < xb ? (xa, xb) : (xb, xa)
-            let il = Int(left)
-            if right <= Double(il &+ 1) {
-                // Within one pixel, the common case of steep edges, kept inline.
-                InteriorCells.within(cells + row &* stride, il, left, right, h)
-                setPair(row, il)
-            } else {
-                CoverageCells.across(cells + row &* stride, bits + row &* wordsPerRow, left, right, il, h, perX,
-                                     pipeline)
-            }
+            addRow(row, xa, xb, (yb - ya) * scale, perX, pipeline)
             ya = yb; xa = xb
             row &+= 1
+        }
+    }
+
+    /// Adds the piece of an edge within `row` from x = `a` to x = `b` (in either order), of signed height `h`, `perX`
+    /// of it per unit of width.
+    @inlinable @inline(__always)
+    mutating func addRow<Pipeline: FillPipeline>(_ row: Int, _ a: Double, _ b: Double, _ h: Double, _ perX: Double,
+                                                 _ pipeline: Pipeline.Type) {
+        let (left, right) = a < b ? (a, b) : (b, a)
+        let il = Int(left)
+        if right <= Double(il &+ 1) {
+            // Within one pixel, the common case of steep edges, kept inline.
+            InteriorCells.within(cells + row &* stride, il, left, right, h)
+            setPair(row, il)
+        } else {
+            CoverageCells.across(cells + row &* stride, bits + row &* wordsPerRow, left, right, il, h, perX, pipeline)
         }
     }
 
