@@ -93,6 +93,28 @@ struct FillPathTests {
         #expect(storage.allSatisfy { $0 == 0 })
     }
 
+    @Test("Filling pixels (a canvas cleared) sets exactly the pixels asked for, at any count and alignment, on the portable path and on the widest")
+    func fillSetsExactlyThePixelsAskedFor() {
+        let buffer = UnsafeMutablePointer<UInt32>.allocate(capacity: 200)
+        defer { buffer.deallocate() }
+        for count in [0, 1, 7, 15, 16, 17, 31, 64, 100, 150] {
+            for start in 0..<17 {
+                buffer.initialize(repeating: 0xDEAD_BEEF, count: 200)
+                PortableFill.fill(buffer + start, count: count, with: 0x8011_2233)
+                for i in 0..<200 {
+                    let inside = i >= start && i < start + count
+                    #expect(buffer[i] == (inside ? 0x8011_2233 : 0xDEAD_BEEF), "count \(count), start \(start), pixel \(i)")
+                }
+            }
+        }
+        for (width, height) in [(1, 1), (3, 5), (17, 3), (750, 2)] {
+            let canvas = Canvas(width: width, height: height)
+            canvas.clear(to: Color(red: 1, green: 0, blue: 0, alpha: 0.5))
+            let expected = Color(red: 1, green: 0, blue: 0, alpha: 0.5).premultipliedPixel
+            #expect((0..<(width * height)).allSatisfy { canvas.pixels[$0] == expected }, "\(width)×\(height)")
+        }
+    }
+
     @Test("The vector blend of eight pixels is the one-pixel blend, lane for lane, at every coverage")
     func vectorBlendIsTheScalarBlend() {
         var random = SeededRandom(seed: 0xB1E2D)
