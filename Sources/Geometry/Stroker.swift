@@ -531,7 +531,6 @@ public final class Stroker {
             }
             remaining -= len - pos
             if on {
-                let isLast = i == segmentCount - 1
                 dashPoints.append(b)
                 dashCorners.append(corners[i + 1 == n ? 0 : i + 1])
             }
