@@ -256,12 +256,13 @@ extension Path {
                 // `(last - c1 * 2 + p2).length`) so that nothing here is a call into another module.
                 let ddx = last.x - c1.x * 2 + p2.x, ddy = last.y - c1.y * 2 + p2.y
                 let n = Path.segmentCount(squaredSecondDifference: ddx * ddx + ddy * ddy, scale: quadScale)
-                // Forward differences: the curve is a·s² + b·s + last, so each step adds a first difference that
-                // grows by a constant second one; two adds a coordinate per point instead of a polynomial.
+                // Forward differences: the curve is (second difference)·s² + 2·(c1 − last)·s + last, so each step
+                // adds a first difference that grows by a constant second one; two adds a coordinate per point
+                // instead of a polynomial.
                 let h = Path.reciprocal(n)
-                let ax = ddx * h * h, ay = ddy * h * h
-                var dx = (c1.x - last.x) * 2 * h + ax, dy = (c1.y - last.y) * 2 * h + ay
-                let d2x = 2 * ax, d2y = 2 * ay
+                let squareX = ddx * h * h, squareY = ddy * h * h
+                var dx = (c1.x - last.x) * 2 * h + squareX, dy = (c1.y - last.y) * 2 * h + squareY
+                let d2x = 2 * squareX, d2y = 2 * squareY
                 var x = last.x, y = last.y
                 for _ in 1..<n {
                     x += dx; y += dy
@@ -287,15 +288,15 @@ extension Path {
                 let bx = c1.x - c2.x * 2 + p3.x, by = c1.y - c2.y * 2 + p3.y
                 let n = Path.segmentCount(squaredSecondDifference: Swift.max(ax * ax + ay * ay, bx * bx + by * by),
                                           scale: cubicScale)
-                // Forward differences of the cubic a·s³ + b·s² + c·s + p0 at steps of h: three adds a coordinate
-                // per point.
+                // Forward differences of the cubic cube·s³ + square·s² + linear·s + p0 at steps of h: three adds a
+                // coordinate per point.
                 let h = Path.reciprocal(n), h2 = h * h, h3 = h2 * h
-                let cx = 3 * (c1.x - p0.x), cy = 3 * (c1.y - p0.y)
-                let bx2 = 3 * ax, by2 = 3 * ay
-                let axx = p3.x - p0.x + 3 * (c1.x - c2.x), ayy = p3.y - p0.y + 3 * (c1.y - c2.y)
-                var dx = axx * h3 + bx2 * h2 + cx * h, dy = ayy * h3 + by2 * h2 + cy * h
-                var d2x = 6 * axx * h3 + 2 * bx2 * h2, d2y = 6 * ayy * h3 + 2 * by2 * h2
-                let d3x = 6 * axx * h3, d3y = 6 * ayy * h3
+                let linearX = 3 * (c1.x - p0.x), linearY = 3 * (c1.y - p0.y)
+                let squareX = 3 * ax, squareY = 3 * ay
+                let cubeX = p3.x - p0.x + 3 * (c1.x - c2.x), cubeY = p3.y - p0.y + 3 * (c1.y - c2.y)
+                var dx = cubeX * h3 + squareX * h2 + linearX * h, dy = cubeY * h3 + squareY * h2 + linearY * h
+                var d2x = 6 * cubeX * h3 + 2 * squareX * h2, d2y = 6 * cubeY * h3 + 2 * squareY * h2
+                let d3x = 6 * cubeX * h3, d3y = 6 * cubeY * h3
                 var x = p0.x, y = p0.y
                 for _ in 1..<n {
                     x += dx; y += dy
