@@ -35,7 +35,7 @@ public enum SpanCompositor {
         // Pixels drawn: columns whose area meets the clip box; marked cells beyond are only cleared.
         let drawStart = Int(clip.minX.rounded(.down))
         let drawEnd = Int(clip.maxX.rounded(.up))
-        let firstWord = cells.minCell >> 6, lastWord = cells.maxCell >> 6
+        let firstWord = cells.minCell >> 9, lastWord = cells.maxCell >> 9
         let stride = cells.stride, wordsPerRow = cells.wordsPerRow
         // Groups ending here at most stay within the canvas row.
         let rowEnd = canvasWidth &- cells.originX
@@ -82,9 +82,8 @@ public enum SpanCompositor {
                     continue
                 }
                 marks[w] = 0
-                // One bit per group of eight cells that holds a mark.
-                var groups = VectorBlend.groupBits(word)
-                let base = w << 6
+                var groups = word
+                let base = w << 9
                 while groups != 0 {
                     let g = base &+ (groups.trailingZeroBitCount << 3)
                     groups &= groups &- 1

@@ -21,16 +21,6 @@ public struct VectorBlend {
         greenAlpha = unsafeBitCast(Pixels(repeating: (color >> 8) & 0x00FF_00FF), to: Halves.self)
     }
 
-    /// One bit per byte of `word`, set when the byte is not zero: which groups of eight cells hold a mark.
-    @inlinable @inline(__always)
-    public static func groupBits(_ word: UInt64) -> UInt64 {
-        var t = word | (word >> 4)
-        t |= t >> 2
-        t |= t >> 1
-        // Each byte's low bit moved to bit 56 + its index; no two products meet below the top byte.
-        return ((t & 0x0101_0101_0101_0101) &* 0x0102_0408_1020_4080) >> 56
-    }
-
     /// Sums the eight cells at `cells` on from `carry` (the running sum in every lane), clears them, blends the colour
     /// at their coverage onto the eight pixels at `dst`, and returns the sum after the last cell, in every lane.
     /// Only the first `drawn` pixels take their coverage; the others are blended at zero, which leaves them unchanged.
