@@ -1,3 +1,4 @@
+import CPrefetch
 import Geometry
 
 /// The cells of a fill whose path lies inside its box: the same area arithmetic as `CoverageCells`, without
@@ -68,10 +69,12 @@ public struct InteriorCells: EdgeSink {
 
     /// Adds one row's piece of a vertical edge in column `ix`: `total` of height, the fraction `keep` of it (the
     /// part of the pixel right of the edge) in its own cell and the rest in the next. Both rasterizers use it.
+    /// (Here and below, the barrier keeps the two cells' adds separate; see `refreshlab_barrier`.)
     @inlinable @inline(__always)
     public static func column(_ line: UnsafeMutablePointer<Int32>, _ ix: Int, _ total: Int32, _ keep: Double) {
         let here = CoverageCells.fixed(Double(total) * keep)
         line[ix] &+= here
+        refreshlab_barrier()
         line[ix &+ 1] &+= total &- here
     }
 
@@ -84,6 +87,7 @@ public struct InteriorCells: EdgeSink {
         let total = CoverageCells.fixed(h)
         let here = CoverageCells.fixed(h * (Double(il &+ 1) - 0.5 * (left + right)))
         line[il] &+= here
+        refreshlab_barrier()
         line[il &+ 1] &+= total &- here
     }
 
@@ -109,6 +113,7 @@ public struct InteriorCells: EdgeSink {
         let wr = right - Double(ir)
         let c = CoverageCells.fixed(perX * (Double(ir) - left + wr - 0.5 * wr * wr))
         line[ir] &+= c &- done
+        refreshlab_barrier()
         line[ir &+ 1] &+= total &- c
     }
 }
