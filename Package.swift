@@ -24,7 +24,7 @@ let package = Package(
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         // A header only: the CPU's prefetch instruction, for the compositor.
-        .systemLibrary(name: "CPrefetch"),
+        .systemLibrary(name: "CIntrinsics"),
 
         // The layers, bottom up.
         // Geometry runs without run-time exclusivity checks: the stroker's reused buffers are class properties,
@@ -36,11 +36,11 @@ let package = Package(
         // a hundred times slower. Unchecked: each conversion of a coordinate to a cell index would otherwise test
         // for NaN and range (three branches, 5–8 % of a fill); the kernels drop edges with a NaN coordinate and
         // clip the others to the cell buffer before converting any.
-        .target(name: "RasterKernels", dependencies: ["Geometry", "CPrefetch"],
+        .target(name: "RasterKernels", dependencies: ["Geometry", "CIntrinsics"],
                 swiftSettings: [.unsafeFlags(["-Ounchecked"])]),
-        .target(name: "RasterKernelsAVX2", dependencies: ["Geometry", "RasterKernels", "CPrefetch"],
+        .target(name: "RasterKernelsAVX2", dependencies: ["Geometry", "RasterKernels", "CIntrinsics"],
                 swiftSettings: [.unsafeFlags(["-Ounchecked", "-target-cpu", "haswell"])]),
-        .target(name: "RasterKernelsAVX512", dependencies: ["Geometry", "RasterKernels", "CPrefetch"],
+        .target(name: "RasterKernelsAVX512", dependencies: ["Geometry", "RasterKernels", "CIntrinsics"],
                 swiftSettings: [.unsafeFlags(["-Ounchecked", "-target-cpu", "skylake-avx512"])]),
         .target(name: "Raster", dependencies: ["Geometry", "RasterKernels", "RasterKernelsAVX2", "RasterKernelsAVX512",
                                                "CPNG", "CGIF"]),

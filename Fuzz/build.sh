@@ -14,7 +14,7 @@ read -r -a cflags <<<"$(pkg-config --cflags freetype2 fontconfig libpng libgif)"
 read -r -a libs <<<"$(pkg-config --libs freetype2 fontconfig libpng libgif)"
 common=(-sanitize=fuzzer,address -O -parse-as-library -swift-version 6 -suppress-warnings
         -I "$out/modules" -I Sources/CPNG -I Sources/CGIF -I Sources/CFreeType -I Sources/CFontconfig
-        -I Sources/CPrefetch)
+        -I Sources/CIntrinsics)
 for flag in "${cflags[@]}"; do common+=(-Xcc "$flag"); done
 
 # A module is rebuilt when one of its sources is newer than its object, and so is every module after it.

@@ -1,4 +1,4 @@
-import CPrefetch
+import CIntrinsics
 import Geometry
 
 /// The cells of a fill whose path lies inside its box: the same area arithmetic as `CoverageCells`, without

@@ -1,4 +1,4 @@
-import CPrefetch
+import CIntrinsics
 
 /// Turns the cells of one fill into pixels: sums each touched row left to right, blending as it goes.
 ///

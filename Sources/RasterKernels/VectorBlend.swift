@@ -1,3 +1,4 @@
+import CIntrinsics
 /// Source-over of one colour at eight coverages at once: the arithmetic of `Lanes.blend`, lane for lane, on eight
 /// pixels, so that every pixel comes out the same as the one-pixel path gives it.
 ///
@@ -107,10 +108,9 @@ public struct VectorBlend {
         return two[0] | two[1] == 0
     }
 
-    /// Each half (a product of two bytes) divided by 255, rounded as `Pixel` rounds.
+    /// Each half (a product of two bytes) divided by 255, rounded as `Pixel` rounds (see `refreshlab_divide255`).
     @inlinable @inline(__always)
     public static func divide255(_ v: Halves) -> Halves {
-        let t = v &+ 0x80
-        return (t &+ (t &>> 8)) &>> 8
+        refreshlab_divide255(v)
     }
 }

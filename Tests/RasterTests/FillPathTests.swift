@@ -136,6 +136,23 @@ struct FillPathTests {
         }
     }
 
+    @Test("Dividing by 255 with a multiply-high rounds every product of two bytes to the nearest whole number, as the one-pixel path does")
+    func divideBy255IsExact() {
+        var products = [UInt16]()
+        for a in 0...255 { for b in 0...255 { products.append(UInt16(a * b)) } }
+        for start in stride(from: 0, to: products.count, by: 16) {
+            var lanes = VectorBlend.Halves()
+            for i in 0..<16 { lanes[i] = products[start + i] }
+            let quotients = VectorBlend.divide255(lanes)
+            for i in 0..<16 {
+                let p = Int(lanes[i])
+                // Nearest to p / 255 (no product of two bytes lies halfway), and the one-pixel path's form.
+                #expect(Int(quotients[i]) == (2 * p + 255) / 510, "\(p)")
+                #expect(Int(quotients[i]) == (p + 128 + (p + 128) >> 8) >> 8, "\(p)")
+            }
+        }
+    }
+
     @Test("A path the CPU cannot run falls back to the widest it can; REFRESHLAB_FILL_PATH names one to compare")
     func fallBack() {
         for asked in FillPath.allCases {
