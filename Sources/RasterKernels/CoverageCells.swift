@@ -1,3 +1,4 @@
+import CIntrinsics
 import Geometry
 
 /// The cell buffer of one fill: per pixel, the change in winding-weighted coverage from the pixel on its left.
@@ -41,15 +42,22 @@ public struct CoverageCells: EdgeSink {
     /// Rows and cells written since `begin`: the compositor visits only these.
     public var minRow = 0, maxRow = 0, minCell = 0, maxCell = 0
 
+    /// Edges of a path being flattened, as pairs of ends, waiting to be added a batch at a time (see `BatchedCells`).
+    public let pendingEdges: UnsafeMutablePointer<Point>
+    /// Edges `pendingEdges` holds: a batch small enough to stay in the first-level cache.
+    @inlinable public static var pendingCapacity: Int { 256 }
+
     @inlinable public init() {
         cells = .allocate(capacity: 1)
         bits = .allocate(capacity: 1)
+        pendingEdges = .allocate(capacity: 2 * CoverageCells.pendingCapacity)
     }
 
     /// Frees the buffers; the owner calls it once, from its deinit.
     @inlinable public func release() {
         cells.deallocate()
         bits.deallocate()
+        pendingEdges.deallocate()
     }
 
     /// Prepares for one fill inside `area`, a box with 0 ≤ minX < maxX and 0 ≤ minY < maxY (in canvas pixels)
@@ -229,10 +237,30 @@ public struct CoverageCells: EdgeSink {
                                                  _ pipeline: Pipeline.Type) {
         let (left, right) = a < b ? (a, b) : (b, a)
         let il = Int(left)
-        if right <= Double(il &+ 1) {
-            // Within one pixel, the common case of steep edges, kept inline.
-            InteriorCells.within(cells + row &* stride, il, left, right, h)
-            setPair(row, il)
+        let side = Double(il &+ 1)
+        if right <= side + 1 {
+            // Within one pixel or across one side into the next: nine pieces in ten, in about equal numbers, which a
+            // branch between the two would guess wrong half the time. Both are worked out and one is picked.
+            let line = cells + row &* stride
+            let total = CoverageCells.fixed(h)
+            // Within (`InteriorCells.within`): the area right of the edge, and the rest of the height next door.
+            let here = CoverageCells.fixed(h * (side - 0.5 * (left + right)))
+            // Across (`InteriorCells.across` with `ir` = il + 1): a triangle in the first pixel, the rest of a
+            // trapezoid in the second.
+            let wl = side - left, wr = right - side
+            let done = CoverageCells.fixed(perX * (0.5 * wl * wl))
+            let reach = CoverageCells.fixed(perX * (side - left + wr - 0.5 * wr * wr))
+            let crosses = right > side
+            let first = crosses ? done : here
+            let second = crosses ? reach : total
+            let last = crosses ? 2 : 1
+            line[il] &+= first
+            refreshlab_barrier()
+            line[il &+ 1] &+= second &- first
+            refreshlab_barrier()
+            // Within, `total − second` is 0, added to the second cell again: a third cell might lie past the row.
+            line[il &+ last] &+= total &- second
+            setRun(row, il, last)
         } else {
             CoverageCells.across(cells + row &* stride, bits + row &* wordsPerRow, left, right, il, h, perX, pipeline)
         }
@@ -294,6 +322,20 @@ public struct CoverageCells: EdgeSink {
         } else {
             base[w] |= 1 << 63
             base[w &+ 1] |= 1
+        }
+    }
+
+    /// Marks cells `a…a + extra` of `row` (`extra` 1 or 2): what an edge within one pixel or across one side touches.
+    @inlinable @inline(__always)
+    func setRun(_ row: Int, _ a: Int, _ extra: Int) {
+        let base = bits + row &* wordsPerRow
+        let w = a >> 9, group = UInt64(truncatingIfNeeded: (a >> 3) & 63)
+        if (a & 511) &+ extra < 512 {
+            // The last cell is in the next group when a is within `extra` of its group's end: then the mask is two bits.
+            let next = UInt64(truncatingIfNeeded: ((a & 7) &+ extra) >> 3)
+            base[w] |= (1 | next << 1) << group
+        } else {
+            CoverageCells.mark(base, a, a &+ extra)
         }
     }
 

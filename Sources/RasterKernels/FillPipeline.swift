@@ -25,8 +25,9 @@ extension FillPipeline {
     @inlinable @inline(__always)
     public static func flattenKernel(_ path: Path, transform: AffineTransform, tolerance: Double,
                                      into cells: inout CoverageCells) {
-        var sink = PipelineCells<Self>(cells: cells)
+        var sink = BatchedCells<Self>(cells: cells)
         path.flattenForFill(transform: transform, tolerance: tolerance, into: &sink)
+        sink.addPending()
         cells = sink.cells
     }
 
@@ -81,6 +82,41 @@ public struct PipelineCells<Pipeline: FillPipeline>: EdgeSink {
 
     @inlinable @inline(__always)
     public mutating func addEdge(from p0: Point, to p1: Point) { cells.addEdge(from: p0, to: p1, Pipeline.self) }
+
+    @inlinable @inline(__always)
+    public func addsNothing(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool {
+        cells.addsNothing(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+    }
+}
+
+/// `CoverageCells` as the sink of a path's flattening, which gathers the edges into a batch and adds each batch with
+/// the pipeline's `addEdges`. The flattening loop then only stores an edge's ends, where adding the edge in place
+/// inlined the whole edge code at each of its three places that make edges, and that loop kept the curve's state in
+/// registers across the calls for edges that run across pixels; the batch loop holds one copy, with little to keep.
+/// (Measured on the scenes: curves −9 to −16 %, polygons −7 to −9 %.)
+public struct BatchedCells<Pipeline: FillPipeline>: EdgeSink {
+    public var cells: CoverageCells
+    /// Edges waiting in `cells.pendingEdges`; `addPending` adds the rest when the flattening is done.
+    @usableFromInline var pending = 0
+
+    @inlinable
+    public init(cells: CoverageCells) { self.cells = cells }
+
+    @inlinable @inline(__always)
+    public mutating func addEdge(from p0: Point, to p1: Point) {
+        let ends = cells.pendingEdges + 2 &* pending
+        ends[0] = p0
+        ends[1] = p1
+        pending &+= 1
+        if pending == CoverageCells.pendingCapacity { addPending() }
+    }
+
+    /// Adds the edges waiting, and empties the batch.
+    @inlinable
+    public mutating func addPending() {
+        Pipeline.addEdges(UnsafeBufferPointer(start: cells.pendingEdges, count: 2 &* pending), into: &cells)
+        pending = 0
+    }
 
     @inlinable @inline(__always)
     public func addsNothing(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool {
