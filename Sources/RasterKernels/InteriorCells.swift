@@ -80,7 +80,8 @@ public struct InteriorCells: EdgeSink {
 
     /// Adds one row's piece of an edge from `left` to `right` within pixel `il`, of signed height `h`: the area
     /// right of the edge is its height times the distance from its mean x to the pixel's right side, and the rest
-    /// of the height goes to the next cell. `CoverageCells.addRow` works it out the same way, beside the edge crossing one side.
+    /// of the height goes to the next cell. `CoverageCells.addRow` works it out the same way, beside the case of an
+    /// edge crossing one side.
     @inlinable @inline(__always)
     public static func within(_ line: UnsafeMutablePointer<Int32>, _ il: Int, _ left: Double, _ right: Double,
                               _ h: Double) {
