@@ -331,7 +331,7 @@ public struct CoverageCells: EdgeSink {
         let base = bits + row &* wordsPerRow
         let w = a >> 9, group = UInt64(truncatingIfNeeded: (a >> 3) & 63)
         if (a & 511) &+ extra < 512 {
-            // The last cell is in the next group when a is within `extra` of its group's end: then the mask is two bits.
+            // The last cell is in the next group when a is within `extra` of its group's end: a mask of two bits.
             let next = UInt64(truncatingIfNeeded: ((a & 7) &+ extra) >> 3)
             base[w] |= (1 | next << 1) << group
         } else {
