@@ -10,11 +10,11 @@ public enum FillRule: String, Sendable, CaseIterable {
 /// Fills paths into a canvas with anti-aliasing by exact area coverage.
 ///
 /// The pipeline has three stages, one file each:
-/// 1. `Path.flattenForFill` (Geometry) turns curves into straight edges in pixel space.
+/// 1. `Path.flattenForFill` (Geometry) turns curves into straight edges in pixel space, gathered in batches.
 /// 2. `CoverageCells` clips each edge to the clip box and adds, per scanline, the signed area it covers to
 ///    the cells it touches (the cover/area method of FreeType's and font-rs's rasterizers), and marks
-///    those cells in a bit set. Untouched cells stay zero, so the work is proportional to the outline's
-///    length, not to the shape's area.
+///    the groups of eight cells it touched in a bit set. Untouched cells stay zero, so the work is proportional to
+///    the outline's length, not to the shape's area.
 /// 3. `SpanCompositor` walks each touched row: between marked cells the coverage is constant and is
 ///    drawn as a span (a plain fill when opaque); marked cells are summed, blended and reset to zero eight at a
 ///    time, as vectors.

@@ -39,8 +39,9 @@ public struct CoverageCells: EdgeSink {
     /// screen's edge). Infinite when the side is fractional: then they give the last pixel its covered part.
     public var cullRight = Double.infinity
 
-    /// Rows and cells written since `begin`: the compositor visits only these.
-    public var minRow = 0, maxRow = 0, minCell = 0, maxCell = 0
+    /// Rows written since `begin`: the compositor visits only these. (Every row's marks are scanned whole: a word
+    /// holds 512 cells, so a row is one or two words, and noting each edge's columns cost more than it saved.)
+    public var minRow = 0, maxRow = 0
 
     /// Edges of a path being flattened, as pairs of ends, waiting to be added a batch at a time (see `BatchedCells`).
     public let pendingEdges: UnsafeMutablePointer<Point>
@@ -85,7 +86,7 @@ public struct CoverageCells: EdgeSink {
         let ox = Double(originX), oy = Double(originY)
         clip = ClipBox(minX: area.minX - ox, minY: area.minY - oy, maxX: area.maxX - ox, maxY: area.maxY - oy)
         cullRight = Double(Int(clip.maxX)) == clip.maxX ? clip.maxX : .infinity
-        minRow = Int.max; maxRow = Int.min; minCell = Int.max; maxCell = Int.min
+        minRow = Int.max; maxRow = Int.min
     }
 
     /// Edges wholly above or below the clip box, or at or past `cullRight`, are dropped.
@@ -185,8 +186,6 @@ public struct CoverageCells: EdgeSink {
         let lastRow = CoverageCells.lastIndex(y1)
         if firstRow < minRow { minRow = firstRow }
         if lastRow > maxRow { maxRow = lastRow }
-        // Every cell this edge writes lies between these two, whatever the row: noted once, not per scanline.
-        markRange(Int(Swift.min(x0, x1)), Int(Swift.max(x0, x1)) &+ 1)
         let scale = dir * CoverageCells.oneScale
         if x0 == x1 {
             // Vertical edges (rectangles, the sides of strokes) stay in one column: no per-row x stepping.
@@ -302,12 +301,6 @@ public struct CoverageCells: EdgeSink {
     @inlinable @inline(__always)
     public static func fixed(_ v: Double) -> Int32 {
         Int32(truncatingIfNeeded: (v + 6_755_399_441_055_744.0).bitPattern)
-    }
-
-    @inlinable @inline(__always)
-    mutating func markRange(_ a: Int, _ b: Int) {
-        if a < minCell { minCell = a }
-        if b > maxCell { maxCell = b }
     }
 
     /// Marks cells `a` and `a + 1` of `row`: what an edge within one pixel touches.

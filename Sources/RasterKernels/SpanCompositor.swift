@@ -35,7 +35,6 @@ public enum SpanCompositor {
         // Pixels drawn: columns whose area meets the clip box; marked cells beyond are only cleared.
         let drawStart = Int(clip.minX.rounded(.down))
         let drawEnd = Int(clip.maxX.rounded(.up))
-        let firstWord = cells.minCell >> 9, lastWord = cells.maxCell >> 9
         let stride = cells.stride, wordsPerRow = cells.wordsPerRow
         // Groups ending here at most stay within the canvas row.
         let rowEnd = canvasWidth &- cells.originX
@@ -60,7 +59,7 @@ public enum SpanCompositor {
         }
         // Where the rows ahead are likely to be marked: the last group marked in the row before (an edge moves
         // little from one row to the next), to ask for their cells and pixels early.
-        var hint = Swift.max(cells.minCell & ~7, 0)
+        var hint = 0
         let aheadCells = SpanCompositor.prefetchRows &* stride
         for row in cells.minRow...cells.maxRow {
             let line = cells.cells + row &* stride
@@ -74,8 +73,8 @@ public enum SpanCompositor {
             // scalar moved into one (which also let the compiler fold it into the prefix sum, badly).
             var acc = SIMD8<Int32>()
             var x = drawStart
-            var w = firstWord
-            while w <= lastWord {
+            var w = 0
+            while w < wordsPerRow {
                 let word = marks[w]
                 if word == 0 {
                     w &+= 1
