@@ -238,8 +238,10 @@ public struct CoverageCells: EdgeSink {
         let il = Int(left)
         let side = Double(il &+ 1)
         if right <= side + 1 {
-            // Within one pixel or across one side into the next: nine pieces in ten, in about equal numbers, which a
-            // branch between the two would guess wrong half the time. Both are worked out and one is picked.
+            // Within one pixel or across one side into the next: nine pieces in ten, in about equal numbers. Both are
+            // written as one set of three cell updates, inline: the one-side case was a call to `across`, around
+            // which the edge loop saved and restored its registers. (The compiler still chooses between the two
+            // results with a branch: hidden from it, the choice cost more than it saved.)
             let line = cells + row &* stride
             let total = CoverageCells.fixed(h)
             // Within (`InteriorCells.within`): the area right of the edge, and the rest of the height next door.
