@@ -11,9 +11,9 @@
 # drawing every path afresh; the table shows the medians. RefreshLab (`refreshlab scene`) and cairo (`cairo-scene`)
 # are release builds; Blend2D is its release library through the Python binding (`blend2d_scene.py`), which pays
 # one Python call per drawing call. The renderers take turns scene by scene, ROUNDS times over, so that a slow
-# spell of a shared machine falls on all three alike; each cell is the median of a scene's round medians. The
-# geometric means are printed a second time from each renderer's fastest round per scene, which a busy neighbour on
-# the machine disturbs least.
+# spell of a shared machine falls on all three alike; each cell is the median of a scene's round medians. The last
+# column, and the geometric means printed a second time, take each renderer's fastest round per scene instead, which
+# a busy neighbour on the machine disturbs least (other work only ever adds time).
 # PNGs are written to OUT_DIR, and how far each is from the stored cairo reference is printed under the table.
 #
 # Needs: cairo's development files (sudo apt-get install libcairo2-dev); Blend2D's Python binding
@@ -140,8 +140,9 @@ awk -v iter="$iterations" -v rounds="$rounds" -v blend="${blend2d:+1}" '
     { if (!($1 in seen)) { seen[$1] = 1; order[++count] = $1 }; runs[$1 " " $2] = runs[$1 " " $2] " " $3 }
     END {
         if (blend) {
-            print "| scene | RefreshLab ms | cairo ms | Blend2D ms | RefreshLab / cairo | RefreshLab / Blend2D |"
-            print "| --- | ---: | ---: | ---: | ---: | ---: |"
+            printf "| scene | RefreshLab ms | cairo ms | Blend2D ms | RefreshLab / cairo | RefreshLab / Blend2D "
+            print "| fastest rounds |"
+            print "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
         } else {
             print "| scene | RefreshLab ms | cairo ms | RefreshLab / cairo |"
             print "| --- | ---: | ---: | ---: |"
@@ -152,8 +153,9 @@ awk -v iter="$iterations" -v rounds="$rounds" -v blend="${blend2d:+1}" '
             # The same from the least disturbed round of each renderer: work of other tenants only ever adds time.
             fa = least(runs[s " ours"]); lfc += log(fa / least(runs[s " cairo"]))
             if (blend) {
-                b = median(runs[s " blend2d"]); lb += log(a / b); lfb += log(fa / least(runs[s " blend2d"]))
-                printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f |\n", s, a / 1e6, c / 1e6, b / 1e6, a / c, a / b
+                b = median(runs[s " blend2d"]); lb += log(a / b); fb = fa / least(runs[s " blend2d"]); lfb += log(fb)
+                printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
+                       s, a / 1e6, c / 1e6, b / 1e6, a / c, a / b, fb
             } else {
                 printf "| %s | %.2f | %.2f | %.2f |\n", s, a / 1e6, c / 1e6, a / c
             }
