@@ -157,6 +157,10 @@ public final class ScriptReplay: FrameInput {
         nextAction = actions.next()
         clock = SimulatedClock()
         simulation = Simulation(phone: phone, clock: clock)
+        // The last-updated line reads the simulated clock too, not the wall clock, so that two runs of a script
+        // draw the same frames whenever they run.
+        let clock = clock
+        simulation.refreshControl.dateSource = { ScriptReplay.date(at: clock.now) }
         try prepare(simulation)
         if let name = effect ?? script.effect {
             guard simulation.selectEffect(named: name) else {
@@ -164,6 +168,13 @@ public final class ScriptReplay: FrameInput {
             }
         }
         simulation.autoEndsRefreshing = script.autoEnd ?? true
+    }
+
+    /// The date a replay's clock shows `seconds` into the run: 10:00 on 1 January 2026 at its start, then on by the
+    /// minute (a run lasts at most about twelve days of simulated time, so it stays in January).
+    public static func date(at seconds: Double) -> RefreshDate {
+        let minutes = 600 + Int(Swift.max(0, Swift.min(seconds, 2_000_000)) / 60)
+        return RefreshDate(year: 2026, month: 1, day: 1 + minutes / 1440, hour: minutes / 60 % 24, minute: minutes % 60)
     }
 
     public var frameCount: Int { timeline.frameCount }

@@ -179,6 +179,26 @@ struct ScriptRunTests {
         #expect(try ScriptReplay(script: GestureScript(steps: [])).simulation.effectName == Simulation.defaultEffectName)
     }
 
+    @Test("The last-updated line reads the simulated clock, not the wall clock, so that every run draws the same frames")
+    func lastUpdatedFollowsTheSimulatedClock() throws {
+        // The gif script refreshes once, successfully: the line then holds the replay's own date.
+        let replay = try ScriptReplay(script: try resourceScript("gif"))
+        var refreshedAt: Double?
+        while replay.advance() {
+            if refreshedAt == nil, replay.simulation.refreshControl.lastUpdated != nil { refreshedAt = replay.now }
+        }
+        let seconds = try #require(refreshedAt)
+        #expect(replay.simulation.refreshControl.lastUpdated == ScriptReplay.date(at: seconds))
+        #expect(replay.simulation.refreshControl.lastUpdatedText == "Last updated: Today 10:00")
+        // The replay's dates, worked out by hand: 10:00 on 1 January 2026 at the start, then on by the minute.
+        #expect(ScriptReplay.date(at: 0) == RefreshDate(year: 2026, month: 1, day: 1, hour: 10, minute: 0))
+        #expect(ScriptReplay.date(at: 59.99) == RefreshDate(year: 2026, month: 1, day: 1, hour: 10, minute: 0))
+        #expect(ScriptReplay.date(at: 60) == RefreshDate(year: 2026, month: 1, day: 1, hour: 10, minute: 1))
+        #expect(ScriptReplay.date(at: 14 * 3600 - 1) == RefreshDate(year: 2026, month: 1, day: 1, hour: 23, minute: 59))
+        #expect(ScriptReplay.date(at: 14 * 3600) == RefreshDate(year: 2026, month: 1, day: 2, hour: 0, minute: 0))
+        #expect(ScriptReplay.date(at: 1_000_000) == RefreshDate(year: 2026, month: 1, day: 12, hour: 23, minute: 46))
+    }
+
     @Test("A Q key ends the replay after its frame")
     func quitKey() throws {
         let script = GestureScript(steps: [.wait(0.1), .key("Q", .quit), .wait(1)])
