@@ -1,4 +1,5 @@
 import CIntrinsics
+
 /// Source-over of one colour at eight coverages at once: the arithmetic of `Lanes.blend`, lane for lane, on eight
 /// pixels, so that every pixel comes out the same as the one-pixel path gives it.
 ///
