@@ -196,7 +196,7 @@ public struct CoverageCells: EdgeSink {
             while row <= lastRow {
                 let yb = Swift.min(Double(row + 1), y1)
                 InteriorCells.column(cells + row &* stride, ix, CoverageCells.fixed((yb - ya) * scale), keep)
-                setPair(row, ix)
+                setRun(row, ix, 1)
                 ya = yb
                 row &+= 1
             }
@@ -245,12 +245,11 @@ public struct CoverageCells: EdgeSink {
             let line = cells + row &* stride
             let total = CoverageCells.fixed(h)
             // Within (`InteriorCells.within`): the area right of the edge, and the rest of the height next door.
-            let here = CoverageCells.fixed(h * (side - 0.5 * (left + right)))
+            let here = InteriorCells.withinArea(h, side, left, right)
             // Across (`InteriorCells.across` with `ir` = il + 1): a triangle in the first pixel, the rest of a
             // trapezoid in the second.
-            let wl = side - left, wr = right - side
-            let done = CoverageCells.fixed(perX * (0.5 * wl * wl))
-            let reach = CoverageCells.fixed(perX * (side - left + wr - 0.5 * wr * wr))
+            let done = InteriorCells.firstPixelArea(perX, side - left)
+            let reach = InteriorCells.areaThroughLastPixel(perX, side, left, right - side)
             let crosses = right > side
             let first = crosses ? done : here
             let second = crosses ? reach : total
@@ -305,22 +304,8 @@ public struct CoverageCells: EdgeSink {
         Int32(truncatingIfNeeded: (v + 6_755_399_441_055_744.0).bitPattern)
     }
 
-    /// Marks cells `a` and `a + 1` of `row`: what an edge within one pixel touches.
-    @inlinable @inline(__always)
-    func setPair(_ row: Int, _ a: Int) {
-        let base = bits + row &* wordsPerRow
-        let w = a >> 9, group = UInt64(truncatingIfNeeded: (a >> 3) & 63)
-        if a & 511 != 511 {
-            // Cell a + 1 is in the next group when a is the last of its group: then the mask is two bits.
-            let next = UInt64(truncatingIfNeeded: ((a & 7) &+ 1) >> 3)
-            base[w] |= (1 | next << 1) << group
-        } else {
-            base[w] |= 1 << 63
-            base[w &+ 1] |= 1
-        }
-    }
-
-    /// Marks cells `a…a + extra` of `row` (`extra` 1 or 2): what an edge within one pixel or across one side touches.
+    /// Marks cells `a…a + extra` of `row` (`extra` 1 or 2): what a piece of an edge within one pixel (a vertical
+    /// edge's too) or across one side touches.
     @inlinable @inline(__always)
     func setRun(_ row: Int, _ a: Int, _ extra: Int) {
         let base = bits + row &* wordsPerRow

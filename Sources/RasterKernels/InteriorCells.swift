@@ -86,7 +86,7 @@ public struct InteriorCells: EdgeSink {
     public static func within(_ line: UnsafeMutablePointer<Int32>, _ il: Int, _ left: Double, _ right: Double,
                               _ h: Double) {
         let total = CoverageCells.fixed(h)
-        let here = CoverageCells.fixed(h * (Double(il &+ 1) - 0.5 * (left + right)))
+        let here = InteriorCells.withinArea(h, Double(il &+ 1), left, right)
         line[il] &+= here
         refreshlab_barrier()
         line[il &+ 1] &+= total &- here
@@ -100,7 +100,7 @@ public struct InteriorCells: EdgeSink {
         let ir = Swift.max(il, CoverageCells.lastIndex(right))
         let total = CoverageCells.fixed(h)
         let wl = Double(il &+ 1) - left
-        var done = CoverageCells.fixed(perX * (0.5 * wl * wl))
+        var done = InteriorCells.firstPixelArea(perX, wl)
         line[il] &+= done
         var k = il &+ 1
         var reach = wl + 0.5
@@ -111,10 +111,30 @@ public struct InteriorCells: EdgeSink {
             reach += 1
             k &+= 1
         }
-        let wr = right - Double(ir)
-        let c = CoverageCells.fixed(perX * (Double(ir) - left + wr - 0.5 * wr * wr))
+        let c = InteriorCells.areaThroughLastPixel(perX, Double(ir), left, right - Double(ir))
         line[ir] &+= c &- done
         refreshlab_barrier()
         line[ir &+ 1] &+= total &- c
+    }
+
+    /// Of a piece within one pixel (whose right side is at `side`), of height `h`: the area right of it, its height
+    /// times the distance from its mean x to the side.
+    @inlinable @inline(__always)
+    public static func withinArea(_ h: Double, _ side: Double, _ left: Double, _ right: Double) -> Int32 {
+        CoverageCells.fixed(h * (side - 0.5 * (left + right)))
+    }
+
+    /// Of a piece running across pixels, `perX` of height per unit of width: the triangle it leaves in its first
+    /// pixel, whose right side is `wl` past its start.
+    @inlinable @inline(__always)
+    public static func firstPixelArea(_ perX: Double, _ wl: Double) -> Int32 {
+        CoverageCells.fixed(perX * (0.5 * wl * wl))
+    }
+
+    /// Of the same piece: its area up to the right side of its last pixel, which starts at `lastLeft` and which the
+    /// piece enters `wr` deep, from its start at `left`.
+    @inlinable @inline(__always)
+    public static func areaThroughLastPixel(_ perX: Double, _ lastLeft: Double, _ left: Double, _ wr: Double) -> Int32 {
+        CoverageCells.fixed(perX * (lastLeft - left + wr - 0.5 * wr * wr))
     }
 }
