@@ -1,6 +1,6 @@
 // swift-tools-version:6.1
 // RefreshLab: a desktop simulator of iOS pull-to-refresh effects.
-// The module graph follows DESIGN's layers; every arrow points one way, from a module to what it uses.
+// The module graph follows docs/architecture.md's layers; every arrow points one way, from a module to what it uses.
 import PackageDescription
 
 let package = Package(
@@ -8,6 +8,8 @@ let package = Package(
     products: [
         .executable(name: "refreshlab", targets: ["refreshlab"]),
         .library(name: "Lab", targets: ["Lab"]),
+        // The vector scenes and image differences, for the rasterizer's comparison with cairo without the simulation.
+        .library(name: "Scenes", targets: ["Scenes"]),
         .library(name: "Text", targets: ["Text"]),
         // For the benchmark package only (FreeType's reference rasterizer, the glyph sets); the executable never
         // links it.
@@ -27,6 +29,10 @@ let package = Package(
         .systemLibrary(name: "CIntrinsics"),
 
         // The layers, bottom up.
+        // Reading and writing the user's files: the JSON reader, FileError, bounded reads, outputs written whole.
+        .target(name: "UserFiles"),
+        // The colour type every drawing and animating layer shares.
+        .target(name: "Colors"),
         // Geometry runs without run-time exclusivity checks: the stroker's reused buffers are class properties,
         // and checking each access cost a tenth of every stroke.
         .target(name: "Geometry", swiftSettings: [.unsafeFlags(["-enforce-exclusivity=unchecked"])]),
@@ -42,23 +48,29 @@ let package = Package(
                 swiftSettings: [.unsafeFlags(["-Ounchecked", "-target-cpu", "haswell"])]),
         .target(name: "RasterKernelsAVX512", dependencies: ["Geometry", "RasterKernels", "CIntrinsics"],
                 swiftSettings: [.unsafeFlags(["-Ounchecked", "-target-cpu", "skylake-avx512"])]),
-        .target(name: "Raster", dependencies: ["Geometry", "RasterKernels", "RasterKernelsAVX2", "RasterKernelsAVX512",
+        .target(name: "Raster", dependencies: ["UserFiles", "Geometry", "Colors", "RasterKernels", "RasterKernelsAVX2", "RasterKernelsAVX512",
                                                "CPNG", "CGIF"]),
-        .target(name: "Text", dependencies: ["Geometry", "Raster", "CFreeType", "CFontconfig"]),
-        .target(name: "Motion", dependencies: ["Geometry", "Raster"]),
-        .target(name: "Layers", dependencies: ["Geometry", "Raster", "Text", "Motion"]),
+        .target(name: "Text", dependencies: ["Geometry", "Colors", "Raster", "CFreeType", "CFontconfig"]),
+        .target(name: "Motion", dependencies: ["Geometry", "Colors"]),
+        .target(name: "Layers", dependencies: ["Geometry", "Colors", "Raster", "Text", "Motion"]),
         // Parameters as data: style values, their schemas, style files and the JSON reader they share.
-        .target(name: "Styles", dependencies: ["Geometry", "Raster", "Motion"]),
-        .target(name: "Lottie", dependencies: ["Geometry", "Raster", "Motion"]),
+        .target(name: "Styles", dependencies: ["UserFiles", "Geometry", "Colors", "Motion"]),
+        .target(name: "Lottie", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Motion"]),
         .target(name: "Scrolling", dependencies: ["Geometry", "Motion", "Styles"]),
-        .target(name: "Refresh", dependencies: ["Geometry", "Raster", "Text", "Motion", "Layers", "Scrolling", "Styles",
+        .target(name: "Refresh", dependencies: ["Geometry", "Colors", "Raster", "Text", "Motion", "Layers", "Scrolling", "Styles",
                                                 "Lottie"]),
-        .target(name: "Lab", dependencies: ["Geometry", "Raster", "Text", "Motion", "Layers", "Scrolling", "Refresh",
-                                            "Styles", "Lottie"]),
+        // Vector scene files drawn by the rasterizer, and differences between images: the rasterizer's harness.
+        .target(name: "Scenes", dependencies: ["UserFiles", "Geometry", "Colors", "Raster"]),
+        // Frame timings and their files, summary and chart; captures and videos through ffmpeg; how the process
+        // ends on a signal. Knows nothing of the simulation.
+        .target(name: "Recording", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Text"]),
+        .target(name: "Lab", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Text", "Motion", "Layers",
+                                            "Scrolling", "Refresh", "Styles", "Lottie", "Scenes", "Recording"]),
         .executableTarget(
             name: "refreshlab",
             dependencies: [
-                "Geometry", "Raster", "Motion", "Styles", "Lottie", "Lab", "CSDL2",
+                "UserFiles", "Geometry", "Colors", "Raster", "Motion", "Styles", "Lottie", "Scenes", "Recording", "Lab",
+                "CSDL2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]
         ),
@@ -67,7 +79,7 @@ let package = Package(
         // temporary files, the refresh control's invariants, FreeType's reference glyph rendering, the glyph sets). A
         // target of its own under Tests/ that no production target depends on, so that production code ships no test
         // oracle.
-        .target(name: "TestSupport", dependencies: ["Geometry", "Raster", "Text", "CFreeType", "Scrolling", "Refresh"],
+        .target(name: "TestSupport", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Text", "CFreeType", "Scrolling", "Refresh"],
                 path: "Tests/TestSupport"),
         // rlottie, the reference the Lottie renderer is compared with; tests and benchmarks only.
         .systemLibrary(name: "CRLottie", path: "Tests/CRLottie", pkgConfig: "rlottie",
@@ -75,16 +87,16 @@ let package = Package(
 
         // One test target per module.
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
-        .testTarget(name: "RasterTests", dependencies: ["Geometry", "RasterKernels", "Raster", "TestSupport"]),
-        .testTarget(name: "TextTests", dependencies: ["Geometry", "Raster", "Text", "TestSupport"]),
-        .testTarget(name: "MotionTests", dependencies: ["Geometry", "Raster", "Motion", "TestSupport"]),
-        .testTarget(name: "LayersTests", dependencies: ["Geometry", "Raster", "Motion", "Layers", "TestSupport"]),
-        .testTarget(name: "StylesTests", dependencies: ["Geometry", "Raster", "Motion", "Styles", "TestSupport"]),
+        .testTarget(name: "RasterTests", dependencies: ["UserFiles", "Colors", "Geometry", "RasterKernels", "Raster", "TestSupport"]),
+        .testTarget(name: "TextTests", dependencies: ["Colors", "Geometry", "Raster", "Text", "TestSupport"]),
+        .testTarget(name: "MotionTests", dependencies: ["Colors", "Geometry", "Motion", "TestSupport"]),
+        .testTarget(name: "LayersTests", dependencies: ["Colors", "Geometry", "Raster", "Motion", "Layers", "TestSupport"]),
+        .testTarget(name: "StylesTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Motion", "Styles", "TestSupport"]),
         .testTarget(name: "ScrollingTests", dependencies: ["Geometry", "Motion", "Scrolling", "TestSupport"]),
-        .testTarget(name: "RefreshTests", dependencies: ["Geometry", "Scrolling", "Styles", "Refresh", "TestSupport"],
+        .testTarget(name: "RefreshTests", dependencies: ["Colors", "Geometry", "Scrolling", "Styles", "Refresh", "TestSupport"],
                     exclude: ["Goldens"]),
-        .testTarget(name: "LottieTests", dependencies: ["Geometry", "Raster", "Motion", "Layers", "Lottie", "Refresh", "Lab", "CRLottie",
+        .testTarget(name: "LottieTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Motion", "Layers", "Lottie", "Refresh", "Lab", "CRLottie",
                                                         "TestSupport"]),
-        .testTarget(name: "LabTests", dependencies: ["Geometry", "Raster", "Styles", "Lab", "TestSupport"]),
+        .testTarget(name: "LabTests", dependencies: ["UserFiles", "Colors", "Scenes", "Recording", "Refresh", "Geometry", "Raster", "Styles", "Lab", "TestSupport"]),
     ]
 )

@@ -61,7 +61,7 @@ let package = Package(
         .systemLibrary(name: "CCairo", path: "CCairo", pkgConfig: "cairo", providers: [.apt(["libcairo2-dev"])]),
         .executableTarget(
             name: "cairo-scene",
-            dependencies: ["CCairo", .product(name: "Lab", package: refreshLab)],
+            dependencies: ["CCairo", .product(name: "Scenes", package: refreshLab)],
             path: "Tools/CairoScene"
         ),
     ]

@@ -1,6 +1,8 @@
 import Geometry
 import Lab
 import Raster
+import Colors
+import Scenes
 
 /// The rasterizer and the stroker on random paths: the bytes decode into path commands, a transform, a fill rule,
 /// a clip and a stroke style, drawn into a small canvas the way a scene item is (fill, then stroke).

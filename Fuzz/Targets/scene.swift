@@ -1,5 +1,6 @@
 import Lab
 import Raster
+import Scenes
 
 /// The scene reader on any bytes, then the scene it accepted drawn into a canvas of at most 128×128 pixels (the
 /// items are clipped to it), so that whatever it accepts can be drawn.

@@ -30,8 +30,6 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "[\(a), \(b), \(c), \(d), \(tx), \(ty)]" }
 
-    public var isIdentity: Bool { self == .identity }
-
     /// The transform that applies `self` first and then `other` (as `CGAffineTransformConcat(self, other)`).
     public func concatenating(_ t: AffineTransform) -> AffineTransform {
         AffineTransform(a: a * t.a + b * t.c, b: a * t.b + b * t.d,
@@ -68,12 +66,6 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     @inlinable
     public func apply(_ p: Point) -> Point {
         Point(a * p.x + c * p.y + tx, b * p.x + d * p.y + ty)
-    }
-
-    /// The transform applied to a vector (no translation).
-    @inlinable
-    public func applyToVector(_ v: Point) -> Point {
-        Point(a * v.x + c * v.y, b * v.x + d * v.y)
     }
 }
 

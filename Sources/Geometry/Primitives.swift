@@ -108,8 +108,6 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    public func intersects(_ other: Rect) -> Bool { !intersection(other).isEmpty }
-
     /// The smallest rectangle holding both.
     public func union(_ other: Rect) -> Rect {
         let x0 = Swift.min(minX, other.minX), y0 = Swift.min(minY, other.minY)

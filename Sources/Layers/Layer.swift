@@ -1,6 +1,7 @@
 import Geometry
 import Motion
 import Raster
+import Colors
 
 /// A rectangle of content in a tree, as `CALayer`.
 ///
@@ -254,12 +255,6 @@ open class Layer: MediaTiming {
         return set
     }
 
-    /// The presentation value of any animatable key path, for key paths this class does not list.
-    public func presentationValue<V: Animatable>(forKeyPath keyPath: String, model: V, at time: Double) -> V {
-        guard let set = animationSet, !set.isEmpty else { return model }
-        return set.value(forKeyPath: keyPath, model: model, atTime: time)
-    }
-
     /// The presentation value of a listed key path when some animation may change it, else the model value.
     @inline(__always)
     func animated<V: Animatable>(_ path: AnimatedKeyPaths, _ name: String, _ model: V, _ time: Double) -> V {
@@ -307,22 +302,6 @@ open class Layer: MediaTiming {
     }
 
     private var cachedBorder: (rect: Rect, radius: Double, width: Double, path: Path)?
-
-    /// A renderer kept for the older `render(into:rasterizer:transform:)`, reused while the rasterizer is the same.
-    private var legacyRenderer: LayerRenderer?
-
-    /// Draws the tree at the animator's time (0 with none) through `transform` (points to pixels) with the given
-    /// rasterizer; `render(into:at:transform:renderer:)` is the full form.
-    public func render(into canvas: Canvas, rasterizer: Rasterizer, transform: AffineTransform) {
-        let renderer: LayerRenderer
-        if let r = legacyRenderer, r.rasterizer === rasterizer {
-            renderer = r
-        } else {
-            renderer = LayerRenderer(rasterizer: rasterizer)
-            legacyRenderer = renderer
-        }
-        renderer.render(self, into: canvas, at: effectiveAnimator?.clock.now ?? 0, transform: transform)
-    }
 
     /// Draws the tree, presentation values at `time`, into `canvas`: points × `scale` = pixels.
     public func render(into canvas: Canvas, at time: Double, scale: Double = 1, renderer: LayerRenderer) {

@@ -2,6 +2,7 @@ import Geometry
 import Motion
 import Raster
 import Text
+import Colors
 
 /// Draws layer trees into canvases: holds what drawing reuses from frame to frame (the rasterizer, the stroker,
 /// the text renderer, offscreen canvases and the shadow blur's buffers), so that a steady frame allocates nothing.

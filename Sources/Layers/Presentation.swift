@@ -1,6 +1,7 @@
 import Geometry
 import Motion
 import Raster
+import Colors
 
 /// The animatable key paths the layers know, by their iOS names, one bit each; a layer keeps the union of those
 /// its animations change, so that a frame looks up only those.

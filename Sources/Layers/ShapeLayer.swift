@@ -1,6 +1,7 @@
 import Geometry
 import Motion
 import Raster
+import Colors
 
 /// A layer that fills and strokes a path, as `CAShapeLayer`; the path is in the layer's coordinates.
 ///

@@ -2,6 +2,7 @@ import Geometry
 import Motion
 import Raster
 import Text
+import Colors
 
 /// A layer that draws one line of text, as `CATextLayer` (no wrapping), with the renderer's fonts.
 ///

@@ -40,8 +40,6 @@ public struct Animated: Sendable {
                                       outTangent: nil, inTangent: nil)])
     }
 
-    public var isAnimated: Bool { keyframes.count > 1 }
-
     public func scalar(at frame: Double) -> Double { sample(at: frame).at(0) }
 
     /// The value at `frame` (the layer's own time).

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Geometry
 import Raster
+import Colors
 
 /// A Bodymovin animation, parsed: what `LottieRenderer` draws at any frame.
 public struct LottieAnimation: Sendable {

@@ -1,6 +1,8 @@
 import Geometry
 import Motion
 import Raster
+import Colors
+import UserFiles
 
 /// Why a Bodymovin document could not be read: the JSON value at fault (its byte offset) and what was wrong.
 public struct LottieError: Error, Sendable, CustomStringConvertible {
@@ -23,7 +25,7 @@ extension LottieAnimation {
 
     /// Reads a Bodymovin document. What is not supported is skipped and named in `warning`; what is malformed
     /// (a missing or mistyped required field, a nonsensical size or frame rate) throws, naming the value at fault.
-    public init(json root: LottieJSON) throws(LottieError) {
+    public init(json root: JSONNode) throws(LottieError) {
         var parser = LottieParser()
         self = try parser.animation(root)
     }
@@ -49,11 +51,11 @@ struct LottieParser {
         }
     }
 
-    private func fail(_ node: LottieJSON, _ reason: String) -> LottieError {
+    private func fail(_ node: JSONNode, _ reason: String) -> LottieError {
         LottieError(offset: node.offset, reason: reason)
     }
 
-    private func number(_ node: LottieJSON, _ key: String, default value: Double? = nil,
+    private func number(_ node: JSONNode, _ key: String, default value: Double? = nil,
                         in range: ClosedRange<Double>) throws(LottieError) -> Double {
         guard let field = node[key] else {
             if let value { return value }
@@ -64,7 +66,7 @@ struct LottieParser {
         return n
     }
 
-    mutating func animation(_ root: LottieJSON) throws(LottieError) -> LottieAnimation {
+    mutating func animation(_ root: JSONNode) throws(LottieError) -> LottieAnimation {
         guard root.isObject else { throw fail(root, "a Lottie file is a JSON object") }
         let frame = -LottieAnimation.maxFrame...LottieAnimation.maxFrame
         let w = try number(root, "w", in: 1...LottieAnimation.maxSide)
@@ -105,7 +107,7 @@ struct LottieParser {
                                precomps: precomps, markers: markers, warning: warning)
     }
 
-    mutating func layers(_ node: LottieJSON) throws(LottieError) -> [LottieLayer] {
+    mutating func layers(_ node: JSONNode) throws(LottieError) -> [LottieLayer] {
         guard let list = node.array else { throw fail(node, "'layers' should be an array") }
         var out: [LottieLayer] = []
         for item in list {
@@ -119,7 +121,7 @@ struct LottieParser {
         return out
     }
 
-    private mutating func layer(_ node: LottieJSON) throws(LottieError) -> LottieLayer? {
+    private mutating func layer(_ node: JSONNode) throws(LottieError) -> LottieLayer? {
         guard node.isObject else { throw fail(node, "a layer should be an object") }
         layerName = node["nm"]?.string
             ?? "layer \(node["ind"]?.number.flatMap(LottieParser.wholeNumber).map { String($0) } ?? "?")"
@@ -178,7 +180,7 @@ struct LottieParser {
             isMatteSource: node["td"]?.number == 1, hidden: node["hd"]?.number == 1, blendMode: blendMode)
     }
 
-    private mutating func items(_ node: LottieJSON) throws(LottieError) -> [ShapeItem] {
+    private mutating func items(_ node: JSONNode) throws(LottieError) -> [ShapeItem] {
         guard let list = node.array else { throw fail(node, "shapes should be an array") }
         var out: [ShapeItem] = []
         for item in list {
@@ -188,7 +190,7 @@ struct LottieParser {
         return out
     }
 
-    private mutating func shapeItem(_ node: LottieJSON) throws(LottieError) -> ShapeItem? {
+    private mutating func shapeItem(_ node: JSONNode) throws(LottieError) -> ShapeItem? {
         guard let ty = node["ty"]?.string else { throw fail(node, "a shape item needs its type 'ty'") }
         let reversed = node["d"]?.number == 3
         switch ty {
@@ -244,7 +246,7 @@ struct LottieParser {
         }
     }
 
-    private mutating func paint(_ node: LottieJSON, gradient: Bool) throws(LottieError) -> Paint {
+    private mutating func paint(_ node: JSONNode, gradient: Bool) throws(LottieError) -> Paint {
         guard gradient else { return .color(try animated(node["c"], [0, 0, 0, 1])) }
         guard let g = node["g"] else { throw fail(node, "a gradient needs its stops 'g'") }
         let count = Int(try number(g, "p", in: 0...1000))
@@ -254,7 +256,7 @@ struct LottieParser {
                                   highlightAngle: try animated(node["a"], [0])))
     }
 
-    private mutating func transform(_ node: LottieJSON) throws(LottieError) -> Transform {
+    private mutating func transform(_ node: JSONNode) throws(LottieError) -> Transform {
         var t = Transform.identity
         t.anchor = try animated(node["a"], [0, 0])
         if let p = node["p"], p["s"]?.number == 1 {
@@ -273,7 +275,7 @@ struct LottieParser {
     }
 
     /// A keyframed number or vector (`{"a": 0|1, "k": …}`); `fallback` when the file leaves it out.
-    private mutating func animated(_ node: LottieJSON?, _ fallback: [Double]) throws(LottieError) -> Animated {
+    private mutating func animated(_ node: JSONNode?, _ fallback: [Double]) throws(LottieError) -> Animated {
         guard let node else { return .constant(fallback) }
         if node.number != nil || node.array != nil, let n = node.numbers { return .constant(n) }  // a bare value
         guard let k = node["k"] else { throw fail(node, "an animated property needs its value 'k'") }
@@ -305,7 +307,7 @@ struct LottieParser {
     }
 
     /// The keyframe's Bézier easing, one curve per dimension when `o` and `i` give arrays.
-    private func easing(_ item: LottieJSON) -> [TimingFunction] {
+    private func easing(_ item: JSONNode) -> [TimingFunction] {
         guard let o = item["o"], let i = item["i"], let ox = o["x"]?.numbers, let oy = o["y"]?.numbers,
               let ix = i["x"]?.numbers, let iy = i["y"]?.numbers, !ox.isEmpty, !oy.isEmpty, !ix.isEmpty, !iy.isEmpty
         else { return [] }
@@ -317,7 +319,7 @@ struct LottieParser {
     }
 
     /// A path property: a shape, or keyframes whose values are one-element arrays of shapes.
-    private mutating func shape(_ node: LottieJSON) throws(LottieError) -> AnimatedShape {
+    private mutating func shape(_ node: JSONNode) throws(LottieError) -> AnimatedShape {
         guard let k = node["k"] else { throw fail(node, "a path property needs its value 'k'") }
         if node["x"]?.string != nil { skip("expressions") }
         if k.isObject, k["v"] != nil {
@@ -343,7 +345,7 @@ struct LottieParser {
         return AnimatedShape(keyframes: keyframes)
     }
 
-    private func bezier(_ node: LottieJSON) throws(LottieError) -> BezierShape {
+    private func bezier(_ node: JSONNode) throws(LottieError) -> BezierShape {
         func points(_ key: String) throws(LottieError) -> [Point] {
             guard let list = node[key]?.array else { throw fail(node, "a shape needs '\(key)', an array of points") }
             var out: [Point] = []

@@ -5,6 +5,7 @@ import Darwin
 #endif
 import Geometry
 import Raster
+import Colors
 
 /// Draws a `LottieAnimation` at any frame into a `Canvas` through Geometry and Raster.
 ///

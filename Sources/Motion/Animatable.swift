@@ -4,7 +4,7 @@ import Glibc
 import Darwin
 #endif
 import Geometry
-import Raster
+import Colors
 
 /// A value an animation can move: it interpolates, and it adds and subtracts for `by` and additive animations.
 public protocol Animatable {

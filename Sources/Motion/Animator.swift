@@ -25,8 +25,6 @@ public final class Animator {
 
     /// The duration that animations added now without one take: the innermost transaction's, else nil.
     public var currentDuration: Double? { currentTransaction?.duration }
-    /// The timing curve that animations added now without one take: the innermost transaction's, else nil.
-    public var currentTiming: TimingFunction? { currentTransaction?.timing }
 
     /// Runs `changes`, giving every animation added in it (to any set of this animator) `duration` and `timing`
     /// unless it has its own, and calls `completion` once, when all of them have ended or been removed, or at once

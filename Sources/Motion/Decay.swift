@@ -12,16 +12,16 @@ public struct DecelerationRate: Hashable, Sendable {
         self.rawValue = rawValue
     }
 
-    /// The default of a scroll view: 0.998 per millisecond (REFERENCE §2).
+    /// The default of a scroll view: 0.998 per millisecond (docs/reference.md §2).
     public static let normal = DecelerationRate(rawValue: 0.998)
-    /// Paging-like quick stops: 0.99 per millisecond (REFERENCE §2).
+    /// Paging-like quick stops: 0.99 per millisecond (docs/reference.md §2).
     public static let fast = DecelerationRate(rawValue: 0.99)
 
-    /// k = 1000·ln d, the exponent per second (negative) of v(t) = v₀·e^(k·t) (REFERENCE §2).
+    /// k = 1000·ln d, the exponent per second (negative) of v(t) = v₀·e^(k·t) (docs/reference.md §2).
     public var k: Double { 1000 * log(rawValue) }
 }
 
-/// Momentum after a fling: exponential decay of velocity, evaluated in closed form (REFERENCE §2).
+/// Momentum after a fling: exponential decay of velocity, evaluated in closed form (docs/reference.md §2).
 ///
 /// v(t) = v₀·d^(1000t); x(t) = x₀ + v₀·(d^(1000t) − 1)/k; x∞ = x₀ − v₀/k.
 public struct Decay: Hashable, Sendable {
@@ -31,7 +31,7 @@ public struct Decay: Hashable, Sendable {
     /// k = 1000·ln d, cached.
     public let k: Double
 
-    /// The distance from the resting point, in points, under which momentum stops: ε of REFERENCE §2's
+    /// The distance from the resting point, in points, under which momentum stops: ε of docs/reference.md §2's
     /// T = ln(−k·ε/|v₀|)/k. At that time |v| = −k·ε (about 1 pt/s at the normal rate).
     public static let stopThreshold = 0.5
 

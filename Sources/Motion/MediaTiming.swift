@@ -21,7 +21,7 @@ public enum FillMode: Sendable, Hashable {
 
 /// A timeline nested in its parent's, as `CAMediaTiming`: animations, groups and the objects that hold them.
 ///
-/// Local time t = (t_parent − beginTime)·speed + timeOffset (REFERENCE §3).
+/// Local time t = (t_parent − beginTime)·speed + timeOffset (docs/reference.md §3).
 public protocol MediaTiming: AnyObject {
     /// When the timeline starts, in the parent's time.
     var beginTime: Double { get set }
@@ -51,14 +51,9 @@ public enum TimingPhase: Equatable, Sendable {
 }
 
 extension MediaTiming {
-    /// The local time at a parent time: (t − beginTime)·speed + timeOffset (REFERENCE §3).
+    /// The local time at a parent time: (t − beginTime)·speed + timeOffset (docs/reference.md §3).
     public func localTime(atParentTime t: Double) -> Double {
         (t - beginTime) * speed + timeOffset
-    }
-
-    /// The parent time at a local time, the inverse of `localTime(atParentTime:)`; nil when speed is 0.
-    public func parentTime(atLocalTime local: Double) -> Double? {
-        speed == 0 ? nil : beginTime + (local - timeOffset) / speed
     }
 
     /// Freezes the timeline where it is at parent time `now`, exactly as Apple's QA1673:

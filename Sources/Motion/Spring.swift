@@ -20,7 +20,7 @@ public struct Spring: Hashable, Sendable {
     }
 
     /// A spring of mass 1 from its period without damping (`response`, seconds) and its damping ratio ζ:
-    /// k = (2π/response)², c = 4π·ζ/response (REFERENCE §2, SwiftUI's `spring(response:dampingFraction:)`).
+    /// k = (2π/response)², c = 4π·ζ/response (docs/reference.md §2, SwiftUI's `spring(response:dampingFraction:)`).
     public init(response: Double, dampingRatio: Double) {
         let omega = 2 * Double.pi / response
         self.init(mass: 1, stiffness: omega * omega, damping: 4 * Double.pi * dampingRatio / response)
@@ -29,7 +29,7 @@ public struct Spring: Hashable, Sendable {
     /// ζ = c / (2·√(k·m)): below 1 the spring oscillates, at 1 it returns fastest without overshooting from rest.
     public var dampingRatio: Double { damping / (2 * (stiffness * mass).squareRoot()) }
 
-    /// The scroll view's bounce: mass 1, stiffness 100, damping ratio 1 (REFERENCE §2), so c = 2·√(k·m) = 20.
+    /// The scroll view's bounce: mass 1, stiffness 100, damping ratio 1 (docs/reference.md §2), so c = 2·√(k·m) = 20.
     public static let bounce = Spring(mass: 1, stiffness: 100, damping: 20)
 
     /// The path of a run from `from` towards `to`, starting with `initialVelocity` (units per second).
@@ -38,7 +38,7 @@ public struct Spring: Hashable, Sendable {
     }
 }
 
-/// One run of a spring: closed-form position, velocity and settling time (REFERENCE §2).
+/// One run of a spring: closed-form position, velocity and settling time (docs/reference.md §2).
 public struct SpringMotion: Hashable, Sendable {
     /// How the spring returns to rest, with the coefficients of its closed form in x = position − target.
     public enum Regime: Hashable, Sendable {

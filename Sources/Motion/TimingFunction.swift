@@ -36,7 +36,7 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Android's `DecelerateInterpolator(factor)`: 1 − (1 − t)^(2·factor), fast at first and slowing to a stop
-    /// (REFERENCE §1, floating headers: SwipeRefreshLayout animates its spinner with factor 2). A factor that is
+    /// (docs/reference.md §1, floating headers: SwipeRefreshLayout animates its spinner with factor 2). A factor that is
     /// not a positive finite number gives the linear curve.
     public static func decelerate(factor: Double) -> TimingFunction {
         TimingFunction(0, 0, 1, 1, deceleratePower: factor.isFinite && factor > 0 ? 2 * factor : 0)
@@ -45,23 +45,23 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
     /// The factor of Android's decelerate curve, or nil for a Bézier curve: a style file writes it back as it read it.
     public var decelerateFactor: Double? { deceleratePower > 0 ? deceleratePower / 2 : nil }
 
-    /// Constant speed: (0, 0)(1, 1) (REFERENCE §3).
+    /// Constant speed: (0, 0)(1, 1) (docs/reference.md §3).
     public static let linear = TimingFunction(controlPoints: 0, 0, 1, 1)
-    /// Starts slowly: (0.42, 0)(1, 1) (REFERENCE §3, `kCAMediaTimingFunctionEaseIn`).
+    /// Starts slowly: (0.42, 0)(1, 1) (docs/reference.md §3, `kCAMediaTimingFunctionEaseIn`).
     public static let easeIn = TimingFunction(controlPoints: 0.42, 0, 1, 1)
-    /// Ends slowly: (0, 0)(0.58, 1) (REFERENCE §3, `kCAMediaTimingFunctionEaseOut`).
+    /// Ends slowly: (0, 0)(0.58, 1) (docs/reference.md §3, `kCAMediaTimingFunctionEaseOut`).
     public static let easeOut = TimingFunction(controlPoints: 0, 0, 0.58, 1)
-    /// Starts and ends slowly: (0.42, 0)(0.58, 1) (REFERENCE §3, `kCAMediaTimingFunctionEaseInEaseOut`).
+    /// Starts and ends slowly: (0.42, 0)(0.58, 1) (docs/reference.md §3, `kCAMediaTimingFunctionEaseInEaseOut`).
     public static let easeInEaseOut = TimingFunction(controlPoints: 0.42, 0, 0.58, 1)
-    /// Core Animation's default curve: (0.25, 0.1)(0.25, 1) (REFERENCE §3, `kCAMediaTimingFunctionDefault`).
+    /// Core Animation's default curve: (0.25, 0.1)(0.25, 1) (docs/reference.md §3, `kCAMediaTimingFunctionDefault`).
     public static let `default` = TimingFunction(controlPoints: 0.25, 0.1, 0.25, 1)
-    /// Material's fast-out-slow-in: (0.4, 0)(0.2, 1) (REFERENCE §1, the indeterminate ring).
+    /// Material's fast-out-slow-in: (0.4, 0)(0.2, 1) (docs/reference.md §1, the indeterminate ring).
     public static let fastOutSlowIn = TimingFunction(controlPoints: 0.4, 0, 0.2, 1)
 
-    /// How close x(s) must come to the requested time (REFERENCE §3 asks for about 1e-6); 1e-9 keeps y within 1e-6
+    /// How close x(s) must come to the requested time (docs/reference.md §3 asks for about 1e-6); 1e-9 keeps y within 1e-6
     /// of the ideal curve wherever its slope dy/dx is below 1000, and Newton reaches it in a step or two more.
     static let solveTolerance = 1e-9
-    /// Newton steps before falling back to bisection (REFERENCE §3: at most 8).
+    /// Newton steps before falling back to bisection (docs/reference.md §3: at most 8).
     static let maxNewtonSteps = 8
 
     public var description: String {

@@ -1,4 +1,5 @@
 import Geometry
+import Colors
 
 /// An immutable picture of premultiplied `0xAARRGGBB` pixels, row after row: a decoded image, as against the
 /// `Canvas` that is drawn into. A value, so decoded frames can be shared between threads and effects.

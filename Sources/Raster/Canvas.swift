@@ -1,4 +1,5 @@
 import Geometry
+import Colors
 
 /// A grid of premultiplied 32-bit pixels, `0xAARRGGBB` each, row after row with no padding.
 ///
@@ -82,5 +83,26 @@ public enum Pixel {
         guard a > 0 else { return .clear }
         return Color(red: Double((p >> 16) & 0xFF) / a, green: Double((p >> 8) & 0xFF) / a,
                      blue: Double(p & 0xFF) / a, alpha: a / 255)
+    }
+}
+
+extension Canvas {
+    /// Blends a premultiplied pixel over the whole pixels a rectangle (points at `scale`) covers, rounded to the
+    /// pixel grid: the panels and bars of the HUD and the timing chart, which need no anti-aliasing.
+    public func fillPixels(_ rect: Rect, pixel: UInt32, scale: Double) {
+        let x0 = Swift.max(0, Int((rect.minX * scale).rounded()))
+        let x1 = Swift.min(width, Int((rect.maxX * scale).rounded()))
+        let y0 = Swift.max(0, Int((rect.minY * scale).rounded()))
+        let y1 = Swift.min(height, Int((rect.maxY * scale).rounded()))
+        guard x0 < x1, y0 < y1 else { return }
+        let opaque = pixel >> 24 == 0xFF
+        for y in y0..<y1 {
+            let row = pixels + y * width
+            if opaque {
+                for x in x0..<x1 { row[x] = pixel }
+            } else {
+                for x in x0..<x1 { row[x] = Pixel.sourceOver(pixel, row[x]) }
+            }
+        }
     }
 }

@@ -1,4 +1,5 @@
 import Geometry
+import Colors
 
 /// A box of whole pixels, [minX, maxX) × [minY, maxY): the unit of the region operations below.
 public struct PixelBox: Hashable, Sendable, CustomStringConvertible {

@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CGIF
+import UserFiles
 
 /// A GIF file could not be read; the message names the file and the cause.
 public struct GIFError: Error, CustomStringConvertible, Equatable {

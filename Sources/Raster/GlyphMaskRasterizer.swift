@@ -309,23 +309,6 @@ struct FixedCells {
         line[ix &+ 1] &+= Int32(truncatingIfNeeded: h << (FixedCells.bits &+ 1)) &* sign &- here
     }
 
-    /// One row's part of an edge, from (xa, ya) to (xb, yb) with 0 ≤ ya < yb ≤ 256 within the row, when it
-    /// stays inside one pixel (by far the most common case); false, adding nothing, when it does not. The area
-    /// right of the edge goes to its pixel, the rest to the next: exact in integers, 256 · 512 units a pixel.
-    @inline(__always)
-    static func oneColumn(_ line: UnsafeMutablePointer<Int32>, _ xa: Int, _ ya: Int, _ xb: Int, _ yb: Int,
-                          _ sign: Int32) -> Bool {
-        let lo = Swift.min(xa, xb), hi = Swift.max(xa, xb)
-        let ix = lo >> FixedCells.bits
-        guard hi <= (ix &+ 1) << FixedCells.bits else { return false }
-        let dy = yb &- ya
-        let here = Int32(truncatingIfNeeded: dy &* (((ix &+ 1) << (FixedCells.bits &+ 1)) &- xa &- xb)) &* sign
-        let total = Int32(truncatingIfNeeded: dy << (FixedCells.bits &+ 1)) &* sign
-        line[ix] &+= here
-        line[ix &+ 1] &+= total &- here
-        return true
-    }
-
     /// One row's part of an edge, from (xa, ya) to (xb, yb) with 0 ≤ ya < yb ≤ 256 within the row, when it lies
     /// in at most two pixels; false, adding nothing, when it spans more. Whether a short piece crosses a pixel
     /// side is close to a coin toss, so rather than branch on it, the piece is always cut in two at the side

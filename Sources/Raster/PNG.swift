@@ -4,6 +4,7 @@ import Glibc
 import Darwin
 #endif
 import CPNG
+import UserFiles
 
 /// A PNG file could not be written or read; the message names the file and the cause.
 public struct PNGError: Error, CustomStringConvertible, Equatable {

@@ -1,5 +1,6 @@
 import Geometry
 import RasterKernels
+import Colors
 
 /// How overlapping contours decide what is inside, as SVG's `fill-rule`.
 public enum FillRule: String, Sendable, CaseIterable {

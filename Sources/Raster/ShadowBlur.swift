@@ -1,3 +1,4 @@
+import Colors
 /// Soft shadows: the alpha of a shape drawn into a canvas, blurred by three box blurs that together approximate a
 /// Gaussian, then painted in the shadow's colour onto another canvas.
 ///

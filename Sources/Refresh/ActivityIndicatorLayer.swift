@@ -2,26 +2,27 @@ import Geometry
 import Layers
 import Motion
 import Raster
+import Colors
 
 /// How an activity indicator looks and turns. The defaults are UIActivityIndicatorView's gray style as the classic
 /// header draws it; each header or footer passes its own, so one indicator serves all of them.
 public struct ActivityIndicatorStyle: Equatable, Sendable {
-    /// The indicator's side, 20 pt. Not from REFERENCE: UIActivityIndicatorView's gray style.
+    /// The indicator's side, 20 pt. Not from docs/reference.md: UIActivityIndicatorView's gray style.
     public var side = 20.0
-    /// The spokes: 12, the indicator turning one spoke's angle at a time. Not from REFERENCE: UIActivityIndicatorView.
+    /// The spokes: 12, the indicator turning one spoke's angle at a time. Not from docs/reference.md: UIActivityIndicatorView.
     public var spokeCount = 12
-    /// A spoke's width, 2 pt, with round ends. Not from REFERENCE: measured off UIActivityIndicatorView's gray style.
+    /// A spoke's width, 2 pt, with round ends. Not from docs/reference.md: measured off UIActivityIndicatorView's gray style.
     public var spokeWidth = 2.0
-    /// Where a spoke starts and ends, in points from the centre: 4.5 and 9.5. Not from REFERENCE: measured off
+    /// Where a spoke starts and ends, in points from the centre: 4.5 and 9.5. Not from docs/reference.md: measured off
     /// UIActivityIndicatorView's gray style.
     public var spokeInnerRadius = 4.5
     public var spokeOuterRadius = 9.5
-    /// The spokes' grey, RGB (128, 128, 128). Not from REFERENCE: UIActivityIndicatorView's gray style.
+    /// The spokes' grey, RGB (128, 128, 128). Not from docs/reference.md: UIActivityIndicatorView's gray style.
     public var color = Color(rgb: 128, 128, 128)
     /// The alpha of the spoke farthest behind the leading one, which is opaque; those between fade linearly.
-    /// Not from REFERENCE: by eye.
+    /// Not from docs/reference.md: by eye.
     public var trailingAlpha = 0.2
-    /// One turn, 1 s. Not from REFERENCE: UIActivityIndicatorView's pace.
+    /// One turn, 1 s. Not from docs/reference.md: UIActivityIndicatorView's pace.
     public var period = 1.0
 
     public init(side: Double = 20, spokeCount: Int = 12, spokeWidth: Double = 2, spokeInnerRadius: Double = 4.5,

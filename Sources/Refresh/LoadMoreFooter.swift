@@ -3,12 +3,13 @@ import Layers
 import Motion
 import Raster
 import Scrolling
+import Colors
 
 /// A footer that loads more content at the end of the list: automatically when it comes into view, or when pulled
-/// up past the end and released (MJRefresh's auto and back footers, REFERENCE §1, Classic).
+/// up past the end and released (MJRefresh's auto and back footers, docs/reference.md §1, Classic).
 ///
 /// It is hidden, adds no inset and never fires while the content is shorter than the screen, so a list with little
-/// in it shows no "No more data" line under its last row (REFERENCE, most wanted 4).
+/// in it shows no "No more data" line under its last row (docs/reference.md §1, most wanted 4).
 public final class LoadMoreFooter {
     public enum Mode: Equatable, Sendable {
         /// Fires when this fraction of the footer's height is in view: 1 when all of it shows, 0 when its top edge
@@ -18,22 +19,22 @@ public final class LoadMoreFooter {
         case back
     }
 
-    /// MJRefresh's footer height, 44 pt (REFERENCE §1, Classic).
+    /// MJRefresh's footer height, 44 pt (docs/reference.md §1, Classic).
     public static let defaultHeight = 44.0
     /// MJRefresh's automatic footer fires only once it is entirely in view (trigger percentage 1.0).
     public static let defaultTriggerPercent = 1.0
-    /// The back footer takes its inset back as the header does, over 0.4 s (REFERENCE §1, Classic).
+    /// The back footer takes its inset back as the header does, over 0.4 s (docs/reference.md §1, Classic).
     public static let removeDuration = RefreshMetrics.classicRemoveDuration
-    /// The title's size, 14 pt. Not from REFERENCE: MJRefresh's label font size.
+    /// The title's size, 14 pt. Not from docs/reference.md: MJRefresh's label font size.
     public static let titleFontSize = 14.0
-    /// The title's grey. Not from REFERENCE: MJRefresh's label colour, RGB (90, 90, 90).
+    /// The title's grey. Not from docs/reference.md: MJRefresh's label colour, RGB (90, 90, 90).
     public static let titleColor = Color(rgb: 90, 90, 90)
-    /// How far left of the footer's centre the spinner's centre sits, clear of the title. Not from REFERENCE: by eye,
+    /// How far left of the footer's centre the spinner's centre sits, clear of the title. Not from docs/reference.md: by eye,
     /// for titles up to about 140 pt wide.
     public static let spinnerOffset = 90.0
     /// The spinner: UIActivityIndicatorView's gray style as the footer draws it, 20 pt, spokes from 4 to 9 pt out of
     /// the centre, grey RGB (110, 110, 115), the last spoke at a quarter of the first's alpha, a turn a second.
-    /// Not from REFERENCE: by eye.
+    /// Not from docs/reference.md: by eye.
     public static let spinnerStyle = ActivityIndicatorStyle(spokeInnerRadius: 4, spokeOuterRadius: 9,
                                                             color: Color(rgb: 110, 110, 115), trailingAlpha: 0.25)
 

@@ -30,8 +30,8 @@ import Scrolling
 /// ```
 public final class RefreshControl {
     /// How far, in points, the pull must fall back under the threshold before an armed control disarms, so a
-    /// finger that trembles back by a point keeps it armed and the cue fires once. Not from REFERENCE: a little
-    /// more than a point, the trembling users report (REFERENCE, most wanted 8).
+    /// finger that trembles back by a point keeps it armed and the cue fires once. Not from docs/reference.md: a little
+    /// more than a point, the trembling users report (docs/reference.md §1, most wanted 8).
     public static let disarmHysteresis = 2.0
     /// The key the last-updated time is kept under unless the app sets one (MJRefresh keeps one per header class).
     public static let defaultLastUpdatedKey = "RefreshHeader"

@@ -34,7 +34,7 @@ public enum HeaderPlacement: Equatable, Sendable {
     }
 }
 
-/// How a floating header follows the finger and goes back (REFERENCE §1, floating headers).
+/// How a floating header follows the finger and goes back (docs/reference.md §1, floating headers).
 public struct FloatingPlacement: Equatable, Sendable {
     /// SwipeRefreshLayout's DRAG_RATE: the header comes down half the finger's travel past the top.
     public static let androidDragRate = 0.5
@@ -59,13 +59,13 @@ public struct FloatingPlacement: Equatable, Sendable {
 
 /// What an effect asks of the controller: its size, when it fires, and the timeline of the inset.
 ///
-/// The defaults are MJRefresh's (REFERENCE §1, Classic), so a new effect states only what differs.
+/// The defaults are MJRefresh's (docs/reference.md §1, Classic), so a new effect states only what differs.
 public struct RefreshMetrics: Equatable, Sendable {
-    /// MJRefresh's header height, 54 pt (REFERENCE §1, Classic).
+    /// MJRefresh's header height, 54 pt (docs/reference.md §1, Classic).
     public static let classicHeaderHeight = 54.0
-    /// MJRefresh inserts the refreshing inset over 0.25 s (REFERENCE §1, Classic).
+    /// MJRefresh inserts the refreshing inset over 0.25 s (docs/reference.md §1, Classic).
     public static let classicInsertDuration = 0.25
-    /// MJRefresh takes the inset back over 0.4 s when a refresh ends (REFERENCE §1, Classic).
+    /// MJRefresh takes the inset back over 0.4 s when a refresh ends (docs/reference.md §1, Classic).
     public static let classicRemoveDuration = 0.4
 
     /// The height of the header view, above the content's top, in points.

@@ -43,6 +43,26 @@ public enum RefreshState: Equatable, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The states' names as recordings and the HUD show them, one per kind (a message's text left out), indexed by
+    /// `kindCode`.
+    public static let kindNames = ["idle", "pulling", "armed", "willRefresh", "refreshing", "finishing(success)",
+                                   "finishing(failure)", "finishing(message)", "noMoreData"]
+
+    /// This state's index in `kindNames`.
+    public var kindCode: UInt8 {
+        switch self {
+        case .idle: 0
+        case .pulling: 1
+        case .armed: 2
+        case .willRefresh: 3
+        case .refreshing: 4
+        case .finishing(.success): 5
+        case .finishing(.failure): 6
+        case .finishing(.message): 7
+        case .noMoreData: 8
+        }
+    }
+
     /// True while the control holds its added inset for a refresh or its ending.
     public var isBusy: Bool {
         switch self {

@@ -88,7 +88,7 @@ public struct HeaderTexts: Equatable, Sendable {
     }
 }
 
-/// Every text a header or footer shows, in one language (REFERENCE §1, Classic). An effect with texts of its own
+/// Every text a header or footer shows, in one language (docs/reference.md §1, Classic). An effect with texts of its own
 /// returns them from `RefreshEffect.strings(for:)`, usually MJRefresh's set with a few lines changed.
 public struct RefreshStrings: Equatable, Sendable {
     /// Idle or pulling, short of the threshold.
@@ -117,7 +117,7 @@ public struct RefreshStrings: Equatable, Sendable {
     /// A footer with nothing more to load.
     public var noMoreData: String
 
-    /// MJRefresh's texts (REFERENCE §1, Classic), the sticky header's results, and the footers'.
+    /// MJRefresh's texts (docs/reference.md §1, Classic), the sticky header's results, and the footers'.
     public static func standard(_ language: RefreshLanguage) -> RefreshStrings {
         switch language {
         case .english:

@@ -2,6 +2,7 @@ import Geometry
 import Layers
 import Raster
 import Text
+import Colors
 
 /// MJRefreshStateHeader's two lines: the state's text and the last-updated time below it, in bold 14 pt grey,
 /// centred. The classic and the image-sequence headers both show them and place their picture by the wider line
@@ -11,16 +12,16 @@ import Text
 /// the state, the language or the last-updated time changed. As MJRefresh's, hiding the last-updated line gives
 /// the state line the whole height, and a hidden line counts for nothing in `textWidth`.
 public final class StateLabels {
-    /// Font size of both lines, 14 pt; not in REFERENCE: MJRefresh's MJRefreshLabelFont.
+    /// Font size of both lines, 14 pt; not in docs/reference.md: MJRefresh's MJRefreshLabelFont.
     public static let fontSize = 14.0
     /// Weight of the state line: bold (MJRefresh's MJRefreshLabelFont, `[UIFont boldSystemFontOfSize:14]`).
     public static let stateFontWeight = FontWeight.bold
-    /// Weight of the last-updated line: bold too; not in REFERENCE: MJRefreshStateHeader makes both labels with
+    /// Weight of the last-updated line: bold too; not in docs/reference.md: MJRefreshStateHeader makes both labels with
     /// `[UILabel mj_label]`, whose font is MJRefreshLabelFont.
     public static let lastUpdatedFontWeight = FontWeight.bold
-    /// Colour of both lines; not in REFERENCE: MJRefresh's MJRefreshLabelTextColor, RGB (90, 90, 90).
+    /// Colour of both lines; not in docs/reference.md: MJRefresh's MJRefreshLabelTextColor, RGB (90, 90, 90).
     public static let textColor = Color(rgb: 90, 90, 90)
-    /// How far left of the text a picture is placed, 25 pt; not in REFERENCE: MJRefresh's MJRefreshLabelLeftInset.
+    /// How far left of the text a picture is placed, 25 pt; not in docs/reference.md: MJRefresh's MJRefreshLabelLeftInset.
     public static let labelLeftInset = 25.0
 
     public let stateLabel = TextLayer()

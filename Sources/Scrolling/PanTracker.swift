@@ -4,15 +4,15 @@ import Geometry
 ///
 /// The release velocity is iOS's: a weighted mean of the last three sample-pair velocities,
 /// v = 0.6·v₋₂ + 0.35·v₋₁ + 0.05·v₀ (v₀ the newest pair), over samples no older than 100 ms, capped at 8000 pt/s
-/// (REFERENCE §2). Only the last four samples matter, so the tracker keeps four and never allocates.
+/// (docs/reference.md §2). Only the last four samples matter, so the tracker keeps four and never allocates.
 public struct PanTracker: Sendable {
-    /// Samples older than this, before the newest, do not count towards the velocity: 100 ms (REFERENCE §2).
+    /// Samples older than this, before the newest, do not count towards the velocity: 100 ms (docs/reference.md §2).
     public static let velocityWindow = 0.1
-    /// The fastest release velocity, in points per second (REFERENCE §2).
+    /// The fastest release velocity, in points per second (docs/reference.md §2).
     public static let maxVelocity = 8000.0
-    /// Below this speed, in points per second, a release is not a fling (REFERENCE §2).
+    /// Below this speed, in points per second, a release is not a fling (docs/reference.md §2).
     public static let minFlingVelocity = 100.0
-    /// Weights of the oldest, middle and newest of the last three pair velocities (REFERENCE §2).
+    /// Weights of the oldest, middle and newest of the last three pair velocities (docs/reference.md §2).
     static let pairWeights = (oldest: 0.6, middle: 0.35, newest: 0.05)
 
     /// Where the finger went down.
@@ -28,7 +28,7 @@ public struct PanTracker: Sendable {
     /// Seconds of the stamping clock per second of the finger's time (a slowed clock runs below 1); the velocity,
     /// its 100 ms window and its cap are all in the finger's time.
     public var clockRate = 1.0
-    /// The window, weights and cap of the release velocity (REFERENCE §2 by default).
+    /// The window, weights and cap of the release velocity (docs/reference.md §2 by default).
     public var physics = PhysicsStyle()
 
     public init() {}

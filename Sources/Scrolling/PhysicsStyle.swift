@@ -3,7 +3,7 @@ import Styles
 
 /// The scroll physics as one value: decay, rubber band, bounce, release velocity and the view's own timings.
 ///
-/// The defaults are REFERENCE §2's, kept where they always were (`DecelerationRate`, `RubberBand`, `Spring.bounce`,
+/// The defaults are docs/reference.md §2's, kept where they always were (`DecelerationRate`, `RubberBand`, `Spring.bounce`,
 /// `PanTracker`, `ScrollView`); a style file's "physics" section overrides any of them.
 public struct PhysicsStyle: StyleValue {
     public var normalDecelerationRate = DecelerationRate.normal.rawValue
@@ -12,7 +12,7 @@ public struct PhysicsStyle: StyleValue {
     public var bounceMass = Spring.bounce.mass
     public var bounceStiffness = Spring.bounce.stiffness
     public var bounceDampingRatio = Spring.bounce.dampingRatio
-    /// The bounce stops within this many pixels of its edge: 0.5/scale pt (REFERENCE §2).
+    /// The bounce stops within this many pixels of its edge: 0.5/scale pt (docs/reference.md §2).
     public var bounceRestPixels = 0.5
     public var velocityWeightOldest = PanTracker.pairWeights.oldest
     public var velocityWeightMiddle = PanTracker.pairWeights.middle

@@ -1,10 +1,10 @@
 /// The resistance past a scroll view's edge: the content follows the finger less and less the further it is pulled.
 ///
 /// f(x) = (1 − 1/(x·c/d + 1))·d, with x the finger's travel past the edge, d the viewport's extent on that axis and
-/// c = 0.55 (REFERENCE §2). The content never moves more than d past the edge, and its first point of overscroll
+/// c = 0.55 (docs/reference.md §2). The content never moves more than d past the edge, and its first point of overscroll
 /// moves at c times the finger's speed.
 public enum RubberBand {
-    /// c, the band's stiffness: how much of the finger's motion the content follows at the edge (REFERENCE §2).
+    /// c, the band's stiffness: how much of the finger's motion the content follows at the edge (docs/reference.md §2).
     public static let coefficient = 0.55
 
     /// How far past the edge the content shows for a finger travel `x` past it (x ≥ 0; the sign is kept); a style may
@@ -16,7 +16,7 @@ public enum RubberBand {
         return x < 0 ? -f : f
     }
 
-    /// The finger travel that shows the content `f` past the edge: x = f·d/(c·(d − f)) (REFERENCE §2), used when a
+    /// The finger travel that shows the content `f` past the edge: x = f·d/(c·(d − f)) (docs/reference.md §2), used when a
     /// new drag starts while the content is overscrolled. An overscroll of d or more has no travel; it maps to a
     /// very large one.
     public static func travel(forOffset f: Double, dimension d: Double, coefficient: Double = coefficient) -> Double {

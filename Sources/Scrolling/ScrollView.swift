@@ -21,7 +21,7 @@ public struct ScrollObservation: Hashable, Sendable {
 ///
 /// The finger moves the content 1:1 inside its bounds and through the rubber band past them; a release flings it
 /// with exponential momentum that hands over to the critically damped bounce spring where it crosses an edge, and a
-/// release past an edge snaps back on the same spring (REFERENCE §2). Every motion is a closed form of the time since
+/// release past an edge snaps back on the same spring (docs/reference.md §2). Every motion is a closed form of the time since
 /// it started, so `step(to:)` at any time is exact and a run on a simulated clock is deterministic.
 ///
 /// Times are seconds on the caller's clock. Animations started from code (`setContentOffset(_:animated:)`,
@@ -100,7 +100,7 @@ public final class ScrollView {
         get { panTracker.clockRate }
         set { panTracker.clockRate = newValue }
     }
-    /// Pixels per point of the screen: the bounce stops within half a pixel, 0.5/scale pt (REFERENCE §2).
+    /// Pixels per point of the screen: the bounce stops within half a pixel, 0.5/scale pt (docs/reference.md §2).
     public var displayScale = 2.0
 
     /// The finger's samples, translation and release velocity.
@@ -112,7 +112,7 @@ public final class ScrollView {
     /// duration or curve; this is an assumption, not a measurement.
     public static let contentOffsetAnimationDuration = 0.3
     /// A wheel gesture ends, and an overscroll it made snaps back, this long after its last event. Not from
-    /// REFERENCE: a pause between notches longer than a frame or two means the hand has left the wheel.
+    /// docs/reference.md: a pause between notches longer than a frame or two means the hand has left the wheel.
     public static let wheelEndDelay = 0.1
 
     private var inset: EdgeInsets
@@ -468,7 +468,7 @@ public final class ScrollView {
     }
 
     /// The motion on one axis after a release: the snap-back spring from past an edge; momentum inside the bounds,
-    /// handing over to the bounce spring at the time its projection crosses an edge (REFERENCE §2).
+    /// handing over to the bounce spring at the time its projection crosses an edge (docs/reference.md §2).
     private func releaseMotion(_ axis: Axis, position: Double, velocity: Double, at time: Double) -> AxisMotion {
         let lo = minOffset(axis), hi = maxOffset(axis)
         let epsilon = physics.bounceRestPixels / Swift.max(displayScale, 1)

@@ -1,6 +1,7 @@
 import Geometry
 import Motion
-import Raster
+import Colors
+import UserFiles
 
 /// A set of parameters with defaults (an effect's look, the scroll physics) that style files may override.
 ///

@@ -1,3 +1,4 @@
+import UserFiles
 /// Changing one value of a style file while keeping everything else the user wrote, and changing one value of a
 /// book in memory: what live tuning does on every nudge.
 public enum StyleFileEdit {

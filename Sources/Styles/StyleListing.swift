@@ -1,3 +1,4 @@
+import UserFiles
 /// Styles written out as JSON: the effective values with their sources (a valid style file), and the schema.
 extension StyleBook {
     /// The effective style of each of `sections` (all when empty), as a style file: a section per name with every
@@ -47,8 +48,7 @@ extension StyleValue {
     }
 }
 
-/// Compact JSON text for values and strings.
-public enum JSONText {
+extension JSONText {
     static func value(_ value: JSONValue) -> String {
         switch value {
         case .null: return "null"
@@ -59,27 +59,5 @@ public enum JSONText {
         case .object(let fields):
             return "{" + fields.map { string($0.key) + ": " + self.value($0.value) }.joined(separator: ", ") + "}"
         }
-    }
-
-    /// `s` as a JSON string literal, quotes and escapes included.
-    public static func string(_ s: String) -> String {
-        var out = "\""
-        for scalar in s.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

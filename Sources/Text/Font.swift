@@ -106,9 +106,6 @@ public final class Font {
         return String(cString: name)
     }
 
-    /// Number of glyphs in the face; glyph indices run below it.
-    public var glyphCount: Int { Int(face?.pointee.num_glyphs ?? 0) }
-
     /// True when the font has a glyph for `scalar`.
     public func hasGlyph(for scalar: Unicode.Scalar) -> Bool {
         glyphIndex(for: scalar) != 0

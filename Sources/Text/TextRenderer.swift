@@ -1,5 +1,6 @@
 import Geometry
 import Raster
+import Colors
 
 /// Draws lines of text into a canvas from a glyph cache: each glyph is a coverage mask, rendered once by our
 /// rasterizer from the font's outline and then composited wherever the glyph appears.

@@ -7,6 +7,8 @@ import Raster
 import Testing
 import TestSupport
 @testable import Lab
+@testable import UserFiles
+@testable import Recording
 
 /// Inputs that claim more than they are: every number checked against its range with a message naming it, and
 /// work that grows with what is made, never with what an input asks for. Each command runs in a child process with

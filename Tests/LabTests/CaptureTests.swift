@@ -2,6 +2,7 @@
 import Glibc
 #endif
 @testable import Lab
+@testable import Recording
 import Raster
 import Testing
 import TestSupport

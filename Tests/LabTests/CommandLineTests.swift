@@ -7,6 +7,9 @@ import Raster
 import Testing
 import TestSupport
 @testable import Lab
+import Colors
+@testable import UserFiles
+@testable import Scenes
 
 /// How a run of the `refreshlab` executable ended.
 struct CommandOutcome {
@@ -184,7 +187,7 @@ struct ReportCommandTests {
             let outcome = try runRefreshlab(arguments, in: dir)
             let named = arguments[1]
             #expect(outcome.status == 1)
-            #expect(outcome.errors.contains("cannot read '\(named)'"), "\(outcome.errors)")
+            #expect(outcome.errors.contains(named + ": ") && outcome.errors.contains("timings CSV"), "\(outcome.errors)")
             #expect(!outcome.errors.contains("--out"), "\(outcome.errors)")
         }
         #expect(!fileExists(dir + "/chart.png"))

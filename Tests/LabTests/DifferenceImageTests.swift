@@ -1,6 +1,9 @@
 import Raster
 import Testing
 @testable import Lab
+import Colors
+@testable import UserFiles
+@testable import Scenes
 
 /// The picture of where two images differ, and the bounds a rendering is judged by.
 @Suite("Difference image and tolerance")

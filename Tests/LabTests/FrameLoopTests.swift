@@ -5,6 +5,10 @@ import Refresh
 import Testing
 import TestSupport
 @testable import Lab
+import Colors
+@testable import UserFiles
+@testable import Scenes
+@testable import Recording
 
 /// An input for the loop as a window would be: each turn is one 1/60 s tick of a simulated clock, with the
 /// actions queued for it; a turn the loop asks to sleep jumps the clock to the deadline (or by `idleJump` when
@@ -203,4 +207,38 @@ final class SlowSink: FrameSink {
         #expect(x > 0)
     }
     func finish() throws {}
+}
+
+/// A display that keeps the titles it was given.
+final class TitleDisplay: FrameDisplay {
+    var titles: [String] = []
+    func upload(_ canvas: Canvas) {}
+    func present() {}
+    func showStatus(_ status: String) { titles.append(status) }
+}
+
+@Suite("The window's title")
+struct TitleTests {
+    @Test("Every key that turns something on or off changes the title at the next frame, and back")
+    func everyToggleChangesTheTitle() throws {
+        let toggles: [(Command, String)] = [(.toggleTuning, "tuning"), (.toggleDebugOverlay, "debug"),
+                                            (.toggleSlowAnimations, "slow x10"), (.togglePause, "paused"),
+                                            (.toggleAutoEnd, "auto end"), (.toggleLanguage, "Chinese"),
+                                            (.toggleOverlaysInOutputs, "overlays in outputs")]
+        for (command, word) in toggles {
+            let clock = SimulatedClock()
+            let simulation = Simulation(clock: clock)
+            let input = TickInput(clock: clock)
+            let display = TitleDisplay()
+            let loop = FrameLoop(simulation: simulation, input: input, display: display)
+            loop.report = { _ in }
+            input.turns.append { _ in true }
+            input.turns.append { simulation in simulation.perform(command); return true }
+            input.turns.append { simulation in simulation.perform(command); return true }
+            try loop.run()
+            #expect(display.titles.count == 3, "\(command): \(display.titles)")
+            let withWord = display.titles.map { $0.split(separator: " | ").contains { $0 == word } }
+            #expect(withWord == [false, true, false] || withWord == [true, false, true], "\(command): \(display.titles)")
+        }
+    }
 }

@@ -10,6 +10,7 @@ import Refresh
 import Testing
 import TestSupport
 @testable import Lab
+@testable import Recording
 
 /// Four solid frames, each its own colour, for finding which one a header shows.
 enum SolidFrames {

@@ -2,8 +2,11 @@ import Geometry
 import Raster
 import Refresh
 import Testing
+import TestSupport
 import Text
 @testable import Lab
+import Colors
+@testable import Recording
 
 @Suite("HUD")
 struct HUDTests {
@@ -42,13 +45,13 @@ struct HUDTests {
         let g = hud.graphFrame(screen: HUDTests.screen)
         // 66 pt for 30 ms: 2.2 pt per ms. The newest bar (30 ms of drawing) is clamped to the graph's top.
         let newest = g.maxX - 0.5
-        #expect(pixel(canvas, Point(newest, g.maxY - 1)) == HUD.color(of: .draw).premultipliedPixel)
-        #expect(pixel(canvas, Point(newest, g.minY + 1)) == HUD.color(of: .draw).premultipliedPixel)
+        #expect(pixel(canvas, Point(newest, g.maxY - 1)) == FramePhase.draw.color.premultipliedPixel)
+        #expect(pixel(canvas, Point(newest, g.minY + 1)) == FramePhase.draw.color.premultipliedPixel)
         // The one before: input 0…4.4 pt, update 4.4…11 pt, draw 11…22 pt, then the panel's background.
         let previous = g.maxX - 1.5
-        #expect(pixel(canvas, Point(previous, g.maxY - 2)) == HUD.color(of: .input).premultipliedPixel)
-        #expect(pixel(canvas, Point(previous, g.maxY - 7.5)) == HUD.color(of: .update).premultipliedPixel)
-        #expect(pixel(canvas, Point(previous, g.maxY - 16)) == HUD.color(of: .draw).premultipliedPixel)
+        #expect(pixel(canvas, Point(previous, g.maxY - 2)) == FramePhase.input.color.premultipliedPixel)
+        #expect(pixel(canvas, Point(previous, g.maxY - 7.5)) == FramePhase.update.color.premultipliedPixel)
+        #expect(pixel(canvas, Point(previous, g.maxY - 16)) == FramePhase.draw.color.premultipliedPixel)
         let background = Pixel.sourceOver(HUD.background.premultipliedPixel, HUDTests.white.premultipliedPixel)
         #expect(pixel(canvas, Point(previous, g.maxY - 30)) == background)
         // The budget line (10 ms = 22 pt up) across the graph, over the bars.
@@ -76,9 +79,10 @@ struct HUDTests {
         #expect(pixel(canvas, Point(g.maxX - 1.5, g.maxY - 2)) == HUDTests.white.premultipliedPixel)
     }
 
-    @Test("the figures are drawn in white text inside the panel")
+    @Test("the figures are drawn in white text inside the panel",
+          .enabled(if: standardFontsInstalled, "the standard fonts are installed"))
     func figures() throws {
-        guard let fonts = try? FontSet.standard() else { return }
+        let fonts = try FontSet.standard()
         let text = TextRenderer(fonts: fonts)
         let hud = HUD()
         let plain = Canvas(width: 750, height: 1334, fill: HUDTests.white)
@@ -117,9 +121,10 @@ struct HUDTests {
 struct HUDCostTests {
     /// Release only: the debug build is tens of times slower in pixel loops. Prints the median of 200 draws.
     @Test("drawing the HUD with its graph takes well under a millisecond at scale 2",
-          .enabled(if: !isDebugBuild, "a release build"))
+          .enabled(if: !isDebugBuild, "a release build"),
+          .enabled(if: standardFontsInstalled, "the standard fonts are installed"))
     func cost() throws {
-        guard let fonts = try? FontSet.standard() else { return }
+        let fonts = try FontSet.standard()
         let text = TextRenderer(fonts: fonts)
         let recorder = FrameRecorder(budget: 1.0 / 60, phaseClock: .monotonic)
         for i in 0..<240 {

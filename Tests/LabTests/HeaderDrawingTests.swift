@@ -5,6 +5,7 @@ import Raster
 import Refresh
 import Scrolling
 import Testing
+@testable import Recording
 
 /// A simulation showing `effect`, with no automatic end, on a simulated clock.
 func effectSimulation(showing effect: String) -> (Simulation, SimulatedClock) {

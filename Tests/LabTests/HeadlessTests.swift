@@ -8,6 +8,9 @@ import Raster
 import Refresh
 import Testing
 import TestSupport
+import Colors
+@testable import UserFiles
+@testable import Recording
 
 @Suite("Headless run")
 struct HeadlessTests {
@@ -166,5 +169,30 @@ struct WindowSizeTests {
         #expect(Phone(scale: 1).windowSize(display: small) == (375, 667))
         // A display of 1920 × 1200: scale 3 (2001 px) is fitted to 1080 px.
         #expect(Phone(scale: 3).windowSize(display: (1920, 1200)).h == 1080)
+    }
+}
+
+/// Runs the simulation on a simulated clock and writes each frame as a PNG: `frame-0000.png`, `frame-0001.png`, …
+/// The gesture-script replay of a `DemoDrag`, as `refreshlab --headless --frame-count N --frames DIR` runs it.
+struct HeadlessRun {
+    var frames: Int
+    var outputDirectory: String
+    var phone: Phone
+    var drag: DemoDrag
+
+    init(frames: Int, outputDirectory: String, phone: Phone = Phone(), drag: DemoDrag = DemoDrag()) {
+        self.frames = frames
+        self.outputDirectory = outputDirectory
+        self.phone = phone
+        self.drag = drag
+    }
+
+    /// Renders and writes every frame; returns the paths written.
+    @discardableResult
+    func run() throws -> [String] {
+        guard frames > 0 else { throw LabError("--frames must be at least 1, not \(frames)") }
+        let run = try ScriptRun(script: drag.script(frames: frames),
+                                outputs: ScriptRunOutputs(framesDirectory: outputDirectory), phone: phone)
+        return (0..<(try run.run())).map { PNGSequence.path(of: $0, in: outputDirectory) }
     }
 }

@@ -3,6 +3,8 @@ import Raster
 import Testing
 import TestSupport
 @testable import Lab
+import Colors
+@testable import Recording
 
 @Suite("Timing report chart")
 struct ReportTests {
@@ -41,19 +43,19 @@ struct ReportTests {
         func at(_ x: Int, _ y: Int) -> UInt32 { canvas[x, y] }
         let white = Color(rgb: 255, 255, 255).premultipliedPixel
         // Frame 0: input 512 → 491 (2 ms at 10.5 px/ms), draw 491 → 459.5, then nothing.
-        #expect(at(100, 500) == HUD.color(of: .input).premultipliedPixel)
-        #expect(at(100, 475) == HUD.color(of: .draw).premultipliedPixel)
+        #expect(at(100, 500) == FramePhase.input.color.premultipliedPixel)
+        #expect(at(100, 475) == FramePhase.draw.color.premultipliedPixel)
         #expect(at(100, 440) == white)
         // Frame 1: update up to 470, then draw up to 407 where the budget line is drawn (rows 406 and 407).
-        #expect(at(400, 490) == HUD.color(of: .update).premultipliedPixel)
-        #expect(at(400, 430) == HUD.color(of: .draw).premultipliedPixel)
+        #expect(at(400, 490) == FramePhase.update.color.premultipliedPixel)
+        #expect(at(400, 430) == FramePhase.draw.color.premultipliedPixel)
         #expect(at(400, 407) == TimingChart.budgetColor.premultipliedPixel)
         #expect(at(100, 406) == TimingChart.budgetColor.premultipliedPixel)
         // Frame 2: present (5 ms) on top of 10 ms of drawing: 407 → 354.5.
-        #expect(at(600, 380) == HUD.color(of: .present).premultipliedPixel)
+        #expect(at(600, 380) == FramePhase.present.color.premultipliedPixel)
         #expect(at(600, 340) == white)
         // Frame 3 fills the plot to its top; the gap column between bars stays white.
-        #expect(at(900, 100) == HUD.color(of: .draw).premultipliedPixel)
+        #expect(at(900, 100) == FramePhase.draw.color.premultipliedPixel)
         #expect(at(303, 480) == white)
     }
 
@@ -64,7 +66,7 @@ struct ReportTests {
         try PNG.write(canvas, to: dir + "/chart.png")
         let back = try PNG.read(from: dir + "/chart.png")
         #expect(back.width == 1048 && back.height == 556)
-        #expect(back[900, 100] == HUD.color(of: .draw).premultipliedPixel)
+        #expect(back[900, 100] == FramePhase.draw.color.premultipliedPixel)
     }
 
     @Test("the budget is read from the JSON summary beside the CSV")
@@ -82,6 +84,6 @@ struct ReportTests {
 
     @Test("a missing file is named")
     func missing() {
-        #expect { try TimingFiles.readText("/nonexistent/t.csv") } throws: { "\($0)".contains("cannot read '/nonexistent/t.csv'") }
+        #expect { try TimingFiles.readText("/nonexistent/t.csv") } throws: { "\($0)" == "/nonexistent/t.csv: no such timings CSV; check the path" }
     }
 }

@@ -1,4 +1,5 @@
 @testable import Lab
+@testable import UserFiles
 import Styles
 import Testing
 import TestSupport

@@ -3,6 +3,8 @@ import Lab
 import Raster
 import Testing
 import TestSupport
+import Colors
+@testable import Scenes
 
 extension SeededRandom {
     /// A number in `range` with at most three decimals, so that its text form is exact to compare.
@@ -156,7 +158,7 @@ extension SeededRandom {
             _ = try Scene.load(path: path)
             Issue.record("a missing file was loaded")
         } catch {
-            #expect(error.description == path + ": no such file; check the path")
+            #expect(error.description == path + ": no such scene file; check the path")
         }
     }
 

@@ -3,6 +3,8 @@ import Geometry
 import Lab
 import Raster
 import Testing
+import Colors
+@testable import Scenes
 
 /// The scene fixtures: `Tests/Fixtures/scenes`, found from this file (the repository root is three levels up).
 enum SceneFixtures {

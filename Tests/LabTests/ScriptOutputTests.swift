@@ -3,6 +3,8 @@ import Glibc
 #endif
 import Geometry
 @testable import Lab
+@testable import UserFiles
+@testable import Recording
 import Raster
 import Refresh
 import Testing

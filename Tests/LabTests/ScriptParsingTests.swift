@@ -137,7 +137,7 @@ struct ScriptParsingTests {
         do {
             _ = try GestureScript.load(path: "/no/such/script.json")
         } catch {
-            #expect(error.description.hasPrefix("/no/such/script.json: no such file"))
+            #expect(error.description.hasPrefix("/no/such/script.json: no such gesture script"))
         }
     }
 

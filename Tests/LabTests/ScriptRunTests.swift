@@ -3,6 +3,8 @@ import Glibc
 #endif
 import Geometry
 @testable import Lab
+import Colors
+@testable import UserFiles
 import Motion
 import Raster
 import Refresh

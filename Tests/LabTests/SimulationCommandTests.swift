@@ -1,10 +1,12 @@
 import Geometry
 @testable import Lab
+import Colors
 import Motion
 import Raster
 import Refresh
 import Text
 import Testing
+import TestSupport
 
 @Suite("Simulation commands")
 struct SimulationCommandTests {
@@ -233,9 +235,10 @@ struct HelpAndStatusTests {
         #expect(simulation.takeHostRequests() == .quit)
     }
 
-    @Test("Every help line fits whole on the screen, in both languages, at scales 1 to 3, with all nine effect keys")
+    @Test("Every help line fits whole on the screen, in both languages, at scales 1 to 3, with all nine effect keys",
+          .enabled(if: standardFontsInstalled, "the standard fonts are installed"))
     func helpFits() throws {
-        guard let fonts = try? FontSet.standard() else { return }
+        let fonts = try FontSet.standard()
         let text = TextRenderer(fonts: fonts)
         // Nine effects whatever the registry holds in this process: the built-in titles, then the longest again.
         let titles = RefreshEffects.builtIn.map(\.title)
@@ -280,9 +283,10 @@ struct HelpAndStatusTests {
         #expect(simulation.status == "ring | Chinese | slow x10 | paused")
     }
 
-    @Test("A toast too long for the screen is shortened in the middle, keeping the file's name")
+    @Test("A toast too long for the screen is shortened in the middle, keeping the file's name",
+          .enabled(if: standardFontsInstalled, "the standard fonts are installed"))
     func toastShortened() throws {
-        guard let fonts = try? FontSet.standard() else { return }
+        let fonts = try FontSet.standard()
         let text = TextRenderer(fonts: fonts)
         let long = "/home/someone/projects/refresh-designs/exports/today/refreshlab-2026-11-24-094105.png"
         let line = Toast.layout(long, size: Toast.detailFontSize, maxWidth: 327, renderer: text)

@@ -2,11 +2,13 @@ import Foundation
 import Geometry
 import Styles
 @testable import Lab
+import Colors
 import Layers
 import Motion
 import Raster
 import Refresh
 import Testing
+import TestSupport
 import Text
 
 /// A sixth effect, all of it: a bar along the header's bottom that fills with the pull, with its own texts, and a
@@ -71,13 +73,14 @@ struct SixthEffectTests {
         #expect(simulation.effectName == "bar")
     }
 
-    @Test("Its key and title are in the help, in English and in Chinese")
-    func help() {
+    @Test("Its key and title are in the help, in English and in Chinese",
+          .enabled(if: standardFontsInstalled, "the standard fonts are installed"))
+    func help() throws {
         let key = String(barKey())
         let line = Command.keyBindings.first { $0.keys == key }
         #expect(line?.help == "bar header (test)" && line?.chineseHelp == "进度条头部（测试）")
         #expect(line?.command == .selectEffect(index: Int(key)! - 1))
-        guard let fonts = try? FontSet.standard() else { return }
+        let fonts = try FontSet.standard()
         let text = TextRenderer(fonts: fonts)
         let simulation = Simulation(clock: SimulatedClock())
         for (language, title) in [(RefreshLanguage.english, "bar header (test)"), (.chinese, "进度条头部（测试）")] {

@@ -9,6 +9,7 @@ import Refresh
 import Testing
 import TestSupport
 @testable import Lab
+@testable import Recording
 
 /// Random use of the simulator, one frame at a time: drags and flicks (pulls past the top among them), wheel
 /// scrolls, taps and keys — effect switches, refreshes begun and ended from code, slow motion and pause (each

@@ -230,7 +230,7 @@ struct StyleBehaviourTests {
         #expect(plain > 60 && stiff < plain * 0.6, "\(stiff) against \(plain)")
     }
 
-    /// With no style, the defaults are REFERENCE's: the styles equal the constants they were made from.
+    /// With no style, the defaults are docs/reference.md's: the styles equal the constants they were made from.
     @Test func noStyleMeansTheDefaults() throws {
         let simulation = Simulation(clock: SimulatedClock())
         #expect(simulation.scrollView.physics == PhysicsStyle())

@@ -150,7 +150,7 @@ struct StyleReloadTests {
         let big = dir + "/big.json"
         writeTextFile(big, "{" + String(repeating: " ", count: StyleFiles.maxFileSize) + "}")
         for (path, message) in [(dir + "/none.json", "no such style file"), ("/dev/zero", "not a regular file"),
-                                (dir, "not a regular file"), (big, "larger than 1048576 bytes")] {
+                                (dir, "a folder"), (big, "larger than 1 MB")] {
             #expect(throws: StyleError.self) { _ = try StyleFiles.load([path]) }
             do {
                 _ = try StyleFiles.load([path])

@@ -6,6 +6,8 @@ import Darwin
 import Testing
 import TestSupport
 @testable import Lab
+@testable import UserFiles
+@testable import Recording
 
 /// The `refreshlab` executable built beside the test binary (SwiftPM puts both in one folder; CMake one level up),
 /// or nil when it is not there.

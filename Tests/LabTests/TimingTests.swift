@@ -7,6 +7,8 @@ import Refresh
 import Testing
 import TestSupport
 @testable import Lab
+@testable import UserFiles
+@testable import Recording
 
 /// The number at `key` of a JSON object, or at `key`.`inner`.
 func timingJSONNumber(_ value: JSONValue, _ key: String, _ inner: String? = nil) -> Double? {
@@ -246,9 +248,9 @@ struct FrameRecorderTests {
 
     @Test("state codes name every refresh state")
     func states() {
-        #expect(FrameRecorder.stateNames[Int(FrameRecorder.stateCode(.armed))] == "armed")
-        #expect(FrameRecorder.stateNames[Int(FrameRecorder.stateCode(.finishing(.failure)))] == "finishing(failure)")
-        #expect(FrameRecorder.stateNames[Int(FrameRecorder.stateCode(.noMoreData))] == "noMoreData")
+        #expect(RefreshState.kindNames[Int(RefreshState.armed.kindCode)] == "armed")
+        #expect(RefreshState.kindNames[Int(RefreshState.finishing(.failure).kindCode)] == "finishing(failure)")
+        #expect(RefreshState.kindNames[Int(RefreshState.noMoreData.kindCode)] == "noMoreData")
     }
 }
 

@@ -1,6 +1,8 @@
 import Geometry
 import Motion
 @testable import Lab
+import Colors
+@testable import UserFiles
 import Raster
 import Refresh
 import Scrolling
@@ -321,9 +323,9 @@ struct TuningPanelTests {
         #expect(ring.style.strokeWidth == shown && simulation.toast.text == "before")
     }
 
-    @Test("The panel is drawn over the lower part of the phone, its selected row in the tint, in both languages at scales 1 to 3")
+    @Test("The panel is drawn over the lower part of the phone, its selected row in the tint, in both languages at scales 1 to 3",
+          .enabled(if: standardFontsInstalled, "the standard fonts are installed"))
     func drawn() throws {
-        guard (try? FontSet.standard()) != nil else { return }
         let dir = temporaryDirectory("tuning-look")
         let tint = TuningPanel.selectionColor
         /// Pixels of the tint, as a set of indexes.

@@ -2,6 +2,9 @@
 import Glibc
 #endif
 @testable import Lab
+import Colors
+@testable import UserFiles
+@testable import Recording
 import Raster
 import Testing
 import TestSupport

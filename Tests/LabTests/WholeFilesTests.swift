@@ -4,6 +4,8 @@ import Glibc
 import Darwin
 #endif
 @testable import Lab
+@testable import UserFiles
+@testable import Recording
 import Raster
 import Testing
 import TestSupport

@@ -4,6 +4,7 @@ import Motion
 import Raster
 import Testing
 import TestSupport
+import Colors
 
 @Suite("Layer animations")
 struct LayerAnimationTests {

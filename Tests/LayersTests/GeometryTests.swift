@@ -2,6 +2,7 @@ import Geometry
 import Layers
 import Raster
 import Testing
+import Colors
 
 @Suite("Layer geometry")
 struct LayerGeometryTests {

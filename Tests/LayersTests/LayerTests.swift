@@ -2,13 +2,14 @@ import Geometry
 import Layers
 import Raster
 import Testing
+import Colors
 
 @Suite("Layer")
 struct LayerTests {
     /// Draws `root` at scale 1 into a 40×40 white canvas.
     func render(_ root: Layer) -> Canvas {
         let canvas = Canvas(width: 40, height: 40, fill: .white)
-        root.render(into: canvas, rasterizer: Rasterizer(), transform: .identity)
+        root.render(into: canvas, at: 0, renderer: LayerRenderer(rasterizer: Rasterizer()))
         return canvas
     }
 

@@ -3,6 +3,7 @@ import Layers
 import Motion
 import Raster
 import Testing
+import Colors
 
 /// The cost of drawing a refresh header's layers at scale 2: a white disc with a soft shadow and a turning,
 /// growing arc (the ring effect), and a translucent group of four dots. Debug builds only check that a repeated

@@ -3,6 +3,7 @@ import Layers
 import Raster
 import Testing
 import TestSupport
+import Colors
 
 @Suite("Rendering")
 struct RenderingTests {
@@ -123,17 +124,5 @@ struct RenderingTests {
         #expect(canvas[12, 20] == red.premultipliedPixel)
         #expect(canvas[29, 29] == blue.premultipliedPixel)
         #expect(canvas[9, 20] == Color.white.premultipliedPixel)
-    }
-
-    @Test("The older render call keeps working and reuses its renderer")
-    func legacyRender() {
-        let layer = Layer.filled(Rect(x: 5, y: 5, width: 10, height: 10), red)
-        let canvas = Canvas(width: 40, height: 40, fill: .white)
-        let rasterizer = Rasterizer()
-        layer.render(into: canvas, rasterizer: rasterizer, transform: AffineTransform(scaleX: 2, y: 2))
-        layer.render(into: canvas, rasterizer: rasterizer, transform: AffineTransform(scaleX: 2, y: 2))
-        #expect(canvas[10, 10] == red.premultipliedPixel)
-        #expect(canvas[29, 29] == red.premultipliedPixel)
-        #expect(canvas[30, 30] == Color.white.premultipliedPixel)
     }
 }

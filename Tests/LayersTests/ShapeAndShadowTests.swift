@@ -7,6 +7,7 @@ import Motion
 import Raster
 import Testing
 import TestSupport
+import Colors
 
 @Suite("Shape layers")
 struct ShapeLayerTests {

@@ -1,6 +1,7 @@
 import Geometry
 import Layers
 import Raster
+import Colors
 
 /// Draws `root` at `time` into a new canvas of `size` pixels filled with `background`.
 func draw(_ root: Layer, size: Int = 40, scale: Double = 1, at time: Double = 0, background: Color = .white,

@@ -5,6 +5,7 @@ import Lab
 import Lottie
 import Raster
 import Testing
+@testable import UserFiles
 
 /// Every file of `Fixtures` drawn by us and by rlottie at every 5th frame, 200×200 pixels: the mean channel
 /// difference at most 1.0 and at most 0.5 % of pixels off by more than 32, in the box around what is drawn.

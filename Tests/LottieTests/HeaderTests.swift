@@ -6,6 +6,7 @@ import Motion
 import Raster
 import Refresh
 import Testing
+@testable import UserFiles
 
 /// The lottie header: the pull scrubs a segment, refreshing loops one, the end plays one; segments come from the
 /// file's markers or from frame numbers; the command-line renderer and the header registration.

@@ -6,6 +6,7 @@ import Raster
 import Testing
 import TestSupport
 @testable import Motion
+import Colors
 
 private func basic(from: Double? = 0, to: Double? = 10, by: Double? = nil, duration: Double = 1,
                    configure: (BasicAnimation<Double>) -> Void = { _ in }) -> BasicAnimation<Double> {

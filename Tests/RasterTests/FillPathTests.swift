@@ -4,6 +4,7 @@ import Raster
 import RasterKernels
 import Testing
 import TestSupport
+import Colors
 
 /// Adds to `path` a contour of `segments` random lines and curves (cubic, or quadratic) with points in `x` × `y`.
 func addRandomContour(to path: inout Path, segments: Int, x: ClosedRange<Double>, y: ClosedRange<Double>, cubic: Bool,

@@ -1,6 +1,7 @@
 import Testing
 import TestSupport
 @testable import Raster
+import Colors
 
 /// PNG writing and reading through libpng: pixels survive a round trip, bad files give one clear error.
 @Suite struct PNGTests {

@@ -3,6 +3,7 @@ import Geometry
 import Testing
 import TestSupport
 @testable import Raster
+import Colors
 
 /// Coverage is exact area: pixel-aligned shapes give whole pixels, half pixels give 50 %, curves their area.
 @Suite struct CoverageTests {

@@ -7,6 +7,7 @@ import Geometry
 import Raster
 import Testing
 import TestSupport
+import Colors
 
 /// The shared test support: the image comparison every image test uses, its regions, the seeded generator and the
 /// temporary files. Canvases are the rasterizer's, so these tests live with it.

@@ -4,8 +4,9 @@ import Motion
 import Raster
 import Refresh
 import Testing
+import Colors
 
-/// A pull pose worked out by hand from REFERENCE §1, Four dots.
+/// A pull pose worked out by hand from docs/reference.md §1, Four dots.
 struct HandPose: Sendable, CustomTestStringConvertible {
     var pull: Double
     var y: Double

@@ -6,6 +6,7 @@ import Refresh
 import Scrolling
 import Testing
 import TestSupport
+import Colors
 
 extension FooterRig {
     /// The bottom `height` points of the viewport at `scale`, with the footer where the scroll puts it.

@@ -3,7 +3,7 @@ import Raster
 import Refresh
 import Testing
 
-/// The image-sequence header (REFERENCE §1, MJRefreshGifHeader): below the trigger the image is
+/// The image-sequence header (docs/reference.md §1, MJRefreshGifHeader): below the trigger the image is
 /// ⌊count × pull / trigger⌋ clamped to count − 1; past the trigger and while refreshing, the state's images loop
 /// over its duration, 0.1 s per image by default.
 

@@ -7,6 +7,7 @@ import Raster
 import Refresh
 import Testing
 import TestSupport
+import Colors
 
 /// A picture of what a header or footer draws: the canvas, and where the drawing layer's bounds fall on it.
 struct Snapshot {

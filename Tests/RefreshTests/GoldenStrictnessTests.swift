@@ -4,8 +4,9 @@ import Raster
 import Refresh
 import Testing
 import TestSupport
+import Colors
 
-/// The goldens catch a wrong reference value: the effects drawn with one value moved a little (REFERENCE §1) fail
+/// The goldens catch a wrong reference value: the effects drawn with one value moved a little (docs/reference.md §1) fail
 /// the golden comparison, which the same drawing with the reference values passes. A run that writes the goldens
 /// compares nothing, so these wait for the next run.
 @Suite("Goldens: a moved reference value fails", .disabled(if: Golden.isUpdating, "the goldens are being written"))
@@ -57,7 +58,7 @@ struct GoldenStrictnessTests {
         #expect(comparison.passes, "\(comparison.summary)")
     }
 
-    /// Each dot with its reference colour (REFERENCE §1, Four dots), red moved by 4 levels towards the middle.
+    /// Each dot with its reference colour (docs/reference.md §1, Four dots), red moved by 4 levels towards the middle.
     static let movedDots: [(name: String, pick: @Sendable (DotsEffect) -> ShapeLayer, moved: Color)] = [
         ("top (90, 200, 200)", { $0.topDot }, Color(rgb: 94, 200, 200)),
         ("left (250, 85, 78)", { $0.leftDot }, Color(rgb: 246, 85, 78)),

@@ -6,6 +6,7 @@ import Refresh
 import Scrolling
 import Testing
 import Text
+import Colors
 
 /// The header's size in the rig: the viewport's width by the news header's 70 pt.
 private let newsHeader = Size(375, 70)

@@ -8,7 +8,7 @@ import Motion
 import Scrolling
 import Testing
 
-/// The classic metrics: header and trigger 54, inset 54 in over 0.25 s, out over 0.4 s (REFERENCE §1, Classic).
+/// The classic metrics: header and trigger 54, inset 54 in over 0.25 s, out over 0.4 s (docs/reference.md §1, Classic).
 let classic = RefreshMetrics()
 /// The sticky header's: fires at 88 with the finger down, inset 44 at once, result 0.5 s + wait 0.5 s, collapse 0.5 s.
 let sticky = RefreshMetrics(headerHeight: 44, triggerDistance: 88, trigger: .atThreshold, insertDuration: 0,

@@ -3,8 +3,9 @@ import Layers
 import Raster
 import Refresh
 import Testing
+import Colors
 
-/// Values worked out by hand from REFERENCE §1 (Ring): d = min(1, pull/64), a = max(d − 0.4, 0)·5/3,
+/// Values worked out by hand from docs/reference.md §1 (Ring): d = min(1, pull/64), a = max(d − 0.4, 0)·5/3,
 /// end = min(0.8, 0.8a), arrow = min(1, a), rotation = (−0.25 + 0.4a + 2t)·0.5 with t = (s/4 − (s/4)²)·2,
 /// s = max(0, min(extra, 128)/64); the cycle of 1.332 s with fast-out-slow-in halves.
 private func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { abs(a - b) <= tolerance }

@@ -4,6 +4,7 @@ import Motion
 import Raster
 import Refresh
 import Testing
+import Colors
 
 /// Records the sticky effect's phases and the rig's time when each began.
 final class StickyRecorder {
@@ -32,7 +33,7 @@ func pullSteps(to distance: Double) -> [Double] {
 
 @Suite("Sticky effect: blob geometry")
 struct StickyGeometryTests {
-    // REFERENCE §1, Sticky: s = 1 − 0.6·(H − 44)/44; top radius R·s about (15, 15); bottom radius R·s² about
+    // docs/reference.md §1, Sticky: s = 1 − 0.6·(H − 44)/44; top radius R·s about (15, 15); bottom radius R·s² about
     // (15, H − 14 − R·s²); controls at x = 15 ∓ R·s², y halfway between the centres. With R = 15:
     //   H = 44: s = 1,   R·s = 15,   R·s² = 15,   bottom y = 30 − 15 = 15,     middle y = 15
     //   H = 66: s = 0.7, R·s = 10.5, R·s² = 7.35, bottom y = 52 − 7.35 = 44.65, middle y = 15 + 29.65/2 = 29.825

@@ -13,7 +13,7 @@ private func makeList(height: Double = 3000) -> ScrollView {
 }
 
 private let frame = 1.0 / 60
-/// k = 1000·ln 0.998, written out from REFERENCE §2 for the expected values.
+/// k = 1000·ln 0.998, written out from docs/reference.md §2 for the expected values.
 private let kNormal = 1000 * log(0.998)
 
 /// A finger that goes down at `start` at time 0 and moves `step` per frame for `frames` frames, then lifts where it is

@@ -1,5 +1,6 @@
 import Testing
 @testable import Styles
+import UserFiles
 
 @Suite("Setting one value of a style file")
 struct StyleFileEditTests {

@@ -3,6 +3,7 @@ import Motion
 import Raster
 import Testing
 @testable import Styles
+import Colors
 
 /// A style with one field of every kind, to test the file format without any effect.
 struct SampleStyle: StyleValue {

@@ -1,5 +1,6 @@
 import Geometry
 import Raster
+import Colors
 
 /// The pictures of the gif header's default animation, `Resources/animations/refresh/`: drawn here with
 /// RefreshLab's own rasterizer, so the project ships no art it did not make. A test checks the shipped PNGs

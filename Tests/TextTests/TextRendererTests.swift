@@ -3,6 +3,7 @@ import Raster
 import Testing
 import TestSupport
 @testable import Text
+import Colors
 
 @Suite("Text renderer")
 struct TextRendererTests {

@@ -3,6 +3,7 @@ import Geometry
 import Raster
 import TestSupport
 import Text
+import Colors
 
 /// The list screen's text: 40 lines at 750×1334 px (scale 2), titles at 17 pt and details at 13 pt, English
 /// and Chinese, as the demo list and its refresh header show them.

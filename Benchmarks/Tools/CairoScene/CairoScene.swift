@@ -1,7 +1,9 @@
 import CCairo
+import Colors
 import Geometry
-import Lab
 import Raster
+import Scenes
+import UserFiles
 
 #if canImport(Glibc)
 import Glibc

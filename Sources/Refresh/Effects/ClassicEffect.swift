@@ -9,6 +9,7 @@ import Motion
 import Raster
 import Styles
 import Text
+import Colors
 
 /// The classic header of MJRefresh and EGORefreshTableHeaderView: a downward arrow that flips when letting go would
 /// refresh, the state's text with the last-updated line below it, and the iOS activity indicator while refreshing.
@@ -27,15 +28,15 @@ public final class ClassicEffect: StyledEffect {
     /// is anticlockwise on a screen whose y grows downwards, so the shorter way there takes the arrow's tip from
     /// the bottom through the right to the top, and back the same way.
     public static let flippedAngle = 0.000001 - Double.pi
-    /// The arrow image's size, 15 × 40 pt; not in REFERENCE: MJRefresh's arrow.png.
+    /// The arrow image's size, 15 × 40 pt; not in docs/reference.md: MJRefresh's arrow.png.
     public static let arrowSize = Size(15, 40)
-    /// The arrow's colour; not in REFERENCE: the grey of MJRefresh's arrow.png.
+    /// The arrow's colour; not in docs/reference.md: the grey of MJRefresh's arrow.png.
     public static let arrowColor = Color(rgb: 150, 150, 150)
-    /// The arrow's line width, 1.5 pt; not in REFERENCE: read off MJRefresh's arrow.png.
+    /// The arrow's line width, 1.5 pt; not in docs/reference.md: read off MJRefresh's arrow.png.
     public static let arrowLineWidth = 1.5
     /// The activity indicator: UIActivityIndicatorView's gray style, 20 pt, 12 spokes 2 pt wide from 4.5 to 9.5 pt
     /// out, grey RGB (128, 128, 128), fading to 0.2 behind the leading spoke, a turn a second in 12 steps; not in
-    /// REFERENCE: measured off UIActivityIndicatorView.
+    /// docs/reference.md: measured off UIActivityIndicatorView.
     public static let spinnerStyle = ActivityIndicatorStyle()
 
     public private(set) var metrics: RefreshMetrics

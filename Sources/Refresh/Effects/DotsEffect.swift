@@ -3,16 +3,17 @@ import Layers
 import Motion
 import Raster
 import Styles
+import Colors
 
 /// The four-dot header (MSRefreshHeader): a thick line draws itself from dot to dot round a diamond as the list
 /// is pulled, each dot appearing as the line reaches it; while refreshing the diamond turns and the dots breathe.
 ///
-/// Everything while pulling is a function of the pull p (REFERENCE §1, Four dots), worked out by `pose(pull:)`:
+/// Everything while pulling is a function of the pull p (docs/reference.md §1, Four dots), worked out by `pose(pull:)`:
 /// the top dot fades in over the first 15 pt; from 15 to 55 pt the line runs through four stages of 10 pt, one
 /// per side of the diamond, each stage stretching the line from its dot to the next (first 5 pt) and then pulling
 /// its tail after it (last 5 pt). The line's trim changes only with the pull, so a still frame re-strokes nothing.
 public final class DotsEffect: StyledEffect {
-    // MARK: Constants (REFERENCE §1, Four dots)
+    // MARK: Constants (docs/reference.md §1, Four dots)
 
     /// The header's side, 35 pt (MSRefreshHeader: SURefreshHeaderHeight, a 35×35 header).
     public static let headerSide = 35.0

@@ -1,3 +1,4 @@
+import Colors
 import Geometry
 import Layers
 import Raster
@@ -5,7 +6,7 @@ import Styles
 
 /// One state's pictures and how long each shows: what MJRefreshGifHeader's `setImages:duration:forState:` gives.
 public struct ImageSequence: Equatable, Sendable {
-    /// MJRefresh's `setImages:forState:` shows each image 0.1 s (REFERENCE §1, MJRefreshGifHeader).
+    /// MJRefresh's `setImages:forState:` shows each image 0.1 s (docs/reference.md §1, MJRefreshGifHeader).
     public static let defaultFrameDuration = 0.1
     /// How far before its computed end an image already gives way to the next: rounding of sums of delays.
     static let boundarySlack = 1e-9
@@ -39,7 +40,7 @@ public struct ImageSequence: Equatable, Sendable {
     public var isEmpty: Bool { images.isEmpty }
 
     /// The image for a pull of `percent` (the pull over the trigger distance): ⌊count × percent⌋ clamped to
-    /// 0…count − 1 (REFERENCE §1, MJRefreshGifHeader's `setPullingPercent:`).
+    /// 0…count − 1 (docs/reference.md §1, MJRefreshGifHeader's `setPullingPercent:`).
     public func index(pullingPercent percent: Double) -> Int {
         let raw = Double(images.count) * percent
         guard raw >= 1 else { return 0 }  // NaN and negative pulls too
@@ -110,7 +111,7 @@ public struct GifHeaderImages: Equatable, Sendable {
 /// chosen from the frame's time in `update(pull:)`, so any frame can be drawn on its own.
 public final class GifEffect: StyledEffect {
     /// The box the picture is fitted into, 50 × 50 pt: the tallest square that fits MJRefresh's 54 pt header with
-    /// a 2 pt margin; not in REFERENCE.
+    /// a 2 pt margin; not in docs/reference.md.
     public static let defaultImageSize = Size(50, 50)
 
     public private(set) var metrics: RefreshMetrics

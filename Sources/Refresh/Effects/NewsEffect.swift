@@ -3,8 +3,9 @@ import Layers
 import Motion
 import Raster
 import Styles
+import Colors
 
-/// The NetEase News header (REFERENCE §1, News banner, `RefreshControl_News`): a tall grey view with a little
+/// The NetEase News header (docs/reference.md §1, News banner, `RefreshControl_News`): a tall grey view with a little
 /// animated newspaper and a short label; when a refresh ends, the header shrinks to a 32 pt banner that bounces in
 /// with the refresh's message ("12 new items"), stays 1.5 s, and goes away with the inset.
 ///
@@ -55,20 +56,20 @@ public final class NewsEffect: StyledEffect {
     public static let bannerTextColor = Color(rgb: 69, 141, 243)
     /// Each half of the banner's bounce takes 0.25 s, ease-in (RefreshControl_News: animateWithDuration 0.25).
     public static let bounceHalfDuration = 0.25
-    /// The scale the bounce overshoots to, 1.1, before it settles at exactly 1 (REFERENCE §1, News).
+    /// The scale the bounce overshoots to, 1.1, before it settles at exactly 1 (docs/reference.md §1, News).
     public static let bounceScale = 1.1
-    /// The banner fades out over 0.25 s once the inset is back (REFERENCE §1, News).
+    /// The banner fades out over 0.25 s once the inset is back (docs/reference.md §1, News).
     public static let fadeOutDuration = 0.25
 
-    /// The image's frames: a page with one, two, three, then four lines of text on it. Not from REFERENCE:
+    /// The image's frames: a page with one, two, three, then four lines of text on it. Not from docs/reference.md:
     /// our own drawing of "news loading" for the demo's animated image.
     static let imageFrameCount = 4
-    /// The headline bar's red, NetEase's brand colour. Not from REFERENCE: a touch of colour for the drawing.
+    /// The headline bar's red, NetEase's brand colour. Not from docs/reference.md: a touch of colour for the drawing.
     static let headlineColor = Color(rgb: 221, 56, 44)
-    /// The gap between the image and the label, in points. Not from REFERENCE: the demo's row, by eye.
+    /// The gap between the image and the label, in points. Not from docs/reference.md: the demo's row, by eye.
     static let imageLabelGap = 8.0
     /// The row's left edge is rounded to half points, a pixel at the phone's scale 2, so the page's lines stay
-    /// crisp. Not from REFERENCE.
+    /// crisp. Not from docs/reference.md.
     static let layoutGrid = 0.5
 
     public private(set) var metrics: RefreshMetrics
@@ -281,7 +282,7 @@ public final class NewsEffect: StyledEffect {
                            width: textWidth, height: style.threshold)
     }
 
-    /// The news header's own short texts (REFERENCE §1, News: 下拉刷新 / 释放刷新 / 加载中 / 加载完成), MJRefresh's for
+    /// The news header's own short texts (docs/reference.md §1, News: 下拉刷新 / 释放刷新 / 加载中 / 加载完成), MJRefresh's for
     /// the rest.
     public static func newsStrings(_ language: RefreshLanguage) -> RefreshStrings {
         var strings = RefreshStrings.standard(language)

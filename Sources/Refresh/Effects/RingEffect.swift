@@ -8,6 +8,7 @@ import Layers
 import Motion
 import Raster
 import Styles
+import Colors
 
 /// Where the ring's arc and arrow are at one moment, as plain numbers (fractions of a turn, clockwise from the
 /// 3 o'clock direction, as Android's `CircularProgressDrawable` keeps them).
@@ -57,7 +58,7 @@ public struct RingPose: Equatable, Sendable {
 /// Everything is worked out from the frame's time and the pull in `update(pull:)` (no layer animations), as the
 /// Android drawable works out its frame in `draw`: any frame can be drawn, stepped or recorded on its own.
 public final class RingEffect: StyledEffect {
-    // MARK: Constants (REFERENCE §1, Ring)
+    // MARK: Constants (docs/reference.md §1, Ring)
 
     /// The disc's diameter, 40 pt (ZNRefreshHUD's 40×40 disc; CircularProgressDrawable's normal circle).
     public static let circleDiameter = 40.0
@@ -109,11 +110,11 @@ public final class RingEffect: StyledEffect {
     public static let finishScale = 0.01
     /// The disc's shadow opacity, 0.15 (ZNRefreshHUD).
     public static let shadowOpacity = 0.15
-    /// The shadow's blur, 3.5 pt; not in REFERENCE: Android's CircleImageView (shadow radius 3.5 dp).
+    /// The shadow's blur, 3.5 pt; not in docs/reference.md: Android's CircleImageView (shadow radius 3.5 dp).
     public static let shadowRadius = 3.5
-    /// The shadow's drop, 1.75 pt down; not in REFERENCE: Android's CircleImageView (y offset 1.75 dp).
+    /// The shadow's drop, 1.75 pt down; not in docs/reference.md: Android's CircleImageView (y offset 1.75 dp).
     public static let shadowOffset = Size(0, 1.75)
-    /// The cycle's colours: the Qidian orange first; the others are not in REFERENCE (Material demo colours).
+    /// The cycle's colours: the Qidian orange first; the others are not in docs/reference.md (Material demo colours).
     public static let colors = [Color(rgb: 255, 149, 0), Color(rgb: 66, 133, 244), Color(rgb: 219, 68, 55),
                                 Color(rgb: 15, 157, 88)]
 

@@ -4,11 +4,12 @@ import Motion
 import Raster
 import Styles
 import Text
+import Colors
 
 /// QQ's sticky header (ZNStickyRefresher): a grey blob with a refresh icon that stretches like taffy as the list
 /// is pulled, fires while the finger is still down, gives way to a spinner and ends with a result row.
 ///
-/// The blob is drawn in its own 30 pt wide box, `H − 14` tall for a pull of H between 44 and 88 (REFERENCE §1,
+/// The blob is drawn in its own 30 pt wide box, `H − 14` tall for a pull of H between 44 and 88 (docs/reference.md §1,
 /// Sticky): a top half circle of radius R·s about (15, 15), a bottom half circle of radius R·s² whose centre is
 /// R·s² above the box's bottom, and two quadratic curves between them whose control points sit R·s² either side
 /// of the middle, halfway down; s falls from 1 to 0.4 over the stretch and also scales the icon.
@@ -17,7 +18,7 @@ import Text
 /// header, so the list uncovers it; past 44 pt its top follows the top of the gap, so the blob hangs from there
 /// and stretches down to 7 pt above the content. The blob's outline is rebuilt only when the pull changes it.
 public final class StickyEffect: StyledEffect {
-    // MARK: Constants (REFERENCE §1, Sticky)
+    // MARK: Constants (docs/reference.md §1, Sticky)
 
     /// The header's original height, 44 pt (ZNStickyRefresher: originalHeight).
     public static let originalHeight = 44.0
@@ -56,18 +57,18 @@ public final class StickyEffect: StyledEffect {
     /// The result row's colour (ZNStickyRefresher: grey 0.54).
     public static let resultColor = Color(white: 0.54)
 
-    // Sizes of the drawn icons, not given by REFERENCE: chosen to read like the phone's at these sizes.
+    // Sizes of the drawn icons, not given by docs/reference.md: chosen to read like the phone's at these sizes.
 
-    /// The refresh arrow's circle radius inside its 20 pt box; not from REFERENCE.
+    /// The refresh arrow's circle radius inside its 20 pt box; not from docs/reference.md.
     static let arrowRadius = 6.0
-    /// The refresh arrow's line width; not from REFERENCE.
+    /// The refresh arrow's line width; not from docs/reference.md.
     static let arrowLineWidth = 2.0
-    /// The refresh arrow's colour: white on the grey blob; not from REFERENCE.
+    /// The refresh arrow's colour: white on the grey blob; not from docs/reference.md.
     static let arrowColor = Color.white
     /// The spinner: UIActivityIndicatorView's small style, 20 pt, 12 spokes 2 pt wide from 4.5 to 9.5 pt out, a
-    /// turn a second, grey 0.5, each spoke behind the lit one 0.07 fainter (the last at 0.23); not from REFERENCE.
+    /// turn a second, grey 0.5, each spoke behind the lit one 0.07 fainter (the last at 0.23); not from docs/reference.md.
     static let spinnerStyle = ActivityIndicatorStyle(color: Color(white: 0.5), trailingAlpha: 0.23)
-    /// The result icon's side and its gap to the text; not from REFERENCE.
+    /// The result icon's side and its gap to the text; not from docs/reference.md.
     static let resultIconSize = 16.0, resultIconGap = 6.0
 
     /// The metrics: fires at 88 with the finger down, adds 44 at once, keeps the result 0.5 s + 0.5 s, then takes

@@ -1,0 +1,147 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Raster
+import Refresh
+import UserFiles
+
+/// Reads the image-sequence header's pictures from `--animation FILE|DIR`.
+///
+/// - A `.gif` file: its frames, each with its own delay, for every state.
+/// - A folder of PNG files (`frame-001.png`, `frame-2.png`, …): sorted by the last number in their names, then by
+///   name; 0.1 s each; for every state.
+/// - A folder with `idle`, `pulling` and `refreshing` entries, each a folder of PNGs or a GIF (`idle.gif`): a
+///   sequence per state, as MJRefreshGifHeader's `setImages:forState:`; a state left out shows idle's.
+///
+/// Every failure is a `LabError` naming the file at fault.
+public enum AnimationFiles {
+    /// The most PNG frames a folder may hold: more is surely not a header animation.
+    public static let maxFrames = 1000
+    /// The default animation under `Resources/`, made by RefreshLab's own rasterizer.
+    public static let defaultResource = "animations/refresh"
+
+    /// The pictures at `path`.
+    public static func load(_ path: String) throws -> GifHeaderImages {
+        if isDirectory(path) {
+            var given: [GifHeaderState: ImageSequence] = [:]
+            for state in GifHeaderState.allCases {
+                let folder = path + "/" + state.rawValue
+                if isDirectory(folder) {
+                    given[state] = try pngFolder(folder)
+                } else if exists(folder + ".gif") {
+                    given[state] = try gif(folder + ".gif")
+                }
+            }
+            if given.isEmpty { return GifHeaderImages(try pngFolder(path)) }
+            // Each given sequence has at least one image, so there is a fallback.
+            return GifHeaderImages(given)!
+        }
+        guard exists(path) else { throw LabError("cannot read the animation '\(path)': no such file or folder") }
+        return GifHeaderImages(try gif(path))
+    }
+
+    static func gif(_ path: String) throws -> ImageSequence {
+        do {
+            let animation = try GIF.read(from: path)
+            return ImageSequence(images: animation.frames, delays: animation.delays)
+        } catch let error as GIFError {
+            throw LabError(error.description)
+        }
+    }
+
+    /// The PNG files directly in `folder`, in numeric order, decoded; the pixels of all of them together are
+    /// bounded as one PNG's.
+    static func pngFolder(_ folder: String) throws -> ImageSequence {
+        let names = try pngNames(in: folder)
+        guard !names.isEmpty else {
+            throw LabError("the animation folder '\(folder)' has no PNG files (frame-001.png, frame-002.png, …) "
+                + "and no idle, pulling or refreshing entries")
+        }
+        guard names.count <= maxFrames else {
+            throw LabError("the animation folder '\(folder)' has \(names.count) PNG files, more than the "
+                + "\(maxFrames) allowed")
+        }
+        var images: [Bitmap] = []
+        var budget = PNG.maxPixels
+        for name in names {
+            do {
+                let canvas = try PNG.read(from: folder + "/" + name, maxPixels: budget)
+                budget -= canvas.pixelCount
+                images.append(Bitmap(canvas))
+            } catch let error as PNGError {
+                throw LabError(error.description + (budget < PNG.maxPixels ? " (the frames before it count "
+                    + "towards the \(PNG.maxPixels) pixels allowed)" : ""))
+            }
+        }
+        return ImageSequence(images: images)
+    }
+
+    /// The names of the `.png` files in `folder` (regular, not hidden), sorted by `frameOrder`.
+    static func pngNames(in folder: String) throws -> [String] {
+        guard let dir = FileName.withBytes(folder, { opendir($0) }) else {
+            throw LabError("cannot read the animation folder '\(folder)': " + String(cString: strerror(errno)))
+        }
+        defer { closedir(dir) }
+        var names: [String] = []
+        while let entry = readdir(dir) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                FileName.decode(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            // Regular files only: opening a pipe named frame-1.png would wait for a writer forever.
+            guard !name.hasPrefix("."), name.lowercased().hasSuffix(".png"), isRegularFile(folder + "/" + name) else {
+                continue
+            }
+            names.append(name)
+        }
+        return names.sorted(by: frameOrder)
+    }
+
+    /// Numeric order of frame files: by the last run of digits in the name (`frame-9` before `frame-10`), then by
+    /// the whole name; names without digits come last.
+    public static func frameOrder(_ a: String, _ b: String) -> Bool {
+        switch (lastNumber(in: a), lastNumber(in: b)) {
+        case let (x?, y?):
+            // Compared as digit strings without leading zeros, so any length of number works.
+            if x.count != y.count { return x.count < y.count }
+            if x != y { return x < y }
+        case (.some, nil): return true
+        case (nil, .some): return false
+        case (nil, nil): break
+        }
+        return a < b
+    }
+
+    /// The last run of ASCII digits in `name`, without leading zeros ("0" for zero); nil when there is none.
+    static func lastNumber(in name: String) -> String? {
+        var digits: [Character] = []
+        var inRun = false
+        for c in name.reversed() {
+            if c.isASCII && c.isNumber {
+                if !inRun && !digits.isEmpty { break }
+                inRun = true
+                digits.append(c)
+            } else if inRun {
+                inRun = false
+            }
+        }
+        guard !digits.isEmpty else { return nil }
+        let number = String(digits.reversed()).drop { $0 == "0" }
+        return number.isEmpty ? "0" : String(number)
+    }
+
+    static func isDirectory(_ path: String) -> Bool {
+        var info = stat()
+        return FileName.withBytes(path) { stat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFDIR
+    }
+
+    static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return FileName.withBytes(path) { stat($0, &info) } == 0 && info.st_mode & S_IFMT == S_IFREG
+    }
+
+    static func exists(_ path: String) -> Bool {
+        FileName.withBytes(path) { access($0, F_OK) } == 0
+    }
+}

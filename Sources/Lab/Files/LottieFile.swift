@@ -1,0 +1,61 @@
+import Lottie
+import Raster
+import Refresh
+import UserFiles
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A Lottie file that could not be loaded: the file, the line and column when the fault has a place, and why.
+public typealias LottieFileError = FileError
+
+/// Reads Bodymovin files with the scene files' JSON reader and hands the tree, with each value's place in the
+/// file, to the Lottie module, which knows the format but reads no files.
+public enum LottieFile {
+    /// Largest file read: real animations are well under a few megabytes.
+    public static let maxBytes = 64 << 20
+
+    public static func load(path: String) throws(LottieFileError) -> LottieAnimation {
+        try parse(UserFile.read(path, kind: "Lottie file", limit: maxBytes), file: path)
+    }
+
+    /// Parses a Bodymovin document; `file` names it in errors. The reader's tape goes to the Lottie module as it
+    /// is, so no tree is built between the bytes and the model.
+    public static func parse(_ bytes: [UInt8], file: String) throws(LottieFileError) -> LottieAnimation {
+        let tape: JSONTape
+        do {
+            tape = try JSONReader.parseTape(bytes)
+        } catch {
+            throw LottieFileError(file: file, line: error.line, column: error.column, reason: "not valid JSON: \(error.reason)")
+        }
+        do {
+            return try LottieAnimation(json: JSONNode(root: tape))
+        } catch {
+            let (line, column) = JSONReader.lineAndColumn(of: error.offset, in: bytes)
+            throw LottieFileError(file: file, line: line, column: column, reason: error.reason)
+        }
+    }
+}
+
+extension LottieFile {
+    /// Largest side of a rendered frame, in pixels.
+    public static let maxRenderSide = 8192
+
+    /// Frame `frame` (the file's numbering) of `animation`, fitted into a `width × height` canvas (the
+    /// composition's own size when nil) on a transparent background.
+    public static func render(_ animation: LottieAnimation, frame: Double, width: Int? = nil,
+                              height: Int? = nil) throws(LabError) -> Canvas {
+        let w = width ?? Int(animation.width.rounded()), h = height ?? Int(animation.height.rounded())
+        guard (1...maxRenderSide).contains(w), (1...maxRenderSide).contains(h) else {
+            throw LabError("the frame would be \(w)×\(h) pixels; each side must be 1 to \(maxRenderSide)")
+        }
+        guard frame.isFinite else { throw LabError("the frame number must be a finite number") }
+        let canvas = Canvas(width: w, height: h)
+        let fit = LottieRenderer.fitting(animation.size, into: canvas.bounds)
+        LottieRenderer().render(animation, frame: frame, into: canvas, transform: fit)
+        return canvas
+    }
+
+    /// The animation the `lottie` header shows when none is given, from the resources.
+    public static let defaultAnimation = "animations/refresh.json"
+}

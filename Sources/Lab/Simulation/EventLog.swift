@@ -1,0 +1,137 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Raster
+import Refresh
+import Styles
+import UserFiles
+
+/// One change of the header's or the footer's state, at a frame of the simulation.
+public struct StateChange: Equatable, Sendable {
+    /// Which control changed: the refresh header or the load-more footer.
+    public enum Control: String, Sendable {
+        case header
+        case footer
+    }
+
+    /// The frame during which the change happened (from 0).
+    public var frame: Int
+    /// Seconds since the log started, on the simulation's clock.
+    public var time: Double
+    /// The header's effect at the time of the change.
+    public var effect: String
+    public var control: Control
+    public var from: RefreshState
+    public var to: RefreshState
+
+    public init(frame: Int, time: Double, effect: String, control: Control, from: RefreshState, to: RefreshState) {
+        self.frame = frame
+        self.time = time
+        self.effect = effect
+        self.control = control
+        self.from = from
+        self.to = to
+    }
+
+    /// The change as one line of JSON, without the newline:
+    /// `{"frame":31,"time":0.516667,"effect":"sticky","control":"header","from":"pulling","to":"armed"}`.
+    ///
+    /// States are named as `RefreshState.description` names them (`finishing(success)`, `finishing(3 new items)`).
+    public var jsonLine: String {
+        var line = "{\"frame\":" + String(frame) + ",\"time\":"
+        var digits = JSONLineBuffer(capacity: 32)
+        digits.append(time, decimals: 6)
+        line += digits.string
+        line += ",\"effect\":" + JSONLineBuffer.quoted(effect)
+        line += ",\"control\":\"" + control.rawValue + "\""
+        line += ",\"from\":" + JSONLineBuffer.quoted(from.description)
+        line += ",\"to\":" + JSONLineBuffer.quoted(to.description) + "}"
+        return line
+    }
+}
+
+/// Records every state change of a simulation's header and footer, with the frame and time it happened at, and
+/// optionally writes each one as a JSON line to a file as it happens (flushed at once, so that a run that is
+/// killed keeps every line written so far).
+///
+/// The host sets `frame` at the start of each frame. The log chains itself before any `stateDidChange` handler
+/// already installed, so it can sit beside other observers.
+///
+/// In memory it keeps the recent changes only, from `retainedChanges` to twice as many, so that a run of any
+/// length (an hour of random use makes thousands) holds it in constant memory; the file has every one.
+public final class EventLog {
+    /// The recent changes, oldest first; `droppedCount` older ones are only in the file.
+    public private(set) var changes: [StateChange] = []
+    /// How many of the oldest changes were let go from `changes`.
+    public private(set) var droppedCount = 0
+    /// How many changes `changes` keeps at least once it is trimmed.
+    public static let retainedChanges = 1024
+    /// The frame being run; the host advances it.
+    public var frame = 0
+    /// Where the lines go, or nil to keep them in memory only.
+    public let path: String?
+
+    private unowned let simulation: Simulation
+    private let startTime: Double
+    private var file: UnsafeMutablePointer<FILE>?
+
+    /// Starts logging `simulation`'s state changes, and writing them to `path` when given.
+    ///
+    /// - Throws: `LabError` naming `path` when it cannot be created.
+    public init(simulation: Simulation, path: String? = nil) throws {
+        self.simulation = simulation
+        self.path = path
+        startTime = simulation.clock.now
+        if let path {
+            guard let handle = FileName.withBytes(path, { fopen($0, "w") }) else {
+                throw LabError("cannot write the events file '\(path)': \(String(cString: strerror(errno))); "
+                    + "check that its folder exists and is writable")
+            }
+            file = handle
+        }
+        let headerHandler = simulation.refreshControl.stateDidChange
+        simulation.refreshControl.stateDidChange = { [weak self] old, new in
+            self?.record(.header, from: old, to: new)
+            headerHandler?(old, new)
+        }
+        let footerHandler = simulation.footer.stateDidChange
+        simulation.footer.stateDidChange = { [weak self] old, new in
+            self?.record(.footer, from: old, to: new)
+            footerHandler?(old, new)
+        }
+    }
+
+    deinit {
+        if let file { fclose(file) }
+    }
+
+    /// The header's changes only, in order.
+    public var headerChanges: [StateChange] { changes.filter { $0.control == .header } }
+
+    private func record(_ control: StateChange.Control, from old: RefreshState, to new: RefreshState) {
+        let change = StateChange(frame: frame, time: simulation.clock.now - startTime, effect: simulation.effectName,
+                                 control: control, from: old, to: new)
+        if changes.count == 2 * EventLog.retainedChanges {
+            changes.removeFirst(EventLog.retainedChanges)
+            droppedCount += EventLog.retainedChanges
+        }
+        changes.append(change)
+        guard let file else { return }
+        let line = change.jsonLine + "\n"
+        _ = line.withCString { fputs($0, file) }
+        fflush(file)
+    }
+
+    /// Flushes and closes the file; later changes are kept in memory only.
+    public func close() throws {
+        guard let handle = file else { return }
+        file = nil
+        let failed = ferror(handle) != 0
+        if fclose(handle) != 0 || failed, let path {
+            throw LabError("could not finish writing the events file '\(path)'; check that the disk has room")
+        }
+    }
+}
+

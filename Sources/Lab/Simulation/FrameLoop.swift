@@ -1,0 +1,376 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Raster
+import Synchronization
+import Recording
+import UserFiles
+
+/// Where a frame loop's input comes from: the window's events, or a gesture script on the simulated clock.
+public protocol FrameInput: AnyObject {
+    /// The frame clock's time now, in seconds: the monotonic clock in the window, the simulated clock headless.
+    var now: Double { get }
+    /// True when every tick of the frame clock is a frame to present: a headless run writes every simulated frame,
+    /// so it never sleeps.
+    var presentsEveryFrame: Bool { get }
+    /// Gathers the next frame's input and applies it to `simulation` (touches and the wheel through `handle`,
+    /// keys through `perform`). With `idleUntil`, nothing moves and nothing is due before that base-clock time
+    /// (`.infinity`: no change is scheduled): the source may sleep until input arrives or that time.
+    func nextFrame(for simulation: Simulation, idleUntil: Double?) -> FrameInputResult
+}
+
+/// What a frame's input did.
+public enum FrameInputResult: Equatable, Sendable {
+    /// The input for a frame: `changed` when some of it may have changed what is shown (a touch, a key, the
+    /// window exposed), `waited` when the source slept before it came.
+    case frame(changed: Bool, waited: Bool)
+    /// The input is over: the window closed, or the script ended.
+    case end
+}
+
+/// Where the frame is shown: the window's texture, uploaded and presented. Pacing (vsync, or its own where vsync
+/// does not hold) is the display's.
+public protocol FrameDisplay: AnyObject {
+    /// Copies the canvas into what the display shows.
+    func upload(_ canvas: Canvas)
+    /// Shows the frame; returns at the display's next refresh.
+    func present()
+    /// Shows what is on: the effect, the language, the toggles, the recordings.
+    func showStatus(_ status: String)
+}
+
+/// The one frame loop of the simulator, in the window and headless alike: input in, then update, draw, outputs,
+/// upload and present, each phase timed into `recorder` (docs/architecture.md, "One frame").
+///
+/// A frame is presented whenever something moves or is scheduled to (momentum, springs, layer animations, a toast,
+/// a refresh under way), or input changed something; otherwise the loop asks its input to sleep until the next
+/// scheduled change, so an idle window costs nothing (but while a video is recorded, which takes every refresh).
+/// Outputs (PNG frames, a capture, a screenshot, a video) get
+/// the phone only, drawn before the overlays, unless `Simulation.includesOverlaysInOutputs` is on.
+public final class FrameLoop {
+    public let simulation: Simulation
+    public let input: any FrameInput
+    public let display: (any FrameDisplay)?
+    /// Times every presented frame; the HUD draws its recent frames; `--timings` and R record them.
+    public let recorder: FrameRecorder
+    public let hud = HUD()
+    /// State changes, as JSON lines.
+    public var events: EventLog?
+    /// Read files again when they are saved: the window's style files (`--style`, the user's folder) and the
+    /// header's animation (`--animation`).
+    public var reloaders: [any FileReloader] = []
+    /// A JSON line per presented frame.
+    public var trace: TraceWriter?
+    /// Outputs that take every presented frame: PNG files, a capture.
+    public var sinks: [any FrameSink] = []
+    /// Where screenshots (C), timing recordings (R) and videos (V) go; without one those keys only say so.
+    public var files: OutputFolder?
+    /// Frames presented so far.
+    public private(set) var frameIndex = 0
+    /// True once SIGINT or SIGTERM stopped the loop.
+    public private(set) var wasInterrupted = false
+    /// Lines for standard output: every file written, with its full path (flushed at once, so that a script
+    /// reading the output sees each line as it happens).
+    public var report: (String) -> Void = { line in
+        print(line)
+        fflush(nil)
+    }
+    /// Called with the number of frames presented after each frame (a headless run's progress line).
+    public var afterFrame: ((Int) -> Void)?
+    /// Lines for standard error: failures to write a file.
+    public var reportError: (String) -> Void = { FileLines.standardError($0) }
+
+    private var lastActivity = Simulation.Activity.moving
+    private var sleptSinceLastFrame = false
+    private var firstFrameTime: Double?
+    private var pendingScreenshot = false
+    private var video: VideoRecording?
+    private var videoPath = ""
+    private var timingsPath = ""
+    /// The status the display last showed.
+    private var shownStatus: Status?
+    private var quitRequested = false
+    /// How many of the renderer's font messages this loop has looked at.
+    private var fontMessagesSeen = 0
+
+    public init(simulation: Simulation, input: any FrameInput, display: (any FrameDisplay)? = nil,
+                recorder: FrameRecorder = FrameRecorder()) {
+        self.simulation = simulation
+        self.input = input
+        self.display = display
+        self.recorder = recorder
+    }
+
+    /// Runs frames until the input ends, a quit key, or SIGINT or SIGTERM; then finishes every output (a
+    /// recording under way is saved whole). Returns the number of frames presented.
+    @discardableResult
+    public func run() throws -> Int {
+        do {
+            while try runFrame() {}
+        } catch {
+            // What was made so far is kept: close everything, then report the first failure.
+            try? finish()
+            throw error
+        }
+        try finish()
+        return frameIndex
+    }
+
+    /// Runs one turn of the loop: input, update, and a frame presented when one is due. Returns false when the
+    /// loop is over.
+    public func runFrame() throws -> Bool {
+        if Termination.isRequested {
+            wasInterrupted = true
+            return false
+        }
+        guard !quitRequested else { return false }
+        // State changes during input and update belong to the frame about to be presented.
+        events?.frame = frameIndex
+        // Nothing moves: the input may sleep until the next scheduled change. Never headless, where every tick is
+        // a frame, nor while a video takes a frame every refresh, as a screen recording does.
+        var idleUntil: Double?
+        if !input.presentsEveryFrame && video == nil, case .still(let until) = lastActivity { idleUntil = until }
+        let inputStart = recorder.phaseNow()
+        let result = input.nextFrame(for: simulation, idleUntil: idleUntil)
+        guard case .frame(let inputChanged, let waited) = result else { return false }
+        if waited { sleptSinceLastFrame = true }
+        let frameTime = input.now
+        // A style or animation file saved: it applies here, on the loop's thread, before the frame's update.
+        var restyled = false
+        for reloader in reloaders where reloader.applyPending(to: simulation) { restyled = true }
+        let changed = carryOutRequests() || inputChanged || restyled
+        let inputTime = recorder.phaseNow() - inputStart
+
+        let updateStart = recorder.phaseNow()
+        let before = lastActivity
+        simulation.step()
+        let activity = simulation.activity
+        lastActivity = activity
+        let updateTime = recorder.phaseNow() - updateStart
+        let scheduledChangeDue = if case .still(let until) = before { simulation.clock.base.now >= until } else { false }
+        let due = input.presentsEveryFrame || changed || before == .moving || activity == .moving || scheduledChangeDue
+            || video != nil
+        guard due else { return !quitRequested }
+
+        recorder.beginFrame(at: frameTime, followsIdle: sleptSinceLastFrame)
+        sleptSinceLastFrame = false
+        recorder.add(inputTime, to: .input)
+        recorder.add(updateTime, to: .update)
+        simulation.render()
+        if simulation.renderer.fontMessages.count > fontMessagesSeen { sayFontMessages() }
+        recorder.endPhase(.draw)
+        let time = frameTime - (firstFrameTime ?? frameTime)
+        if firstFrameTime == nil { firstFrameTime = frameTime }
+        try trace?.record(frame: frameIndex, time: time, simulation: simulation)
+        let overlaysInOutputs = simulation.includesOverlaysInOutputs
+        if !overlaysInOutputs { try writeOutputs(at: frameTime) }
+        recorder.endPhase(.output)
+        // The HUD under the simulator's other overlays: the help covers it, the toast stays readable.
+        if simulation.showsFrameGraph {
+            hud.draw(recorder: recorder, time: frameTime, isMoving: activity == .moving || changed,
+                     state: simulation.refreshControl.state, pullDistance: simulation.refreshControl.pull.distance,
+                     screen: simulation.phone.screenSize, scale: simulation.phone.scale,
+                     text: simulation.renderer.loadTextRenderer(), into: simulation.canvas)
+        }
+        simulation.renderOverlays()
+        recorder.endPhase(.draw)
+        if overlaysInOutputs { try writeOutputs(at: frameTime) }
+        recorder.endPhase(.output)
+        if let display {
+            display.upload(simulation.canvas)
+            recorder.endPhase(.upload)
+            display.present()
+            recorder.endPhase(.present)
+            showStatus(on: display)
+        }
+        recorder.endFrame(state: simulation.refreshControl.state, effect: simulation.effectName)
+        frameIndex += 1
+        afterFrame?(frameIndex)
+        return !quitRequested
+    }
+
+    /// Writes the frame to every output: the sinks, a screenshot asked for, the video under way.
+    private func writeOutputs(at time: Double) throws {
+        let canvas = simulation.canvas
+        for sink in sinks { try sink.write(canvas, frame: frameIndex) }
+        if pendingScreenshot {
+            pendingScreenshot = false
+            saveScreenshot()
+        }
+        if let video {
+            do {
+                try video.write(canvas, at: time)
+            } catch {
+                self.video = nil
+                // Finishing says why in ffmpeg's words where the write could not.
+                var reason = error
+                do { try video.finish(at: time) } catch { reason = error }
+                failed("Video stopped: see the terminal", "\(reason)")
+            }
+        }
+    }
+
+    /// The font messages said in this process: a missing font is said once on standard error, however many
+    /// loops and renderers meet it.
+    private static let fontMessagesSaid = Mutex<Set<String>>([])
+
+    /// Says the renderer's font messages not said yet.
+    private func sayFontMessages() {
+        let messages = simulation.renderer.fontMessages
+        for message in messages.dropFirst(fontMessagesSeen)
+        where FrameLoop.fontMessagesSaid.withLock({ $0.insert(message).inserted }) {
+            reportError(message)
+        }
+        fontMessagesSeen = messages.count
+    }
+
+    // MARK: What keys ask of the loop
+
+    /// Screenshots, recordings and quitting asked for by keys; returns true when something changed on screen.
+    private func carryOutRequests() -> Bool {
+        let requests = simulation.takeHostRequests()
+        guard !requests.isEmpty else { return false }
+        if requests.contains(.quit) { quitRequested = true }
+        if requests.contains(.screenshot) {
+            if files == nil { simulation.showToast("Screenshots are for the window: use --frames DIR") }
+            else { pendingScreenshot = true }
+        }
+        if requests.contains(.toggleRecording) { toggleTimings() }
+        if requests.contains(.toggleVideoRecording) { toggleVideo() }
+        return true
+    }
+
+    private func saveScreenshot() {
+        guard let files else { return }
+        let path = files.path(for: "refreshlab-" + OutputFolder.timestamp() + ".png")
+        do {
+            try PNG.write(simulation.canvas, to: path)
+            saved("Screenshot saved", path)
+        } catch {
+            failed("Screenshot failed: see the terminal",
+                   "cannot write the screenshot '\(path)': \(error); check that the folder is writable and has room")
+        }
+    }
+
+    private func toggleTimings() {
+        if recorder.isRecording {
+            do {
+                let summary = try recorder.stopRecording()
+                saved("Timings saved (\(summary?.frameCount ?? 0) frames)", timingsPath)
+            } catch {
+                failed("Could not save the timings: see the terminal", "\(error)")
+            }
+            return
+        }
+        guard let files else {
+            simulation.showToast("Timings are recorded with --timings FILE here")
+            return
+        }
+        let csv = files.path(for: "refreshlab-timings-" + OutputFolder.timestamp() + ".csv")
+        do {
+            try recorder.startRecording(csvPath: csv, jsonPath: TimingFiles.summaryPath(forCSV: csv))
+            timingsPath = csv
+            simulation.showToast("Recording timings (R stops)")
+            report("recording timings to \(csv)")
+        } catch {
+            failed("Cannot record timings: see the terminal", "\(error)")
+        }
+    }
+
+    private func toggleVideo() {
+        if let video {
+            self.video = nil
+            do {
+                try video.finish(at: input.now)
+                saved("Video saved", videoPath)
+                reportVideoFrames(video)
+            } catch {
+                failed("Could not save the video: see the terminal", "\(error)")
+            }
+            return
+        }
+        guard let files else {
+            simulation.showToast("Videos are recorded with --capture FILE here")
+            return
+        }
+        let path = files.path(for: "refreshlab-" + OutputFolder.timestamp() + ".mp4")
+        do {
+            video = try VideoRecording(output: path, width: simulation.canvas.width, height: simulation.canvas.height)
+            videoPath = path
+            simulation.showToast("Recording video (V stops)")
+            report("recording video to \(path)")
+        } catch {
+            failed("Cannot record video: see the terminal", "\(error)")
+        }
+    }
+
+    /// How many frames a finished video holds, and how many presented frames it dropped because ffmpeg was
+    /// behind (each shows as a repeat of the frame before).
+    private func reportVideoFrames(_ video: VideoRecording) {
+        report("video: \(video.framesWritten) frames at \(Int(VideoRecording.frameRate)) fps, "
+            + "\(video.droppedFrames) presented frames dropped")
+    }
+
+    private func saved(_ toast: String, _ path: String) {
+        simulation.showToast(toast, detail: path)
+        report("saved \(path)")
+    }
+
+    private func failed(_ toast: String, _ message: String) {
+        simulation.showToast(toast)
+        reportError(message)
+    }
+
+    // MARK: Status and the end
+
+    /// What is on, for the window's title: the simulation's status and the recordings under way.
+    public var statusLine: String { status.title }
+
+    /// Everything the title says: the simulation's toggles and the recordings under way.
+    private var status: Status {
+        var status = simulation.statusFlags
+        status.recordingTimings = recorder.isRecording
+        status.recordingVideo = video != nil
+        return status
+    }
+
+    /// Shows the status when what it says may have changed: its line is made only then, so that a frame in
+    /// motion allocates nothing.
+    private func showStatus(on display: any FrameDisplay) {
+        let status = self.status
+        guard status != shownStatus else { return }
+        shownStatus = status
+        display.showStatus(status.title)
+    }
+
+    /// Finishes every output: the sinks, the video and the timings under way (announced), the trace and the
+    /// events. Reports the first failure after trying them all.
+    public func finish() throws {
+        // Values tuned in the last moments before the end are saved, never lost.
+        simulation.saveTuning()
+        var failure: (any Error)?
+        for sink in sinks {
+            do { try sink.finish() } catch { failure = failure ?? error }
+        }
+        sinks.removeAll()
+        if let video {
+            self.video = nil
+            do {
+                try video.finish(at: input.now)
+                report("saved \(videoPath)")
+                reportVideoFrames(video)
+            } catch { failure = failure ?? error }
+        }
+        if files != nil, recorder.isRecording {
+            do {
+                try recorder.stopRecording()
+                report("saved \(timingsPath)")
+            } catch { failure = failure ?? error }
+        }
+        do { try trace?.close() } catch { failure = failure ?? error }
+        do { try events?.close() } catch { failure = failure ?? error }
+        if let failure { throw failure }
+    }
+}

@@ -1,0 +1,337 @@
+import Geometry
+import Layers
+import Motion
+import Raster
+import Refresh
+import Scrolling
+import Styles
+import Colors
+
+/// What the finger and the keyboard do, in screen points; the window and gesture scripts both produce these.
+public enum InputEvent: Equatable, Sendable {
+    case touchDown(Point)
+    case touchMove(Point)
+    case touchUp(Point)
+    /// A mouse-wheel or trackpad scroll by this many points of content (positive y scrolls the content up).
+    case wheel(Point)
+}
+
+/// The simulator without a window: the phone's screen, its scrolling list and what draws them.
+///
+/// The window feeds it events and shows its canvas; headless runs do the same from a script on a simulated clock.
+/// The header (one of `RefreshEffects`, chosen by name) and the load-more footer are layer trees whose animations
+/// run on the simulation's clock; every frame draws their presentation values at the time of the frame's step.
+public final class Simulation {
+    /// The effect shown at start: the first of the keyboard's order (key 1).
+    public static var defaultEffectName: String { RefreshEffects.names.first ?? "" }
+    /// Every effect the header can show, in the keyboard's order.
+    public static var effectNames: [String] { RefreshEffects.names }
+    /// How long a refresh or a load runs before the simulator ends it by itself (when `autoEndsRefreshing`), in
+    /// seconds: long enough to watch the refreshing animation, as a quick network answer would be.
+    public static let autoEndDelay = 1.5
+    /// How many new items an automatic end reports on a header that tells them (`RefreshEffect.reportsNewItems`).
+    public static let newItemsPerRefresh = 12
+
+    public let phone: Phone
+    /// The simulation's time: the base clock given at init, slowed, paused or stepped by the simulator's tools.
+    public let clock: TimeControl
+    public let scrollView: ScrollView
+    public let refreshControl = RefreshControl()
+    /// The automatic load-more footer under the list's last row.
+    public let footer = LoadMoreFooter()
+    public let list: DemoList
+    /// The frame the simulation draws into, `phone.pixelWidth × phone.pixelHeight`.
+    public let canvas: Canvas
+    /// Runs the header's and the footer's animations on `clock`.
+    public let animator: Animator
+    /// Draws every layer tree of the frame; it keeps its buffers from frame to frame.
+    public let renderer = LayerRenderer()
+    /// The name of the header's effect.
+    public private(set) var effectName: String
+    /// The user's style files, merged: the physics and every effect take their values from them, at once and on
+    /// every change, without a reset (none by default: docs/reference.md's values).
+    public var styles = StyleBook(catalog: StyleCatalog([])) {
+        didSet {
+            stylesRevision &+= 1
+            applyStyles()
+        }
+    }
+    /// Counts the changes of `styles`, so that what is made from them (the tuning panel's rows) is made again.
+    public private(set) var stylesRevision = 0
+    /// The tuning panel (T): the current effect's and the physics' parameters, nudged with the arrows and saved to
+    /// the user's style file.
+    public let tuning = Tuning()
+    /// Whether refreshes and loads end by themselves `autoEndDelay` after they start (the simulator's "auto end").
+    public var autoEndsRefreshing = true
+    /// The animations read for the headers that play files, by effect name (see `loadAnimation(path:for:)`).
+    var headerAnimations: [String: HeaderAnimation] = [:]
+    /// The overlays' switches, flipped by their keys: the debug overlay (D), the frame-time graph (G), the help (H).
+    public var showsDebugOverlay = false
+    public var showsFrameGraph = false
+    public var showsHelp = false
+    /// Whether screenshots and recordings include the overlays (HUD, toast, help, debug): off, so that outputs
+    /// show the phone as it is (O, or `--overlays`).
+    public var includesOverlaysInOutputs = false
+    /// The language of the list, the header and the footer (L).
+    public internal(set) var language = RefreshLanguage.english
+    /// What the keyboard asked of the host since it last looked (`takeHostRequests()`).
+    public internal(set) var hostRequests: HostRequests = []
+    /// The short message at the bottom of the screen saying what the last key did.
+    public let toast = Toast()
+    /// The help, debug and toast drawing.
+    let overlays = Overlays()
+
+    private let navigationBar: Layer
+    /// The bar's title, in the list's language.
+    let navigationTitle = TextLayer()
+    /// The time of the last step: the frame is drawn at it.
+    private var frameTime: Double?
+    /// Where the finger is on the screen while it is down, in points, and where it went down.
+    public private(set) var finger: Point?
+    private var touchStart: Point?
+    /// When the running refresh and the running load started, for the automatic end.
+    private var refreshStart: Double?
+    private var loadStart: Double?
+    static let background = Color(rgb: 242, 242, 247)
+    static let barColor = Color(rgb: 248, 248, 248, alpha: 0.94)
+    static let hairlineColor = Color(rgb: 0, 0, 0, alpha: 0.3)
+    static let titleColor = Color(rgb: 0, 0, 0, alpha: 0.8)
+
+    public init(phone: Phone = Phone(), clock: Clock = MonotonicClock()) {
+        self.phone = phone
+        self.clock = TimeControl(base: clock)
+        animator = Animator(clock: self.clock)
+        list = DemoList(rowCount: DemoList.firstPage, capacity: 200, width: phone.screenSize.width)
+        scrollView = ScrollView(boundsSize: phone.listFrame.size,
+                                contentSize: Size(phone.screenSize.width, list.contentHeight))
+        canvas = Canvas(width: phone.pixelWidth, height: phone.pixelHeight, fill: Simulation.background)
+        navigationBar = Simulation.makeNavigationBar(phone, title: navigationTitle)
+        navigationTitle.string = Simulation.titles[.english] ?? ""
+        refreshControl.headerLayer.animator = animator
+        footer.layer.animator = animator
+        effectName = Simulation.defaultEffectName
+        refreshControl.attach(to: scrollView)
+        footer.attach(to: scrollView)
+        selectEffect(named: effectName)
+    }
+
+    /// Shows the effect registered under `name` in the header; false (and no change) when there is none.
+    @discardableResult
+    public func selectEffect(named name: String) -> Bool {
+        guard let effect = RefreshEffects.make(name) else { return false }
+        applyStyle(to: effect, named: name)
+        giveAnimation(to: effect, named: name)
+        refreshControl.setEffect(effect)
+        effectName = name
+        return true
+    }
+
+    /// The navigation bar's title in each language, as a mail app's inbox.
+    static let titles: [RefreshLanguage: String] = [.english: "Inbox", .chinese: "收件箱"]
+    /// The title's size: UIKit's navigation bar title is 17 pt.
+    static let titleFontSize = 17.0
+
+    private static func makeNavigationBar(_ phone: Phone, title: TextLayer) -> Layer {
+        let bar = Layer(frame: Rect(x: 0, y: 0, width: phone.screenSize.width, height: phone.navigationBarHeight))
+        bar.backgroundColor = barColor
+        let hairline = Layer(frame: Rect(x: 0, y: phone.navigationBarHeight - 0.5, width: phone.screenSize.width, height: 0.5))
+        hairline.backgroundColor = hairlineColor
+        bar.addSublayer(hairline)
+        // The title is centred in the 44 pt bar under the 20 pt status bar.
+        title.frame = Rect(x: 0, y: 20, width: phone.screenSize.width, height: 44)
+        title.fontSize = titleFontSize
+        title.foregroundColor = titleColor
+        title.alignmentMode = .center
+        title.verticalAlignment = .center
+        bar.addSublayer(title)
+        return bar
+    }
+
+    /// Applies one input event that happened at `time` on the base clock (the clock given at init; its now when
+    /// nil); points are in screen coordinates. Slow animations and pause bend the time the scroll view sees. While
+    /// the help is shown, the list behind it gets nothing (the help is modal).
+    public func handle(_ event: InputEvent, at time: Double? = nil) {
+        guard !showsHelp else { return }
+        let t = time.map { clock.time(atBase: $0) } ?? clock.now
+        switch event {
+        case .touchDown(let p):
+            finger = p
+            touchStart = p
+            scrollView.touchBegan(at: p, time: t)
+        case .touchMove(let p):
+            guard finger != nil else { return }
+            finger = p
+            scrollView.touchMoved(to: p, time: t)
+        case .touchUp(let p):
+            guard finger != nil else { return }
+            finger = nil
+            scrollView.touchEnded(at: p, time: t)
+            if let start = touchStart, (p - start).length < Simulation.tapSlop { tap(at: p) }
+            touchStart = nil
+        case .wheel(let delta):
+            scrollView.scrollWheel(by: delta, time: t)
+        }
+    }
+
+    /// How far a finger may move between down and up for a tap, in points. Not from docs/reference.md: about UIKit's
+    /// tap recognizer's allowance.
+    static let tapSlop = 10.0
+
+    /// A tap at `point` on the screen: on the navigation bar it scrolls the list to its top (iOS's scrollsToTop);
+    /// on the footer it loads more.
+    private func tap(at point: Point) {
+        if point.y < phone.navigationBarHeight {
+            let top = Point(scrollView.contentOffset.x, -scrollView.contentInset.top)
+            if scrollView.contentOffset.y > top.y { scrollView.setContentOffset(top, animated: true) }
+            return
+        }
+        let contentY = point.y - phone.listFrame.minY + scrollView.contentOffset.y
+        if contentY >= scrollView.contentSize.height && contentY < scrollView.contentSize.height + footer.height {
+            footer.beginRefreshing()
+        }
+    }
+
+    /// Lifts a finger that is down without a fling (the help opened over it, say), as a cancelled touch.
+    func cancelTouch() {
+        guard finger != nil else { return }
+        finger = nil
+        touchStart = nil
+        scrollView.touchCancelled(time: clock.now)
+    }
+
+    /// Advances physics and animations to the clock's time; call once per frame, before `render()`.
+    public func step() {
+        let now = clock.now
+        frameTime = now
+        scrollView.step(to: now)
+        endByThemselves(at: now)
+        refreshControl.step(to: now)
+        footer.step(to: now)
+        animator.update(to: now)
+        if let due = tuning.saveDue, clock.base.now >= due { saveTuning() }
+    }
+
+    /// The simulator's automatic end: a refresh or a load that has run `autoEndDelay` ends. A refresh ends with
+    /// `autoEndResult` and reloads the list's first page (the footer can load again); a load adds a page of rows,
+    /// and once the list is full the footer has no more data.
+    private func endByThemselves(at now: Double) {
+        if refreshControl.state == .refreshing {
+            let start = refreshStart ?? now
+            refreshStart = start
+            if autoEndsRefreshing && now - start >= Simulation.autoEndDelay {
+                refreshControl.endRefreshing(result: autoEndResult, at: now)
+                reloadFirstPage()
+            }
+        } else {
+            refreshStart = nil
+        }
+        if footer.state == .refreshing {
+            let start = loadStart ?? now
+            loadStart = start
+            if autoEndsRefreshing && now - start >= Simulation.autoEndDelay { finishLoad() }
+        } else {
+            loadStart = nil
+        }
+    }
+
+    /// A refresh's new first page: the list back to its first rows, and the footer ready to load again.
+    func reloadFirstPage() {
+        footer.resetNoMoreData()
+        guard list.rowCount != DemoList.firstPage else { return }
+        list.reload()
+        scrollView.contentSize = Size(phone.screenSize.width, list.contentHeight)
+    }
+
+    /// A load that came back: a page more of rows, or no more data once the list is full.
+    func finishLoad() {
+        let canGrow = list.loadMore()
+        scrollView.contentSize = Size(phone.screenSize.width, list.contentHeight)
+        if canGrow { footer.endRefreshing() } else { footer.endRefreshingWithNoMoreData() }
+    }
+
+    /// What an automatic end reports: the new items' message on a header that tells how many came, else success.
+    public var autoEndResult: RefreshResult {
+        refreshControl.effect.reportsNewItems ? .message(newItemsMessage(in: refreshControl.language)) : .success
+    }
+
+    /// "12 new items" in `language`: what a refresh ended with a message (M) says.
+    func newItemsMessage(in language: RefreshLanguage) -> String {
+        let n = String(Simulation.newItemsPerRefresh)
+        return language == .chinese ? "为你推荐" + n + "条新内容" : n + " new items"
+    }
+
+    /// What the simulation does until the next input: it keeps moving, or it stays still until a change scheduled
+    /// at a time of the base clock (`.infinity` when none is).
+    public enum Activity: Equatable, Sendable {
+        /// Something moves without input (momentum, a bounce, an inset or layer animation, a toast fading, a
+        /// refresh running): every frame differs from the last.
+        case moving
+        /// Nothing moves; the next change is due at this base-clock time (a toast starting to fade, say).
+        case still(until: Double)
+    }
+
+    /// What moves now, and when the next change is due if nothing does. Paused, the simulation is still but for
+    /// the toast, which lives on the base clock.
+    public var activity: Activity {
+        let moving = scrollView.isAnimating || refreshControl.isAnimating || footer.state == .refreshing
+            || animator.hasRunningAnimations
+        if moving && !clock.isPaused { return .moving }
+        let toastActivity = toast.activity(at: clock.base.now)
+        // Tuned values waiting to be saved wake a still loop when their save is due.
+        if let due = tuning.saveDue, case .still(let until) = toastActivity { return .still(until: Swift.min(until, due)) }
+        return toastActivity
+    }
+
+    /// What the window's title says of the simulation (the frame loop adds its recordings).
+    public var statusFlags: Status {
+        Status(effect: effectName, chinese: language == .chinese, autoEnd: autoEndsRefreshing, slow: clock.isSlow,
+               paused: clock.isPaused, debug: showsDebugOverlay, tuning: tuning.isOpen,
+               noMoreData: footer.state == .noMoreData, overlaysInOutputs: includesOverlaysInOutputs)
+    }
+
+    /// The status as the title shows it, without the frame loop's recordings.
+    public var status: String { statusFlags.title }
+
+    /// Draws the phone into `canvas`: the list, header, footer and navigation bar (the header under the rows when
+    /// its effect asks for it), their layers' presentation
+    /// values at the time of the last step. Nothing of the simulator's own is drawn (see `renderOverlays()`), so
+    /// that screenshots, frames and captures show the phone only.
+    public func render() {
+        let time = frameTime ?? clock.now
+        canvas.clear(to: Simulation.background)
+        let (contentToPixels, clip) = listTransform()
+        let offset = scrollView.contentOffset
+        let viewport = Rect(origin: offset, size: phone.listFrame.size)
+        // A header that sits behind the content (four dots, inserted at index 0) is drawn first, so the rows'
+        // opaque backgrounds cover it; the others are drawn over the rows.
+        let headerBehind = refreshControl.metrics.drawsBehindContent
+        if headerBehind { renderHeader(at: time, transform: contentToPixels, clip: clip) }
+        list.draw(viewport: viewport, transform: contentToPixels, clip: clip, canvas: canvas,
+                  rasterizer: renderer.rasterizer, text: renderer.loadTextRenderer())
+        if !headerBehind { renderHeader(at: time, transform: contentToPixels, clip: clip) }
+        footer.layer.render(into: canvas, at: time, transform: contentToPixels, clip: clip, renderer: renderer)
+        let s = phone.scale
+        navigationBar.render(into: canvas, at: time, transform: AffineTransform(scaleX: s, y: s), renderer: renderer)
+    }
+
+    private func renderHeader(at time: Double, transform: AffineTransform, clip: Rect) {
+        refreshControl.headerLayer.render(into: canvas, at: time, transform: transform, clip: clip, renderer: renderer)
+    }
+
+    /// Draws the simulator's overlays over the phone: the debug overlay, the help and the toast.
+    public func renderOverlays() {
+        let (contentToPixels, clip) = listTransform()
+        overlays.draw(self, time: frameTime ?? clock.now, contentToPixels: contentToPixels, listClip: clip)
+    }
+
+    /// The transform from the list's content to canvas pixels, and the list's clip in pixels.
+    private func listTransform() -> (AffineTransform, Rect) {
+        let s = phone.scale
+        let listFrame = phone.listFrame
+        let offset = scrollView.contentOffset
+        let contentToPixels = AffineTransform(translationX: -offset.x + listFrame.minX, y: -offset.y + listFrame.minY)
+            .concatenating(AffineTransform(scaleX: s, y: s))
+        let clip = Rect(x: listFrame.minX * s, y: listFrame.minY * s, width: listFrame.width * s, height: listFrame.height * s)
+        return (contentToPixels, clip)
+    }
+}

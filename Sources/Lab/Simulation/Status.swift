@@ -1,0 +1,29 @@
+/// Everything the window's title says, in one value: the title is made from it alone, so every toggle the title
+/// names is a field here, and comparing two of them (which allocates nothing, unlike making the line) says when the
+/// title must be made again.
+public struct Status: Equatable, Sendable {
+    public var effect: String
+    public var chinese = false
+    public var autoEnd = false
+    public var slow = false
+    public var paused = false
+    public var debug = false
+    public var tuning = false
+    public var noMoreData = false
+    public var recordingTimings = false
+    public var recordingVideo = false
+    public var overlaysInOutputs = false
+
+    /// `ring | English | auto end | slow x10 | recording video`: the effect, the language, then every toggle that is
+    /// on, as the Simulator's menu shows checkmarks. ASCII only, so that every X server and window manager shows it
+    /// whatever the locale.
+    public var title: String {
+        var parts = [effect, chinese ? "Chinese" : "English"]
+        for (on, name) in [(autoEnd, "auto end"), (slow, "slow x10"), (paused, "paused"), (debug, "debug"),
+                           (tuning, "tuning"), (noMoreData, "no more data"), (recordingTimings, "recording timings"),
+                           (recordingVideo, "recording video"), (overlaysInOutputs, "overlays in outputs")] where on {
+            parts.append(name)
+        }
+        return parts.joined(separator: " | ")
+    }
+}

@@ -1,0 +1,136 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Raster
+import Geometry
+import Refresh
+import UserFiles
+
+/// Writes one JSON line per frame with what the scroll view, the finger, the header and the footer were doing:
+///
+/// ```
+/// {"frame":12,"time":0.200000,"contentOffset":[0.000,-84.250],"contentInset":[0.000,0.000,0.000,0.000],
+///  "velocity":[0.000,-412.500],"tracking":true,"dragging":true,"decelerating":false,"motion":"none",
+///  "finger":[187.500,301.000],"state":"pulling","footer":"idle"}
+/// ```
+///
+/// (one line in the file). `time` is seconds on the run's frame clock since its first frame (simulated headless,
+/// the monotonic clock in the window, where a line is written for every frame presented). `contentInset` is
+/// `[top, left, bottom, right]` in points, as `UIEdgeInsets` orders them; `velocity` is the content's, in points
+/// per second; `motion` is what moves the content without a finger (`momentum`, `spring`, `animation` or `none`);
+/// `finger` is the finger's position on the screen in points, or null when it is up. The first line also gives
+/// `viewport` (the list's size) and `contentSize`, in points.
+///
+/// Each line is built in a buffer made once and written straight away (flushed, so a killed run keeps every frame
+/// written so far): a frame's line allocates nothing while the states stay the same.
+public final class TraceWriter {
+    public let path: String
+    private var file: UnsafeMutablePointer<FILE>?
+    private var line = JSONLineBuffer(capacity: 512)
+    /// The last states written and their quoted names, so that a name is made once per change, not per frame.
+    private var lastState: RefreshState?
+    private var stateText = ""
+    private var lastFooterState: RefreshState?
+    private var footerText = ""
+    private var linesWritten = 0
+
+    /// Creates (or empties) the file at `path`.
+    ///
+    /// - Throws: `LabError` naming `path` when it cannot be written.
+    public init(path: String) throws {
+        self.path = path
+        guard let handle = FileName.withBytes(path, { fopen($0, "w") }) else {
+            throw LabError("cannot write the trace file '\(path)': \(String(cString: strerror(errno))); "
+                + "check that its folder exists and is writable")
+        }
+        file = handle
+    }
+
+    deinit {
+        if let file { fclose(file) }
+    }
+
+    private func append(_ p: Point) {
+        line.append("[")
+        line.append(p.x, decimals: 3)
+        line.append(",")
+        line.append(p.y, decimals: 3)
+        line.append("]")
+    }
+
+    private func append(_ flag: Bool) {
+        if flag { line.append("true") } else { line.append("false") }
+    }
+
+    /// Writes the line of one frame.
+    public func record(frame: Int, time: Double, simulation: Simulation) throws {
+        guard let file else { return }
+        let scrollView = simulation.scrollView
+        let state = simulation.refreshControl.state
+        if state != lastState {
+            lastState = state
+            stateText = JSONLineBuffer.quoted(state.description)
+        }
+        let footerState = simulation.footer.state
+        if footerState != lastFooterState {
+            lastFooterState = footerState
+            footerText = JSONLineBuffer.quoted(footerState.description)
+        }
+        let inset = scrollView.contentInset
+        line.reset()
+        line.append("{\"frame\":")
+        line.append(frame)
+        line.append(",\"time\":")
+        line.append(time, decimals: 6)
+        if linesWritten == 0 {
+            line.append(",\"viewport\":")
+            append(Point(scrollView.boundsSize.width, scrollView.boundsSize.height))
+            line.append(",\"contentSize\":")
+            append(Point(scrollView.contentSize.width, scrollView.contentSize.height))
+        }
+        line.append(",\"contentOffset\":")
+        append(scrollView.contentOffset)
+        line.append(",\"contentInset\":[")
+        line.append(inset.top, decimals: 3)
+        line.append(",")
+        line.append(inset.left, decimals: 3)
+        line.append(",")
+        line.append(inset.bottom, decimals: 3)
+        line.append(",")
+        line.append(inset.right, decimals: 3)
+        line.append("],\"velocity\":")
+        append(scrollView.velocity)
+        line.append(",\"tracking\":")
+        append(scrollView.isTracking)
+        line.append(",\"dragging\":")
+        append(scrollView.isDragging)
+        line.append(",\"decelerating\":")
+        append(scrollView.isDecelerating)
+        line.append(",\"motion\":\"")
+        line.append(raw: scrollView.runningMotion.rawValue)
+        line.append("\",\"finger\":")
+        if let finger = simulation.finger { append(finger) } else { line.append("null") }
+        line.append(",\"state\":")
+        line.append(raw: stateText)
+        line.append(",\"footer\":")
+        line.append(raw: footerText)
+        line.append("}")
+        guard line.writeLine(to: file), fflush(file) == 0 else {
+            throw LabError("could not write the trace file '\(path)': \(String(cString: strerror(errno))); "
+                + "check that the disk has room")
+        }
+        linesWritten += 1
+    }
+
+    /// Flushes and closes the file.
+    public func close() throws {
+        guard let handle = file else { return }
+        file = nil
+        let failed = ferror(handle) != 0
+        if fclose(handle) != 0 || failed {
+            throw LabError("could not finish writing the trace file '\(path)'; check that the disk has room")
+        }
+    }
+}

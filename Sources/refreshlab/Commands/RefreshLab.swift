@@ -1,0 +1,250 @@
+import ArgumentParser
+import Lab
+import Raster
+import Styles
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import UserFiles
+import Recording
+
+/// The command line: with no subcommand, the simulator's window (`window`); `run` replays a gesture script
+/// headless; `scene` renders a vector scene; `report` charts a timings recording.
+@main
+struct RefreshLabCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "refreshlab",
+        abstract: "Design and preview iOS pull-to-refresh effects on a simulated phone.",
+        discussion: """
+            With no subcommand, opens the simulator's window (the 'window' command: see 'refreshlab window \
+            --help' for its options). Drag the list with the mouse, scroll with the wheel; keys 1…6 choose the \
+            header effect, Space refreshes, H lists every key, Esc or Q quits.
+            'refreshlab --headless' renders a short demo drag as PNG frames without a window; 'refreshlab run' \
+            replays a gesture script headless on a simulated 60 fps clock.
+            The window's options: --effect NAME, --scale 1|2|3, --events FILE, --trace FILE, --overlays, \
+            --output-dir DIR, --style FILE; with --headless also --frame-count N, --frames DIR, --timings FILE, --capture FILE, \
+            --max-duration SECONDS (a run longer than an hour of simulated time is refused unless raised).
+            """,
+        version: "0.2.0",
+        subcommands: [WindowCommand.self, RunCommand.self, SceneCommand.self, ReportCommand.self, StylesCommand.self,
+                      LottieCommand.self],
+        defaultSubcommand: WindowCommand.self
+    )
+
+    /// Parses the arguments as the system gave them: `CommandLine.arguments` replaces bytes that are not UTF-8,
+    /// which would name another file; `FileName` keeps them.
+    static func main() {
+        main((1..<Int(CommandLine.argc)).map { FileName.decode(CommandLine.unsafeArgv[$0]!) })
+    }
+}
+
+/// The phone the simulator shows: its header effect and its pixels per point.
+struct PhoneOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The header effect: one of \(Simulation.effectNames.joined(separator: ", ")) (the first by default).",
+                               valueName: "name"))
+    var effect: String?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Pixels per point: 1, 2 (default, as the phone) or 3.", valueName: "n"))
+    var scale: String?
+
+    @Option(help: ArgumentHelp("With --effect gif: an animated GIF, a folder of numbered PNG frames, or a folder "
+                               + "with idle, pulling and refreshing sequences (default: Resources/"
+                               + "\(AnimationFiles.defaultResource)); with --effect lottie: a Lottie (Bodymovin "
+                               + "JSON) file (default: the one in the resources).", valueName: "file|dir"))
+    var animation: String?
+
+    func validate() throws {
+        _ = try validating(phone)
+        let animated = Simulation.animationEffectNames
+        if animation != nil && !animated.contains(effect ?? "") {
+            throw ValidationError("--animation goes with --effect " + animated.joined(separator: " or ")
+                + ", which shows it")
+        }
+    }
+
+    /// Reads `--animation` for the header of `--effect`, or that header's default animation when none is given,
+    /// so that a missing default is one clear error rather than an empty header; prints the file's warning about
+    /// what is not drawn. An unreadable file is an error naming it.
+    func loadAnimation(into simulation: Simulation) throws {
+        guard let effect, Simulation.animationEffectNames.contains(effect) else { return }
+        if let warning = try simulation.loadAnimation(path: animation, for: effect) {
+            FileLines.standardError(warning)
+        }
+    }
+
+    /// The phone at `--scale`, checked.
+    func phone() throws -> Phone {
+        guard let scale else { return Phone() }
+        return Phone(scale: Double(try OptionNumber.integer(scale, option: "--scale", in: 1...3, allowed: "1, 2 or 3")))
+    }
+
+    /// `--effect`, checked against the registered effects.
+    func checkedEffect() throws -> String? {
+        guard let effect else { return nil }
+        guard ScriptReplay.effectNames.contains(effect) else {
+            throw ValidationError("--effect: no effect named '\(effect)'; choose one of "
+                + ScriptReplay.effectNames.joined(separator: ", "))
+        }
+        return effect
+    }
+}
+
+/// What a run writes as it goes, in the window and headless alike.
+struct RecordOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Write the header's and footer's state changes here, one JSON line each.",
+                               valueName: "file"))
+    var events: String?
+
+    @Option(help: ArgumentHelp("Write one JSON line per frame presented (time, offset, inset, velocity, motion, "
+                               + "finger, states) here.", valueName: "file"))
+    var trace: String?
+
+    @Flag(help: ArgumentHelp("Include the simulator's overlays (HUD, toast, help, debug overlay) in frames, "
+                             + "captures, screenshots and videos; by default they show the phone only."))
+    var overlays = false
+}
+
+/// What only a headless run writes.
+struct HeadlessOutputOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Write every frame as a PNG into this folder (created if missing).", valueName: "dir"))
+    var frames: String?
+
+    @Option(help: ArgumentHelp("Write the frame-time CSV here, and its JSON summary beside it.", valueName: "file"))
+    var timings: String?
+
+    @Option(help: ArgumentHelp("Record the run as a .gif (50 fps) or .mp4 (60 fps) through ffmpeg.",
+                               valueName: "file"))
+    var capture: String?
+
+    @Option(name: .customLong("max-duration"), parsing: .unconditional,
+            help: ArgumentHelp("The longest run allowed, in simulated seconds: from 1 to \(Int(maxDurationLimit)) "
+                               + "(default \(Int(GestureScript.defaultMaxDuration)), one hour).", valueName: "s"))
+    var maxDuration: String?
+
+    /// The most `--max-duration` may allow: about eleven days of frames.
+    static let maxDurationLimit = 1_000_000.0
+
+    /// `--max-duration` in seconds, checked; the default when not given.
+    func durationLimit() throws -> Double {
+        guard let maxDuration else { return GestureScript.defaultMaxDuration }
+        return try OptionNumber.real(maxDuration, option: "--max-duration", in: 1...HeadlessOutputOptions.maxDurationLimit)
+    }
+
+    /// The most frames a run may make within `--max-duration`.
+    func frameLimit() throws -> Int { ScriptTimeline.frames(for: try durationLimit()) }
+
+    func validate() throws {
+        _ = try validating(durationLimit)
+    }
+}
+
+/// Runs an option's check, its `LabError` becoming a `ValidationError`, so that the usage follows the message.
+func validating<T>(_ check: () throws -> T) throws -> T {
+    do {
+        return try check()
+    } catch let error as LabError {
+        throw ValidationError(error.description)
+    }
+}
+
+/// `refreshlab` / `refreshlab window`: the simulator's window, or with `--headless` a short demo without one.
+struct WindowCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "window",
+        abstract: "Open the simulator's window (the default), or with --headless render a demo drag as frames.",
+        discussion: """
+            In the window the mouse is the finger: drag the list, flick it, pull it down past the header's \
+            threshold to refresh. H lists every key. Screenshots (C), timing recordings (R) and videos (V) go to \
+            --output-dir. With --headless, a finger drags the list up over --frame-count frames on a simulated \
+            60 fps clock, written as PNGs to --frames (default 'frames').
+            """
+    )
+
+    @OptionGroup var phone: PhoneOptions
+    @OptionGroup var record: RecordOptions
+    @OptionGroup var style: StyleOptions
+
+    @Option(name: .customLong("output-dir"),
+            help: ArgumentHelp("Where screenshots, timing recordings and videos go (default: the current folder).",
+                               valueName: "dir"))
+    var outputDirectory: String?
+
+    @Flag(help: "Run the demo drag without a window, on a simulated clock, writing frames as PNGs.")
+    var headless = false
+
+    @Option(name: .customLong("frame-count"), parsing: .unconditional,
+            help: ArgumentHelp("With --headless: how many frames the demo drag lasts (default 60), from 1 to "
+                               + "--max-duration × 60.", valueName: "n"))
+    var frameCount: String?
+
+    /// `--frame-count`, checked against `--max-duration`.
+    func frames() throws -> Int {
+        guard let frameCount else { return 60 }
+        let limit = try outputs.frameLimit()
+        return try OptionNumber.integer(frameCount, option: "--frame-count", in: 1...limit,
+                                        allowed: "a whole number from 1 to \(limit) (the limit of "
+                                            + "\(OptionNumber.show(try outputs.durationLimit())) s at 60 frames a "
+                                            + "second; raise it with --max-duration SECONDS)")
+    }
+
+    @OptionGroup var outputs: HeadlessOutputOptions
+
+    func validate() throws {
+        _ = try validating(frames)
+        if !headless {
+            for (given, name) in [(frameCount != nil, "--frame-count"), (outputs.frames != nil, "--frames"),
+                                  (outputs.timings != nil, "--timings"), (outputs.capture != nil, "--capture"),
+                                  (outputs.maxDuration != nil, "--max-duration")]
+            where given {
+                throw ValidationError("\(name) goes with --headless; in the window, C takes screenshots, R records "
+                    + "timings and V records a video into --output-dir")
+            }
+        } else if outputDirectory != nil {
+            throw ValidationError("--output-dir is the window's; with --headless, name each output (--frames DIR)")
+        }
+    }
+
+    func run() throws {
+        let phone = try phone.phone()
+        let effect = try self.phone.checkedEffect()
+        let styles = try style.load()
+        if headless {
+            let frames = try frames()
+            var outputs = self.outputs
+            outputs.frames = outputs.frames ?? "frames"
+            try HeadlessReplay(script: DemoDrag().script(frames: frames), effect: effect, phone: phone,
+                               animation: self.phone, record: record, outputs: outputs, styles: styles).run()
+            return
+        }
+        let files = try OutputFolder(path: outputDirectory ?? ".")
+        Termination.install()
+        let simulation = Simulation(phone: phone)
+        simulation.styles = styles
+        simulation.tuning.file = StyleFiles.tuningFile(extra: style.files, folder: StyleFiles.userFolder())
+        try self.phone.loadAnimation(into: simulation)
+        if let effect { simulation.selectEffect(named: effect) }
+        simulation.includesOverlaysInOutputs = record.overlays
+        let host = WindowHost(simulation: simulation)
+        // Files named on the command line are opened before the window, so a bad path fails at once.
+        let events = try record.events.map { try EventLog(simulation: simulation, path: $0) }
+        let trace = try record.trace.map { try TraceWriter(path: $0) }
+        try host.open()
+        let loop = FrameLoop(simulation: simulation, input: host, display: host,
+                             recorder: FrameRecorder(budget: host.frameBudget))
+        loop.events = events
+        loop.trace = trace
+        loop.files = files
+        let styleFiles = style
+        loop.reloaders = [try StyleReloader(paths: { styleFiles.paths }, folder: StyleFiles.userFolder(),
+                                            wake: host.wake)]
+        if !simulation.animationPaths.isEmpty {
+            loop.reloaders.append(try AnimationReloader(paths: simulation.animationPaths, wake: host.wake))
+        }
+        let frames = try loop.run()
+        try exitIfSignalled(after: "\(frames) frames")
+    }
+}

@@ -1,0 +1,190 @@
+import ArgumentParser
+import Lab
+import Raster
+import Styles
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import UserFiles
+import Recording
+
+/// `refreshlab run`: replays a gesture script headless and writes what it saw.
+struct RunCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "run",
+        abstract: "Replay a gesture script headless and write its frames, events, trace, timings and capture.",
+        discussion: """
+            The script is a JSON file of steps (down, move, up, wait, wheel, key, beginRefresh, endRefresh) \
+            played on a simulated 60 fps clock, so every run gives the same frames. --script also takes the \
+            name of a script in Resources/gestures (sticky, dots, ring, news, classic, gif, fling, long). \
+            Without --effect, the script's own effect is shown, else the sticky header.
+            """
+    )
+
+    @Option(help: ArgumentHelp("The gesture script: a JSON file, or a script's name in Resources/gestures.",
+                               valueName: "file"))
+    var script: String
+
+    @OptionGroup var phone: PhoneOptions
+    @OptionGroup var record: RecordOptions
+    @OptionGroup var outputs: HeadlessOutputOptions
+    @OptionGroup var style: StyleOptions
+
+    @Flag(help: "Accepted for clarity: 'run' always replays without a window.")
+    var headless = false
+
+    func run() throws {
+        let phone = try phone.phone()
+        let effect = try self.phone.checkedEffect()
+        let path = try RunCommand.scriptPath(script)
+        let gestures: GestureScript
+        do {
+            gestures = try GestureScript.load(path: path)
+        } catch {
+            throw LabError(error.description)
+        }
+        try HeadlessReplay(script: gestures, scriptPath: path, effect: effect, phone: phone, animation: self.phone,
+                           record: record, outputs: outputs, styles: try style.load()).run()
+    }
+
+    /// A script's file: the path as given when it exists, else the script of that name in Resources/gestures.
+    static func scriptPath(_ given: String) throws -> String {
+        if FileName.withBytes(given, { access($0, F_OK) }) == 0 || given.contains("/") || given.hasSuffix(".json") { return given }
+        if let found = ResourceLocator.gestureScript(named: given) { return found }
+        let known = ResourceLocator.gestureScriptNames
+        throw LabError("no gesture script '\(given)': no such file"
+            + (known.isEmpty ? "; give the path of a script file"
+                : ", and Resources/gestures has only " + known.joined(separator: ", ")))
+    }
+
+}
+
+/// A headless replay of a gesture script with the outputs asked for, and its report on standard output: what
+/// `refreshlab run` and `refreshlab --headless` do.
+struct HeadlessReplay {
+    var script: GestureScript
+    var scriptPath: String?
+    var effect: String?
+    var phone: Phone
+    /// Where the gif header's animation comes from.
+    var animation: PhoneOptions
+    var record: RecordOptions
+    var outputs: HeadlessOutputOptions
+    var styles: StyleBook
+
+    init(script: GestureScript, scriptPath: String? = nil, effect: String?, phone: Phone, animation: PhoneOptions,
+         record: RecordOptions, outputs: HeadlessOutputOptions, styles: StyleBook) {
+        self.styles = styles
+        self.script = script
+        self.scriptPath = scriptPath
+        self.effect = effect
+        self.phone = phone
+        self.animation = animation
+        self.record = record
+        self.outputs = outputs
+    }
+
+    func run() throws {
+        let files = ScriptRunOutputs(framesDirectory: outputs.frames, capturePath: outputs.capture,
+                                     eventsPath: record.events, tracePath: record.trace,
+                                     includesOverlays: record.overlays)
+        let timeline = ScriptTimeline(script)
+        let limit = try outputs.durationLimit()
+        if timeline.duration > limit {
+            throw LabError((scriptPath.map { "'\($0)'" } ?? "the run") + " lasts \(OptionNumber.show(timeline.duration)) s "
+                + "of simulated time, longer than the limit of \(OptionNumber.show(limit)) s; raise it with "
+                + "--max-duration SECONDS")
+        }
+        Termination.install()
+        let run = try ScriptRun(script: script, effect: effect, outputs: files, phone: phone,
+                                prepare: animation.loadAnimation(into:))
+        run.simulation.styles = styles
+        if isatty(2) != 0 && timeline.frameCount >= ProgressLine.minimumFrames {
+            let progress = ProgressLine(total: timeline.frameCount)
+            run.loop.afterFrame = { progress.update(frame: $0) }
+        }
+        if let timings = outputs.timings {
+            try run.recorder.startRecording(csvPath: timings, jsonPath: TimingFiles.summaryPath(forCSV: timings))
+        }
+        let started = MonotonicSeconds.now
+        let frames: Int
+        do {
+            frames = try run.run()
+        } catch {
+            _ = try? run.recorder.stopRecording()
+            throw error
+        }
+        run.loop.afterFrame?(-1)
+        let elapsed = MonotonicSeconds.now - started
+        if let timings = outputs.timings {
+            try run.recorder.stopRecording()
+            print("wrote timings to \(timings) and \(TimingFiles.summaryPath(forCSV: timings))")
+        }
+        var report = "ran " + (scriptPath.map { "'\($0)'" } ?? "the demo drag")
+            + " with the \(run.simulation.effectName) header: \(frames) frames "
+            + "(\(formatted(Double(frames) / simulatedFrameRate)) s simulated) in \(formatted(elapsed)) s"
+        if elapsed > 0 { report += ", \(Int(Double(frames) / elapsed)) frames per second" }
+        print(report)
+        let states = run.events.headerChanges.map { $0.to.description }
+        let earlier = run.events.droppedCount > 0 ? "… (\(run.events.droppedCount) earlier changes) → " : ""
+        print("header states: " + (states.isEmpty ? "(no change)" : earlier + states.joined(separator: " → ")))
+        for (what, where_) in [("frames", outputs.frames.map { $0 + "/" }), ("capture", outputs.capture),
+                               ("events", record.events), ("trace", record.trace)] {
+            if let where_ { print("wrote \(what) to \(where_)") }
+        }
+        try exitIfSignalled(after: "\(frames) frames")
+    }
+
+    private func formatted(_ seconds: Double) -> String {
+        let hundredths = Int((seconds * 100).rounded())
+        let fraction = hundredths % 100
+        return String(hundredths / 100) + "." + (fraction < 10 ? "0" : "") + String(fraction)
+    }
+}
+
+/// A line on standard error (a terminal) saying how far a long headless run is, rewritten in place a few times a
+/// second; `frame` -1 clears it at the end.
+final class ProgressLine {
+    /// Runs shorter than this many frames (10 simulated seconds) end before a line would help.
+    static let minimumFrames = 600
+    let total: Int
+    private var lastShown = 0.0
+
+    init(total: Int) { self.total = total }
+
+    func update(frame: Int) {
+        guard frame >= 0 else { return write("\r\u{1B}[K") }
+        // The clock is read every 64 frames only: a headless frame takes a millisecond or two.
+        guard frame & 63 == 0 else { return }
+        let now = MonotonicSeconds.now
+        guard now - lastShown >= 0.25 else { return }
+        lastShown = now
+        let percent = Double(frame) * 100 / Double(Swift.max(total, 1))
+        write("\rrefreshlab: frame \(frame) of \(total) (\(Int(percent)) %)\u{1B}[K")
+    }
+
+    private func write(_ text: String) {
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
+    }
+}
+
+/// Ends the command with status 128 + the signal's number when SIGINT or SIGTERM asked it to stop, as a shell
+/// reports a program the signal ended; everything under way was finished whole before.
+func exitIfSignalled(after what: String) throws {
+    guard let signal = Termination.signal else { return }
+    FileLines.standardError("stopped by a signal after \(what); everything written is complete")
+    throw ExitCode(128 + signal)
+}
+
+/// The monotonic clock in seconds, for the run's own timing.
+enum MonotonicSeconds {
+    static var now: Double {
+        var ts = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &ts)
+        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
+    }
+}
