@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Raster
-import Refresh
 import UserFiles
 
 /// The phases of a frame, in the order a frame runs them (docs/architecture.md, "One frame").
