@@ -231,8 +231,10 @@ public final class ScrollView {
             return
         }
         let begin = Swift.min(start, currentTime)
-        motion = (.animating(start: begin, duration: duration, from: contentOffset.x, to: offset.x, timing: timing),
-                  .animating(start: begin, duration: duration, from: contentOffset.y, to: offset.y, timing: timing))
+        motion = (AxisMotion(start: begin, simulation: OffsetAnimationSimulation(duration: duration, from: contentOffset.x,
+                                                                                to: offset.x, timing: timing)),
+                  AxisMotion(start: begin, simulation: OffsetAnimationSimulation(duration: duration, from: contentOffset.y,
+                                                                                to: offset.y, timing: timing)))
         sampleMotion(at: currentTime)
     }
 
@@ -470,29 +472,33 @@ public final class ScrollView {
     /// The motion on one axis after a release: the snap-back spring from past an edge; momentum inside the bounds,
     /// handing over to the bounce spring at the time its projection crosses an edge (docs/reference.md §2).
     private func releaseMotion(_ axis: Axis, position: Double, velocity: Double, at time: Double) -> AxisMotion {
+        AxisMotion(start: time, simulation: releaseSimulation(axis, position: position, velocity: velocity))
+    }
+
+    private func releaseSimulation(_ axis: Axis, position: Double, velocity: Double) -> (any AxisSimulation)? {
         let lo = minOffset(axis), hi = maxOffset(axis)
         let epsilon = physics.bounceRestPixels / Swift.max(displayScale, 1)
         let bounce = physics.bounceSpring
         if position < lo || position > hi {
             let edge = position < lo ? lo : hi
-            guard bounces else { return .idle }
+            guard bounces else { return nil }
             let spring = bounce.motion(from: position, to: edge, initialVelocity: velocity)
-            return .bouncing(start: time, spring: spring, settle: spring.settlingTime(epsilon: epsilon))
+            return SpringBackSimulation(spring: spring, settle: spring.settlingTime(epsilon: epsilon))
         }
-        guard velocity != 0 else { return .idle }
+        guard velocity != 0 else { return nil }
         let decay = Decay(start: position, initialVelocity: velocity, rate: physics.deceleration(for: decelerationRate))
         let stop = decay.duration()
         let rest = decay.restingPoint
         let crossedEdge: Double? = rest < lo ? lo : rest > hi ? hi : nil
         // The limit only matters when the projection passes an edge by less than the stop distance.
         guard let edge = crossedEdge, let crossing = decay.time(toReach: edge), crossing < stop else {
-            return .decelerating(start: time, decay: decay, stopTime: stop, handoff: nil, limit: lo...hi)
+            return MomentumSimulation(decay: decay, stopTime: stop, limit: lo...hi)
         }
         guard edge == lo ? bouncesAtStart(axis) : bounces else {
-            return .decelerating(start: time, decay: decay, stopTime: crossing, handoff: nil, limit: lo...hi)
+            return MomentumSimulation(decay: decay, stopTime: crossing, limit: lo...hi)
         }
         let spring = bounce.motion(from: edge, to: edge, initialVelocity: decay.velocity(at: crossing))
-        return .decelerating(start: time, decay: decay, stopTime: .infinity,
-                             handoff: (crossing, spring, spring.settlingTime(epsilon: epsilon)), limit: nil)
+        return HandOffSimulation(first: MomentumSimulation(decay: decay, stopTime: .infinity, limit: nil), time: crossing,
+                                 second: SpringBackSimulation(spring: spring, settle: spring.settlingTime(epsilon: epsilon)))
     }
 }

@@ -64,7 +64,8 @@ struct CaptureTests {
     }
 
     @Test("The sticky script's GIF plays in real time (every delay two hundredths), at one pixel per point, under 2 MB",
-          .enabled(if: ffmpegTools != nil, "ffmpeg and ffprobe are installed"))
+          .enabled(if: ffmpegTools != nil, "ffmpeg and ffprobe are installed"),
+          .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
     func stickyGIF() throws {
         let gif = temporaryDirectory("gif") + "/sticky.gif"
         let run = try ScriptRun(script: try resourceScript("sticky"), outputs: ScriptRunOutputs(capturePath: gif))
@@ -82,7 +83,8 @@ struct CaptureTests {
     }
 
     @Test("The sticky script's MP4 has every frame of the run, at 60 fps, at the phone's full pixels",
-          .enabled(if: ffmpegTools != nil, "ffmpeg and ffprobe are installed"))
+          .enabled(if: ffmpegTools != nil, "ffmpeg and ffprobe are installed"),
+          .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
     func stickyMP4() throws {
         let mp4 = temporaryDirectory("mp4") + "/sticky.mp4"
         let run = try ScriptRun(script: try resourceScript("sticky"), outputs: ScriptRunOutputs(capturePath: mp4))

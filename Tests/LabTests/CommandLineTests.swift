@@ -226,7 +226,8 @@ struct CommandLineShapeTests {
         #expect(access(dir + "/f/frame-0003.png", F_OK) != 0)
     }
 
-    @Test("'run' replays without --headless, and accepts it", .enabled(if: enabled))
+    @Test("'run' replays without --headless, and accepts it", .enabled(if: enabled),
+          .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
     func runNeedsNoHeadless() throws {
         let dir = temporaryDirectory("run-plain")
         for extra in [[], ["--headless"]] {

@@ -224,7 +224,8 @@ struct GifHeaderRunTests {
         #expect(effect.images?[.refreshing].images.count == 1)
     }
 
-    @Test("refreshlab run --effect gif --animation FILE draws the pulled frame; bad options are errors")
+    @Test("refreshlab run --effect gif --animation FILE draws the pulled frame; bad options are errors",
+          .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
     func commandLine() throws {
         let dir = temporaryDirectory("gif-cli")
         #expect(writeBytes(dir + "/four.gif", SolidFrames.gif()))

@@ -29,7 +29,8 @@ func numbers(_ value: JSONValue?) -> [Double] {
 
 @Suite("Gesture scripts: events, trace, frames and captures")
 struct ScriptOutputTests {
-    @Test("Events: one JSON line per state change with frame, time, effect, control, from and to")
+    @Test("Events: one JSON line per state change with frame, time, effect, control, from and to",
+          .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
     func eventsFormat() throws {
         let dir = temporaryDirectory("events")
         let outputs = ScriptRunOutputs(eventsPath: dir + "/events.jsonl")
@@ -59,7 +60,8 @@ struct ScriptOutputTests {
         #expect(parsed["time"] == .number(0.5))
     }
 
-    @Test("Trace: a JSON line per frame with frame, time, offset, inset, velocity, motion, finger and states")
+    @Test("Trace: a JSON line per frame with frame, time, offset, inset, velocity, motion, finger and states",
+          .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
     func traceFormat() throws {
         let dir = temporaryDirectory("trace")
         let run = try ScriptRun(script: try resourceScript("dots"), outputs: ScriptRunOutputs(tracePath: dir + "/t.jsonl"))
@@ -93,7 +95,8 @@ struct ScriptOutputTests {
         #expect(numbers(last["contentOffset"]) == [0, 0])
     }
 
-    @Test("Two runs of a script give the same trace, byte for byte, and the same pixels")
+    @Test("Two runs of a script give the same trace, byte for byte, and the same pixels",
+          .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
     func deterministic() throws {
         func trace(_ name: String) throws -> ([UInt8], [UInt32]) {
             let path = temporaryDirectory(name) + "/t.jsonl"

@@ -114,6 +114,7 @@ struct ScriptRunTests {
     }
 
     @Test("Frames show the header while refreshing, and the list back at the top at the end",
+          .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"),
           arguments: expected.filter { $0.refreshingFrame != nil })
     func frames(_ run: ExpectedRun) throws {
         let replay = try ScriptRun(script: try resourceScript(run.name))

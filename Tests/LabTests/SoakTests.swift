@@ -164,7 +164,8 @@ struct SoakTests {
     /// Memory may grow by less than this from the end of the warm-up to the end.
     static let allowedGrowth = 2 << 20
 
-    @Test func randomUse() throws {
+    @Test(.enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
+    func randomUse() throws {
         let folder = temporaryDirectory("soak")
         var keepsFolder = false
         defer { if !keepsFolder { _ = removeDirectory(folder) } }

@@ -174,7 +174,8 @@ final class WakeCounter: Sendable {
 struct StyleCommandTests {
     /// The listing names each value's source; saved and edited, it is a style file that `run` accepts; a broken
     /// one stops `run` with its file, line and column.
-    @Test func theListingIsAStyleFileForRun() throws {
+    @Test(.enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
+    func theListingIsAStyleFileForRun() throws {
         let dir = temporaryDirectory("styles-command")
         writeTextFile(dir + "/mine.json", "{\n  \"news\": {\"threshold\": 90}\n}\n")
         let listed = try runRefreshlab(["styles", "news", "--style", dir + "/mine.json"], in: dir)

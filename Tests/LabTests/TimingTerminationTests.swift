@@ -31,7 +31,8 @@ let refreshlabExecutable: String? = {
 @Suite("Timings survive SIGTERM")
 struct TimingTerminationTests {
     @Test("SIGTERM during a headless recording leaves a complete CSV and JSON summary",
-          .enabled(if: refreshlabExecutable != nil, "the refreshlab executable is built"))
+          .enabled(if: refreshlabExecutable != nil, "the refreshlab executable is built"),
+          .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
     func sigterm() throws {
         let dir = temporaryDirectory("sigterm")
         let csv = dir + "/t.csv", json = dir + "/t.json"

@@ -176,7 +176,8 @@ struct WholeFilesTests {
     }
 
     @Test("Ctrl-C (SIGINT to the process group) during a capture: ffmpeg finishes the video, all is whole, exit 130",
-          .enabled(if: refreshlabExecutable != nil && ffmpegTools != nil, "refreshlab is built and ffmpeg installed"))
+          .enabled(if: refreshlabExecutable != nil && ffmpegTools != nil, "refreshlab is built and ffmpeg installed"),
+          .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
     func interruptedCapture() throws {
         let dir = temporaryDirectory("run-sigint")
         let mp4 = dir + "/c.mp4", csv = dir + "/t.csv"
@@ -218,7 +219,8 @@ struct WholeFilesTests {
     }
 
     @Test("SIGTERM during a GIF capture waits for ffmpeg to finish the file, however long it takes, then exits 143",
-          .enabled(if: refreshlabExecutable != nil && ffmpegTools != nil, "refreshlab is built and ffmpeg installed"))
+          .enabled(if: refreshlabExecutable != nil && ffmpegTools != nil, "refreshlab is built and ffmpeg installed"),
+          .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
     func terminatedGIF() throws {
         let dir = temporaryDirectory("run-sigterm-gif")
         let gif = dir + "/c.gif", csv = dir + "/t.csv", finished = dir + "/ffmpeg-finished"
@@ -234,7 +236,8 @@ struct WholeFilesTests {
     }
 
     @Test("A second signal stops at once: the timings are saved, the capture ffmpeg has not finished is removed",
-          .enabled(if: refreshlabExecutable != nil && ffmpegTools != nil, "refreshlab is built and ffmpeg installed"))
+          .enabled(if: refreshlabExecutable != nil && ffmpegTools != nil, "refreshlab is built and ffmpeg installed"),
+          .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
     func secondSignal() throws {
         let dir = temporaryDirectory("run-second-signal")
         let pid = try startSlowGIFCapture(in: dir, delay: 30)

@@ -37,7 +37,8 @@ struct FillPathTests {
         }
     }
 
-    @Test("Every fill path this CPU can run draws the same pixels as the portable one: random translucent paths, both rules, clips, over random pixels")
+    @Test("Every fill path this CPU can run draws the same pixels as the portable one: random translucent paths, both rules, clips, over random pixels",
+          .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
     func pathsAgree() {
         let paths = FillPath.available
         #expect(paths.first == .portable)

@@ -123,7 +123,7 @@ struct TransitionTests {
     }
 
     @Test("Thousands of generated gestures around each trigger: no jump, the header in view, the inset back",
-          arguments: effects)
+          .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"), arguments: effects)
     func generatedGestures(_ name: String) {
         var random = SeededRandom(seed: 0x5EED_0000 &+ UInt64(name.utf8.count))
         for run in 0..<300 {
