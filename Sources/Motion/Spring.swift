@@ -29,9 +29,6 @@ public struct Spring: Hashable, Sendable {
     /// ζ = c / (2·√(k·m)): below 1 the spring oscillates, at 1 it returns fastest without overshooting from rest.
     public var dampingRatio: Double { damping / (2 * (stiffness * mass).squareRoot()) }
 
-    /// The scroll view's bounce: mass 1, stiffness 100, damping ratio 1 (docs/reference.md §2), so c = 2·√(k·m) = 20.
-    public static let bounce = Spring(mass: 1, stiffness: 100, damping: 20)
-
     /// The path of a run from `from` towards `to`, starting with `initialVelocity` (units per second).
     public func motion(from: Double, to: Double, initialVelocity: Double) -> SpringMotion {
         SpringMotion(spring: self, from: from, to: to, initialVelocity: initialVelocity)

@@ -6,14 +6,6 @@ import Geometry
 /// v = 0.6·v₋₂ + 0.35·v₋₁ + 0.05·v₀ (v₀ the newest pair), over samples no older than 100 ms, capped at 8000 pt/s
 /// (docs/reference.md §2). Only the last four samples matter, so the tracker keeps four and never allocates.
 public struct PanTracker: Sendable {
-    /// Samples older than this, before the newest, do not count towards the velocity: 100 ms (docs/reference.md §2).
-    public static let velocityWindow = 0.1
-    /// The fastest release velocity, in points per second (docs/reference.md §2).
-    public static let maxVelocity = 8000.0
-    /// Below this speed, in points per second, a release is not a fling (docs/reference.md §2).
-    public static let minFlingVelocity = 100.0
-    /// Weights of the oldest, middle and newest of the last three pair velocities (docs/reference.md §2).
-    static let pairWeights = (oldest: 0.6, middle: 0.35, newest: 0.05)
 
     /// Where the finger went down.
     public private(set) var startLocation = Point.zero

@@ -3,25 +3,36 @@ import Styles
 
 /// The scroll physics as one value: decay, rubber band, bounce, release velocity and the view's own timings.
 ///
-/// The defaults are docs/reference.md §2's, kept where they always were (`DecelerationRate`, `RubberBand`, `Spring.bounce`,
-/// `PanTracker`, `ScrollView`); a style file's "physics" section overrides any of them.
+/// The defaults are docs/reference.md §2's, held here and nowhere else (the deceleration rates are UIKit's named
+/// `DecelerationRate`s); the scroll view, the pan tracker and the rubber band read them from the style they are given,
+/// and a style file's "physics" section overrides any of them.
 public struct PhysicsStyle: StyleValue {
     public var normalDecelerationRate = DecelerationRate.normal.rawValue
     public var fastDecelerationRate = DecelerationRate.fast.rawValue
-    public var rubberBandCoefficient = RubberBand.coefficient
-    public var bounceMass = Spring.bounce.mass
-    public var bounceStiffness = Spring.bounce.stiffness
-    public var bounceDampingRatio = Spring.bounce.dampingRatio
+    /// c, the band's stiffness: how much of the finger's motion the content follows at the edge (docs/reference.md §2).
+    public var rubberBandCoefficient = 0.55
+    /// The bounce: mass 1, stiffness 100, damping ratio 1, critically damped (docs/reference.md §2).
+    public var bounceMass = 1.0
+    public var bounceStiffness = 100.0
+    public var bounceDampingRatio = 1.0
     /// The bounce stops within this many pixels of its edge: 0.5/scale pt (docs/reference.md §2).
     public var bounceRestPixels = 0.5
-    public var velocityWeightOldest = PanTracker.pairWeights.oldest
-    public var velocityWeightMiddle = PanTracker.pairWeights.middle
-    public var velocityWeightNewest = PanTracker.pairWeights.newest
-    public var velocityWindow = PanTracker.velocityWindow
-    public var maxVelocity = PanTracker.maxVelocity
-    public var minFlingVelocity = PanTracker.minFlingVelocity
-    public var contentOffsetAnimationDuration = ScrollView.contentOffsetAnimationDuration
-    public var wheelEndDelay = ScrollView.wheelEndDelay
+    /// Weights of the oldest, middle and newest of the last three sample-pair velocities (docs/reference.md §2).
+    public var velocityWeightOldest = 0.6
+    public var velocityWeightMiddle = 0.35
+    public var velocityWeightNewest = 0.05
+    /// Samples older than this, before the newest, do not count towards the velocity: 100 ms (docs/reference.md §2).
+    public var velocityWindow = 0.1
+    /// The fastest release velocity, in points per second (docs/reference.md §2).
+    public var maxVelocity = 8000.0
+    /// Below this speed, in points per second, a release is not a fling (docs/reference.md §2).
+    public var minFlingVelocity = 100.0
+    /// `setContentOffset(_:animated: true)` takes 0.3 s on an ease-in-ease-out curve. UIKit does not document its
+    /// duration or curve; this is an assumption, not a measurement.
+    public var contentOffsetAnimationDuration = 0.3
+    /// A wheel gesture ends, and an overscroll it made snaps back, this long after its last event. Not from
+    /// docs/reference.md: a pause between notches longer than a frame or two means the hand has left the wheel.
+    public var wheelEndDelay = 0.1
 
     public init() {}
 

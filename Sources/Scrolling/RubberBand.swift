@@ -1,15 +1,16 @@
 /// The resistance past a scroll view's edge: the content follows the finger less and less the further it is pulled.
 ///
 /// f(x) = (1 − 1/(x·c/d + 1))·d, with x the finger's travel past the edge, d the viewport's extent on that axis and
-/// c = 0.55 (docs/reference.md §2). The content never moves more than d past the edge, and its first point of overscroll
-/// moves at c times the finger's speed.
+/// c the physics' `rubberBandCoefficient`, 0.55 by default (docs/reference.md §2). The content never moves more than d
+/// past the edge, and its first point of overscroll moves at c times the finger's speed.
 public enum RubberBand {
-    /// c, the band's stiffness: how much of the finger's motion the content follows at the edge (docs/reference.md §2).
-    public static let coefficient = 0.55
+    /// The coefficient of the default physics, for callers that give none.
+    public static var defaultCoefficient: Double { PhysicsStyle().rubberBandCoefficient }
 
     /// How far past the edge the content shows for a finger travel `x` past it (x ≥ 0; the sign is kept); a style may
-    /// give another `coefficient`, as the functions below take.
-    public static func offset(forTravel x: Double, dimension d: Double, coefficient: Double = coefficient) -> Double {
+    /// give another `coefficient`, as every function here takes.
+    public static func offset(forTravel x: Double, dimension d: Double,
+                              coefficient: Double = defaultCoefficient) -> Double {
         guard d > 0 else { return 0 }
         let magnitude = abs(x)
         let f = (1 - 1 / (magnitude * coefficient / d + 1)) * d
@@ -19,7 +20,8 @@ public enum RubberBand {
     /// The finger travel that shows the content `f` past the edge: x = f·d/(c·(d − f)) (docs/reference.md §2), used when a
     /// new drag starts while the content is overscrolled. An overscroll of d or more has no travel; it maps to a
     /// very large one.
-    public static func travel(forOffset f: Double, dimension d: Double, coefficient: Double = coefficient) -> Double {
+    public static func travel(forOffset f: Double, dimension d: Double,
+                              coefficient: Double = defaultCoefficient) -> Double {
         guard d > 0 else { return 0 }
         let magnitude = Swift.min(abs(f), d * maxOverscrollFraction)
         let x = magnitude * d / (coefficient * (d - magnitude))
@@ -28,7 +30,8 @@ public enum RubberBand {
 
     /// df/dx = c/(x·c/d + 1)²: how fast the content moves past the edge per point of finger travel, which turns a
     /// finger's velocity into the content's at release.
-    public static func slope(atTravel x: Double, dimension d: Double, coefficient: Double = coefficient) -> Double {
+    public static func slope(atTravel x: Double, dimension d: Double,
+                             coefficient: Double = defaultCoefficient) -> Double {
         guard d > 0 else { return 0 }
         let u = abs(x) * coefficient / d + 1
         return coefficient / (u * u)

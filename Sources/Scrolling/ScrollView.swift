@@ -108,12 +108,6 @@ public final class ScrollView {
     /// The latest time the view has been given (seconds).
     public private(set) var currentTime = 0.0
 
-    /// `setContentOffset(_:animated: true)` takes 0.3 s on an ease-in-ease-out curve. UIKit does not document its
-    /// duration or curve; this is an assumption, not a measurement.
-    public static let contentOffsetAnimationDuration = 0.3
-    /// A wheel gesture ends, and an overscroll it made snaps back, this long after its last event. Not from
-    /// docs/reference.md: a pause between notches longer than a frame or two means the hand has left the wheel.
-    public static let wheelEndDelay = 0.1
 
     private var inset: EdgeInsets
     private var motion: (horizontal: AxisMotion, vertical: AxisMotion) = (.idle, .idle)
@@ -201,7 +195,7 @@ public final class ScrollView {
 
     // MARK: Changes from code
 
-    /// Moves the content, at once or over `contentOffsetAnimationDuration`. As in UIKit the offset is not clamped:
+    /// Moves the content, at once or over the physics' `contentOffsetAnimationDuration`. As in UIKit the offset is not clamped:
     /// a refresh control may show its header by setting an offset past the top.
     public func setContentOffset(_ offset: Point, animated: Bool = false) {
         guard offset.isFinite else { return }
@@ -334,7 +328,7 @@ public final class ScrollView {
 
     /// A mouse-wheel or trackpad scroll by `delta` points of content (positive moves the content's offset up, as
     /// a drag upwards does): moves the content through the rubber band, with no momentum; an overscroll snaps back
-    /// `wheelEndDelay` after the last event.
+    /// the physics' `wheelEndDelay` after the last event.
     public func scrollWheel(by delta: Point, time: Double) {
         guard !isTracking, delta.isFinite else { return }
         advanceTime(to: time)

@@ -234,7 +234,9 @@ struct StyleBehaviourTests {
     @Test func noStyleMeansTheDefaults() throws {
         let simulation = Simulation(clock: SimulatedClock())
         #expect(simulation.scrollView.physics == PhysicsStyle())
-        #expect(simulation.scrollView.physics.bounceSpring == Spring.bounce)
+        // docs/reference.md §2: mass 1, stiffness 100, critically damped, so c = 2·√(k·m) = 20.
+        #expect(simulation.scrollView.physics.bounceSpring == Spring(mass: 1, stiffness: 100, damping: 20))
+        #expect(simulation.scrollView.physics.rubberBandCoefficient == 0.55)
         simulation.styles = try styleBook("{}")
         #expect(simulation.refreshControl.metrics == StickyEffect().metrics)
     }

@@ -9,13 +9,13 @@ import TestSupport
     @Test func criticallyDampedBouncePositions() {
         // m = 1, k = 100, c = 20: r = −10, x = (x0 + (v0 + 10·x0)·t)·e^(−10t). From 1 at rest:
         // t = 0.1 → 2/e = 0.7357588823; t = 0.2 → 3/e² = 0.4060058497.
-        let motion = Spring.bounce.motion(from: 1, to: 0, initialVelocity: 0)
+        let motion = Spring(mass: 1, stiffness: 100, damping: 20).motion(from: 1, to: 0, initialVelocity: 0)
         guard case .criticallyDamped = motion.regime else { Issue.record("not critically damped"); return }
         #expect(abs(motion.position(at: 0) - 1) < 1e-12)
         #expect(abs(motion.position(at: 0.1) - 0.7357588823428847) < 1e-12)
         #expect(abs(motion.position(at: 0.2) - 0.4060058497098381) < 1e-12)
         // Towards a target of 50 from 40 with 100 pt/s: x0 = −10, b = 100 − 100 = 0, so x = −10·e^(−10t).
-        let moving = Spring.bounce.motion(from: 40, to: 50, initialVelocity: 100)
+        let moving = Spring(mass: 1, stiffness: 100, damping: 20).motion(from: 40, to: 50, initialVelocity: 100)
         #expect(abs(moving.position(at: 0.3) - (50 - 10 * exp(-3.0))) < 1e-12)
     }
 
@@ -81,7 +81,7 @@ import TestSupport
 
     @Test func aSpringThatStartsAtItsTargetWithAVelocityStillMoves() {
         // The bounce after momentum crosses an edge: x = v0·t·e^(−10t), which peaks at t = 0.1 at v0/(10e).
-        let motion = Spring.bounce.motion(from: 0, to: 0, initialVelocity: -800)
+        let motion = Spring(mass: 1, stiffness: 100, damping: 20).motion(from: 0, to: 0, initialVelocity: -800)
         #expect(abs(motion.position(at: 0.1) - -80 / M_E) < 1e-9)
         let settle = motion.settlingTime(epsilon: 0.25)
         // Hand-solved: 800·t·e^(−10t) = 0.25 near t = 1.0: 800·e^(−10) = 0.0363 < 0.25 < 800·0.7·e^(−7) = 0.511.

@@ -198,7 +198,7 @@ private func drag(_ view: ScrollView, from start: Point, step: Point, frames: In
         view.step(to: release + 0.05)
         let caught = view.contentOffset.y
         view.touchBegan(at: Point(100, 400), time: release + 0.06)
-        #expect(abs(view.contentOffset.y - Spring.bounce.motion(from: caught, to: 0, initialVelocity: 0).target) >= 0)
+        #expect(abs(view.contentOffset.y - PhysicsStyle().bounceSpring.motion(from: caught, to: 0, initialVelocity: 0).target) >= 0)
         let held = view.contentOffset.y
         view.step(to: release + 0.2)
         #expect(view.contentOffset.y == held && !view.isDecelerating)

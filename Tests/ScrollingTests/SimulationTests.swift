@@ -32,7 +32,7 @@ struct SimulationTests {
 
     @Test("The spring back reaches its edge and is done at its settling time")
     func springBack() {
-        let spring = Spring.bounce.motion(from: -80, to: 0, initialVelocity: 0)
+        let spring = PhysicsStyle().bounceSpring.motion(from: -80, to: 0, initialVelocity: 0)
         let back = SpringBackSimulation(spring: spring, settle: 0.9)
         // Critically damped, ω = 10: x(t) = (x₀ + (v₀ + 10·x₀)·t)·e^(−10t) with x₀ = −80, v₀ = 0.
         let t = 0.1
@@ -48,7 +48,7 @@ struct SimulationTests {
             let v = -Double.random(in: 500...8000, using: &random)
             let decay = Decay(start: Double.random(in: 0...300, using: &random), initialVelocity: v)
             guard let crossing = decay.time(toReach: 0) else { continue }
-            let spring = Spring.bounce.motion(from: 0, to: 0, initialVelocity: decay.velocity(at: crossing))
+            let spring = PhysicsStyle().bounceSpring.motion(from: 0, to: 0, initialVelocity: decay.velocity(at: crossing))
             let composed = HandOffSimulation(first: MomentumSimulation(decay: decay, stopTime: .infinity, limit: nil),
                                              time: crossing,
                                              second: SpringBackSimulation(spring: spring, settle: 1))
