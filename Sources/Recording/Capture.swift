@@ -70,7 +70,7 @@ public final class FFmpegCapture: FrameSink {
     }
 
     /// The first executable file named `name` in the `:`-separated directories of `searchPath`.
-    public static func findExecutable(_ name: String, searchPath: String?) -> String? {
+    static func findExecutable(_ name: String, searchPath: String?) -> String? {
         guard let searchPath else { return nil }
         for directory in searchPath.split(separator: ":", omittingEmptySubsequences: true) {
             let candidate = directory + "/" + name
@@ -87,7 +87,7 @@ public final class FFmpegCapture: FrameSink {
 
     /// The frame rate of a GIF made from frames at `frameRate`: the fastest whose frames last whole hundredths of
     /// a second, at least two (players slow down shorter ones), and no faster than the frames come.
-    public static func gifFrameRate(for frameRate: Double) -> Double {
+    static func gifFrameRate(for frameRate: Double) -> Double {
         100 / Swift.max(2, (100 / frameRate).rounded(.up))
     }
 

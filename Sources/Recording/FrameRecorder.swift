@@ -58,7 +58,7 @@ public struct FrameSample: Equatable, Sendable {
     /// The refresh control's state at the end of the frame, as a code of `FrameRecorder.stateNames`.
     public var stateCode: UInt8 = 0
     /// The header effect, as an index into the recorder's effect names.
-    public var effectCode: UInt16 = 0
+    var effectCode: UInt16 = 0
 
     public init() {}
 
@@ -136,11 +136,11 @@ public final class FrameRecorder: @unchecked Sendable {
     private var stateBytes: [[UInt8]] = []
 
     /// Rows are written to the temporary CSV every this many frames (one second at 60 Hz).
-    public static let flushInterval = 60
+    static let flushInterval = 60
 
     /// Seconds per frame: 1 / the display's refresh rate.
     public let budget: Double
-    public let phaseClock: PhaseClock
+    let phaseClock: PhaseClock
     /// How many recent frames the ring keeps.
     public let historyCapacity: Int
     /// Frames ended so far.
@@ -385,7 +385,7 @@ public final class FrameRecorder: @unchecked Sendable {
     }
 
     /// Frames recorded so far in the recording under way (0 when not recording).
-    public var recordedFrameCount: Int {
+    var recordedFrameCount: Int {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         return csvFile == nil ? 0 : recordedCount
@@ -450,14 +450,14 @@ public final class FrameRecorder: @unchecked Sendable {
     }
 
     /// Writes the rows formatted so far to the temporary CSV (`CSV.tmp`) without ending the recording.
-    public func flush() {
+    func flush() {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         if let csv = csvFile { writePendingRows(to: csv) }
     }
 
     /// The summary of the recording under way.
-    public var currentSummary: TimingSummary {
+    var currentSummary: TimingSummary {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         return recordedSummary()
@@ -498,7 +498,7 @@ public final class FrameRecorder: @unchecked Sendable {
     }
 
     /// Drops a recording under way without writing its files.
-    public func abandonRecording() {
+    func abandonRecording() {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         csvFile?.abandon()
@@ -527,7 +527,7 @@ extension FrameRecorder {
     /// Saves every recording under way; returns how many were saved. `Termination` calls it before it exits the
     /// process on a second signal.
     @discardableResult
-    public static func finishAllRecordings() -> Int {
+    static func finishAllRecordings() -> Int {
         var saved = 0
         for recorder in activeRecorders.snapshot() {
             do {

@@ -76,7 +76,7 @@ public enum Termination {
 
     /// Adds work for the watcher to do first when a second signal stops the process at once: saving what can be
     /// saved. It runs on the watcher's thread.
-    public static func addSaver(_ handler: @escaping @Sendable () -> Void) {
+    static func addSaver(_ handler: @escaping @Sendable () -> Void) {
         pthread_mutex_lock(terminationLock)
         defer { pthread_mutex_unlock(terminationLock) }
         savers.append(handler)
@@ -84,7 +84,7 @@ public enum Termination {
 
     /// Adds work for the watcher to do after the savers, before it exits the process on a second signal (stopping
     /// a program that writes a file, say). It runs on the watcher's thread.
-    public static func addStopper(_ handler: @escaping @Sendable () -> Void) {
+    static func addStopper(_ handler: @escaping @Sendable () -> Void) {
         pthread_mutex_lock(terminationLock)
         defer { pthread_mutex_unlock(terminationLock) }
         stoppers.append(handler)

@@ -12,13 +12,13 @@ public struct TimingChart {
     public static let left = 64.0
     public static let right = 24.0
     public static let top = 92.0
-    public static let bottom = 44.0
-    public static let plotHeight = 420.0
+    static let bottom = 44.0
+    static let plotHeight = 420.0
     /// Pixels per frame when the chart has room: the plot is at least `minPlotWidth` and at most `maxPlotWidth`
     /// wide; past that, several frames share a column and the tallest shows.
-    public static let pixelsPerFrame = 3.0
-    public static let minPlotWidth = 960.0
-    public static let maxPlotWidth = 2400.0
+    static let pixelsPerFrame = 3.0
+    static let minPlotWidth = 960.0
+    static let maxPlotWidth = 2400.0
 
     static let background = Color(rgb: 255, 255, 255)
     static let gridColor = Color(rgb: 224, 224, 224)
@@ -47,13 +47,13 @@ public struct TimingChart {
     }
 
     /// The plot's width in pixels for this many frames.
-    public var plotWidth: Double {
+    var plotWidth: Double {
         Swift.min(Swift.max(Double(rows.count) * TimingChart.pixelsPerFrame, TimingChart.minPlotWidth),
                   TimingChart.maxPlotWidth)
     }
 
     /// The plot area in the image, in pixels.
-    public var plotFrame: Rect {
+    var plotFrame: Rect {
         Rect(x: TimingChart.left, y: TimingChart.top, width: plotWidth, height: TimingChart.plotHeight)
     }
 
@@ -76,7 +76,7 @@ public struct TimingChart {
     }
 
     /// The columns of pixels frame `index` covers: [start, end).
-    public func columns(ofFrame index: Int) -> (start: Int, end: Int) {
+    func columns(ofFrame index: Int) -> (start: Int, end: Int) {
         let n = Double(Swift.max(rows.count, 1))
         let start = Int(TimingChart.left + (Double(index) * plotWidth / n).rounded(.down))
         let end = Int(TimingChart.left + (Double(index + 1) * plotWidth / n).rounded(.down))

@@ -24,13 +24,13 @@ import UserFiles
 /// `idle_gaps`.
 public enum TimingFiles {
     /// The CSV's columns, in order.
-    public static let columns = ["frame", "time_s", "interval_ms", "input_ms", "update_ms", "draw_ms", "upload_ms",
+    static let columns = ["frame", "time_s", "interval_ms", "input_ms", "update_ms", "draw_ms", "upload_ms",
                                  "present_ms", "output_ms", "cpu_ms", "state", "effect", "dropped", "idle"]
     public static var header: String { columns.joined(separator: ",") }
 
     /// Appends one frame's row (with its newline).
     @inline(__always)
-    public static func appendRow(_ s: FrameSample, state: [UInt8], effect: [UInt8], budget: Double,
+    static func appendRow(_ s: FrameSample, state: [UInt8], effect: [UInt8], budget: Double,
                                  to out: inout ByteBuffer) {
         out.append(int: s.index); out.append(UInt8(ascii: ","))
         out.append(fixed: s.time, decimals: 6); out.append(UInt8(ascii: ","))
@@ -91,7 +91,7 @@ public struct TimingRow: Equatable, Sendable {
 
     /// The largest time a row may give, in milliseconds (and in seconds for `time_s`): about eleven days, far
     /// past any recording, small enough that the chart's arithmetic stays exact.
-    public static let maxTime = 1e9
+    static let maxTime = 1e9
 
     /// Reads a timings CSV (LF or CRLF line ends); a malformed file, or a number outside its range (times from 0
     /// to `maxTime`, counts from 0), throws a message naming the path, line and column at fault.
@@ -160,7 +160,7 @@ extension TimingFiles {
     }
 
     /// The largest timings CSV read: an hour recorded at 120 Hz is about 40 MB.
-    public static let maxFileSize = 256 << 20
+    static let maxFileSize = 256 << 20
 
     /// The JSON summary written beside a CSV: `T.csv` → `T.json`.
     public static func summaryPath(forCSV csv: String) -> String {

@@ -10,13 +10,13 @@
 /// was due) dropped none: its interval is left out of the interval figures and counted as an idle gap.
 public struct TimingSummary: Equatable, Sendable {
     /// The nearest-rank percentiles that the summary reports, with their JSON names.
-    public static let percentiles: [(name: String, p: Double)] = [("p50", 0.50), ("p90", 0.90), ("p95", 0.95), ("p99", 0.99)]
+    static let percentiles: [(name: String, p: Double)] = [("p50", 0.50), ("p90", 0.90), ("p95", 0.95), ("p99", 0.99)]
 
     /// p50, p90, p95, p99 and max of a set of durations, in seconds.
     public struct Distribution: Equatable, Sendable {
         public var p50: Double
-        public var p90: Double
-        public var p95: Double
+        var p90: Double
+        var p95: Double
         public var p99: Double
         public var max: Double
 
@@ -45,14 +45,14 @@ public struct TimingSummary: Equatable, Sendable {
     public var interval: Distribution
     public var cpuTime: Distribution
     /// Mean CPU time of a frame, in seconds.
-    public var meanCPUTime: Double
+    var meanCPUTime: Double
     /// Frames whose CPU time exceeds the budget, and twice the budget.
-    public var jankyFrames: Int
-    public var badlyJankyFrames: Int
+    var jankyFrames: Int
+    var badlyJankyFrames: Int
     /// Frames the display showed again because a frame came late: the sum of `round(interval / budget) − 1`.
     public var droppedFrames: Int
     /// Frames that came after an idle stretch.
-    public var idleGaps: Int
+    var idleGaps: Int
 
     /// The summary of frames with these CPU times, whose intervals in motion are `intervals` (seconds; frames
     /// after an idle stretch have none there and are counted in `idleGaps`).
@@ -70,7 +70,7 @@ public struct TimingSummary: Equatable, Sendable {
 
     /// The nearest-rank percentile `p` (0…1) of values sorted in ascending order: `sorted[round((n − 1) · p)]`;
     /// 0 for no values.
-    public static func nearestRank(_ sorted: [Double], _ p: Double) -> Double {
+    static func nearestRank(_ sorted: [Double], _ p: Double) -> Double {
         guard !sorted.isEmpty else { return 0 }
         let rank = (Double(sorted.count - 1) * Swift.min(Swift.max(p, 0), 1)).rounded()
         return sorted[Int(rank)]
@@ -78,7 +78,7 @@ public struct TimingSummary: Equatable, Sendable {
 
     /// Nearest-rank percentile over the first `count` values of a sorted buffer (the HUD's allocation-free form).
     @inlinable
-    public static func nearestRank(_ sorted: UnsafeMutableBufferPointer<Double>, count: Int, _ p: Double) -> Double {
+    static func nearestRank(_ sorted: UnsafeMutableBufferPointer<Double>, count: Int, _ p: Double) -> Double {
         guard count > 0 else { return 0 }
         return sorted[Int((Double(count - 1) * p).rounded())]
     }

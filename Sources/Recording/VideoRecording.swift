@@ -28,7 +28,7 @@ public final class VideoRecording {
     /// The video's frame rate.
     public static let frameRate = 60.0
     /// The most video frames one gap between frames (or before `finish`) may take: 10 minutes.
-    public static let maximumGap = 10 * 60 * 60
+    static let maximumGap = 10 * 60 * 60
     /// Frames the ring holds: the newest (waiting for the next to say how long it lasts), the one being written,
     /// and two more to ride out a slow stretch of ffmpeg's (about 33 ms at 60 fps); 16 MB at the phone's pixels.
     static let ringCapacity = 4

@@ -3,7 +3,7 @@ import UserFiles
 
 extension ImageDifference {
     /// The colour that marks a differing pixel: a strong red, which the greyed reference never contains.
-    public static let markColor: (red: Int, green: Int, blue: Int) = (255, 0, 0)
+    static let markColor: (red: Int, green: Int, blue: Int) = (255, 0, 0)
 
     /// A picture of where two images differ, readable at a glance: the reference greyed and faded, so that it only
     /// shows where things are, and every differing pixel painted in `markColor`, the stronger the larger its
@@ -25,7 +25,7 @@ extension ImageDifference {
 
     /// How strongly a pixel whose channels differ by at most `difference` is marked, from 0 (not at all) to 1.
     /// Grows with the difference, and jumps at the threshold so that visible mistakes stand out.
-    public static func markStrength(_ difference: Int, threshold: Int = ImageDifference.defaultThreshold) -> Double {
+    static func markStrength(_ difference: Int, threshold: Int = ImageDifference.defaultThreshold) -> Double {
         guard difference > 0 else { return 0 }
         let limit = Swift.max(threshold, 1)
         if difference <= limit {

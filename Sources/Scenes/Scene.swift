@@ -81,7 +81,7 @@ public struct SceneItem: Sendable {
 
     /// The stroker's tolerance in the item's own units, so that the outline is within
     /// `Rasterizer.defaultTolerance` pixels once the transform has scaled it (by √|det| on average).
-    public var strokeTolerance: Double {
+    var strokeTolerance: Double {
         let scale = abs(transform.determinant).squareRoot()
         guard scale.isFinite, scale > SceneItem.minimumScale else { return Rasterizer.defaultTolerance }
         return Rasterizer.defaultTolerance / scale

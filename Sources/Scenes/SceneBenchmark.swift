@@ -9,7 +9,7 @@ import UserFiles
 /// untimed warm-up renders (caches, page faults, CPU frequency), then each timed render measured on its own.
 public struct SceneTiming: Equatable, Sendable {
     /// Renders before timing starts; they fault in the canvas and the rasterizer's buffers and warm the caches.
-    public static let warmUpRenders = 3
+    static let warmUpRenders = 3
 
     /// Every timed render's duration, in nanoseconds, in the order they ran.
     public var samples: [UInt64]
@@ -32,19 +32,19 @@ public struct SceneTiming: Equatable, Sendable {
     }
 
     /// The middle sample; the mean of the two middle ones for an even count; 0 with no samples.
-    public var medianNanoseconds: Double {
+    var medianNanoseconds: Double {
         guard !samples.isEmpty else { return 0 }
         let sorted = samples.sorted()
         let mid = sorted.count / 2
         return sorted.count % 2 == 1 ? Double(sorted[mid]) : (Double(sorted[mid - 1]) + Double(sorted[mid])) / 2
     }
 
-    public var meanNanoseconds: Double {
+    var meanNanoseconds: Double {
         guard !samples.isEmpty else { return 0 }
         return samples.reduce(0.0) { $0 + Double($1) } / Double(samples.count)
     }
 
-    public var minNanoseconds: UInt64 { samples.min() ?? 0 }
+    var minNanoseconds: UInt64 { samples.min() ?? 0 }
 
     /// The one-line JSON report both renderers print, e.g.
     /// `{"scene": "sticky", "width": 750, "height": 1334, "iterations": 30, "median_ns": 1, "mean_ns": 1, "min_ns": 1}`.
@@ -55,7 +55,7 @@ public struct SceneTiming: Equatable, Sendable {
     }
 
     /// The monotonic clock in nanoseconds.
-    public static func nanoseconds() -> UInt64 {
+    static func nanoseconds() -> UInt64 {
         var ts = timespec()
         clock_gettime(CLOCK_MONOTONIC, &ts)
         return UInt64(ts.tv_sec) * 1_000_000_000 + UInt64(ts.tv_nsec)

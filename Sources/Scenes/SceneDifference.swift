@@ -7,16 +7,16 @@ public struct ImageDifference: Equatable, Sendable {
     public static let defaultThreshold = 32
 
     /// Mean of |a − b| over every channel (alpha, red, green, blue) of every pixel.
-    public var meanAbsoluteChannelDifference: Double
+    var meanAbsoluteChannelDifference: Double
     /// The largest difference of any channel of any pixel.
-    public var maxChannelDifference: Int
+    var maxChannelDifference: Int
     /// How many pixels have some channel differing by more than `threshold`.
-    public var pixelsOverThreshold: Int
+    var pixelsOverThreshold: Int
     public var threshold: Int
-    public var pixelCount: Int
+    var pixelCount: Int
 
     /// The share of pixels over the threshold, in percent.
-    public var percentOverThreshold: Double {
+    var percentOverThreshold: Double {
         pixelCount == 0 ? 0 : 100 * Double(pixelsOverThreshold) / Double(pixelCount)
     }
 

@@ -16,7 +16,7 @@ public struct SceneError: Error, CustomStringConvertible, Equatable {
     public var item: Int?
     /// The field at fault, or nil when the fault is not in one field.
     public var field: String?
-    public var reason: String
+    var reason: String
 
     public init(file: String, item: Int? = nil, field: String? = nil, reason: String) {
         self.file = file
@@ -36,9 +36,9 @@ public struct SceneError: Error, CustomStringConvertible, Equatable {
 extension Scene {
     /// The largest canvas side a scene may ask for, in pixels: far above any phone screen, small enough that a
     /// mistyped size cannot ask for gigabytes.
-    public static let maxSide = 16384
+    static let maxSide = 16384
     /// The largest canvas a scene may ask for, in pixels (256 MB of 32-bit pixels).
-    public static let maxPixels = 1 << 26
+    static let maxPixels = 1 << 26
 
     /// Reads and checks a scene file.
     ///
@@ -75,7 +75,7 @@ extension Scene {
     }
 
     /// The largest scene file read: the stress scene, the largest drawn here, is under 100 KB.
-    public static let maxFileSize = 16 << 20
+    static let maxFileSize = 16 << 20
 }
 
 /// Checks the fields of a scene's JSON, one object at a time, and builds the scene.

@@ -1,5 +1,5 @@
 import Geometry
-import Lab
+@testable import Lab
 import Motion
 import Refresh
 import Testing

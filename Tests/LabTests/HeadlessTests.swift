@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Geometry
-import Lab
+@testable import Lab
 import Motion
 import Raster
 import Refresh

@@ -1,6 +1,6 @@
 import Foundation
 import Geometry
-import Lab
+@testable import Lab
 import Raster
 import Testing
 import Colors

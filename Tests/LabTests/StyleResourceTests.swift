@@ -1,4 +1,4 @@
-import Lab
+@testable import Lab
 import Styles
 import Testing
 import TestSupport

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import Lab
+@testable import Lab
 import Lottie
 import Raster
 import Testing

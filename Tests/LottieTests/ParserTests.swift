@@ -1,4 +1,4 @@
-import Lab
+@testable import Lab
 import Lottie
 import Testing
 import TestSupport

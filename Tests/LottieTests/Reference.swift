@@ -1,5 +1,5 @@
 import CRLottie
-import Lab
+@testable import Lab
 import Lottie
 import Raster
 

@@ -2,7 +2,7 @@
 import Glibc
 #endif
 import Geometry
-import Lab
+@testable import Lab
 import Lottie
 import Motion
 import Raster

@@ -18,7 +18,7 @@ import UserFiles
 /// Every failure is a `LabError` naming the file at fault.
 public enum AnimationFiles {
     /// The most PNG frames a folder may hold: more is surely not a header animation.
-    public static let maxFrames = 1000
+    static let maxFrames = 1000
     /// The default animation under `Resources/`, made by RefreshLab's own rasterizer.
     public static let defaultResource = "animations/refresh"
 
@@ -100,7 +100,7 @@ public enum AnimationFiles {
 
     /// Numeric order of frame files: by the last run of digits in the name (`frame-9` before `frame-10`), then by
     /// the whole name; names without digits come last.
-    public static func frameOrder(_ a: String, _ b: String) -> Bool {
+    static func frameOrder(_ a: String, _ b: String) -> Bool {
         switch (lastNumber(in: a), lastNumber(in: b)) {
         case let (x?, y?):
             // Compared as digit strings without leading zeros, so any length of number works.

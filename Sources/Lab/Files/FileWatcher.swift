@@ -17,7 +17,7 @@ import UserFiles
 public final class FileWatcher: @unchecked Sendable {
     /// How long after the last event of a burst the change is reported, in seconds: long enough for an editor's
     /// write-and-rename, short against the 200 ms a reload may take.
-    public static let settleTime = 0.03
+    static let settleTime = 0.03
 
     /// What to watch.
     public enum Target: Hashable, Sendable {
@@ -92,7 +92,7 @@ public final class FileWatcher: @unchecked Sendable {
     }
 
     /// True once after each change: the caller reloads then.
-    public func takeChange() -> Bool {
+    func takeChange() -> Bool {
         pending.exchange(false, ordering: .acquiring)
     }
 
@@ -186,9 +186,9 @@ public final class StyleReloader: FileReloader {
     private let catalog = StyleFiles.catalog
     private var watcher: FileWatcher?
     /// The fault of the last reload, nil when it read.
-    public private(set) var lastError: StyleError?
+    private(set) var lastError: StyleError?
     /// How many times the styles were read again.
-    public private(set) var reloadCount = 0
+    private(set) var reloadCount = 0
 
     /// Watches the files `paths` gives (asked again at each reload, as files may come and go in `folder`) and
     /// the `*.json` files of `folder`; `wake` runs on the watcher's thread after a change.

@@ -13,7 +13,7 @@ public typealias LottieFileError = FileError
 /// file, to the Lottie module, which knows the format but reads no files.
 public enum LottieFile {
     /// Largest file read: real animations are well under a few megabytes.
-    public static let maxBytes = 64 << 20
+    static let maxBytes = 64 << 20
 
     public static func load(path: String) throws(LottieFileError) -> LottieAnimation {
         try parse(UserFile.read(path, kind: "Lottie file", limit: maxBytes), file: path)

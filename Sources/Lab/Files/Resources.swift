@@ -9,10 +9,10 @@ import Darwin
 /// In order: the folder named by `REFRESHLAB_RESOURCES`; `Resources` beside the executable (an installed copy);
 /// the source tree this module was built from. The first that exists wins.
 public enum ResourceLocator {
-    public static let environmentVariable = "REFRESHLAB_RESOURCES"
+    static let environmentVariable = "REFRESHLAB_RESOURCES"
 
     /// The folders tried, in order.
-    public static var candidates: [String] {
+    static var candidates: [String] {
         var list: [String] = []
         if let value = getenv(environmentVariable), value.pointee != 0 { list.append(String(cString: value)) }
         if let executable = executablePath, let slash = executable.lastIndex(of: "/") {
@@ -28,7 +28,7 @@ public enum ResourceLocator {
     }
 
     /// The resources folder, or nil when none of the candidates exists.
-    public static var directory: String? {
+    static var directory: String? {
         candidates.first(where: isDirectory)
     }
 

@@ -10,7 +10,7 @@ import UserFiles
 /// The user's style files: where they are, reading them, and the sections they may hold.
 public enum StyleFiles {
     /// The section of a style file for the scroll physics.
-    public static let physicsSection = "physics"
+    static let physicsSection = "physics"
 
     /// Every section a style file may have: the physics, then each effect with a style, in the keyboard's order.
     public static var catalog: StyleCatalog {
@@ -61,7 +61,7 @@ public enum StyleFiles {
     }
 
     /// Where a section's schema lives under Resources: `physics.json`, or `effects/NAME.json` for an effect.
-    public static func schemaResource(for name: String) -> String {
+    static func schemaResource(for name: String) -> String {
         name == physicsSection ? "physics.json" : "effects/\(name).json"
     }
 

@@ -55,17 +55,17 @@ public enum Command: Equatable, Sendable {
         public var keys: String
         public var command: Command
         public var help: String
-        public var chineseHelp: String
+        var chineseHelp: String
     }
 
     /// What a key's name starts with when Shift is held: "Shift+Right".
     public static let shiftPrefix = "Shift+"
 
     /// How many effects have a key of their own: 1…9.
-    public static let effectKeyCount = 9
+    static let effectKeyCount = 9
 
     /// The keys of the effects, 1…9, in the order `RefreshEffects` lists them, each with the effect's own title.
-    public static var effectKeyBindings: [KeyBinding] {
+    static var effectKeyBindings: [KeyBinding] {
         RefreshEffects.entries.prefix(effectKeyCount).enumerated().map { index, entry in
             KeyBinding(keys: String(index + 1), command: .selectEffect(index: index), help: entry.title.english,
                        chineseHelp: entry.title.chinese)
@@ -74,7 +74,7 @@ public enum Command: Equatable, Sendable {
 
     /// Every key the simulator knows, in the order the help overlay lists them, with what it does: the effects'
     /// keys as the registry has them, then the tools'.
-    public static var keyBindings: [KeyBinding] { effectKeyBindings + toolKeyBindings }
+    static var keyBindings: [KeyBinding] { effectKeyBindings + toolKeyBindings }
 
     /// The keys that do not depend on the effects.
     static let toolKeyBindings: [KeyBinding] = [

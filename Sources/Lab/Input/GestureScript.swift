@@ -79,11 +79,11 @@ public struct GestureScript: Equatable, Sendable {
     public static let defaultMaxDuration = 3600.0
     /// The largest coordinate a point or a wheel's delta may have, in points: far off the 375×667 screen, small
     /// enough that the scroll view's arithmetic keeps its precision.
-    public static let maxCoordinate = 100_000.0
+    static let maxCoordinate = 100_000.0
 
     public var name: String?
     public var effect: String?
-    public var autoEnd: Bool?
+    var autoEnd: Bool?
     public var steps: [Step]
 
     public init(name: String? = nil, effect: String? = nil, autoEnd: Bool? = nil, steps: [Step]) {
@@ -116,7 +116,7 @@ public struct GestureScript: Equatable, Sendable {
     }
 
     /// The largest script read: a long scripted session is a few hundred kilobytes.
-    public static let maxFileSize = 16 << 20
+    static let maxFileSize = 16 << 20
 
     static func readFile(_ path: String) throws(ScriptError) -> [UInt8] {
         try UserFile.read(path, kind: "gesture script", limit: maxFileSize,

@@ -142,7 +142,7 @@ public final class ScriptReplay: FrameInput {
     /// The frame the next `nextFrame` call makes; `frameCount` once the replay is over.
     public private(set) var frame = 0
     /// True once a `Q` or `Escape` key in the script asked to quit: the replay stops after that frame.
-    public private(set) var quitRequested = false
+    private(set) var quitRequested = false
     private var actions: ScriptTimeline.Cursor
     /// The next action, made but not yet due.
     private var nextAction: (frame: Int, action: ScriptTimeline.Action)?
@@ -174,7 +174,7 @@ public final class ScriptReplay: FrameInput {
 
     /// The date a replay's clock shows `seconds` into the run: 10:00 on 1 January 2026 at its start, then on by the
     /// minute (a run lasts at most about twelve days of simulated time, so it stays in January).
-    public static func date(at seconds: Double) -> RefreshDate {
+    static func date(at seconds: Double) -> RefreshDate {
         let minutes = 600 + Int(Swift.max(0, Swift.min(seconds, 2_000_000)) / 60)
         return RefreshDate(year: 2026, month: 1, day: 1 + minutes / 1440, hour: minutes / 60 % 24, minute: minutes % 60)
     }
@@ -182,7 +182,7 @@ public final class ScriptReplay: FrameInput {
     public var frameCount: Int { timeline.frameCount }
     /// The header effects a script or a run may name.
     public static var effectNames: [String] { RefreshEffects.names }
-    public var isFinished: Bool { frame >= timeline.frameCount || quitRequested }
+    var isFinished: Bool { frame >= timeline.frameCount || quitRequested }
 
     /// The frame's time on the simulated clock, in seconds.
     public var now: Double { clock.now }
@@ -290,12 +290,12 @@ public final class ScriptRun {
 
     /// True when SIGINT or SIGTERM stopped the run before the script's end (see
     /// `Termination.install`); what was made so far is written whole.
-    public var wasInterrupted: Bool { loop.wasInterrupted }
+    var wasInterrupted: Bool { loop.wasInterrupted }
 
     /// Runs every frame of the script, then finishes every output; returns the number of frames run.
     @discardableResult
     public func run() throws -> Int { try loop.run() }
 
     /// Closes the trace, the events file and the captures.
-    public func finish() throws { try loop.finish() }
+    func finish() throws { try loop.finish() }
 }

@@ -17,7 +17,7 @@ import Motion
 /// ```
 public final class TimeControl: Clock {
     /// How much slower time runs with slow animations on (the iOS Simulator's factor).
-    public static let slowFactor = 10.0
+    static let slowFactor = 10.0
 
     public let base: any Clock
     /// How far one `stepFrame()` moves time while paused, in lab seconds: one frame of the display.
@@ -37,12 +37,12 @@ public final class TimeControl: Clock {
     public var rate: Double { isPaused ? 0 : (isSlow ? 1 / TimeControl.slowFactor : 1) }
 
     /// Slow animations: time runs `slowFactor` times slower.
-    public var isSlow = false {
+    var isSlow = false {
         willSet { reanchor() }
     }
 
     /// Time stands still until resumed or stepped.
-    public var isPaused = false {
+    var isPaused = false {
         willSet { reanchor() }
     }
 

@@ -17,28 +17,28 @@ public final class HUD {
     /// The panel's size and margin from the screen's top-right corner, in points.
     public static let width = 150.0
     public static let margin = 6.0
-    public static let padding = 6.0
+    static let padding = 6.0
     /// Text size and line spacing, in points: 10 pt is 20 px at scale 2, legible on the simulated phone.
-    public static let fontSize = 10.0
-    public static let lineHeight = 13.0
+    static let fontSize = 10.0
+    static let lineHeight = 13.0
     /// The legend's text size and its two rows' spacing, in points.
-    public static let legendFontSize = 8.0
-    public static let legendLineHeight = 11.0
+    static let legendFontSize = 8.0
+    static let legendLineHeight = 11.0
     /// The graph's height in points: it spans 0 to `graphRange` budgets, so the budget line sits at a third of its
     /// height, with room above it to see how far a slow frame went.
-    public static let graphHeight = 66.0
-    public static let graphRange = 3.0
+    static let graphHeight = 66.0
+    static let graphRange = 3.0
     /// Width of one frame's bar, in points (1 pt = 2 px at scale 2).
-    public static let barWidth = 1.0
+    static let barWidth = 1.0
     /// The legend's rows: the budgeted phases, three then two.
     static let legendRows: [[FramePhase]] = [[.input, .update, .draw], [.upload, .present]]
 
     public static let background = Color(rgb: 0, 0, 0, alpha: 0.72)
-    public static let textColor = Color(rgb: 255, 255, 255)
-    public static let budgetColor = Color(rgb: 0, 230, 118)
+    static let textColor = Color(rgb: 255, 255, 255)
+    static let budgetColor = Color(rgb: 0, 230, 118)
 
     /// Whether the frame graph is drawn under the figures (the G key).
-    public var showsGraph = true
+    var showsGraph = true
 
     private var glyphLines: [TextLine?] = []
     private var stateLines: [TextLine] = []
@@ -55,7 +55,7 @@ public final class HUD {
     deinit { line.deallocate() }
 
     /// The panel's frame in screen points.
-    public func panelFrame(screen: Size) -> Rect {
+    func panelFrame(screen: Size) -> Rect {
         let textHeight = 3 * HUD.lineHeight
         let graphHeight = HUD.graphHeight + HUD.padding + Double(HUD.legendRows.count) * HUD.legendLineHeight
         let height = 2 * HUD.padding + textHeight + (showsGraph ? graphHeight : 0)
@@ -63,14 +63,14 @@ public final class HUD {
     }
 
     /// The graph's frame in screen points (inside the panel, under the text).
-    public func graphFrame(screen: Size) -> Rect {
+    func graphFrame(screen: Size) -> Rect {
         let panel = panelFrame(screen: screen)
         return Rect(x: panel.minX + HUD.padding, y: panel.minY + HUD.padding + 3 * HUD.lineHeight + HUD.padding,
                     width: panel.width - 2 * HUD.padding, height: HUD.graphHeight)
     }
 
     /// How many frames the graph shows: one bar per `barWidth` of its width, at most the recorder's ring.
-    public func barCount(screen: Size, recorder: FrameRecorder) -> Int {
+    func barCount(screen: Size, recorder: FrameRecorder) -> Int {
         Swift.min(Int(graphFrame(screen: screen).width / HUD.barWidth), recorder.historyCapacity)
     }
 

@@ -12,7 +12,7 @@ import Colors
 public final class Toast {
     /// How long a toast stays, in seconds, its last `fadeDuration` fading out.
     public static let duration = 1.6
-    public static let fadeDuration = 0.3
+    static let fadeDuration = 0.3
     static let fontSize = 14.0
     static let padding = Size(14, 8)
     /// Distance of the toast's bottom above the screen's bottom, in points.
@@ -22,7 +22,7 @@ public final class Toast {
     /// The text shown (or last shown).
     public private(set) var text = ""
     /// When it was shown, on the base clock; nil before the first.
-    public private(set) var shownAt: Double?
+    private(set) var shownAt: Double?
     /// A second, smaller line: the full path of a file written, shortened in the middle when too long.
     public private(set) var detail: String?
     static let detailFontSize = 12.0
@@ -44,7 +44,7 @@ public final class Toast {
     }
 
     /// Whether the toast is on screen at `time` (base clock).
-    public func isVisible(at time: Double) -> Bool {
+    func isVisible(at time: Double) -> Bool {
         guard let shownAt, !text.isEmpty else { return false }
         return time >= shownAt && time < shownAt + Toast.duration
     }

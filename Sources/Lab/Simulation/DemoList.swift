@@ -11,8 +11,8 @@ import Colors
 /// the first time the row is seen in a language and kept, so a frame in the steady state allocates nothing.
 public final class DemoList {
     /// Height of one row, in points.
-    public static let rowHeight = 72.0
-    public static let avatarDiameter = 44.0
+    static let rowHeight = 72.0
+    static let avatarDiameter = 44.0
     public static let margin = 16.0
     /// Font sizes, in points, as in a messaging app's inbox.
     static let titleSize = 16.0
@@ -24,12 +24,12 @@ public final class DemoList {
     static let badgeHeight = 20.0
 
     /// The rows loaded so far: a first page, then a page more for each load of the footer.
-    public private(set) var rowCount: Int
+    private(set) var rowCount: Int
     /// The most rows the list can hold: after that the footer has no more data.
     public let capacity: Int
     public let width: Double
     /// The language the rows' texts are in.
-    public var language = RefreshLanguage.english
+    var language = RefreshLanguage.english
     private let background: Path
     private let avatar: Path
     private let separator: Path
@@ -62,7 +62,7 @@ public final class DemoList {
     /// How many rows the demo inbox shows at first, and how many each load adds, up to `capacity`. Not from
     /// docs/reference.md: a page of a mail app's inbox, so the footer is reached in a few flings.
     public static let firstPage = 60
-    public static let pageSize = 20
+    static let pageSize = 20
 
     /// A list of `rowCount` rows that can grow to `capacity` (storage for every row is made here, so a load
     /// allocates nothing while frames run).
@@ -83,7 +83,7 @@ public final class DemoList {
 
     /// Adds up to `count` rows at the end; returns whether the list can still grow.
     @discardableResult
-    public func loadMore(_ count: Int = DemoList.pageSize) -> Bool {
+    func loadMore(_ count: Int = DemoList.pageSize) -> Bool {
         rowCount = Swift.min(capacity, rowCount + Swift.max(0, count))
         return rowCount < capacity
     }
@@ -96,10 +96,10 @@ public final class DemoList {
     /// Where the texts begin, right of the avatar.
     static let textX = margin + avatarDiameter + 12
 
-    public var contentHeight: Double { Double(rowCount) * DemoList.rowHeight }
+    var contentHeight: Double { Double(rowCount) * DemoList.rowHeight }
 
     /// The rows whose area meets `viewport` (content coordinates, points).
-    public func visibleRows(in viewport: Rect) -> ClosedRange<Int>? {
+    func visibleRows(in viewport: Rect) -> ClosedRange<Int>? {
         let h = DemoList.rowHeight
         guard rowCount > 0, viewport.minY.isFinite, viewport.maxY.isFinite else { return nil }
         let first = Swift.max(0, Int((viewport.minY / h).rounded(.down)))
@@ -108,7 +108,7 @@ public final class DemoList {
     }
 
     /// How many rows have their texts laid out in the current language (a row is laid out the first time it shows).
-    public var laidOutRowCount: Int {
+    var laidOutRowCount: Int {
         (language == .chinese ? chinese : english).reduce(0) { $0 + ($1 == nil ? 0 : 1) }
     }
 
@@ -188,12 +188,12 @@ public final class DemoList {
 
     /// What row `row` says, before layout.
     public struct RowContent: Equatable, Sendable {
-        public var initials: String
+        var initials: String
         public var title: String
-        public var subtitle: String
+        var subtitle: String
         public var time: String
         /// Unread messages; 0 shows no badge.
-        public var unread: Int
+        var unread: Int
 
         public init(initials: String, title: String, subtitle: String, time: String, unread: Int) {
             self.initials = initials

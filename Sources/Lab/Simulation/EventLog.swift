@@ -67,7 +67,7 @@ public final class EventLog {
     /// How many of the oldest changes were let go from `changes`.
     public private(set) var droppedCount = 0
     /// How many changes `changes` keeps at least once it is trimmed.
-    public static let retainedChanges = 1024
+    static let retainedChanges = 1024
     /// The frame being run; the host advances it.
     public var frame = 0
     /// Where the lines go, or nil to keep them in memory only.

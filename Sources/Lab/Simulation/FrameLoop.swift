@@ -55,7 +55,7 @@ public final class FrameLoop {
     public let display: (any FrameDisplay)?
     /// Times every presented frame; the HUD draws its recent frames; `--timings` and R record them.
     public let recorder: FrameRecorder
-    public let hud = HUD()
+    let hud = HUD()
     /// State changes, as JSON lines.
     public var events: EventLog?
     /// Read files again when they are saved: the window's style files (`--style`, the user's folder) and the
@@ -64,13 +64,13 @@ public final class FrameLoop {
     /// A JSON line per presented frame.
     public var trace: TraceWriter?
     /// Outputs that take every presented frame: PNG files, a capture.
-    public var sinks: [any FrameSink] = []
+    var sinks: [any FrameSink] = []
     /// Where screenshots (C), timing recordings (R) and videos (V) go; without one those keys only say so.
     public var files: OutputFolder?
     /// Frames presented so far.
     public private(set) var frameIndex = 0
     /// True once SIGINT or SIGTERM stopped the loop.
-    public private(set) var wasInterrupted = false
+    private(set) var wasInterrupted = false
     /// Lines for standard output: every file written, with its full path (flushed at once, so that a script
     /// reading the output sees each line as it happens).
     public var report: (String) -> Void = { line in
@@ -80,7 +80,7 @@ public final class FrameLoop {
     /// Called with the number of frames presented after each frame (a headless run's progress line).
     public var afterFrame: ((Int) -> Void)?
     /// Lines for standard error: failures to write a file.
-    public var reportError: (String) -> Void = { FileLines.standardError($0) }
+    var reportError: (String) -> Void = { FileLines.standardError($0) }
 
     private var lastActivity = Simulation.Activity.moving
     private var sleptSinceLastFrame = false
@@ -326,7 +326,7 @@ public final class FrameLoop {
     // MARK: Status and the end
 
     /// What is on, for the window's title: the simulation's status and the recordings under way.
-    public var statusLine: String { status.title }
+    var statusLine: String { status.title }
 
     /// Everything the title says: the simulation's toggles and the recordings under way.
     private var status: Status {
@@ -347,7 +347,7 @@ public final class FrameLoop {
 
     /// Finishes every output: the sinks, the video and the timings under way (announced), the trace and the
     /// events. Reports the first failure after trying them all.
-    public func finish() throws {
+    func finish() throws {
         // Values tuned in the last moments before the end are saved, never lost.
         simulation.saveTuning()
         var failure: (any Error)?

@@ -3,11 +3,11 @@ import Geometry
 /// The simulated device: an iPhone 8 class screen, drawn at `scale` pixels per point.
 public struct Phone: Sendable, Equatable {
     /// The screen in points (iPhone 6/7/8: 375×667).
-    public var screenSize = Size(375, 667)
+    var screenSize = Size(375, 667)
     /// Pixels per point (2 on those phones).
     public var scale = 2.0
     /// Status bar (20) plus navigation bar (44), the top chrome of a `UINavigationController` in portrait.
-    public var navigationBarHeight = 64.0
+    var navigationBarHeight = 64.0
 
     public init(scale: Double = 2) {
         self.scale = scale
@@ -18,12 +18,12 @@ public struct Phone: Sendable, Equatable {
     public var pixelHeight: Int { Int((screenSize.height * scale).rounded()) }
 
     /// The part of the screen the list scrolls in, below the navigation bar.
-    public var listFrame: Rect {
+    var listFrame: Rect {
         Rect(x: 0, y: navigationBarHeight, width: screenSize.width, height: screenSize.height - navigationBarHeight)
     }
 
     /// The part of the display a window may take at most.
-    public static let displayShare = 0.9
+    static let displayShare = 0.9
 
     /// The window's size in pixels on a display with `display` usable pixels: the canvas's own size (so scale 3
     /// opens a larger window than 2) where the display has room, else scaled down to fit `displayShare` of it,

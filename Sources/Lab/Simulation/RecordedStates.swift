@@ -3,7 +3,7 @@ import Refresh
 
 extension FrameRecorder {
     /// Ends the frame with the refresh control's state, named in the recording as `RefreshState.kindNames` does.
-    public func endFrame(state: RefreshState, effect: String) {
+    func endFrame(state: RefreshState, effect: String) {
         if stateNames.isEmpty { stateNames = RefreshState.kindNames }
         endFrame(stateCode: state.kindCode, effect: effect)
     }

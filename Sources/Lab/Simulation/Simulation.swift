@@ -28,15 +28,15 @@ public final class Simulation {
     public static var effectNames: [String] { RefreshEffects.names }
     /// How long a refresh or a load runs before the simulator ends it by itself (when `autoEndsRefreshing`), in
     /// seconds: long enough to watch the refreshing animation, as a quick network answer would be.
-    public static let autoEndDelay = 1.5
+    static let autoEndDelay = 1.5
     /// How many new items an automatic end reports on a header that tells them (`RefreshEffect.reportsNewItems`).
-    public static let newItemsPerRefresh = 12
+    static let newItemsPerRefresh = 12
 
     public let phone: Phone
     /// The simulation's time: the base clock given at init, slowed, paused or stepped by the simulator's tools.
     public let clock: TimeControl
     public let scrollView: ScrollView
-    public let refreshControl = RefreshControl()
+    let refreshControl = RefreshControl()
     /// The automatic load-more footer under the list's last row.
     public let footer = LoadMoreFooter()
     public let list: DemoList
@@ -57,7 +57,7 @@ public final class Simulation {
         }
     }
     /// Counts the changes of `styles`, so that what is made from them (the tuning panel's rows) is made again.
-    public private(set) var stylesRevision = 0
+    private(set) var stylesRevision = 0
     /// The tuning panel (T): the current effect's and the physics' parameters, nudged with the arrows and saved to
     /// the user's style file.
     public let tuning = Tuning()
@@ -66,9 +66,9 @@ public final class Simulation {
     /// The animations read for the headers that play files, by effect name (see `loadAnimation(path:for:)`).
     var headerAnimations: [String: HeaderAnimation] = [:]
     /// The overlays' switches, flipped by their keys: the debug overlay (D), the frame-time graph (G), the help (H).
-    public var showsDebugOverlay = false
+    var showsDebugOverlay = false
     public var showsFrameGraph = false
-    public var showsHelp = false
+    var showsHelp = false
     /// Whether screenshots and recordings include the overlays (HUD, toast, help, debug): off, so that outputs
     /// show the phone as it is (O, or `--overlays`).
     public var includesOverlaysInOutputs = false
@@ -250,7 +250,7 @@ public final class Simulation {
     }
 
     /// What an automatic end reports: the new items' message on a header that tells how many came, else success.
-    public var autoEndResult: RefreshResult {
+    var autoEndResult: RefreshResult {
         refreshControl.effect.reportsNewItems ? .message(newItemsMessage(in: refreshControl.language)) : .success
     }
 
@@ -272,7 +272,7 @@ public final class Simulation {
 
     /// What moves now, and when the next change is due if nothing does. Paused, the simulation is still but for
     /// the toast, which lives on the base clock.
-    public var activity: Activity {
+    var activity: Activity {
         let moving = scrollView.isAnimating || refreshControl.isAnimating || footer.state == .refreshing
             || animator.hasRunningAnimations
         if moving && !clock.isPaused { return .moving }
@@ -283,7 +283,7 @@ public final class Simulation {
     }
 
     /// What the window's title says of the simulation (the frame loop adds its recordings).
-    public var statusFlags: Status {
+    var statusFlags: Status {
         Status(effect: effectName, chinese: language == .chinese, autoEnd: autoEndsRefreshing, slow: clock.isSlow,
                paused: clock.isPaused, debug: showsDebugOverlay, tuning: tuning.isOpen,
                noMoreData: footer.state == .noMoreData, overlaysInOutputs: includesOverlaysInOutputs)
@@ -319,7 +319,7 @@ public final class Simulation {
     }
 
     /// Draws the simulator's overlays over the phone: the debug overlay, the help and the toast.
-    public func renderOverlays() {
+    func renderOverlays() {
         let (contentToPixels, clip) = listTransform()
         overlays.draw(self, time: frameTime ?? clock.now, contentToPixels: contentToPixels, listClip: clip)
     }

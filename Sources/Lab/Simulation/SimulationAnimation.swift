@@ -54,7 +54,7 @@ extension Simulation {
     /// Reads every animation file again (after one changed on disk) and shows it: per file, the error when it is
     /// now unreadable (its old animation stays).
     @discardableResult
-    public func reloadAnimations() -> [(path: String, error: String?)] {
+    func reloadAnimations() -> [(path: String, error: String?)] {
         let files = headerAnimations.compactMap { name, loaded in loaded.path.map { (name: name, path: $0) } }
         return files.sorted { $0.name < $1.name }.map { file in
             do {

@@ -6,13 +6,13 @@ public struct HostRequests: OptionSet, Sendable {
     public init(rawValue: Int) { self.rawValue = rawValue }
 
     /// Save the current frame as a PNG (C).
-    public static let screenshot = HostRequests(rawValue: 1)
+    static let screenshot = HostRequests(rawValue: 1)
     /// Start or stop recording frame timings (R).
-    public static let toggleRecording = HostRequests(rawValue: 2)
+    static let toggleRecording = HostRequests(rawValue: 2)
     /// Quit (Q, Esc).
-    public static let quit = HostRequests(rawValue: 4)
+    static let quit = HostRequests(rawValue: 4)
     /// Start or stop recording the window as a video (V).
-    public static let toggleVideoRecording = HostRequests(rawValue: 8)
+    static let toggleVideoRecording = HostRequests(rawValue: 8)
 }
 
 extension Simulation {
@@ -42,7 +42,7 @@ extension Simulation {
     }
 
     /// Hands the host what the keyboard asked of it since the last call, and forgets it.
-    public func takeHostRequests() -> HostRequests {
+    func takeHostRequests() -> HostRequests {
         let requests = hostRequests
         hostRequests = []
         return requests
@@ -50,7 +50,7 @@ extension Simulation {
 
     /// Shows `text` in the toast (a host's own message: a file written, a failure), with `detail` (a file's path)
     /// on a second line.
-    public func showToast(_ text: String, detail: String? = nil) {
+    func showToast(_ text: String, detail: String? = nil) {
         toast.show(text, detail: detail, at: clock.base.now)
     }
 
@@ -152,7 +152,7 @@ extension Simulation {
     }
 
     /// Switches the list, the header and the footer to `language`.
-    public func setLanguage(_ newLanguage: RefreshLanguage) {
+    func setLanguage(_ newLanguage: RefreshLanguage) {
         language = newLanguage
         refreshControl.language = newLanguage
         footer.language = newLanguage

@@ -3,16 +3,16 @@
 /// title must be made again.
 public struct Status: Equatable, Sendable {
     public var effect: String
-    public var chinese = false
-    public var autoEnd = false
-    public var slow = false
-    public var paused = false
+    var chinese = false
+    var autoEnd = false
+    var slow = false
+    var paused = false
     public var debug = false
     public var tuning = false
-    public var noMoreData = false
-    public var recordingTimings = false
-    public var recordingVideo = false
-    public var overlaysInOutputs = false
+    var noMoreData = false
+    var recordingTimings = false
+    var recordingVideo = false
+    var overlaysInOutputs = false
 
     /// `ring | English | auto end | slow x10 | recording video`: the effect, the language, then every toggle that is
     /// on, as the Simulator's menu shows checkmarks. ASCII only, so that every X server and window manager shows it

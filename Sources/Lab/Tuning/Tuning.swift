@@ -27,7 +27,7 @@ public struct TuningRow: Equatable, Sendable {
     public let key: String
     public let kind: StyleKind
     public let unit: String
-    public let meaning: String
+    let meaning: String
     public let range: ClosedRange<Double>?
     public let part: Part
     /// The parameter's whole effective value, as a style file writes it.
@@ -35,12 +35,12 @@ public struct TuningRow: Equatable, Sendable {
     /// The user's file and line the value comes from; nil for a default.
     public let source: StyleSource?
     /// What the row is called: the key, with the channel or side it shows ("textColor R", "colors 2 G").
-    public let label: String
+    let label: String
     /// The part's value as the panel shows it, without the unit.
-    public let valueText: String
+    let valueText: String
 
     /// Texts and segments are shown, not edited: they are edited in the file.
-    public var isEditable: Bool { kind != .text && kind != .segment }
+    var isEditable: Bool { kind != .text && kind != .segment }
 
     /// The channels' names, in their order in "#RRGGBBAA".
     static let channelNames = ["R", "G", "B", "A"]
@@ -93,7 +93,7 @@ public struct TuningRow: Equatable, Sendable {
 
     /// The parameter's whole value after nudging this row's part by `steps` (Left −1, Right +1, ×10 with Shift),
     /// within its range; nil for a row that cannot be nudged (a text).
-    public func nudged(by steps: Int) -> JSONValue? {
+    func nudged(by steps: Int) -> JSONValue? {
         switch (kind, part, value) {
         case (.number, .whole, .number(let v)):
             return .number(TuningStep.nudge(v, by: steps, range: range ?? -Double.infinity...Double.infinity))
@@ -141,7 +141,7 @@ public enum TuningStep {
 
     /// `value` moved by `steps` steps and kept within `range`; rounded to a thousandth of the step, so that no
     /// binary fraction's noise (0.30000000000000004) reaches the file.
-    public static func nudge(_ value: Double, by steps: Int, range: ClosedRange<Double>) -> Double {
+    static func nudge(_ value: Double, by steps: Int, range: ClosedRange<Double>) -> Double {
         let step = self.step(range: range, value: value, steps: steps)
         let raw = value + Double(steps) * step
         let digits = Swift.max(0, Swift.min(15, -Int(floor(log10(step))) + 3))
@@ -153,7 +153,7 @@ public enum TuningStep {
     private static func power10(_ exponent: Double) -> Double { pow(10, exponent) }
 
     /// The four bytes of "#RRGGBB" or "#RRGGBBAA" (alpha 255 when absent).
-    public static func channels(of hex: String) -> [Int] {
+    static func channels(of hex: String) -> [Int] {
         let digits = Array(hex.utf8.drop { $0 == UInt8(ascii: "#") })
         var bytes = [0, 0, 0, 255]
         for c in 0..<4 where digits.count >= 2 * c + 2 {
@@ -163,7 +163,7 @@ public enum TuningStep {
     }
 
     /// A colour from its four bytes, as a style file writes it: "#RRGGBB" when opaque, else "#RRGGBBAA".
-    public static func hex(_ bytes: [Int]) -> String {
+    static func hex(_ bytes: [Int]) -> String {
         let shown = bytes[3] == 255 ? bytes.prefix(3) : bytes.prefix(4)
         return "#" + shown.map { b in
             let text = String(b, radix: 16, uppercase: true)
@@ -200,7 +200,7 @@ public enum TuningStep {
 /// the file sixty times a second; the last value is always written. The file keeps every other section and key.
 public final class Tuning {
     /// How often a burst of nudges is written to the file, at most, in seconds.
-    public static let saveInterval = 0.2
+    static let saveInterval = 0.2
 
     public internal(set) var isOpen = false
     /// The selected row of `Simulation.tuningRows`.
@@ -236,7 +236,7 @@ public final class Tuning {
     public init() {}
 
     /// Whether changes wait to be saved.
-    public var hasUnsavedChanges: Bool { !unsaved.isEmpty }
+    var hasUnsavedChanges: Bool { !unsaved.isEmpty }
 
     func catalog() -> StyleCatalog {
         if let checkingCatalog, checkingCatalog.revision == RefreshEffects.revision { return checkingCatalog.catalog }
@@ -282,7 +282,7 @@ extension StyleFiles {
 
 extension Simulation {
     /// The panel's rows: the current effect's parameters (when it has a style), then the physics'.
-    public var tuningRows: [TuningRow] {
+    var tuningRows: [TuningRow] {
         if let cache = tuning.rowCache, cache.revision == stylesRevision, cache.effect == effectName,
            cache.language == language {
             return cache.rows
@@ -310,7 +310,7 @@ extension Simulation {
     }
 
     /// The selected row, when there is one.
-    public var selectedTuningRow: TuningRow? {
+    var selectedTuningRow: TuningRow? {
         let rows = tuningRows
         return rows.isEmpty ? nil : rows[Swift.min(tuning.selection, rows.count - 1)]
     }
@@ -363,7 +363,7 @@ extension Simulation {
 
     /// Applies `value` to `row`'s parameter now and saves it to the style file soon; "" or what went wrong.
     @discardableResult
-    public func setTuned(_ value: JSONValue, for row: TuningRow) -> String {
+    func setTuned(_ value: JSONValue, for row: TuningRow) -> String {
         let type: any StyleValue.Type
         if row.section == StyleFiles.physicsSection {
             type = PhysicsStyle.self
@@ -444,7 +444,7 @@ extension Simulation {
     /// Writes the changes not yet saved to the style file, keeping the rest of it; a file that is broken now is
     /// not written over, and a file that cannot be written is said in a toast and on standard error (once), the
     /// values staying live.
-    public func saveTuning() {
+    func saveTuning() {
         tuning.saveDue = nil
         guard tuning.hasUnsavedChanges else { return }
         tuning.lastSave = clock.base.now
