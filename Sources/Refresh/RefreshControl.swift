@@ -250,7 +250,8 @@ public final class RefreshControl {
         }
         headerLayer.frame = Rect(x: 0, y: top, width: width, height: height)
         pull = RefreshPull(distance: distance, progress: distance / triggerDistance,
-                           isDragging: scrollView?.isDragging ?? false, time: lastTime,
+                           isDragging: scrollView?.isDragging ?? false,
+                           isTracking: scrollView?.isTracking ?? false, time: lastTime,
                            headerSize: Size(width, height))
         effect.update(pull: pull)
     }

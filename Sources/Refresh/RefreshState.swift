@@ -89,15 +89,21 @@ public struct RefreshPull: Equatable, Sendable {
     public var progress: Double
     /// True while a finger drags the content.
     public var isDragging: Bool
+    /// True while a finger is on the content, dragging or not yet (`UIScrollView.isTracking`): what pauses the news
+    /// banner's animations.
+    public var isTracking: Bool
     /// The time of the frame, in seconds on the simulation's clock.
     public var time: Double
     /// The header's size: the scroll view's width by the effect's header height.
     public var headerSize: Size
 
-    public init(distance: Double, progress: Double, isDragging: Bool, time: Double, headerSize: Size) {
+    /// `isTracking` is `isDragging` unless given: a drag is always tracked.
+    public init(distance: Double, progress: Double, isDragging: Bool, isTracking: Bool? = nil, time: Double,
+                headerSize: Size) {
         self.distance = distance
         self.progress = progress
         self.isDragging = isDragging
+        self.isTracking = isTracking ?? isDragging
         self.time = time
         self.headerSize = headerSize
     }

@@ -217,7 +217,7 @@ public final class NewsEffect: StyledEffect {
             showBanner(at: end + style.collapseDuration)
         }
         guard !banner.isHidden else { return }
-        let touching = control?.scrollView?.isTracking ?? pull.isDragging
+        let touching = pull.isTracking
         if touching && !isBannerPaused {
             banner.pause(atParentTime: pull.time)
             isBannerPaused = true
