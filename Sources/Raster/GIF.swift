@@ -41,9 +41,9 @@ public enum GIF {
     public static func read(from path: String, maxPixels: Int = GIF.maxPixels) throws -> GIFAnimation {
         let bytes: [UInt8]
         do {
-            bytes = try readRegularFile(path, limit: maxFileBytes)
-        } catch let error as GIFError {
-            throw GIFError(description: "cannot read GIF '\(path)': \(error.description)")
+            bytes = try UserFile.read(path, kind: "GIF", limit: maxFileBytes)
+        } catch {
+            throw GIFError(description: error.description)
         }
         return try decode(bytes, name: path, maxPixels: maxPixels)
     }
@@ -244,30 +244,5 @@ public enum GIF {
             rows += stride(from: start, to: height, by: step)
         }
         return rows
-    }
-
-    /// The bytes of a regular file of at most `limit` bytes: a device or a pipe could block or never end.
-    static func readRegularFile(_ path: String, limit: Int) throws -> [UInt8] {
-        let fd = FileName.withBytes(path) { open($0, O_RDONLY | O_NONBLOCK | O_CLOEXEC) }
-        guard fd >= 0 else { throw GIFError(description: String(cString: strerror(errno))) }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { throw GIFError(description: String(cString: strerror(errno))) }
-        guard info.st_mode & S_IFMT == S_IFREG else { throw GIFError(description: "it is not a regular file") }
-        guard Int(info.st_size) <= limit else {
-            throw GIFError(description: "it has \(info.st_size) bytes, more than the \(limit) allowed")
-        }
-        var bytes = [UInt8](repeating: 0, count: Int(info.st_size))
-        var done = 0
-        while done < bytes.count {
-            let n = bytes.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress! + done, $0.count - done) }
-            if n < 0 && errno == EINTR { continue }
-            guard n > 0 else {
-                if n == 0 { break }
-                throw GIFError(description: String(cString: strerror(errno)))
-            }
-            done += n
-        }
-        return Array(bytes[0..<done])
     }
 }
