@@ -44,7 +44,8 @@ public final class LayerRenderer {
 
     /// The time, base scale and clip of the tree being drawn.
     private var time = 0.0
-    /// Pixels per point of the whole tree (from the transform given to `render`): the scale of shadow radii and offsets.
+    /// Pixels per point of the whole tree (from the transform given to `render`): the scale of shadow radii and
+    /// offsets.
     private var baseScale = 1.0
 
     /// Counts for the last `render` call: what it cost, for tests and the frame recorder.
@@ -211,7 +212,8 @@ public final class LayerRenderer {
                 drawContents(layer, p, m, opacity: 1, clip: drawable.rect, into: shape, mask: true, shadow: false)
             }
         }
-        // Inside another shadow's shape every colour is black; the alpha is the colour's, the opacity's and the layer's.
+        // Inside another shadow's shape every colour is black; the alpha is the colour's, the opacity's and the
+        // layer's.
         let alpha = Swift.min(Swift.max(p.shadowOpacity, 0), 1) * opacity * color.alpha
         let paint = mask ? Color(white: 0, alpha: alpha)
                          : Color(red: color.red, green: color.green, blue: color.blue, alpha: alpha)

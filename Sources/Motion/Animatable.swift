@@ -142,7 +142,8 @@ extension Path: Animatable {
 
     public func subtracting(_ other: Path) -> Path { combined(with: other) { $0 - $1 } ?? self }
 
-    /// The path whose every point is `op` of the matching points of `self` and `other`; nil when they differ in structure.
+    /// The path whose every point is `op` of the matching points of `self` and `other`; nil when they differ in
+    /// structure.
     func combined(with other: Path, _ op: (Point, Point) -> Point) -> Path? {
         guard elements.count == other.elements.count else { return nil }
         var out = Path()

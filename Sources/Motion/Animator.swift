@@ -38,7 +38,8 @@ public final class Animator {
         transaction.commit()
     }
 
-    /// Ends the animations whose active time is over at the clock's time and calls their completions; call once per frame.
+    /// Ends the animations whose active time is over at the clock's time and calls their completions; call once per
+    /// frame.
     public func update() {
         update(to: clock.now)
     }

@@ -36,8 +36,8 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// Android's `DecelerateInterpolator(factor)`: 1 − (1 − t)^(2·factor), fast at first and slowing to a stop
-    /// (docs/reference.md §1, floating headers: SwipeRefreshLayout animates its spinner with factor 2). A factor that is
-    /// not a positive finite number gives the linear curve.
+    /// (docs/reference.md §1, floating headers: SwipeRefreshLayout animates its spinner with factor 2). A factor that
+    /// is not a positive finite number gives the linear curve.
     public static func decelerate(factor: Double) -> TimingFunction {
         TimingFunction(0, 0, 1, 1, deceleratePower: factor.isFinite && factor > 0 ? 2 * factor : 0)
     }
@@ -58,8 +58,8 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
     /// Material's fast-out-slow-in: (0.4, 0)(0.2, 1) (docs/reference.md §1, the indeterminate ring).
     public static let fastOutSlowIn = TimingFunction(controlPoints: 0.4, 0, 0.2, 1)
 
-    /// How close x(s) must come to the requested time (docs/reference.md §3 asks for about 1e-6); 1e-9 keeps y within 1e-6
-    /// of the ideal curve wherever its slope dy/dx is below 1000, and Newton reaches it in a step or two more.
+    /// How close x(s) must come to the requested time (docs/reference.md §3 asks for about 1e-6); 1e-9 keeps y within
+    /// 1e-6 of the ideal curve wherever its slope dy/dx is below 1000, and Newton reaches it in a step or two more.
     static let solveTolerance = 1e-9
     /// Newton steps before falling back to bisection (docs/reference.md §3: at most 8).
     static let maxNewtonSteps = 8

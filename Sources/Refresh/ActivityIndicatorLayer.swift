@@ -9,9 +9,11 @@ import Colors
 public struct ActivityIndicatorStyle: Equatable, Sendable {
     /// The indicator's side, 20 pt. Not from docs/reference.md: UIActivityIndicatorView's gray style.
     public var side = 20.0
-    /// The spokes: 12, the indicator turning one spoke's angle at a time. Not from docs/reference.md: UIActivityIndicatorView.
+    /// The spokes: 12, the indicator turning one spoke's angle at a time. Not from docs/reference.md:
+    /// UIActivityIndicatorView.
     public var spokeCount = 12
-    /// A spoke's width, 2 pt, with round ends. Not from docs/reference.md: measured off UIActivityIndicatorView's gray style.
+    /// A spoke's width, 2 pt, with round ends. Not from docs/reference.md: measured off UIActivityIndicatorView's gray
+    /// style.
     public var spokeWidth = 2.0
     /// Where a spoke starts and ends, in points from the centre: 4.5 and 9.5. Not from docs/reference.md: measured off
     /// UIActivityIndicatorView's gray style.

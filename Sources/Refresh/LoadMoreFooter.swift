@@ -29,8 +29,8 @@ public final class LoadMoreFooter {
     public static let titleFontSize = 14.0
     /// The title's grey. Not from docs/reference.md: MJRefresh's label colour, RGB (90, 90, 90).
     public static let titleColor = Color(rgb: 90, 90, 90)
-    /// How far left of the footer's centre the spinner's centre sits, clear of the title. Not from docs/reference.md: by eye,
-    /// for titles up to about 140 pt wide.
+    /// How far left of the footer's centre the spinner's centre sits, clear of the title. Not from docs/reference.md:
+    /// by eye, for titles up to about 140 pt wide.
     public static let spinnerOffset = 90.0
     /// The spinner: UIActivityIndicatorView's gray style as the footer draws it, 20 pt, spokes from 4 to 9 pt out of
     /// the centre, grey RGB (110, 110, 115), the last spoke at a quarter of the first's alpha, a turn a second.

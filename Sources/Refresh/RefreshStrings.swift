@@ -88,8 +88,8 @@ public struct HeaderTexts: Equatable, Sendable {
     }
 }
 
-/// Every text a header or footer shows, in one language (docs/reference.md §1, Classic). An effect with texts of its own
-/// returns them from `RefreshEffect.strings(for:)`, usually MJRefresh's set with a few lines changed.
+/// Every text a header or footer shows, in one language (docs/reference.md §1, Classic). An effect with texts of its
+/// own returns them from `RefreshEffect.strings(for:)`, usually MJRefresh's set with a few lines changed.
 public struct RefreshStrings: Equatable, Sendable {
     /// Idle or pulling, short of the threshold.
     public var pullDown: String

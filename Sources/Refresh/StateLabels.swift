@@ -21,7 +21,8 @@ public final class StateLabels {
     public static let lastUpdatedFontWeight = FontWeight.bold
     /// Colour of both lines; not in docs/reference.md: MJRefresh's MJRefreshLabelTextColor, RGB (90, 90, 90).
     public static let textColor = Color(rgb: 90, 90, 90)
-    /// How far left of the text a picture is placed, 25 pt; not in docs/reference.md: MJRefresh's MJRefreshLabelLeftInset.
+    /// How far left of the text a picture is placed, 25 pt; not in docs/reference.md: MJRefresh's
+    /// MJRefreshLabelLeftInset.
     public static let labelLeftInset = 25.0
 
     public let stateLabel = TextLayer()

@@ -47,7 +47,8 @@ public struct SceneTiming: Equatable, Sendable {
     var minNanoseconds: UInt64 { samples.min() ?? 0 }
 
     /// The one-line JSON report both renderers print, e.g.
-    /// `{"scene": "sticky", "width": 750, "height": 1334, "iterations": 30, "median_ns": 1, "mean_ns": 1, "min_ns": 1}`.
+    /// `{"scene": "sticky", "width": 750, "height": 1334, "iterations": 30, "median_ns": 1, "mean_ns": 1, "min_ns":
+    /// 1}`.
     public func jsonLine(scene: String, width: Int, height: Int) -> String {
         "{\"scene\": \(JSONLineBuffer.quoted(scene)), \"width\": \(width), \"height\": \(height), "
             + "\"iterations\": \(samples.count), \"median_ns\": \(Int(medianNanoseconds.rounded())), "

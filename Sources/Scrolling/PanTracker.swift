@@ -59,8 +59,8 @@ public struct PanTracker: Sendable {
     /// How far the finger has moved since it went down.
     public var translation: Point { location - startLocation }
 
-    /// The release velocity in points per second, capped at `physics.maxVelocity` (its direction kept); zero when fewer than
-    /// two samples lie within `physics.velocityWindow` of the newest.
+    /// The release velocity in points per second, capped at `physics.maxVelocity` (its direction kept); zero when fewer
+    /// than two samples lie within `physics.velocityWindow` of the newest.
     public var velocity: Point {
         guard count >= 2 else { return .zero }
         let newestTime = sample(count - 1).time

@@ -17,8 +17,8 @@ public enum RubberBand {
         return x < 0 ? -f : f
     }
 
-    /// The finger travel that shows the content `f` past the edge: x = f·d/(c·(d − f)) (docs/reference.md §2), used when a
-    /// new drag starts while the content is overscrolled. An overscroll of d or more has no travel; it maps to a
+    /// The finger travel that shows the content `f` past the edge: x = f·d/(c·(d − f)) (docs/reference.md §2), used
+    /// when a new drag starts while the content is overscrolled. An overscroll of d or more has no travel; it maps to a
     /// very large one.
     public static func travel(forOffset f: Double, dimension d: Double,
                               coefficient: Double = defaultCoefficient) -> Double {

@@ -21,8 +21,8 @@ public struct ScrollObservation: Hashable, Sendable {
 ///
 /// The finger moves the content 1:1 inside its bounds and through the rubber band past them; a release flings it
 /// with exponential momentum that hands over to the critically damped bounce spring where it crosses an edge, and a
-/// release past an edge snaps back on the same spring (docs/reference.md §2). Every motion is a closed form of the time since
-/// it started, so `step(to:)` at any time is exact and a run on a simulated clock is deterministic.
+/// release past an edge snaps back on the same spring (docs/reference.md §2). Every motion is a closed form of the time
+/// since it started, so `step(to:)` at any time is exact and a run on a simulated clock is deterministic.
 ///
 /// Times are seconds on the caller's clock. Animations started from code (`setContentOffset(_:animated:)`,
 /// `setContentInset(_:duration:timing:completion:)`) start at the latest time the view has been given, by a touch,
@@ -195,8 +195,8 @@ public final class ScrollView {
 
     // MARK: Changes from code
 
-    /// Moves the content, at once or over the physics' `contentOffsetAnimationDuration`. As in UIKit the offset is not clamped:
-    /// a refresh control may show its header by setting an offset past the top.
+    /// Moves the content, at once or over the physics' `contentOffsetAnimationDuration`. As in UIKit the offset is not
+    /// clamped: a refresh control may show its header by setting an offset past the top.
     public func setContentOffset(_ offset: Point, animated: Bool = false) {
         guard offset.isFinite else { return }
         wheelEndTime = nil
@@ -225,10 +225,9 @@ public final class ScrollView {
             return
         }
         let begin = Swift.min(start, currentTime)
-        motion = (AxisMotion(start: begin, simulation: OffsetAnimationSimulation(duration: duration, from: contentOffset.x,
-                                                                                to: offset.x, timing: timing)),
-                  AxisMotion(start: begin, simulation: OffsetAnimationSimulation(duration: duration, from: contentOffset.y,
-                                                                                to: offset.y, timing: timing)))
+        let x = OffsetAnimationSimulation(duration: duration, from: contentOffset.x, to: offset.x, timing: timing)
+        let y = OffsetAnimationSimulation(duration: duration, from: contentOffset.y, to: offset.y, timing: timing)
+        motion = (AxisMotion(start: begin, simulation: x), AxisMotion(start: begin, simulation: y))
         sampleMotion(at: currentTime)
     }
 
@@ -492,7 +491,8 @@ public final class ScrollView {
             return MomentumSimulation(decay: decay, stopTime: crossing, limit: lo...hi)
         }
         let spring = bounce.motion(from: edge, to: edge, initialVelocity: decay.velocity(at: crossing))
-        return HandOffSimulation(first: MomentumSimulation(decay: decay, stopTime: .infinity, limit: nil), time: crossing,
-                                 second: SpringBackSimulation(spring: spring, settle: spring.settlingTime(epsilon: epsilon)))
+        let momentum = MomentumSimulation(decay: decay, stopTime: .infinity, limit: nil)
+        let back = SpringBackSimulation(spring: spring, settle: spring.settlingTime(epsilon: epsilon))
+        return HandOffSimulation(first: momentum, time: crossing, second: back)
     }
 }

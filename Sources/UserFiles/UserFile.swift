@@ -44,7 +44,8 @@ public enum UserFile {
         while true {
             if count == bytes.count {
                 guard count <= limit else { throw tooLarge }
-                bytes.append(contentsOf: repeatElement(0, count: Swift.min(Swift.max(count, 1 << 16), limit + 1 - count)))
+                let more = Swift.min(Swift.max(count, 1 << 16), limit + 1 - count)
+                bytes.append(contentsOf: repeatElement(0, count: more))
             }
             let n = bytes.withUnsafeMutableBytes { readBytes(fd, $0.baseAddress! + count, $0.count - count) }
             if n < 0 {

@@ -84,6 +84,8 @@ struct ReportTests {
 
     @Test("a missing file is named")
     func missing() {
-        #expect { try TimingFiles.readText("/nonexistent/t.csv") } throws: { "\($0)" == "/nonexistent/t.csv: no such timings CSV; check the path" }
+        #expect { try TimingFiles.readText("/nonexistent/t.csv") } throws: {
+            "\($0)" == "/nonexistent/t.csv: no such timings CSV; check the path"
+        }
     }
 }

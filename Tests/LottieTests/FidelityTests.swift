@@ -12,10 +12,11 @@ import Testing
 ///
 /// Left out, where rlottie departs from lottie-web and we follow lottie-web (tested by hand in the other suites):
 /// skew; easing per dimension; a star's rotation (rlottie turns it the other way) and roundness (rlottie's tangents
-/// use other constants); blend modes and radial highlights (checked against the W3C and lottie-web formulas); a layer at its out point (no out point here is a multiple of 5); layer opacity over
-/// overlapping shapes (rlottie fades each shape, After Effects the layer as a whole); mask opacity (rlottie ignores
-/// it); gradient opacity stops; positions along spatial tangents; a precomposition at a fractional frame (rlottie
-/// rounds its time); track mattes (this rlottie draws none).
+/// use other constants); blend modes and radial highlights (checked against the W3C and lottie-web formulas); a layer
+/// at its out point (no out point here is a multiple of 5); layer opacity over overlapping shapes (rlottie fades each
+/// shape, After Effects the layer as a whole); mask opacity (rlottie ignores it); gradient opacity stops; positions
+/// along spatial tangents; a precomposition at a fractional frame (rlottie rounds its time); track mattes (this rlottie
+/// draws none).
 @Suite struct FidelityTests {
     static let bound = (mean: 1.0, percent: 0.5)
 

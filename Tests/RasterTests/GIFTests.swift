@@ -82,7 +82,8 @@ struct GIFDecodingTests {
                                      frames: [GIFWriter.Frame(width: 1, height: 1, indices: [2])])
         #expect(writeBytes(path, bytes))
         #expect(try GIF.read(from: path).frames[0].pixels == [blue])
-        for (bad, why) in [(dir, "a folder"), (dir + "/missing.gif", "no such GIF"), ("/dev/zero", "not a regular file")] {
+        let refusals = [(dir, "a folder"), (dir + "/missing.gif", "no such GIF"), ("/dev/zero", "not a regular file")]
+        for (bad, why) in refusals {
             #expect(throws: GIFError.self) { try GIF.read(from: bad) }
             do { _ = try GIF.read(from: bad) } catch { #expect("\(error)".hasPrefix(bad + ": " + why), "\(error)") }
         }

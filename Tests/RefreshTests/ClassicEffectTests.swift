@@ -6,8 +6,8 @@ import Refresh
 import Testing
 import Text
 
-/// The classic header (docs/reference.md §1, Classic): header 54, armed past 54 while dragging, inset 54 in over 0.25 s and
-/// out over 0.4 s, the arrow flipping to 0.000001 − π (through the right) in 0.18 s, MJRefresh's texts in English
+/// The classic header (docs/reference.md §1, Classic): header 54, armed past 54 while dragging, inset 54 in over 0.25 s
+/// and out over 0.4 s, the arrow flipping to 0.000001 − π (through the right) in 0.18 s, MJRefresh's texts in English
 /// and Chinese in bold 14 pt.
 private func close(_ a: Double, _ b: Double, _ tolerance: Double = 1e-9) -> Bool { abs(a - b) <= tolerance }
 

@@ -6,8 +6,8 @@ import Testing
 import TestSupport
 import Colors
 
-/// The goldens catch a wrong reference value: the effects drawn with one value moved a little (docs/reference.md §1) fail
-/// the golden comparison, which the same drawing with the reference values passes. A run that writes the goldens
+/// The goldens catch a wrong reference value: the effects drawn with one value moved a little (docs/reference.md §1)
+/// fail the golden comparison, which the same drawing with the reference values passes. A run that writes the goldens
 /// compares nothing, so these wait for the next run.
 @Suite("Goldens: a moved reference value fails", .disabled(if: Golden.isUpdating, "the goldens are being written"))
 struct GoldenStrictnessTests {

@@ -41,14 +41,15 @@ struct SimulationTests {
         #expect(back.kind(at: 0) == .spring)
     }
 
-    @Test("A hand-off is the first simulation before its time and the second after, continuous at the crossing (random flings)")
+    @Test("A hand-off is the first simulation before its time and the second after, continuous between (random flings)")
     func handOff() {
         var random = SeededRandom(seed: 22)
         for _ in 0..<200 {
             let v = -Double.random(in: 500...8000, using: &random)
             let decay = Decay(start: Double.random(in: 0...300, using: &random), initialVelocity: v)
             guard let crossing = decay.time(toReach: 0) else { continue }
-            let spring = PhysicsStyle().bounceSpring.motion(from: 0, to: 0, initialVelocity: decay.velocity(at: crossing))
+            let bounce = PhysicsStyle().bounceSpring
+            let spring = bounce.motion(from: 0, to: 0, initialVelocity: decay.velocity(at: crossing))
             let composed = HandOffSimulation(first: MomentumSimulation(decay: decay, stopTime: .infinity, limit: nil),
                                              time: crossing,
                                              second: SpringBackSimulation(spring: spring, settle: 1))

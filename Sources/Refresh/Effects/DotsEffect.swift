@@ -39,7 +39,8 @@ public final class DotsEffect: StyledEffect {
     public static let stageLength = 10.0
     /// Half a stage: the line stretches for this much, then its tail follows (MSRefreshHeader: halves of 5 pt).
     public static let halfStage = stageLength / 2
-    /// The stroke fraction the line gains per point of pull: a quarter of the path per half stage (MSRefreshHeader: sub / 40 × 2).
+    /// The stroke fraction the line gains per point of pull: a quarter of the path per half stage (MSRefreshHeader: sub
+    /// / 40 × 2).
     public static let strokePerPoint = 1.0 / 20
     /// The shortest tail the line keeps behind the next dot until late in a stage (MSRefreshHeader: (k+1)/4 − 0.1).
     public static let tailLength = 0.1

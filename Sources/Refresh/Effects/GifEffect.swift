@@ -106,8 +106,8 @@ public struct GifHeaderImages: Equatable, Sendable {
 /// Below the trigger the image follows the pull, ⌊count × pull / trigger⌋ of idle's images; past the trigger with
 /// the finger down pulling's images loop, and while refreshing refreshing's loop, each from the moment its state
 /// began. A finishing refresh follows the pull again with idle's images, as MJRefresh's header is back in Idle.
-/// The picture is fitted into the style's `imageSize` keeping its aspect, centred in the header when no line shows, else
-/// ending `labelLeftInset` left of the wider line (MJRefreshGifHeader's right-aligned image view). Frames are
+/// The picture is fitted into the style's `imageSize` keeping its aspect, centred in the header when no line shows,
+/// else ending `labelLeftInset` left of the wider line (MJRefreshGifHeader's right-aligned image view). Frames are
 /// chosen from the frame's time in `update(pull:)`, so any frame can be drawn on its own.
 public final class GifEffect: StyledEffect {
     /// The box the picture is fitted into, 50 × 50 pt: the tallest square that fits MJRefresh's 54 pt header with

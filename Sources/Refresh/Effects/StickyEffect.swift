@@ -32,7 +32,8 @@ public final class StickyEffect: StyledEffect {
     public static let blobMargin = 7.0
     /// How far past the original height the blob stretches (ZNStickyRefresher: maximum stretch 44).
     public static let maxStretch = 44.0
-    /// How much the top circle shrinks at full stretch: s = 1 − 0.6·(H − 44)/44 (ZNStickyRefresher: maximum scale factor 0.6).
+    /// How much the top circle shrinks at full stretch: s = 1 − 0.6·(H − 44)/44 (ZNStickyRefresher: maximum scale
+    /// factor 0.6).
     public static let maxScaleFactor = 0.6
     /// The blob's fill, UIKit's dark grey (white 1/3) at alpha 0.6 (ZNStickyRefresher: dark grey, alpha 0.6).
     public static let blobColor = Color(white: 1.0 / 3.0, alpha: 0.6)
@@ -66,7 +67,8 @@ public final class StickyEffect: StyledEffect {
     /// The refresh arrow's colour: white on the grey blob; not from docs/reference.md.
     static let arrowColor = Color.white
     /// The spinner: UIActivityIndicatorView's small style, 20 pt, 12 spokes 2 pt wide from 4.5 to 9.5 pt out, a
-    /// turn a second, grey 0.5, each spoke behind the lit one 0.07 fainter (the last at 0.23); not from docs/reference.md.
+    /// turn a second, grey 0.5, each spoke behind the lit one 0.07 fainter (the last at 0.23); not from
+    /// docs/reference.md.
     static let spinnerStyle = ActivityIndicatorStyle(color: Color(white: 0.5), trailingAlpha: 0.23)
     /// The result icon's side and its gap to the text; not from docs/reference.md.
     static let resultIconSize = 16.0, resultIconGap = 6.0

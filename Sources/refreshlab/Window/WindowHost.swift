@@ -143,7 +143,8 @@ final class WindowHost: FrameInput, FrameDisplay {
             guard let plain = SDL_GetKeyName(event.key.keysym.sym).map({ String(cString: $0) }) else { break }
             let shifted = (UInt32(event.key.keysym.mod) & UInt32(KMOD_SHIFT.rawValue)) != 0
             guard let command = Command(keyName: shifted ? Command.shiftPrefix + plain : plain) else { break }
-            // A held key repeats only the frame step and the tuning panel's arrows; every other key acts once per press.
+            // A held key repeats only the frame step and the tuning panel's arrows; every other key acts once per
+            // press.
             if event.key.repeat != 0 && !WindowHost.repeats(command) { break }
             simulation.perform(command)
             changed = true
