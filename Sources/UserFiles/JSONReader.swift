@@ -97,8 +97,6 @@ public struct JSONReader {
 
     private init(_ bytes: [UInt8]) {
         self.bytes = bytes
-        // A byte-order mark, which some editors write at the start of a UTF-8 file, is not part of the document.
-        index = UserFile.byteOrderMarkLength(bytes)
     }
 
     /// Parses a whole document: one value, with only white space around it.
@@ -151,7 +149,7 @@ public struct JSONReader {
             reader.keyOffsets = []
         }
         // A UTF-8 byte-order mark is tolerated, as many editors write one.
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.index = 3 }
+        reader.index = UserFile.byteOrderMarkLength(bytes)
         reader.skipSpace()
         let value = try reader.parseValue()
         reader.skipSpace()
@@ -165,7 +163,7 @@ public struct JSONReader {
         var reader = JSONReader(bytes)
         var tape = JSONTape()
         tape.reserve(forBytes: bytes.count)
-        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { reader.index = 3 }
+        reader.index = UserFile.byteOrderMarkLength(bytes)
         reader.skipSpace()
         try reader.tapeValue(into: &tape, key: -1)
         reader.skipSpace()
