@@ -63,7 +63,7 @@ let package = Package(
         .target(name: "Scenes", dependencies: ["UserFiles", "Geometry", "Colors", "Raster"]),
         // Frame timings and their files, summary and chart; captures and videos through ffmpeg; how the process
         // ends on a signal. Knows nothing of the simulation.
-        .target(name: "Recording", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Text"]),
+        .target(name: "Recording", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Text", "Motion"]),
         .target(name: "Lab", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Text", "Motion", "Layers",
                                             "Scrolling", "Refresh", "Styles", "Lottie", "Scenes", "Recording"]),
         .executableTarget(
@@ -97,6 +97,6 @@ let package = Package(
                     exclude: ["Goldens"]),
         .testTarget(name: "LottieTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Motion", "Layers", "Lottie", "Refresh", "Lab", "CRLottie",
                                                         "TestSupport"]),
-        .testTarget(name: "LabTests", dependencies: ["UserFiles", "Colors", "Scenes", "Recording", "Refresh", "Geometry", "Raster", "Styles", "Lab", "TestSupport"]),
+        .testTarget(name: "LabTests", dependencies: ["UserFiles", "Colors", "Scenes", "Recording", "Refresh", "Geometry", "Raster", "Motion", "Styles", "Lab", "TestSupport"]),
     ]
 )

@@ -37,24 +37,30 @@ public enum GIF {
     /// players that ignored the delay.
     public static let shortDelayReplacement = 0.1
 
+    /// The most frames a decode may make: 1000 is over 16 s at 60 fps, far beyond a header animation, and keeps a
+    /// file of millions of one-pixel frames from taking seconds and a gigabyte in frame records.
+    public static let maxFrames = 1000
+
     /// Reads and decodes the GIF at `path`; anything but a regular file of at most `maxFileBytes` is refused.
-    public static func read(from path: String, maxPixels: Int = GIF.maxPixels) throws -> GIFAnimation {
+    public static func read(from path: String, maxPixels: Int = GIF.maxPixels,
+                            maxFrames: Int = GIF.maxFrames) throws -> GIFAnimation {
         let bytes: [UInt8]
         do {
             bytes = try UserFile.read(path, kind: "GIF", limit: maxFileBytes)
         } catch {
             throw GIFError(description: error.description)
         }
-        return try decode(bytes, name: path, maxPixels: maxPixels)
+        return try decode(bytes, name: path, maxPixels: maxPixels, maxFrames: maxFrames)
     }
 
     /// Decodes a GIF held in memory; `name` is what error messages call it.
-    public static func decode(_ bytes: [UInt8], name: String, maxPixels: Int = GIF.maxPixels) throws -> GIFAnimation {
+    public static func decode(_ bytes: [UInt8], name: String, maxPixels: Int = GIF.maxPixels,
+                              maxFrames: Int = GIF.maxFrames) throws -> GIFAnimation {
         do {
             return try bytes.withUnsafeBufferPointer { buffer in
                 var source = MemorySource(bytes: buffer, offset: 0)
                 return try withUnsafeMutablePointer(to: &source) { pointer in
-                    try Decoder(source: pointer, maxPixels: maxPixels).decode()
+                    try Decoder(source: pointer, maxPixels: maxPixels, maxFrames: maxFrames).decode()
                 }
             }
         } catch let error as GIFError {
@@ -83,6 +89,7 @@ public enum GIF {
     struct Decoder {
         let source: UnsafeMutablePointer<MemorySource>
         let maxPixels: Int
+        let maxFrames: Int
 
         /// What a graphic control extension says of the frame after it.
         struct Control {
@@ -125,6 +132,9 @@ public enum GIF {
                         throw GIFError(description: reason(file.pointee.Error) + " in frame \(frames.count + 1)")
                     }
                     let number = frames.count + 1
+                    guard number <= maxFrames else {
+                        throw GIFError(description: "it has more than the \(maxFrames) frames allowed; use fewer")
+                    }
                     let desc = file.pointee.Image
                     let left = Int(desc.Left), top = Int(desc.Top)
                     let frameWidth = Int(desc.Width), frameHeight = Int(desc.Height)

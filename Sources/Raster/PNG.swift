@@ -58,12 +58,27 @@ public enum PNG {
     /// decoded, so a small file that claims a huge image is refused instead of exhausting memory.
     public static let maxPixels = 1 << 26
 
-    /// Reads a PNG of any colour type into a new canvas (premultiplying its alpha); a PNG declaring more than
-    /// `maxPixels` pixels is refused.
+    /// The largest PNG file read, 64 MB: several times a full-screen reference of the largest phone.
+    public static let maxFileBytes = 64 << 20
+
+    /// Reads a PNG of any colour type into a new canvas (premultiplying its alpha). Anything but a regular file of
+    /// at most `maxFileBytes` is refused before it is decoded (see `UserFile.read`), and so is a PNG declaring
+    /// more than `maxPixels` pixels.
     public static func read(from path: String, maxPixels: Int = PNG.maxPixels) throws -> Canvas {
+        let bytes: [UInt8]
+        do {
+            bytes = try UserFile.read(path, kind: "PNG file", limit: maxFileBytes)
+        } catch {
+            throw PNGError(description: error.description)
+        }
+        return try bytes.withUnsafeBytes { try decode($0, name: path, maxPixels: maxPixels) }
+    }
+
+    /// Decodes a PNG held in memory; `name` is what error messages call it.
+    static func decode(_ bytes: UnsafeRawBufferPointer, name path: String, maxPixels: Int) throws -> Canvas {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
-        guard FileName.withBytes(path, { png_image_begin_read_from_file(&image, $0) }) != 0 else {
+        guard png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count) != 0 else {
             let why = message(of: image)
             png_image_free(&image)
             throw PNGError(description: "cannot read PNG '\(path)': \(why)")

@@ -20,9 +20,55 @@ public protocol FrameSink: AnyObject {
 public final class PNGSequence: FrameSink {
     public let directory: String
 
-    public init(directory: String) throws {
+    /// Makes the folder when missing. A folder holding frames of an earlier run is refused, so that a run never
+    /// leaves another's later frames beside its own, unless `replacing`: then exactly those files (named as
+    /// `isFrameName` says) are removed first, and nothing else in the folder is touched.
+    ///
+    /// - Throws: `LabError` naming the folder and what to do.
+    public init(directory: String, replacing: Bool = false) throws {
         self.directory = directory
         try makeDirectory(directory)
+        let earlier = try PNGSequence.earlierFrames(in: directory)
+        guard !earlier.isEmpty else { return }
+        guard replacing else {
+            throw LabError("--frames: '\(directory)' already holds \(earlier.count) frame"
+                + (earlier.count == 1 ? "" : "s") + " of an earlier run (\(earlier[0]) …); add --replace-frames to "
+                + "remove them first, or choose another folder")
+        }
+        for name in earlier where FileName.withBytes(directory + "/" + name, { unlink($0) }) != 0 {
+            throw LabError("--frames: cannot remove the earlier frame '\(directory)/\(name)': "
+                + String(cString: strerror(errno)))
+        }
+    }
+
+    /// True for the names a sequence writes: `frame-` and four digits or more, then `.png`, or that with `.tmp`
+    /// (a frame being written).
+    public static func isFrameName(_ name: String) -> Bool {
+        var rest = Substring(name)
+        if rest.hasSuffix(".tmp") { rest = rest.dropLast(4) }
+        guard rest.hasPrefix("frame-"), rest.hasSuffix(".png") else { return false }
+        let digits = rest.dropFirst(6).dropLast(4)
+        return digits.count >= 4 && digits.allSatisfy { $0 >= "0" && $0 <= "9" }
+    }
+
+    /// The frames of an earlier run in `directory` (regular files only), sorted.
+    static func earlierFrames(in directory: String) throws -> [String] {
+        guard let folder = FileName.withBytes(directory, { opendir($0) }) else {
+            throw LabError("--frames: cannot read the folder '\(directory)': \(String(cString: strerror(errno)))")
+        }
+        defer { closedir(folder) }
+        var names: [String] = []
+        while let entry = readdir(folder) {
+            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                FileName.decode(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+            }
+            var info = stat()
+            if isFrameName(name), FileName.withBytes(directory + "/" + name, { lstat($0, &info) }) == 0,
+               info.st_mode & S_IFMT == S_IFREG {
+                names.append(name)
+            }
+        }
+        return names.sorted()
     }
 
     /// The path of frame `index`'s PNG (four digits at least).

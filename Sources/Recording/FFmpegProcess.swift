@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Motion
 import Raster
 import Synchronization
 import UserFiles
@@ -36,6 +37,12 @@ final class FFmpegProcess {
     private var ended = false
     /// Why the output is not written, once that is known.
     private var failure: LabError?
+    /// True once ffmpeg was stopped for taking no bytes for `stallLimit`.
+    private var stalled = false
+
+    /// How long ffmpeg may leave a frame unread before it is taken for hung and stopped: far longer than any
+    /// encoder's pause (a GIF's palette pass reads all its input first), short enough that a run does not hang.
+    nonisolated(unsafe) static var stallLimit = 10.0
 
     private static let spawning = Mutex(())
     /// Every ffmpeg running, with its output and the temporary it writes (nil in place): what a second signal
@@ -123,6 +130,8 @@ final class FFmpegProcess {
             throw error
         }
         FFmpegProcess.enlarge(pipe: fds[1], toHold: frameBytes)
+        // Writes that would wait return at once, so that `write` can give up on an ffmpeg that stopped reading.
+        _ = fcntl(fds[1], F_SETFL, fcntl(fds[1], F_GETFL) | O_NONBLOCK)
         child = pid
         input = fds[1]
         FFmpegProcess.running.withLock {
@@ -178,7 +187,8 @@ final class FFmpegProcess {
         #endif
     }
 
-    /// Sends a frame of `count` pixels; false when ffmpeg no longer reads (it exited) or the input is closed.
+    /// Sends a frame of `count` pixels; false when ffmpeg no longer reads (it exited, or took nothing for
+    /// `stallLimit` and was stopped) or the input is closed.
     func write(_ pixels: UnsafePointer<UInt32>, count: Int) -> Bool {
         guard input >= 0 else { return false }
         var bytes = UnsafeRawPointer(pixels)
@@ -187,6 +197,7 @@ final class FFmpegProcess {
             let n = Glibc.write(input, bytes, left)
             if n < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN && waitUntilReading() { continue }
                 return false
             }
             bytes += n
@@ -194,6 +205,23 @@ final class FFmpegProcess {
         }
         framesSent += 1
         return true
+    }
+
+    /// Waits until ffmpeg can take more bytes; after `stallLimit` without, stops it (its whole process group) and
+    /// returns false.
+    private func waitUntilReading() -> Bool {
+        var descriptor = pollfd(fd: input, events: Int16(POLLOUT), revents: 0)
+        let deadline = MonotonicClock.seconds() + FFmpegProcess.stallLimit
+        while true {
+            let left = deadline - MonotonicClock.seconds()
+            if left <= 0 { break }
+            let ready = poll(&descriptor, 1, Int32((left * 1000).rounded(.up)))
+            if ready > 0 { return true }
+            if ready < 0 && errno != EINTR { return false }
+        }
+        stalled = true
+        kill(-child, SIGKILL)
+        return false
     }
 
     /// Closes ffmpeg's input, waits for it to finish the output, checks it and renames it into place.
@@ -256,6 +284,10 @@ final class FFmpegProcess {
     /// Why an ffmpeg that ended with `status` did not write its output whole, or nil.
     private func check(status: Int32) -> String? {
         let said = FFmpegProcess.lastLines(FFmpegProcess.text(of: messages))
+        if stalled {
+            return "ffmpeg read nothing for \(OptionNumber.show(FFmpegProcess.stallLimit)) s and was stopped"
+                + (said.isEmpty ? " (it said nothing)" : "; it said: " + said)
+        }
         if status & 0x7F != 0 {
             return "ffmpeg was ended by signal \(status & 0x7F)" + (said.isEmpty ? "" : ": " + said)
         }

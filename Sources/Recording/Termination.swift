@@ -3,24 +3,37 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import UserFiles
 
-/// How the process ends when it is asked to (SIGINT, Ctrl-C, or SIGTERM): with everything under way finished whole.
+/// How the process ends when it is asked to (SIGINT from Ctrl-C, SIGTERM, SIGHUP from a closed terminal or a dropped
+/// connection, SIGQUIT from Ctrl-\\): with everything under way finished whole, and no crash report.
 ///
 /// The signal handler only writes the signal's number to a pipe (write(2) is async-signal-safe; formatting and
 /// renaming files in a handler is not, and the frame loop may be in the middle of a row). A watcher thread reads the
 /// pipe, sets `signal` and runs the handlers added with `addRequestHandler` (waking a loop asleep in its event
 /// queue). Frame loops check `isRequested` once a frame and quit as if the user had pressed Q, finishing their
 /// recordings, videos and captures (ffmpeg included, however long it takes); the program then exits with status
-/// 128 + the signal's number. A second signal is for a program that takes too long: the watcher runs the savers
+/// 128 + the signal's number. SIGPIPE is ignored: a closed standard output (`refreshlab | head -1`) makes writes to it
+/// fail, which is no reason to stop a run or lose its files. A second signal is for a program that takes too long: the watcher runs the savers
 /// (`addSaver`: the timing recordings under way), then the stoppers (`addStopper`: what cannot be finished at once
 /// stops and removes its partial output) and exits with that status.
 public enum Termination {
+    /// What the first signal does.
+    public enum FirstSignal: Sendable {
+        /// Asks the frame loop to finish its outputs and quit (`isRequested`); a second signal ends it at once.
+        case finishesTheRun
+        /// Ends the process at once, with its outputs whole or absent: for a command that writes one file after a
+        /// short computation and has no loop to check `isRequested`.
+        case endsAtOnce
+    }
+
     /// Installs the handlers. Call it once, early; later calls change nothing.
-    public static func install() {
+    public static func install(_ firstSignal: FirstSignal = .finishesTheRun) {
         pthread_mutex_lock(terminationLock)
         defer { pthread_mutex_unlock(terminationLock) }
         guard !handlersInstalled else { return }
         handlersInstalled = true
+        endsAtFirstSignal = firstSignal == .endsAtOnce
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
@@ -28,7 +41,8 @@ public enum Termination {
         _ = fcntl(fds[1], F_SETFL, O_NONBLOCK)
         terminationPipeRead = fds[0]
         terminationPipeWrite = fds[1]
-        for sig in [SIGINT, SIGTERM] {
+        ignoreBrokenPipes()
+        for sig in endingSignals {
             var action = sigaction()
             #if canImport(Glibc)
             action.__sigaction_handler.sa_handler = terminationSignalHandler
@@ -42,8 +56,7 @@ public enum Termination {
         // A process started with the signals blocked (its parent's mask is inherited) would never see them.
         var unblock = sigset_t()
         sigemptyset(&unblock)
-        sigaddset(&unblock, SIGINT)
-        sigaddset(&unblock, SIGTERM)
+        for sig in endingSignals { sigaddset(&unblock, sig) }
         pthread_sigmask(SIG_UNBLOCK, &unblock, nil)
         var thread = pthread_t()
         pthread_create(&thread, nil, { _ in
@@ -53,14 +66,23 @@ public enum Termination {
         pthread_detach(thread)
     }
 
-    /// The signal that asked the process to end (SIGINT or SIGTERM), or nil; frame loops check it every frame.
+    /// The signals that ask the process to end, each finishing what is under way.
+    public static let endingSignals = [SIGINT, SIGTERM, SIGHUP, SIGQUIT]
+
+    /// Makes a write to a closed pipe or socket fail with EPIPE instead of ending the process: every command's
+    /// output may go to a reader that stops early.
+    public static func ignoreBrokenPipes() {
+        Glibc.signal(SIGPIPE, SIG_IGN)
+    }
+
+    /// The signal that asked the process to end (one of `endingSignals`), or nil; frame loops check it every frame.
     public static var signal: Int32? {
         pthread_mutex_lock(terminationLock)
         defer { pthread_mutex_unlock(terminationLock) }
         return receivedSignal
     }
 
-    /// True once SIGINT or SIGTERM has arrived: the frame loop should stop its recording and quit.
+    /// True once one of `endingSignals` has arrived: the frame loop should stop its recording and quit.
     public static var isRequested: Bool { signal != nil }
 
     /// After a second signal the watcher saves the recordings, stops the child programs and exits the process
@@ -111,12 +133,14 @@ public enum Termination {
         pthread_mutex_unlock(terminationLock)
         for wake in wakers { wake() }
         // The program finishes what is under way and exits by itself; a second signal stops it now.
-        _ = nextSignal()
+        if !endsAtFirstSignal { _ = nextSignal() }
         pthread_mutex_lock(terminationLock)
         isStoppingAtOnce = true
         let handlers = savers + stoppers
         pthread_mutex_unlock(terminationLock)
         for handler in handlers { handler() }
+        // Whatever was still being written is removed: no file is left half-written, nor its temporary.
+        OutputFile.removeUnfinished()
         _exit(128 + signal)
     }
 
@@ -163,6 +187,7 @@ private nonisolated(unsafe) let terminationLock: UnsafeMutablePointer<pthread_mu
 private nonisolated(unsafe) var handlersInstalled = false
 private nonisolated(unsafe) var receivedSignal: Int32?
 private nonisolated(unsafe) var isStoppingAtOnce = false
+private nonisolated(unsafe) var endsAtFirstSignal = false
 private nonisolated(unsafe) var savers: [@Sendable () -> Void] = []
 private nonisolated(unsafe) var stoppers: [@Sendable () -> Void] = []
 private nonisolated(unsafe) var requestHandlers: [@Sendable () -> Void] = []

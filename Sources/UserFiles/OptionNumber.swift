@@ -1,4 +1,3 @@
-import UserFiles
 /// A number given on the command line, checked against its documented range before anything uses it.
 ///
 /// Options take their value as text (and accept text that starts with '-'), so that `--scale -1` is reported as a

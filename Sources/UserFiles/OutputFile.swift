@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Synchronization
 
 /// A file could not be written; `reason` is the system's word for why.
 public struct OutputFileError: Error, CustomStringConvertible, Equatable {
@@ -32,8 +33,30 @@ public final class OutputFile {
     /// The mode of the regular file this one replaces, so that it keeps its permissions.
     private let replacedMode: mode_t?
     private var committed = false
+    /// True while the temporary is listed in `unfinished`.
+    private var isTracked = false
 
     public var isInPlace: Bool { writingPath == path }
+
+    /// The temporaries being written now, in every thread: what a process ended by a signal removes.
+    /// (A count for each path, as two outputs in turn may write the same temporary.)
+    private static let unfinished = Mutex<[String: Int]>([:])
+
+    /// Removes every temporary not yet renamed into place, so that a process ending on a signal leaves each of
+    /// its outputs whole or absent. Safe from any thread; a file committed meanwhile is not touched.
+    public static func removeUnfinished() {
+        for path in unfinished.withLock({ $0.keys }) { FileName.withBytes(path) { _ = unlink($0) } }
+    }
+
+    /// Marks the temporary as written (`true`) or done with, renamed or removed (`false`).
+    private func track(_ writing: Bool) {
+        guard !isInPlace, writing != isTracked else { return }
+        isTracked = writing
+        OutputFile.unfinished.withLock { pending in
+            let count = (pending[writingPath] ?? 0) + (writing ? 1 : -1)
+            pending[writingPath] = count > 0 ? count : nil
+        }
+    }
 
     /// Prepares `path` for writing and, with `open`, opens it: without, another program writes `writingPath`
     /// (a temporary left there by an earlier run is removed first, so nothing of it is taken for this one's).
@@ -58,7 +81,10 @@ public final class OutputFile {
             writingPath = path
             replacedMode = nil
         }
-        if open { try self.open() }
+        track(true)
+        if open {
+            do { try self.open() } catch { track(false); throw error }
+        }
     }
 
     deinit { abandon() }
@@ -116,6 +142,7 @@ public final class OutputFile {
             try close()
             if !isInPlace && !committed && FileName.withBytes(writingPath, { from in FileName.withBytes(path) { rename(from, $0) } }) != 0 { throw failure() }
             committed = true
+            track(false)
         } catch {
             abandon()
             throw error
@@ -128,7 +155,10 @@ public final class OutputFile {
             stream = nil
             fclose(file)
         }
-        if !isInPlace && !committed { FileName.withBytes(writingPath) { _ = unlink($0) } }
+        if !isInPlace && !committed {
+            FileName.withBytes(writingPath) { _ = unlink($0) }
+            track(false)
+        }
     }
 
     /// Commits `files` together: every one is closed first, and only when all were written whole are the

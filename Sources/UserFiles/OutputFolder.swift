@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-import UserFiles
 
 /// The folder where the window writes screenshots, timing recordings and videos (`--output-dir`, else the current
 /// folder), checked when the program starts so that a folder that cannot be written is said at once, not after a
@@ -38,8 +37,27 @@ public struct OutputFolder: Sendable, Equatable {
         path == "/" ? "/" + name : path + "/" + name
     }
 
+    /// A path for a new file named `prefix`, the local time and `suffix` ("refreshlab-2025-03-14-094105.png"), with
+    /// "-2", "-3", … before the suffix while that name, or one of the files written with it (`companions`, given
+    /// the path), exists or is being written (its `.tmp`): two screenshots in one second are two files.
+    public func newPath(prefix: String, suffix: String, companions: (String) -> [String] = { [$0] }) -> String {
+        let stem = prefix + OutputFolder.timestamp()
+        var candidate = path(for: stem + suffix)
+        var number = 1
+        while companions(candidate).contains(where: { OutputFolder.isTaken($0) || OutputFolder.isTaken($0 + ".tmp") }) {
+            number += 1
+            candidate = path(for: stem + "-\(number)" + suffix)
+        }
+        return candidate
+    }
+
+    private static func isTaken(_ path: String) -> Bool {
+        var info = stat()
+        return FileName.withBytes(path) { lstat($0, &info) } == 0
+    }
+
     /// The local date and time as `2025-03-14-094105`, for file names that sort by time.
-    public static func timestamp() -> String {
+    static func timestamp() -> String {
         var now = time(nil)
         var parts = tm()
         localtime_r(&now, &parts)

@@ -22,8 +22,8 @@ struct CommandOutcome {
 /// Whether the tests, and so the `refreshlab` built with them, run under AddressSanitizer: its shadow memory takes
 /// terabytes of address space, so a child cannot start under an address-space limit, and none is set then.
 /// Starts the built `refreshlab` with the arguments, its standard output and error going to `stdout` and `stderr`
-/// in `directory`; the child starts with no signal blocked and SIGINT and SIGTERM at their defaults, whatever the
-/// test runner's are. `environment` adds to or replaces variables of the runner's; `newProcessGroup` starts it in a
+/// in `directory`; the child starts with no signal blocked and the ending signals and SIGPIPE at their defaults,
+/// whatever the test runner's are. `environment` adds to or replaces variables of the runner's; `newProcessGroup` starts it in a
 /// group of its own (its pid is the group's), as a shell starts a command. Limits go through `sh`, which sets them
 /// and then becomes `refreshlab` (same process): `memoryLimit` (bytes of address space) and `fileSizeLimit`
 /// (bytes, `ulimit -f`, with SIGXFSZ ignored, so that every write past that size fails as on a full disk).
@@ -63,8 +63,7 @@ func spawnRefreshlab(_ arguments: [String], in directory: String, environment: [
     var none = sigset_t(), defaults = sigset_t()
     sigemptyset(&none)
     sigemptyset(&defaults)
-    sigaddset(&defaults, SIGTERM)
-    sigaddset(&defaults, SIGINT)
+    for signal in [SIGTERM, SIGINT, SIGHUP, SIGQUIT, SIGPIPE] { sigaddset(&defaults, signal) }
     posix_spawnattr_setsigmask(&attributes, &none)
     posix_spawnattr_setsigdefault(&attributes, &defaults)
     var flags = POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF

@@ -46,6 +46,23 @@ struct GIFDecodingTests {
         ])
     }
 
+    @Test("A GIF of 1000 frames is read; one more is refused, naming the cap, before its frame is decoded")
+    func frameCap() throws {
+        let frame = GIFWriter.Frame(width: 1, height: 1, indices: [0])
+        let full = try Self.decode(GIFWriter.encode(width: 1, height: 1, palette: Self.palette,
+                                                    frames: Array(repeating: frame, count: GIF.maxFrames)))
+        #expect(full.frames.count == GIF.maxFrames)
+        let over = GIFWriter.encode(width: 1, height: 1, palette: Self.palette,
+                                    frames: Array(repeating: frame, count: GIF.maxFrames + 1))
+        let error = try #require(throws: GIFError.self) { try Self.decode(over) }
+        #expect(error.description == "cannot read GIF 'test.gif': it has more than the 1000 frames allowed; use fewer")
+        // A caller's smaller cap (what an animation's earlier states left) holds as well.
+        #expect(throws: GIFError.self) {
+            try GIF.decode(GIFWriter.encode(width: 1, height: 1, palette: Self.palette, frames: [frame, frame]),
+                           name: "two.gif", maxFrames: 1)
+        }
+    }
+
     @Test("An interlaced frame's rows land in their places")
     func interlaced() throws {
         let rows = 11

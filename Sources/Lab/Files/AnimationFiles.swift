@@ -17,65 +17,91 @@ import UserFiles
 ///
 /// Every failure is a `LabError` naming the file at fault.
 public enum AnimationFiles {
-    /// The most PNG frames a folder may hold: more is surely not a header animation.
-    static let maxFrames = 1000
+    /// The most frames an animation may have, over all its states and files: more is surely not a header
+    /// animation. The same as a GIF's own cap.
+    static let maxFrames = GIF.maxFrames
+    /// The most pixels an animation may decode to, over all its states and files (256 MB): one PNG's limit.
+    static let maxPixels = PNG.maxPixels
+
+    /// What an animation's files may still decode to, taken from as each is read.
+    struct Budget {
+        var pixels = AnimationFiles.maxPixels
+        var frames = AnimationFiles.maxFrames
+
+        /// Whether earlier files spent some of it, for messages.
+        var isSpent: Bool { pixels < AnimationFiles.maxPixels || frames < AnimationFiles.maxFrames }
+
+        mutating func spend(_ images: ImageSequence) {
+            frames -= images.images.count
+            pixels -= images.images.reduce(0) { $0 + $1.width * $1.height }
+        }
+    }
     /// The default animation under `Resources/`, made by RefreshLab's own rasterizer.
     public static let defaultResource = "animations/refresh"
 
     /// The pictures at `path`.
     public static func load(_ path: String) throws -> GifHeaderImages {
+        var budget = Budget()
         if isDirectory(path) {
             var given: [GifHeaderState: ImageSequence] = [:]
             for state in GifHeaderState.allCases {
                 let folder = path + "/" + state.rawValue
                 if isDirectory(folder) {
-                    given[state] = try pngFolder(folder)
+                    given[state] = try pngFolder(folder, budget: &budget)
                 } else if exists(folder + ".gif") {
-                    given[state] = try gif(folder + ".gif")
+                    given[state] = try gif(folder + ".gif", budget: &budget)
                 }
             }
-            if given.isEmpty { return GifHeaderImages(try pngFolder(path)) }
+            if given.isEmpty { return GifHeaderImages(try pngFolder(path, budget: &budget)) }
             // Each given sequence has at least one image, so there is a fallback.
             return GifHeaderImages(given)!
         }
         guard exists(path) else { throw LabError("cannot read the animation '\(path)': no such file or folder") }
-        return GifHeaderImages(try gif(path))
+        return GifHeaderImages(try gif(path, budget: &budget))
     }
 
-    static func gif(_ path: String) throws -> ImageSequence {
+    static func gif(_ path: String, budget: inout Budget) throws -> ImageSequence {
         do {
-            let animation = try GIF.read(from: path)
-            return ImageSequence(images: animation.frames, delays: animation.delays)
+            let animation = try GIF.read(from: path, maxPixels: budget.pixels, maxFrames: budget.frames)
+            let images = ImageSequence(images: animation.frames, delays: animation.delays)
+            budget.spend(images)
+            return images
         } catch let error as GIFError {
-            throw LabError(error.description)
+            throw LabError(error.description + (budget.isSpent ? sharedBudget : ""))
         }
     }
 
+    /// Said of a file over a limit that the files before it shared.
+    static let sharedBudget = " (the animation's states count together towards the \(maxFrames) frames and "
+        + "\(maxPixels) pixels allowed)"
+
     /// The PNG files directly in `folder`, in numeric order, decoded; the pixels of all of them together are
     /// bounded as one PNG's.
-    static func pngFolder(_ folder: String) throws -> ImageSequence {
+    static func pngFolder(_ folder: String, budget: inout Budget) throws -> ImageSequence {
         let names = try pngNames(in: folder)
         guard !names.isEmpty else {
             throw LabError("the animation folder '\(folder)' has no PNG files (frame-001.png, frame-002.png, …) "
                 + "and no idle, pulling or refreshing entries")
         }
-        guard names.count <= maxFrames else {
+        guard names.count <= budget.frames else {
             throw LabError("the animation folder '\(folder)' has \(names.count) PNG files, more than the "
-                + "\(maxFrames) allowed")
+                + "\(budget.frames) allowed" + (budget.isSpent ? sharedBudget : ""))
         }
         var images: [Bitmap] = []
-        var budget = PNG.maxPixels
+        var pixelsLeft = budget.pixels
         for name in names {
             do {
-                let canvas = try PNG.read(from: folder + "/" + name, maxPixels: budget)
-                budget -= canvas.pixelCount
+                let canvas = try PNG.read(from: folder + "/" + name, maxPixels: pixelsLeft)
+                pixelsLeft -= canvas.pixelCount
                 images.append(Bitmap(canvas))
             } catch let error as PNGError {
-                throw LabError(error.description + (budget < PNG.maxPixels ? " (the frames before it count "
-                    + "towards the \(PNG.maxPixels) pixels allowed)" : ""))
+                throw LabError(error.description + (pixelsLeft < maxPixels ? " (the frames before it count "
+                    + "towards the \(maxPixels) pixels allowed)" : ""))
             }
         }
-        return ImageSequence(images: images)
+        let sequence = ImageSequence(images: images)
+        budget.spend(sequence)
+        return sequence
     }
 
     /// The names of the `.png` files in `folder` (regular, not hidden), sorted by `frameOrder`.

@@ -228,6 +228,8 @@ public final class ScriptReplay: FrameInput {
 public struct ScriptRunOutputs: Sendable {
     /// A folder for the frames as PNGs (`frame-0000.png`, …).
     public var framesDirectory: String?
+    /// Whether frames of an earlier run in `framesDirectory` are removed (else they are an error).
+    public var replacesEarlierFrames: Bool
     /// A `.gif` or `.mp4` recorded through ffmpeg.
     public var capturePath: String?
     /// JSON lines of state changes (see `StateChange.jsonLine`).
@@ -238,8 +240,9 @@ public struct ScriptRunOutputs: Sendable {
     public var includesOverlays: Bool
 
     public init(framesDirectory: String? = nil, capturePath: String? = nil, eventsPath: String? = nil,
-                tracePath: String? = nil, includesOverlays: Bool = false) {
+                tracePath: String? = nil, includesOverlays: Bool = false, replacesEarlierFrames: Bool = false) {
         self.framesDirectory = framesDirectory
+        self.replacesEarlierFrames = replacesEarlierFrames
         self.capturePath = capturePath
         self.eventsPath = eventsPath
         self.tracePath = tracePath
@@ -269,10 +272,13 @@ public final class ScriptRun {
         loop = FrameLoop(simulation: replay.simulation, input: replay,
                          recorder: FrameRecorder(budget: 1 / simulatedFrameRate))
         replay.simulation.includesOverlaysInOutputs = outputs.includesOverlays
+        // The frames folder first: a folder holding an earlier run's frames stops the run before any file opens.
+        if let directory = outputs.framesDirectory {
+            loop.sinks.append(try PNGSequence(directory: directory, replacing: outputs.replacesEarlierFrames))
+        }
         events = try EventLog(simulation: replay.simulation, path: outputs.eventsPath)
         loop.events = events
         loop.trace = try outputs.tracePath.map { try TraceWriter(path: $0) }
-        if let directory = outputs.framesDirectory { loop.sinks.append(try PNGSequence(directory: directory)) }
         if let capture = outputs.capturePath {
             // A GIF at one pixel per point: at the phone's full pixels it is several times bigger for little gain.
             loop.sinks.append(try FFmpegCapture(output: capture, width: phone.pixelWidth, height: phone.pixelHeight,
@@ -288,7 +294,7 @@ public final class ScriptRun {
     @discardableResult
     public func runFrame() throws -> Bool { try loop.runFrame() }
 
-    /// True when SIGINT or SIGTERM stopped the run before the script's end (see
+    /// True when a signal stopped the run before the script's end (see
     /// `Termination.install`); what was made so far is written whole.
     var wasInterrupted: Bool { loop.wasInterrupted }
 

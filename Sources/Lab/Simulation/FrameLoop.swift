@@ -69,7 +69,7 @@ public final class FrameLoop {
     public var files: OutputFolder?
     /// Frames presented so far.
     public private(set) var frameIndex = 0
-    /// True once SIGINT or SIGTERM stopped the loop.
+    /// True once a signal (`Termination.endingSignals`) stopped the loop.
     private(set) var wasInterrupted = false
     /// Lines for standard output: every file written, with its full path (flushed at once, so that a script
     /// reading the output sees each line as it happens).
@@ -103,7 +103,7 @@ public final class FrameLoop {
         self.recorder = recorder
     }
 
-    /// Runs frames until the input ends, a quit key, or SIGINT or SIGTERM; then finishes every output (a
+    /// Runs frames until the input ends, a quit key, or a signal; then finishes every output (a
     /// recording under way is saved whole). Returns the number of frames presented.
     @discardableResult
     public func run() throws -> Int {
@@ -244,7 +244,7 @@ public final class FrameLoop {
 
     private func saveScreenshot() {
         guard let files else { return }
-        let path = files.path(for: "refreshlab-" + OutputFolder.timestamp() + ".png")
+        let path = files.newPath(prefix: "refreshlab-", suffix: ".png")
         do {
             try PNG.write(simulation.canvas, to: path)
             saved("Screenshot saved", path)
@@ -268,7 +268,9 @@ public final class FrameLoop {
             simulation.showToast("Timings are recorded with --timings FILE here")
             return
         }
-        let csv = files.path(for: "refreshlab-timings-" + OutputFolder.timestamp() + ".csv")
+        let csv = files.newPath(prefix: "refreshlab-timings-", suffix: ".csv") {
+            [$0, TimingFiles.summaryPath(forCSV: $0)]
+        }
         do {
             try recorder.startRecording(csvPath: csv, jsonPath: TimingFiles.summaryPath(forCSV: csv))
             timingsPath = csv
@@ -295,7 +297,7 @@ public final class FrameLoop {
             simulation.showToast("Videos are recorded with --capture FILE here")
             return
         }
-        let path = files.path(for: "refreshlab-" + OutputFolder.timestamp() + ".mp4")
+        let path = files.newPath(prefix: "refreshlab-", suffix: ".mp4")
         do {
             video = try VideoRecording(output: path, width: simulation.canvas.width, height: simulation.canvas.height)
             videoPath = path
@@ -347,7 +349,7 @@ public final class FrameLoop {
 
     /// Finishes every output: the sinks, the video and the timings under way (announced), the trace and the
     /// events. Reports the first failure after trying them all.
-    func finish() throws {
+    public func finish() throws {
         // Values tuned in the last moments before the end are saved, never lost.
         simulation.saveTuning()
         var failure: (any Error)?

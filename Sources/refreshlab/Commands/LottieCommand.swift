@@ -3,6 +3,7 @@ import Lab
 import Lottie
 import Raster
 import UserFiles
+import Recording
 
 
 /// `refreshlab lottie`: draws one frame of a Bodymovin file with RefreshLab's own renderer into a PNG.
@@ -47,6 +48,11 @@ struct LottieCommand: ParsableCommand {
     }
 
     func run() throws {
+        Termination.install(.endsAtOnce)
+        var named = CommandFiles()
+        named.reads(file, as: "the Lottie file")
+        named.writes(out, as: "--out")
+        try named.checkApart()
         let animation: LottieAnimation
         do {
             animation = try LottieFile.load(path: file)

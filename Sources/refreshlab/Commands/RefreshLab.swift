@@ -37,6 +37,7 @@ struct RefreshLabCommand: ParsableCommand {
     /// Parses the arguments as the system gave them: `CommandLine.arguments` replaces bytes that are not UTF-8,
     /// which would name another file; `FileName` keeps them.
     static func main() {
+        Termination.ignoreBrokenPipes()
         main((1..<Int(CommandLine.argc)).map { FileName.decode(CommandLine.unsafeArgv[$0]!) })
     }
 }
@@ -56,6 +57,11 @@ struct PhoneOptions: ParsableArguments {
                                + "\(AnimationFiles.defaultResource)); with --effect lottie: a Lottie (Bodymovin "
                                + "JSON) file (default: the one in the resources).", valueName: "file|dir"))
     var animation: String?
+
+    /// Adds the animation read (a file or a folder of frames) to `files`.
+    func declare(in files: inout CommandFiles) {
+        files.reads(animation, as: "--animation")
+    }
 
     func validate() throws {
         _ = try validating(phone)
@@ -106,12 +112,23 @@ struct RecordOptions: ParsableArguments {
     @Flag(help: ArgumentHelp("Include the simulator's overlays (HUD, toast, help, debug overlay) in frames, "
                              + "captures, screenshots and videos; by default they show the phone only."))
     var overlays = false
+
+    /// Adds what these options write to `files`.
+    func declare(in files: inout CommandFiles) {
+        files.writes(events, as: "--events")
+        files.writes(trace, as: "--trace")
+    }
 }
 
 /// What only a headless run writes.
 struct HeadlessOutputOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Write every frame as a PNG into this folder (created if missing).", valueName: "dir"))
+    @Option(help: ArgumentHelp("Write every frame as a PNG into this folder (created if missing; a folder holding an "
+                               + "earlier run's frames is refused unless --replace-frames).", valueName: "dir"))
     var frames: String?
+
+    @Flag(name: .customLong("replace-frames"),
+          help: "With --frames: first remove the frames (frame-NNNN.png) an earlier run left in the folder.")
+    var replaceFrames = false
 
     @Option(help: ArgumentHelp("Write the frame-time CSV here, and its JSON summary beside it.", valueName: "file"))
     var timings: String?
@@ -124,6 +141,14 @@ struct HeadlessOutputOptions: ParsableArguments {
             help: ArgumentHelp("The longest run allowed, in simulated seconds: from 1 to \(Int(maxDurationLimit)) "
                                + "(default \(Int(GestureScript.defaultMaxDuration)), one hour).", valueName: "s"))
     var maxDuration: String?
+
+    /// Adds what these options write to `files`: the timings' summary JSON beside its CSV included.
+    func declare(in files: inout CommandFiles) {
+        files.writes(frames, as: "--frames", owning: PNGSequence.isFrameName)
+        files.writes(timings, as: "--timings")
+        files.writes(timings.map(TimingFiles.summaryPath(forCSV:)), as: "--timings (its summary JSON)")
+        files.writes(capture, as: "--capture")
+    }
 
     /// The most `--max-duration` may allow: about eleven days of frames.
     static let maxDurationLimit = 1_000_000.0
@@ -139,6 +164,7 @@ struct HeadlessOutputOptions: ParsableArguments {
 
     func validate() throws {
         _ = try validating(durationLimit)
+        if replaceFrames && frames == nil { throw ValidationError("--replace-frames goes with --frames DIR") }
     }
 }
 
@@ -217,9 +243,15 @@ struct WindowCommand: ParsableCommand {
             var outputs = self.outputs
             outputs.frames = outputs.frames ?? "frames"
             try HeadlessReplay(script: DemoDrag().script(frames: frames), effect: effect, phone: phone,
-                               animation: self.phone, record: record, outputs: outputs, styles: styles).run()
+                               animation: self.phone, record: record, outputs: outputs, style: style,
+                               styles: styles).run()
             return
         }
+        var named = CommandFiles()
+        style.declare(in: &named)
+        self.phone.declare(in: &named)
+        record.declare(in: &named)
+        try named.checkApart()
         let files = try OutputFolder(path: outputDirectory ?? ".")
         Termination.install()
         let simulation = Simulation(phone: phone)
@@ -238,6 +270,8 @@ struct WindowCommand: ParsableCommand {
         loop.events = events
         loop.trace = trace
         loop.files = files
+        // A display lost in the middle (its X server stopped) still ends with every recording whole.
+        LostDisplay.install(display: DisplayName.fromEnvironment()?.x11 ?? "") { try? loop.finish() }
         let styleFiles = style
         loop.reloaders = [try StyleReloader(paths: { styleFiles.paths }, folder: StyleFiles.userFolder(),
                                             wake: host.wake)]

@@ -43,6 +43,12 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
+        Termination.install(.endsAtOnce)
+        var named = CommandFiles()
+        named.reads(file, as: "the timings CSV")
+        named.reads(TimingFiles.summaryPath(forCSV: file), as: "the summary JSON beside it")
+        named.writes(out, as: "--out")
+        try named.checkApart()
         // The input first: asking for --out is no help when there is nothing to chart yet.
         let rows = try TimingRow.parse(try TimingFiles.readText(file), path: file)
         guard !rows.isEmpty else {

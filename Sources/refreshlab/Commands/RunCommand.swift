@@ -1,5 +1,6 @@
 import ArgumentParser
 import Lab
+import Motion
 import Raster
 import Styles
 
@@ -47,7 +48,7 @@ struct RunCommand: ParsableCommand {
             throw LabError(error.description)
         }
         try HeadlessReplay(script: gestures, scriptPath: path, effect: effect, phone: phone, animation: self.phone,
-                           record: record, outputs: outputs, styles: try style.load()).run()
+                           record: record, outputs: outputs, style: style, styles: try style.load()).run()
     }
 
     /// A script's file: the path as given when it exists, else the script of that name in Resources/gestures.
@@ -73,10 +74,13 @@ struct HeadlessReplay {
     var animation: PhoneOptions
     var record: RecordOptions
     var outputs: HeadlessOutputOptions
+    /// The style files, named so that no output lands on one.
+    var style: StyleOptions
     var styles: StyleBook
 
     init(script: GestureScript, scriptPath: String? = nil, effect: String?, phone: Phone, animation: PhoneOptions,
-         record: RecordOptions, outputs: HeadlessOutputOptions, styles: StyleBook) {
+         record: RecordOptions, outputs: HeadlessOutputOptions, style: StyleOptions, styles: StyleBook) {
+        self.style = style
         self.styles = styles
         self.script = script
         self.scriptPath = scriptPath
@@ -88,9 +92,16 @@ struct HeadlessReplay {
     }
 
     func run() throws {
+        var named = CommandFiles()
+        named.reads(scriptPath, as: "--script")
+        style.declare(in: &named)
+        animation.declare(in: &named)
+        record.declare(in: &named)
+        outputs.declare(in: &named)
+        try named.checkApart()
         let files = ScriptRunOutputs(framesDirectory: outputs.frames, capturePath: outputs.capture,
                                      eventsPath: record.events, tracePath: record.trace,
-                                     includesOverlays: record.overlays)
+                                     includesOverlays: record.overlays, replacesEarlierFrames: outputs.replaceFrames)
         let timeline = ScriptTimeline(script)
         let limit = try outputs.durationLimit()
         if timeline.duration > limit {
@@ -109,7 +120,7 @@ struct HeadlessReplay {
         if let timings = outputs.timings {
             try run.recorder.startRecording(csvPath: timings, jsonPath: TimingFiles.summaryPath(forCSV: timings))
         }
-        let started = MonotonicSeconds.now
+        let started = MonotonicClock.seconds()
         let frames: Int
         do {
             frames = try run.run()
@@ -118,7 +129,7 @@ struct HeadlessReplay {
             throw error
         }
         run.loop.afterFrame?(-1)
-        let elapsed = MonotonicSeconds.now - started
+        let elapsed = MonotonicClock.seconds() - started
         if let timings = outputs.timings {
             try run.recorder.stopRecording()
             print("wrote timings to \(timings) and \(TimingFiles.summaryPath(forCSV: timings))")
@@ -159,7 +170,7 @@ final class ProgressLine {
         guard frame >= 0 else { return write("\r\u{1B}[K") }
         // The clock is read every 64 frames only: a headless frame takes a millisecond or two.
         guard frame & 63 == 0 else { return }
-        let now = MonotonicSeconds.now
+        let now = MonotonicClock.seconds()
         guard now - lastShown >= 0.25 else { return }
         lastShown = now
         let percent = Double(frame) * 100 / Double(Swift.max(total, 1))
@@ -172,19 +183,10 @@ final class ProgressLine {
     }
 }
 
-/// Ends the command with status 128 + the signal's number when SIGINT or SIGTERM asked it to stop, as a shell
+/// Ends the command with status 128 + the signal's number when a signal (`Termination.endingSignals`) asked it to stop, as a shell
 /// reports a program the signal ended; everything under way was finished whole before.
 func exitIfSignalled(after what: String) throws {
     guard let signal = Termination.signal else { return }
     FileLines.standardError("stopped by a signal after \(what); everything written is complete")
     throw ExitCode(128 + signal)
-}
-
-/// The monotonic clock in seconds, for the run's own timing.
-enum MonotonicSeconds {
-    static var now: Double {
-        var ts = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &ts)
-        return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
-    }
 }

@@ -9,6 +9,7 @@ import Darwin
 #endif
 import UserFiles
 import Scenes
+import Recording
 
 /// `refreshlab scene`: draws a vector scene file with RefreshLab's rasterizer, writes it, and optionally times it
 /// with the protocol shared with the cairo benchmark.
@@ -99,6 +100,13 @@ struct SceneCommand: ParsableCommand {
     }
 
     func run() throws {
+        Termination.install(.endsAtOnce)
+        var named = CommandFiles()
+        named.reads(file, as: "the scene file")
+        named.reads(reference, as: "--reference")
+        named.writes(out, as: "--out")
+        named.writes(diff, as: "--diff")
+        try named.checkApart()
         let out = outputPath
         if out == nil && iterations == nil && reference == nil {
             throw LabError("nothing to do: give --out FILE.png, --iterations N or --reference FILE.png")

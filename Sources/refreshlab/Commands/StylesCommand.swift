@@ -13,6 +13,11 @@ struct StyleOptions: ParsableArguments {
     /// The files to read, the user's folder first.
     var paths: [String] { StyleFiles.paths(folder: StyleFiles.userFolder(), extra: files) }
 
+    /// Adds the style files read to `files`: those given, and the user folder's.
+    func declare(in files: inout CommandFiles) {
+        for path in paths { files.reads(path, as: self.files.contains(path) ? "--style" : "the style file") }
+    }
+
     /// Every style file read and checked; a fault names its file, line and column.
     func load() throws -> StyleBook {
         do {

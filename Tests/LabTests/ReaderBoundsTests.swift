@@ -1,0 +1,111 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Motion
+import Raster
+import Testing
+import TestSupport
+@testable import Lab
+@testable import Recording
+@testable import Scenes
+import UserFiles
+
+/// Every reader of a user's file, given what is not a file of its kind: a pipe with no writer, an endless device, a
+/// folder, and a file one byte over its limit. Each is one error naming the path, at once: never a hang, never a
+/// crash, never memory taken for what the file claims.
+@Suite("Every reader bounded")
+struct ReaderBoundsTests {
+    /// A reader: the arguments that make `refreshlab` read `path` as it, and its size limit.
+    struct Reader: Sendable, CustomStringConvertible {
+        let description: String
+        let limit: Int
+        let arguments: @Sendable (_ path: String, _ dir: String) -> [String]
+        /// True when a folder is a valid input (an animation folder): then it is refused for what it lacks.
+        var takesFolders = false
+    }
+
+    static let readers: [Reader] = [
+        Reader(description: "lottie FILE", limit: LottieFile.maxBytes) { ["lottie", $0, "--out", $1 + "/o.png"] },
+        Reader(description: "run --script", limit: GestureScript.maxFileSize) { path, _ in ["run", "--script", path] },
+        Reader(description: "--style", limit: StyleFiles.maxFileSize) { path, _ in
+            ["run", "--script", "sticky", "--style", path]
+        },
+        Reader(description: "scene FILE", limit: Scene.maxFileSize) { ["scene", $0, "--out", $1 + "/o.png"] },
+        Reader(description: "scene --reference", limit: PNG.maxFileBytes) {
+            ["scene", $1 + "/card.json", "--reference", $0]
+        },
+        Reader(description: "report CSV", limit: TimingFiles.maxFileSize) { ["report", $0, "--out", $1 + "/o.png"] },
+        Reader(description: "--animation GIF", limit: GIF.maxFileBytes, arguments: { path, _ in
+            ["run", "--script", "gif", "--effect", "gif", "--animation", path]
+        }, takesFolders: true),
+        Reader(description: "--animation Lottie", limit: LottieFile.maxBytes) { path, _ in
+            ["run", "--script", "lottie", "--effect", "lottie", "--animation", path]
+        },
+    ]
+
+    /// The bad inputs: their name and how to make one in `dir`.
+    static let inputs: [(name: String, make: @Sendable (String, Int) -> String)] = [
+        ("a pipe with no writer", { dir, _ in
+            let path = dir + "/pipe"
+            mkfifo(path, 0o644)
+            return path
+        }),
+        ("/dev/zero", { _, _ in "/dev/zero" }),
+        ("a folder", { dir, _ in
+            let path = dir + "/folder"
+            mkdir(path, 0o755)
+            return path
+        }),
+        ("a file one byte over the limit", { dir, limit in
+            // Sparse: it takes no disk, but reads as `limit + 1` zero bytes.
+            let path = dir + "/large"
+            let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            ftruncate(fd, off_t(limit + 1))
+            close(fd)
+            return path
+        }),
+    ]
+
+    @Test("each reader refuses a pipe, /dev/zero, a folder and a file over its limit with one error naming it",
+          .enabled(if: refreshlabExecutable != nil, "the refreshlab executable is built"),
+          arguments: ReaderBoundsTests.readers)
+    func refused(reader: Reader) throws {
+        for input in ReaderBoundsTests.inputs {
+            let dir = temporaryDirectory("reader-bounds")
+            try #require(writeTextFile(dir + "/card.json", SceneReferenceCommandTests.scene))
+            let path = input.make(dir, reader.limit)
+            let started = MonotonicClock.seconds()
+            let outcome = try runRefreshlab(reader.arguments(path, dir), in: dir, timeout: 20,
+                                            memoryLimit: 1 << 30)
+            let seconds = MonotonicClock.seconds() - started
+            let what = "\(reader) given \(input.name)"
+            #expect(outcome.status == 1, "\(what): status \(outcome.status)\n\(outcome.errors)")
+            #expect(seconds < 5 * timeLimitScale, "\(what): took \(seconds) s")
+            let lines = outcome.errors.split(separator: "\n").filter { $0.hasPrefix("Error: ") }
+            #expect(lines.count == 1 && lines[0].contains(path), "\(what): \(outcome.errors)")
+            let expected: [String]
+            switch input.name {
+            case "a pipe with no writer", "/dev/zero": expected = ["not a regular file (a pipe or a device)"]
+            case "a folder": expected = reader.takesFolders ? ["has no PNG files"] : ["a folder, not a"]
+            default: expected = ["larger than \(UserFile.describe(bytes: reader.limit))"]
+            }
+            #expect(expected.allSatisfy { outcome.errors.contains($0) }, "\(what): \(outcome.errors)")
+        }
+    }
+
+    @Test("an animation's states share one budget of frames: two GIFs of 600 frames each are refused, naming it")
+    func statesShareFrames() throws {
+        let dir = temporaryDirectory("animation-budget")
+        let frame = GIFWriter.Frame(width: 1, height: 1, indices: [0])
+        let gif = GIFWriter.encode(width: 1, height: 1, palette: [0xFF0000, 0x00FF00],
+                                   frames: Array(repeating: frame, count: 600))
+        try #require(writeBytes(dir + "/idle.gif", gif))
+        #expect(try AnimationFiles.load(dir)[.idle].images.count == 600)
+        try #require(writeBytes(dir + "/pulling.gif", gif))
+        let error = try #require(throws: LabError.self) { try AnimationFiles.load(dir) }
+        #expect(error.description.contains("pulling.gif") && error.description.contains("more than the 400 frames")
+                && error.description.contains("the animation's states count together"), "\(error)")
+    }
+}
