@@ -75,7 +75,8 @@ public enum PNG {
     }
 
     /// Decodes a PNG held in memory; `name` is what error messages call it.
-    static func decode(_ bytes: UnsafeRawBufferPointer, name path: String, maxPixels: Int) throws -> Canvas {
+    public static func decode(_ bytes: UnsafeRawBufferPointer, name path: String,
+                              maxPixels: Int = PNG.maxPixels) throws -> Canvas {
         var image = png_image()
         image.version = UInt32(PNG_IMAGE_VERSION)
         guard png_image_begin_read_from_memory(&image, bytes.baseAddress, bytes.count) != 0 else {

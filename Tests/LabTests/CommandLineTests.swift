@@ -27,9 +27,10 @@ struct CommandOutcome {
 /// group of its own (its pid is the group's), as a shell starts a command. Limits go through `sh`, which sets them
 /// and then becomes `refreshlab` (same process): `memoryLimit` (bytes of address space) and `fileSizeLimit`
 /// (bytes, `ulimit -f`, with SIGXFSZ ignored, so that every write past that size fails as on a full disk).
+/// `standardOutput`, when given, is the descriptor the child writes its standard output to instead of the file.
 func spawnRefreshlab(_ arguments: [String], in directory: String, environment: [String: String] = [:],
                      newProcessGroup: Bool = false, memoryLimit: Int? = nil,
-                     fileSizeLimit: Int? = nil) throws -> pid_t {
+                     fileSizeLimit: Int? = nil, standardOutput: Int32? = nil) throws -> pid_t {
     let exe = try #require(refreshlabExecutable)
     var command = [exe] + arguments
     var limits: [String] = []
@@ -55,7 +56,11 @@ func spawnRefreshlab(_ arguments: [String], in directory: String, environment: [
     var actions = posix_spawn_file_actions_t()
     posix_spawn_file_actions_init(&actions)
     defer { posix_spawn_file_actions_destroy(&actions) }
-    posix_spawn_file_actions_addopen(&actions, 1, directory + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    if let standardOutput {
+        posix_spawn_file_actions_adddup2(&actions, standardOutput, 1)
+    } else {
+        posix_spawn_file_actions_addopen(&actions, 1, directory + "/stdout", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+    }
     posix_spawn_file_actions_addopen(&actions, 2, directory + "/stderr", O_WRONLY | O_CREAT | O_TRUNC, 0o644)
     var attributes = posix_spawnattr_t()
     posix_spawnattr_init(&attributes)

@@ -108,4 +108,37 @@ struct ReaderBoundsTests {
         #expect(error.description.contains("pulling.gif") && error.description.contains("more than the 400 frames")
                 && error.description.contains("the animation's states count together"), "\(error)")
     }
+
+    @Test("a 60 MB Lottie file is parsed and drawn in memory proportional to its size: under 12 bytes a byte",
+          .enabled(if: refreshlabExecutable != nil, "the refreshlab executable is built"),
+          .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
+    func largeLottie() throws {
+        let dir = temporaryDirectory("lottie-60mb")
+        // Shape layers of 40-point paths, as an exported vector drawing: numbers are most of the bytes.
+        var random = SeededRandom(seed: 60)
+        var layers: [String] = []
+        var size = 0
+        while size < 60_000_000 {
+            let points = (0..<40).map { _ in
+                "[\(Double.random(in: 0...200, using: &random)),\(Double.random(in: 0...200, using: &random))]"
+            }
+            let zeros = Array(repeating: "[0,0]", count: 40).joined(separator: ",")
+            let layer = #"{"ty":4,"ind":\#(layers.count),"ip":0,"op":60,"st":0,"ks":{},"shapes":[{"ty":"sh","ks":"#
+                + #"{"a":0,"k":{"c":true,"v":[\#(points.joined(separator: ","))],"i":[\#(zeros)],"o":[\#(zeros)]}}},"#
+                + #"{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}]}"#
+            layers.append(layer)
+            size += layer.utf8.count + 1
+        }
+        let text = #"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":200,"h":200,"layers":["#
+            + layers.joined(separator: ",") + "]}"
+        try #require(writeTextFile(dir + "/big.json", text))
+        let pid = try spawnRefreshlab(["lottie", dir + "/big.json", "--out", dir + "/big.png"], in: dir)
+        var status: Int32 = 0
+        var usage = rusage()
+        #expect(wait4(pid, &status, 0, &usage) == pid)
+        #expect(status == 0, "\(readTextFile(dir + "/stderr") ?? "")")
+        let peak = Int(usage.ru_maxrss) * 1024
+        #expect(peak < 12 * text.utf8.count, "peak \(peak >> 20) MB for \(text.utf8.count >> 20) MB")
+        print("a \(text.utf8.count >> 20) MB Lottie file took \(peak >> 20) MB at its peak")
+    }
 }
