@@ -14,7 +14,7 @@ public struct LottieRenderError: Error, Sendable, Equatable, CustomStringConvert
 
 extension LottieRenderer {
     /// Most layers one frame draws, each precomposition's layers counted as often as it is shown (matte layers
-    /// included). Real files draw tens to a few hundred; a layer costs at least a transform and one pass of the
+    /// included). Real files draw tens to several hundred; a layer costs at least a transform and one pass of the
     /// rasterizer, a few microseconds, so 10,000 is already tens of milliseconds — past what a header can show at
     /// 60 Hz — while nesting three copies 16 deep (3¹⁶ layers) would never end. Chosen here.
     public static let maxLayerDraws = 10_000

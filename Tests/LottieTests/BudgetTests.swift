@@ -1,6 +1,9 @@
 @testable import Lab
 @testable import Lottie
+import Geometry
+import Layers
 import Raster
+import Refresh
 import Testing
 import TestSupport
 import UserFiles
@@ -232,5 +235,23 @@ import UserFiles
         let animation = try parse(BudgetTests.fanOut(copies: 1, levels: 16, bounds: true))
         let e = try #require(throws: LabError.self) { try LottieFile.render(animation, frame: 0, width: 8192, height: 8192) }
         #expect(e.description.hasPrefix("frame 0: layer 'level 3 copy 1': "), "\(e)")
+    }
+
+    /// The header cannot throw from drawing: it keeps the error for the lab to show, and clears it once a frame is
+    /// drawn whole again.
+    @Test func theHeaderKeepsWhyItsFrameWasCutShort() throws {
+        let fine = try parse(BudgetTests.fanOut(copies: 3, levels: 7))
+        var doubled = fine
+        doubled.layers += doubled.layers  // 10,932 draws, past the budget only after the reader's check
+        let effect = LottieEffect(animation: doubled)
+        effect.update(pull: RefreshPull(distance: 60, progress: 1, isDragging: true, time: 0, headerSize: Size(375, 60)))
+        let canvas = Canvas(width: 375, height: 60)
+        LayerRenderer().render(effect.layer, into: canvas, at: 0, transform: .identity)
+        let e = try #require(effect.renderError)
+        #expect(e.layer.hasPrefix("level ") || e.layer == "square", "\(e)")
+        #expect(e.reason.contains("more than 10000 layers"), "\(e)")
+        effect.animation = fine
+        LayerRenderer().render(effect.layer, into: canvas, at: 0, transform: .identity)
+        #expect(effect.renderError == nil)
     }
 }
