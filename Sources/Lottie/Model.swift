@@ -23,6 +23,9 @@ public struct LottieAnimation: Sendable {
     /// What the file uses that is not drawn, one line naming the features and the layers concerned; nil when
     /// everything is supported.
     public var warning: String?
+    /// The layers that take an offscreen canvas, outermost first, along the path of the layer tree that keeps most
+    /// alive at once (`LottieWorkBound`): checked against the memory budget for the canvas of each frame.
+    var offscreenChain: [String] = []
 
     public var size: Size { Size(width, height) }
 
@@ -225,3 +228,7 @@ extension [Double] {
     /// The element at `i`, or `fallback` when the array is shorter.
     @inline(__always) func at(_ i: Int, _ fallback: Double = 0) -> Double { i < count ? self[i] : fallback }
 }
+
+/// `v` within 0…1, NaN counting as 0: an opacity or a fraction, which a file's infinite values can make NaN
+/// (∞ − ∞ between two keyframes) where a plain clamp would pass the NaN on to an integer conversion.
+@inline(__always) func unitClamped(_ v: Double) -> Double { v.isNaN ? 0 : Swift.min(Swift.max(v, 0), 1) }

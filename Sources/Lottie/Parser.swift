@@ -42,6 +42,9 @@ struct LottieParser {
     /// Features not drawn, in the order first met, each with the layers concerned.
     private var unsupported: [(feature: String, layers: [String])] = []
     private var layerName = ""
+    /// Where each composition's layers are in the file (by the asset's id, nil the main one), in the model's
+    /// order: a budget passed at a layer is reported at its place.
+    private var layerOffsets: [String?: [Int]] = [:]
 
     private mutating func skip(_ feature: String) {
         if let i = unsupported.firstIndex(where: { $0.feature == feature }) {
@@ -85,14 +88,24 @@ struct LottieParser {
                 guard let id = idNode.string ?? idNode.number.flatMap(LottieParser.wholeNumber).map({ String($0) })
                 else { throw fail(idNode, "an asset's 'id' should be a string or a whole number") }
                 if let layers = asset["layers"] {
-                    precomps[id] = try self.layers(layers)
+                    precomps[id] = try self.layers(layers, composition: id)
                 } else {
                     layerName = "asset " + id
                     skip("image assets")
                 }
             }
         }
-        let layers = try self.layers(layersNode)
+        let layers = try self.layers(layersNode, composition: nil)
+        let bound = LottieWorkBound(layers, precomps: precomps)
+        if let excess = bound.excess {
+            let offset = layerOffsets[excess.composition].flatMap {
+                excess.position < $0.count ? $0[excess.position] : nil
+            } ?? root.offset
+            let place = excess.composition.map { "precomposition '\($0)'" } ?? "the main composition"
+            throw LottieError(offset: offset, reason: "layer '\(excess.name)' of \(place) brings one frame past "
+                + "\(LottieRenderer.maxLayerDraws) layer draws, each precomposition counted as often as it is shown; "
+                + "show fewer copies or nest them less deep")
+        }
         if root["ddd"]?.number == 1 { layerName = "composition"; skip("3D") }
         var markers: [LottieMarker] = []
         for m in root.elements("markers") {
@@ -104,15 +117,20 @@ struct LottieParser {
             entry.feature + " (" + entry.layers.map { "'\($0)'" }.joined(separator: ", ") + ")"
         }.joined(separator: "; ")
         return LottieAnimation(width: w, height: h, frameRate: fr, inPoint: ip, outPoint: op, layers: layers,
-                               precomps: precomps, markers: markers, warning: warning)
+                               precomps: precomps, markers: markers, warning: warning,
+                               offscreenChain: bound.offscreenChain)
     }
 
-    mutating func layers(_ node: JSONNode) throws(LottieError) -> [LottieLayer] {
+    mutating func layers(_ node: JSONNode, composition: String?) throws(LottieError) -> [LottieLayer] {
         guard let list = node.array else { throw fail(node, "'layers' should be an array") }
-        var out: [LottieLayer] = []
+        var out: [LottieLayer] = [], offsets: [Int] = []
         for item in list {
-            if let layer = try layer(item) { out.append(layer) }
+            if let layer = try layer(item) {
+                out.append(layer)
+                offsets.append(item.offset)
+            }
         }
+        layerOffsets[composition] = offsets
         if out.contains(where: { $0.parent != nil }) {
             var positions: [Int: Int] = [:]
             for (i, layer) in out.enumerated() { if let n = layer.index, positions[n] == nil { positions[n] = i } }

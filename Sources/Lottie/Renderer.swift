@@ -15,6 +15,9 @@ import Colors
 /// shape layer, each fill and stroke paints every path above it in its group and in the groups above it, after
 /// every trim below those paths; paints lower in the list are drawn first. The rasterizers, stroker, offscreen
 /// canvases, paths and tables are kept between frames: a steady frame allocates nothing.
+///
+/// A frame's work is bounded by `maxLayerDraws` and `maxOffscreenBytes` (see Budget.swift): a file past them is
+/// refused when it is read where that can be known, and otherwise stops the frame with a `LottieRenderError`.
 public final class LottieRenderer {
     /// Deepest nesting of precompositions drawn: a file whose precompositions refer to each other ends here.
     public static let maxPrecompDepth = 16
@@ -32,6 +35,14 @@ public final class LottieRenderer {
     private var combined = Path(), local = Path(), outline = Path(), maskPath = Path()
     private var dashes: [Double] = []
     private var ramp = GradientRamp()
+    /// The current frame's budgets: layer draws left, bytes of offscreen canvases alive, and the first budget
+    /// passed, after which nothing more is drawn.
+    private var drawsLeft = 0
+    /// The budgets this renderer holds a frame to: the constants, lowered by tests to reach them cheaply.
+    var layerDrawBudget = LottieRenderer.maxLayerDraws
+    var offscreenByteBudget = LottieRenderer.maxOffscreenBytes
+    private var offscreenAlive = 0
+    private var failure: LottieRenderError?
 
     public init() {}
 
@@ -45,13 +56,45 @@ public final class LottieRenderer {
 
     /// Draws frame `frame` (the file's own numbering) of `animation` over what `canvas` holds, its composition
     /// mapped through `transform` into the canvas's pixels.
+    ///
+    /// - Throws: `LottieRenderError` when the frame would pass a budget of work; what was drawn before stays.
     public func render(_ animation: LottieAnimation, frame: Double, into canvas: Canvas,
-                       transform: AffineTransform = .identity) {
+                       transform: AffineTransform = .identity) throws(LottieRenderError) {
         if free.first.map({ $0.width != canvas.width || $0.height != canvas.height }) ?? false { free.removeAll() }
+        // The deepest chain of offscreen canvases was found when the file was read; at this canvas's size it
+        // says before anything is drawn whether some frame could pass the memory budget.
+        let bytes = LottieRenderer.offscreenBytes(width: canvas.width, height: canvas.height)
+        let chain = animation.offscreenChain
+        if !chain.isEmpty, bytes > 0, chain.count > offscreenByteBudget / bytes {
+            throw LottieRenderError(layer: chain[offscreenByteBudget / bytes],
+                                    reason: offscreenReason(chain.count, canvas))
+        }
+        drawsLeft = layerDrawBudget
+        offscreenAlive = 0
+        failure = nil
         drawComposition(animation.layers, animation, frame: frame, transform: transform, into: canvas, depth: 0)
+        if let failure { throw failure }
     }
 
-    private func acquire(like canvas: Canvas) -> Canvas {
+    private func offscreenReason(_ count: Int, _ canvas: Canvas) -> String {
+        let bytes = count.multipliedReportingOverflow(
+            by: LottieRenderer.offscreenBytes(width: canvas.width, height: canvas.height)).partialValue
+        return "the frame could keep \(count) offscreen canvases of \(canvas.width)×\(canvas.height) px alive at "
+            + "once (opacity, masks, mattes and precomposition bounds nested in each other), \(bytes >> 20) MB, past "
+            + "the \(offscreenByteBudget >> 20) MB a frame may use; draw it smaller or nest fewer of them"
+    }
+
+    /// An offscreen canvas like `canvas` for `layer`, or nil (the frame failing) past the memory budget.
+    private func acquire(like canvas: Canvas, for layer: LottieLayer) -> Canvas? {
+        let bytes = LottieRenderer.offscreenBytes(width: canvas.width, height: canvas.height)
+        guard offscreenAlive + bytes <= offscreenByteBudget else {
+            if failure == nil {
+                failure = LottieRenderError(layer: layer.name, reason: offscreenReason(
+                    offscreenAlive / Swift.max(bytes, 1) + 1, canvas))
+            }
+            return nil
+        }
+        offscreenAlive += bytes
         if let c = free.popLast() {
             c.clear(to: .clear)
             return c
@@ -59,34 +102,52 @@ public final class LottieRenderer {
         return Canvas(width: canvas.width, height: canvas.height)
     }
 
-    private func release(_ canvas: Canvas) { free.append(canvas) }
+    private func release(_ canvas: Canvas) {
+        offscreenAlive -= LottieRenderer.offscreenBytes(width: canvas.width, height: canvas.height)
+        free.append(canvas)
+    }
+
+    /// Counts one layer drawn; false (the frame failing) past the budget of layer draws.
+    private func spendDraw(on layer: LottieLayer) -> Bool {
+        guard drawsLeft > 0 else {
+            if failure == nil {
+                failure = LottieRenderError(layer: layer.name, reason: "the frame would draw more than "
+                    + "\(layerDrawBudget) layers (each precomposition counted as often as it is "
+                    + "shown); show fewer copies or nest them less deep")
+            }
+            return false
+        }
+        drawsLeft -= 1
+        return true
+    }
 
     private func drawComposition(_ layers: [LottieLayer], _ animation: LottieAnimation, frame: Double,
                                  transform: AffineTransform, into canvas: Canvas, depth: Int) {
         guard depth <= LottieRenderer.maxPrecompDepth else { return }
         var i = layers.count - 1
-        while i >= 0 {
+        while i >= 0, failure == nil {
             let layer = layers[i]
             defer { i -= 1 }
             if layer.isMatteSource || layer.hidden || !(frame >= layer.inPoint && frame < layer.outPoint) { continue }
+            guard spendDraw(on: layer) else { return }
             let matteSource = layer.matte != nil && i > 0 && layers[i - 1].isMatteSource ? layers[i - 1] : nil
             let local = (frame - layer.startTime) / layer.stretch
             let matrix = worldMatrix(layer, in: layers, frame: frame).concatenating(transform)
-            let opacity = Swift.min(Swift.max(layer.transform.opacity.scalar(at: local) / 100, 0), 1)
+            let opacity = unitClamped(layer.transform.opacity.scalar(at: local) / 100)
             guard opacity > 0 || matteSource != nil else { continue }
             if opacity >= 1 && layer.masks.isEmpty && matteSource == nil && layer.blendMode == .normal {
                 drawContents(layer, animation, local: local, matrix: matrix, into: canvas, depth: depth)
                 continue
             }
-            let group = acquire(like: canvas)
+            guard let group = acquire(like: canvas, for: layer) else { return }
             drawContents(layer, animation, local: local, matrix: matrix, into: group, depth: depth)
             if !layer.masks.isEmpty { applyMasks(layer.masks, frame: local, matrix: matrix, to: group) }
             if let source = matteSource, let mode = layer.matte {
-                let matte = acquire(like: canvas)
-                if frame >= source.inPoint && frame < source.outPoint {
+                guard let matte = acquire(like: canvas, for: source) else { return release(group) }
+                if frame >= source.inPoint && frame < source.outPoint, spendDraw(on: source) {
                     let sourceLocal = (frame - source.startTime) / source.stretch
                     let m = worldMatrix(source, in: layers, frame: frame).concatenating(transform)
-                    let o = Swift.min(Swift.max(source.transform.opacity.scalar(at: sourceLocal) / 100, 0), 1)
+                    let o = unitClamped(source.transform.opacity.scalar(at: sourceLocal) / 100)
                     drawContents(source, animation, local: sourceLocal, matrix: m, into: matte, depth: depth)
                     if !source.masks.isEmpty { applyMasks(source.masks, frame: sourceLocal, matrix: m, to: matte) }
                     if o < 1 { scale(matte, by: o) }
@@ -107,7 +168,7 @@ public final class LottieRenderer {
     /// colour: co = cs·(1 − αb) + cb·(1 − αs) + αs·αb·B(Cb, Cs), αo = αs + αb − αs·αb (W3C Compositing and
     /// Blending, which lottie-web's renderers use), Cs and Cb being the colours before premultiplication.
     static func blend(_ source: Canvas, onto canvas: Canvas, _ mode: LottieLayer.BlendMode, opacity: Double) {
-        let o = Swift.min(Swift.max(opacity, 0), 1)
+        let o = unitClamped(opacity)
         @inline(__always) func mix(_ cb: Double, _ cs: Double) -> Double {
             switch mode {
             case .multiply: return cb * cs
@@ -130,7 +191,7 @@ public final class LottieRenderer {
                 let cs = Double((s >> shift) & 0xFF) / 255 * o, cb = Double((b >> shift) & 0xFF) / 255
                 var c = cs * (1 - ba) + cb * (1 - sa)
                 if sa > 0 && ba > 0 { c += sa * ba * mix(Swift.min(cb / ba, 1), Swift.min(cs / sa, 1)) }
-                return UInt32((Swift.min(Swift.max(c, 0), 1) * 255).rounded()) << shift
+                return UInt32((unitClamped(c) * 255).rounded()) << shift
             }
             let alpha = UInt32((Swift.min(1, sa + ba - sa * ba) * 255).rounded()) << 24
             canvas.pixels[i] = alpha | channel(16) | channel(8) | channel(0)
@@ -170,7 +231,7 @@ public final class LottieRenderer {
                                        depth: depth + 1)
             }
             // A precomposition shows only what lies inside its own bounds, as in After Effects.
-            let group = acquire(like: canvas)
+            guard let group = acquire(like: canvas, for: layer) else { return }
             drawComposition(layers, animation, frame: time, transform: matrix, into: group, depth: depth + 1)
             clip(group, to: Rect(x: 0, y: 0, width: w, height: h), matrix: matrix)
             canvas.composite(group, in: canvas.pixelBox)
@@ -195,11 +256,11 @@ public final class LottieRenderer {
             guard !combined.isEmpty else { continue }
             switch paint.item {
             case .fill(let fill):
-                let alpha = paint.opacity * Swift.min(Swift.max(fill.opacity.scalar(at: frame) / 100, 0), 1)
+                let alpha = paint.opacity * unitClamped(fill.opacity.scalar(at: frame) / 100)
                 draw(combined, transform: .identity, paint: fill.paint, rule: fill.rule, alpha: alpha,
                      group: paint.matrix, frame: frame, into: canvas)
             case .stroke(let stroke):
-                let alpha = paint.opacity * Swift.min(Swift.max(stroke.opacity.scalar(at: frame) / 100, 0), 1)
+                let alpha = paint.opacity * unitClamped(stroke.opacity.scalar(at: frame) / 100)
                 let width = stroke.width.scalar(at: frame)
                 guard alpha > 0, width > 0, width.isFinite, let inverse = paint.matrix.inverted else { continue }
                 var style = StrokeStyle(lineWidth: width, lineCap: stroke.cap, lineJoin: stroke.join,
@@ -332,7 +393,7 @@ public final class LottieRenderer {
         coverage.withUnsafeMutableBufferPointer { acc in
             acc.update(repeating: initial)
             for mask in list where mask.mode != .none {
-                let o = Float(Swift.min(Swift.max(mask.opacity.scalar(at: frame) / 100, 0), 1))
+                let o = Float(unitClamped(mask.opacity.scalar(at: frame) / 100))
                 maskPath.removeAll(keepingCapacity: true)
                 mask.path.append(at: frame, to: &maskPath, reversed: false, transform: .identity)
                 let bytes = maskPath.isEmpty ? nil

@@ -41,7 +41,7 @@ struct ShapeScene {
         for item in items {
             switch item {
             case .group(let contents, let transform):
-                let o = Swift.min(Swift.max(transform.opacity.scalar(at: frame) / 100, 0), 1)
+                let o = unitClamped(transform.opacity.scalar(at: frame) / 100)
                 collect(contents, frame: frame, matrix: transform.matrix(at: frame).concatenating(matrix),
                         opacity: opacity * o)
             case .rectangle(let p, let s, let r, let reversed):

@@ -74,7 +74,10 @@ enum ShapeGeometry {
     /// points): a polygon at 100 % bulges toward its circle without reaching it. rlottie uses other constants.
     static func star(_ star: Star, at frame: Double, into shape: inout BezierShape) {
         shape.removeAll()
-        let count = Int(Swift.min(Swift.max(star.points.scalar(at: frame).rounded(), 0), Double(maxStarPoints)))
+        // Keyframed, so only known here: a count past the limit draws the limit, and one that is not a number (an
+        // infinite keyframe blended with the next) draws nothing.
+        let points = star.points.scalar(at: frame)
+        let count = points.isNaN ? 0 : Int(Swift.min(Swift.max(points.rounded(), 0), Double(maxStarPoints)))
         guard count >= (star.isPolygon ? 3 : 2) else { return }
         let c = star.position.sample(at: frame)
         let outer = star.outerRadius.scalar(at: frame), inner = star.innerRadius.scalar(at: frame)

@@ -35,7 +35,7 @@ import Testing
         for frame in Int(animation.inPoint)..<Int(animation.outPoint) {
             canvas.clear(to: .clear)
             let t0 = SpeedTests.now()
-            renderer.render(animation, frame: Double(frame), into: canvas, transform: fit)
+            try renderer.render(animation, frame: Double(frame), into: canvas, transform: fit)
             let t1 = SpeedTests.now()
             _ = reference.render(frame: frame, width: 200, height: 200)
             let t2 = SpeedTests.now()

@@ -43,6 +43,9 @@ extension LottieFile {
 
     /// Frame `frame` (the file's numbering) of `animation`, fitted into a `width × height` canvas (the
     /// composition's own size when nil) on a transparent background.
+    ///
+    /// - Throws: `LabError` for a size or frame out of range, or naming the layer at which the frame would pass a
+    ///   budget of work (`LottieRenderer.maxLayerDraws`, `maxOffscreenBytes`).
     public static func render(_ animation: LottieAnimation, frame: Double, width: Int? = nil,
                               height: Int? = nil) throws(LabError) -> Canvas {
         let w = width ?? Int(animation.width.rounded()), h = height ?? Int(animation.height.rounded())
@@ -52,7 +55,12 @@ extension LottieFile {
         guard frame.isFinite else { throw LabError("the frame number must be a finite number") }
         let canvas = Canvas(width: w, height: h)
         let fit = LottieRenderer.fitting(animation.size, into: canvas.bounds)
-        LottieRenderer().render(animation, frame: frame, into: canvas, transform: fit)
+        do {
+            try LottieRenderer().render(animation, frame: frame, into: canvas, transform: fit)
+        } catch {
+            let n = Swift.abs(frame) < 1e15 && frame == frame.rounded() ? String(Int(frame)) : String(frame)
+            throw LabError("frame \(n): \(error)")
+        }
         return canvas
     }
 

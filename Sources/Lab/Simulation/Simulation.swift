@@ -1,10 +1,12 @@
 import Geometry
 import Layers
+import Lottie
 import Motion
 import Raster
 import Refresh
 import Scrolling
 import Styles
+import UserFiles
 import Colors
 
 /// What the finger and the keyboard do, in screen points; the window and gesture scripts both produce these.
@@ -65,6 +67,8 @@ public final class Simulation {
     public var autoEndsRefreshing = true
     /// The animations read for the headers that play files, by effect name (see `loadAnimation(path:for:)`).
     var headerAnimations: [String: HeaderAnimation] = [:]
+    /// The Lottie header's last error of a frame (a budget of work passed), so that it is told once, not per frame.
+    private var headerRenderError: LottieRenderError?
     /// The overlays' switches, flipped by their keys: the debug overlay (D), the frame-time graph (G), the help (H).
     var showsDebugOverlay = false
     public var showsFrameGraph = false
@@ -316,6 +320,15 @@ public final class Simulation {
 
     private func renderHeader(at time: Double, transform: AffineTransform, clip: Rect) {
         refreshControl.headerLayer.render(into: canvas, at: time, transform: transform, clip: clip, renderer: renderer)
+        // Said as a file that cannot be read is: a toast and a line on standard error, once while it lasts.
+        let error = (refreshControl.effect as? LottieEffect)?.renderError
+        if error != headerRenderError {
+            headerRenderError = error
+            if let error {
+                showToast("Animation frame not drawn whole", detail: error.description)
+                FileLines.standardError("lottie header: \(error)")
+            }
+        }
     }
 
     /// Draws the simulator's overlays over the phone: the debug overlay, the help and the toast.

@@ -35,6 +35,9 @@ public final class LottieEffect: StyledEffect {
         didSet { metrics = RefreshMetrics(headerHeight: style.headerHeight) }
     }
     private let canvasLayer: LottieLayerView
+    /// Why the frame last drawn was cut short (the file asks more work of a frame than the budgets allow, at this
+    /// canvas's size); nil when it was drawn whole. The lab shows it as it shows a file that cannot be read.
+    public var renderError: LottieRenderError? { canvasLayer.renderError }
     private var phase: Phase = .pulling
     private var progress = 0.0
 
@@ -112,6 +115,8 @@ public final class LottieEffect: StyledEffect {
 final class LottieLayerView: Layer {
     var animation: LottieAnimation?
     var frameNumber = 0.0
+    /// Why the last frame was not drawn whole (a budget of work passed), nil when it was.
+    private(set) var renderError: LottieRenderError?
     private let renderer = LottieRenderer()
 
     init(animation: LottieAnimation?) {
@@ -122,8 +127,13 @@ final class LottieLayerView: Layer {
     override func draw(in context: LayerDrawingContext) {
         guard let animation else { return }
         let fit = LottieRenderer.fitting(animation.size, into: bounds)
-        renderer.render(animation, frame: frameNumber, into: context.canvas,
-                        transform: fit.concatenating(context.transform))
+        do {
+            try renderer.render(animation, frame: frameNumber, into: context.canvas,
+                                transform: fit.concatenating(context.transform))
+            renderError = nil
+        } catch {
+            renderError = error
+        }
     }
 }
 

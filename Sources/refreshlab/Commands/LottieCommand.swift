@@ -62,7 +62,12 @@ struct LottieCommand: ParsableCommand {
         if let warning = animation.warning { FileLines.standardError("\(file): \(warning)") }
         let n = try frame.map { try OptionNumber.real($0, option: "--frame", in: -1e7...1e7) } ?? animation.inPoint
         let size = try pixelSize()
-        let canvas = try LottieFile.render(animation, frame: n, width: size?.0, height: size?.1)
+        let canvas: Canvas
+        do {
+            canvas = try LottieFile.render(animation, frame: n, width: size?.0, height: size?.1)
+        } catch {
+            throw LabError("\(file): \(error.description)")
+        }
         try PNG.write(canvas, to: out)
     }
 }
