@@ -14,9 +14,10 @@ import UserFiles
 /// queue). Frame loops check `isRequested` once a frame and quit as if the user had pressed Q, finishing their
 /// recordings, videos and captures (ffmpeg included, however long it takes); the program then exits with status
 /// 128 + the signal's number. SIGPIPE is ignored: a closed standard output (`refreshlab | head -1`) makes writes to it
-/// fail, which is no reason to stop a run or lose its files. A second signal is for a program that takes too long: the watcher runs the savers
-/// (`addSaver`: the timing recordings under way), then the stoppers (`addStopper`: what cannot be finished at once
-/// stops and removes its partial output) and exits with that status.
+/// fail, which is no reason to stop a run or lose its files. A second signal is for a program that takes too long:
+/// the watcher runs the savers (`addSaver`: the timing recordings under way), then the stoppers (`addStopper`: what
+/// cannot be finished at once stops and removes its partial output), removes the outputs still being written, and
+/// exits with that status.
 public enum Termination {
     /// What the first signal does.
     public enum FirstSignal: Sendable {

@@ -23,10 +23,11 @@ struct CommandOutcome {
 /// terabytes of address space, so a child cannot start under an address-space limit, and none is set then.
 /// Starts the built `refreshlab` with the arguments, its standard output and error going to `stdout` and `stderr`
 /// in `directory`; the child starts with no signal blocked and the ending signals and SIGPIPE at their defaults,
-/// whatever the test runner's are. `environment` adds to or replaces variables of the runner's; `newProcessGroup` starts it in a
-/// group of its own (its pid is the group's), as a shell starts a command. Limits go through `sh`, which sets them
-/// and then becomes `refreshlab` (same process): `memoryLimit` (bytes of address space) and `fileSizeLimit`
-/// (bytes, `ulimit -f`, with SIGXFSZ ignored, so that every write past that size fails as on a full disk).
+/// whatever the test runner's are. `environment` adds to or replaces variables of the runner's; `newProcessGroup`
+/// starts it in a group of its own (its pid is the group's), as a shell starts a command. Limits go through `sh`,
+/// which sets them and then becomes `refreshlab` (same process): `memoryLimit` (bytes of address space) and
+/// `fileSizeLimit` (bytes, `ulimit -f`, with SIGXFSZ ignored, so that every write past that size fails as on a full
+/// disk).
 /// `standardOutput`, when given, is the descriptor the child writes its standard output to instead of the file.
 func spawnRefreshlab(_ arguments: [String], in directory: String, environment: [String: String] = [:],
                      newProcessGroup: Bool = false, memoryLimit: Int? = nil,

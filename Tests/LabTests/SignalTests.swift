@@ -36,7 +36,8 @@ struct SignalTests {
     /// or both absent, every trace and events line whole JSON, every frame a whole PNG.
     func checkOutputs(in dir: String, _ what: String) throws {
         let all = try files(in: dir)
-        #expect(!all.contains { $0.hasSuffix(".tmp") }, "\(what): temporaries left: \(all.filter { $0.hasSuffix(".tmp") })")
+        let temporaries = all.filter { $0.hasSuffix(".tmp") }
+        #expect(temporaries.isEmpty, "\(what): temporaries left: \(temporaries)")
         #expect(fileExists(dir + "/t.csv") == fileExists(dir + "/t.json"), "\(what): one of the timings files alone")
         if fileExists(dir + "/t.csv") { #expect(try timingRows(dir + "/t.csv").count > 0, "\(what)") }
         for log in ["tr.jsonl", "e.jsonl"] {
@@ -88,10 +89,14 @@ struct SignalTests {
           .enabled(if: refreshlabExecutable != nil, "the refreshlab executable is built"))
     func closedOutput() throws {
         let dir = temporaryDirectory("closed-stdout")
+        // A dozen frames: enough for every report line, few enough for a debug build on a busy machine.
+        try #require(writeTextFile(dir + "/s.json", #"{"effect": "dots", "steps": [{"wait": 0.2}]}"#))
         var ends: [Int32] = [-1, -1]
         try #require(pipe(&ends) == 0)
+        // Closed on exec, so that no other test's child started later holds either end.
+        for end in ends { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
         close(ends[0])
-        let pid = try spawnRefreshlab(["run", "--script", "sticky", "--timings", dir + "/t.csv", "--frames",
+        let pid = try spawnRefreshlab(["run", "--script", dir + "/s.json", "--timings", dir + "/t.csv", "--frames",
                                        dir + "/f"], in: dir, standardOutput: ends[1])
         close(ends[1])
         let status = waitForExit(pid)
@@ -139,8 +144,8 @@ struct StalledFFmpegTests {
         let seconds = MonotonicClock.seconds() - started
         #expect(outcome.status == 1, "\(outcome.errors)")
         #expect(seconds >= 10 && seconds < 20 * timeLimitScale, "took \(seconds) s")
-        #expect(outcome.errors.contains("ffmpeg read nothing for 10 s and was stopped; it said: stand-in ffmpeg: stuck"),
-                "\(outcome.errors)")
+        let said = "ffmpeg read nothing for 10 s and was stopped; it said: stand-in ffmpeg: stuck"
+        #expect(outcome.errors.contains(said), "\(outcome.errors)")
         #expect(!fileExists(dir + "/c.mp4") && !fileExists(dir + "/c.mp4.tmp"))
     }
 

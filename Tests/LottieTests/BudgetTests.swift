@@ -131,7 +131,8 @@ import UserFiles
         }
     }
 
-    @Test(.enabled(if: longTestsEnabled)) func everyNumberReplacedByAnInfiniteOrHugeOneDrawsOrIsRefused() {
+    @Test(.enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
+    func everyNumberReplacedByAnInfiniteOrHugeOneDrawsOrIsRefused() {
         for source in BudgetTests.sweepSources {
             for place in BudgetTests.numberPlaces(source.json) {
                 for value in BudgetTests.hostileNumbers {
@@ -156,8 +157,8 @@ import UserFiles
             (0..<copies).map { n in
                 var layer: J = ["ddd": 0, "ind": .number(Double(n + 1)), "ty": 0,
                                 "nm": .string("level \(level) copy \(n + 1)"), "refId": .string("c\(level)"),
-                                "sr": 1, "ks": Lot.transform(p: [.number(Double(n)), 0]), "ao": 0, "ip": 0, "op": 60, "st": 0,
-                                "bm": 0]
+                                "sr": 1, "ks": Lot.transform(p: [.number(Double(n)), 0]), "ao": 0, "ip": 0,
+                                "op": 60, "st": 0, "bm": 0]
                 if bounds { layer = layer.with("w", 100).with("h", 100) }
                 return layer
             }
@@ -211,7 +212,9 @@ import UserFiles
         #expect(animation.offscreenChain.count == 16)
         // 4096² px is 64 MB a canvas: eight fit in the budget, the ninth is the layer named.
         let start = ContinuousClock.now
-        let e = try #require(throws: LabError.self) { try LottieFile.render(animation, frame: 0, width: 4096, height: 4096) }
+        let e = try #require(throws: LabError.self) {
+            try LottieFile.render(animation, frame: 0, width: 4096, height: 4096)
+        }
         #expect(ContinuousClock.now - start < .seconds(1))
         #expect(e.description.contains("layer 'level 9 copy 1'") && e.description.contains("16 offscreen canvases")
                 && e.description.contains("512 MB"), "\(e)")
@@ -233,7 +236,9 @@ import UserFiles
 
     @Test func aFramePastTheBudgetNamesTheFrameAndTheLayer() throws {
         let animation = try parse(BudgetTests.fanOut(copies: 1, levels: 16, bounds: true))
-        let e = try #require(throws: LabError.self) { try LottieFile.render(animation, frame: 0, width: 8192, height: 8192) }
+        let e = try #require(throws: LabError.self) {
+            try LottieFile.render(animation, frame: 0, width: 8192, height: 8192)
+        }
         #expect(e.description.hasPrefix("frame 0: layer 'level 3 copy 1': "), "\(e)")
     }
 
@@ -244,7 +249,8 @@ import UserFiles
         var doubled = fine
         doubled.layers += doubled.layers  // 10,932 draws, past the budget only after the reader's check
         let effect = LottieEffect(animation: doubled)
-        effect.update(pull: RefreshPull(distance: 60, progress: 1, isDragging: true, time: 0, headerSize: Size(375, 60)))
+        effect.update(pull: RefreshPull(distance: 60, progress: 1, isDragging: true, time: 0,
+                                        headerSize: Size(375, 60)))
         let canvas = Canvas(width: 375, height: 60)
         LayerRenderer().render(effect.layer, into: canvas, at: 0, transform: .identity)
         let e = try #require(effect.renderError)

@@ -183,8 +183,8 @@ final class ProgressLine {
     }
 }
 
-/// Ends the command with status 128 + the signal's number when a signal (`Termination.endingSignals`) asked it to stop, as a shell
-/// reports a program the signal ended; everything under way was finished whole before.
+/// Ends the command with status 128 + the signal's number when a signal (`Termination.endingSignals`) asked it to
+/// stop, as a shell reports a program the signal ended; everything under way was finished whole before.
 func exitIfSignalled(after what: String) throws {
     guard let signal = Termination.signal else { return }
     FileLines.standardError("stopped by a signal after \(what); everything written is complete")
