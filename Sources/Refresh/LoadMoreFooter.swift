@@ -51,7 +51,12 @@ public final class LoadMoreFooter {
     /// Called once each time loading starts.
     public var action: (() -> Void)?
     public var stateDidChange: ((RefreshState, RefreshState) -> Void)?
-    public var language = RefreshLanguage.english
+    /// Where the footer's language is held: its own, or the one its screen shares with its other parts.
+    public var languageSetting = LanguageSetting()
+    public var language: RefreshLanguage {
+        get { languageSetting.current }
+        set { languageSetting.current = newValue }
+    }
     /// True while the content is shorter than the screen: the footer shows nothing and does nothing.
     public private(set) var isHidden = false
     /// The bottom inset the footer adds to the scroll view's own right now, in points.

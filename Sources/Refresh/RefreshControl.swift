@@ -64,7 +64,12 @@ public final class RefreshControl {
         didSet { if isOnScreen { startWaitingRefresh() } }
     }
 
-    public var language = RefreshLanguage.english
+    /// Where the control's language is held: its own, or the one its screen shares with its other parts.
+    public var languageSetting = LanguageSetting()
+    public var language: RefreshLanguage {
+        get { languageSetting.current }
+        set { languageSetting.current = newValue }
+    }
     /// The effect's texts in the control's language.
     public var strings: RefreshStrings { effect.strings(for: language) }
     /// The header's title in the current state ("Pull down to refresh", "Release to refresh", …); while finishing,
@@ -145,10 +150,16 @@ public final class RefreshControl {
         setState(.idle, at: lastTime)
     }
 
-    /// Replaces the effect; its layer takes the old one's place. A refresh under way, ending or waiting is dropped
-    /// first (`reset()`), so the new effect always starts idle: it never inherits a timeline made for another.
-    public func setEffect(_ newEffect: any RefreshEffect) {
+    /// The name the effect was chosen by (its `RefreshEffects` name), as titles and logs show it; empty for an
+    /// effect given without one. Set with the effect, so that the two never disagree.
+    public private(set) var effectName = ""
+
+    /// Replaces the effect, chosen by `name`; its layer takes the old one's place. A refresh under way, ending or
+    /// waiting is dropped first (`reset()`), so the new effect always starts idle: it never inherits a timeline made
+    /// for another.
+    public func setEffect(_ newEffect: any RefreshEffect, named name: String = "") {
         guard newEffect !== effect else { return }
+        effectName = name
         reset()
         effect.layer.removeFromSuperlayer()
         effect.didMove(to: nil)

@@ -6,6 +6,14 @@ public enum RefreshLanguage: String, Equatable, Sendable, CaseIterable {
     case chinese
 }
 
+/// The language a screen shows its texts in, held once and shared by every part that shows text (the header, the
+/// footer, the list), as a screen has one locale: changing it here changes it for all of them.
+public final class LanguageSetting {
+    public var current: RefreshLanguage
+
+    public init(_ current: RefreshLanguage = .english) { self.current = current }
+}
+
 extension LocalizedText {
     /// The text in `language`.
     public func text(in language: RefreshLanguage) -> String {

@@ -81,6 +81,9 @@ struct SimulationCommandTests {
         #expect(simulation.perform(.toggleLanguage) == "语言：中文")
         #expect(simulation.refreshControl.language == .chinese && simulation.footer.language == .chinese)
         #expect(simulation.list.language == .chinese)
+        // One setting: the parts cannot disagree.
+        #expect(simulation.refreshControl.languageSetting === simulation.footer.languageSetting
+                && simulation.footer.languageSetting === simulation.list.languageSetting)
         #expect(simulation.perform(.toggleLanguage) == "Language: English")
         #expect(simulation.list.language == .english)
     }

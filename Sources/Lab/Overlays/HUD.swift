@@ -77,6 +77,13 @@ public final class HUD {
     /// Draws the HUD for `recorder`'s recent frames into `canvas` (pixels at `scale` per point), during a frame
     /// that began at `time` on the recorder's frame clock; `isMoving` says whether anything moves (else the rate
     /// reads "idle"). Without `text` (no fonts) only the panel and the graph are drawn.
+    /// The frames the HUD shows: the frame loop's recorder, the frame's time, and whether anything moves.
+    struct Frames {
+        let recorder: FrameRecorder
+        let time: Double
+        let isMoving: Bool
+    }
+
     public func draw(recorder: FrameRecorder, time: Double, isMoving: Bool, state: RefreshState, pullDistance: Double,
                      screen: Size, scale: Double, text: TextRenderer?, into canvas: Canvas) {
         let panel = panelFrame(screen: screen)

@@ -128,7 +128,8 @@ public final class Toast {
     }
 }
 
-/// The help (H or F1), the debug overlay (D) and the toast, drawn over the frame.
+/// Every overlay drawn over the frame, in this order: the HUD (G), the debug overlay (D), the tuning panel (T), the
+/// help (H or F1) and the toast.
 final class Overlays {
     /// The help's dimming: dark enough (85 %) that its white text reads over any content.
     static let helpBackground = Color(rgb: 0, 0, 0, alpha: 0.85)
@@ -153,10 +154,20 @@ final class Overlays {
     private let stroker = Stroker()
     /// The tuning panel (T), under the help.
     let tuningPanel = TuningPanel()
+    /// The frame times (G), under everything else.
+    let hud = HUD()
 
-    func draw(_ simulation: Simulation, time: Double, contentToPixels: AffineTransform, listClip: Rect) {
+    func draw(_ simulation: Simulation, time: Double, contentToPixels: AffineTransform, listClip: Rect,
+              frames: HUD.Frames?) {
         let canvas = simulation.canvas, scale = simulation.phone.scale
         let rasterizer = simulation.renderer.rasterizer
+        // The HUD under the other overlays: the help covers it, the toast stays readable.
+        if simulation.showsFrameGraph, let frames {
+            hud.draw(recorder: frames.recorder, time: frames.time, isMoving: frames.isMoving,
+                     state: simulation.refreshControl.state, pullDistance: simulation.refreshControl.pull.distance,
+                     screen: simulation.phone.screenSize, scale: scale, text: simulation.renderer.loadTextRenderer(),
+                     into: canvas)
+        }
         let needsText = simulation.showsDebugOverlay || simulation.showsHelp || simulation.tuning.isOpen
             || simulation.toast.isVisible(at: simulation.clock.base.now)
         let text = needsText ? simulation.renderer.loadTextRenderer() : nil

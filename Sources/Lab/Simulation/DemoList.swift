@@ -28,8 +28,9 @@ public final class DemoList {
     /// The most rows the list can hold: after that the footer has no more data.
     public let capacity: Int
     public let width: Double
-    /// The language the rows' texts are in.
-    var language = RefreshLanguage.english
+    /// The language the rows' texts are in: the screen's, shared with the header and the footer.
+    var languageSetting = LanguageSetting()
+    var language: RefreshLanguage { languageSetting.current }
     private let background: Path
     private let avatar: Path
     private let separator: Path

@@ -55,7 +55,6 @@ public final class FrameLoop {
     public let display: (any FrameDisplay)?
     /// Times every presented frame; the HUD draws its recent frames; `--timings` and R record them.
     public let recorder: FrameRecorder
-    let hud = HUD()
     /// State changes, as JSON lines.
     public var events: EventLog?
     /// Read files again when they are saved: the window's style files (`--style`, the user's folder) and the
@@ -167,14 +166,8 @@ public final class FrameLoop {
         let overlaysInOutputs = simulation.includesOverlaysInOutputs
         if !overlaysInOutputs { try writeOutputs(at: frameTime) }
         recorder.endPhase(.output)
-        // The HUD under the simulator's other overlays: the help covers it, the toast stays readable.
-        if simulation.showsFrameGraph {
-            hud.draw(recorder: recorder, time: frameTime, isMoving: activity == .moving || changed,
-                     state: simulation.refreshControl.state, pullDistance: simulation.refreshControl.pull.distance,
-                     screen: simulation.phone.screenSize, scale: simulation.phone.scale,
-                     text: simulation.renderer.loadTextRenderer(), into: simulation.canvas)
-        }
-        simulation.renderOverlays()
+        simulation.renderOverlays(frames: HUD.Frames(recorder: recorder, time: frameTime,
+                                                     isMoving: activity == .moving || changed))
         recorder.endPhase(.draw)
         if overlaysInOutputs { try writeOutputs(at: frameTime) }
         recorder.endPhase(.output)

@@ -48,8 +48,8 @@ public final class Simulation {
     public let animator: Animator
     /// Draws every layer tree of the frame; it keeps its buffers from frame to frame.
     public let renderer = LayerRenderer()
-    /// The name of the header's effect.
-    public private(set) var effectName: String
+    /// The name of the header's effect, as the control holds it with the effect.
+    public var effectName: String { refreshControl.effectName }
     /// The user's style files, merged: the physics and every effect take their values from them, at once and on
     /// every change, without a reset (none by default: docs/reference.md's values).
     public var styles = StyleBook(catalog: StyleCatalog([])) {
@@ -76,13 +76,14 @@ public final class Simulation {
     /// Whether screenshots and recordings include the overlays (HUD, toast, help, debug): off, so that outputs
     /// show the phone as it is (O, or `--overlays`).
     public var includesOverlaysInOutputs = false
-    /// The language of the list, the header and the footer (L).
-    public internal(set) var language = RefreshLanguage.english
+    /// The language of the list, the header and the footer (L): held once, shared by the three.
+    let languageSetting = LanguageSetting()
+    public var language: RefreshLanguage { languageSetting.current }
     /// What the keyboard asked of the host since it last looked (`takeHostRequests()`).
     public internal(set) var hostRequests: HostRequests = []
     /// The short message at the bottom of the screen saying what the last key did.
     public let toast = Toast()
-    /// The help, debug and toast drawing.
+    /// Every overlay's drawing: the HUD, the debug overlay, the tuning panel, the help and the toast.
     let overlays = Overlays()
 
     private let navigationBar: Layer
@@ -113,10 +114,12 @@ public final class Simulation {
         navigationTitle.string = Simulation.titles[.english] ?? ""
         refreshControl.headerLayer.animator = animator
         footer.layer.animator = animator
-        effectName = Simulation.defaultEffectName
+        refreshControl.languageSetting = languageSetting
+        footer.languageSetting = languageSetting
+        list.languageSetting = languageSetting
         refreshControl.attach(to: scrollView)
         footer.attach(to: scrollView)
-        selectEffect(named: effectName)
+        selectEffect(named: Simulation.defaultEffectName)
     }
 
     /// Shows the effect registered under `name` in the header; false (and no change) when there is none.
@@ -125,8 +128,7 @@ public final class Simulation {
         guard let effect = RefreshEffects.make(name) else { return false }
         applyStyle(to: effect, named: name)
         giveAnimation(to: effect, named: name)
-        refreshControl.setEffect(effect)
-        effectName = name
+        refreshControl.setEffect(effect, named: name)
         return true
     }
 
@@ -331,10 +333,12 @@ public final class Simulation {
         }
     }
 
-    /// Draws the simulator's overlays over the phone: the debug overlay, the help and the toast.
-    func renderOverlays() {
+    /// Draws the simulator's overlays over the phone: the HUD of `frames` (when G shows it), the debug overlay, the
+    /// tuning panel, the help and the toast.
+    func renderOverlays(frames: HUD.Frames? = nil) {
         let (contentToPixels, clip) = listTransform()
-        overlays.draw(self, time: frameTime ?? clock.now, contentToPixels: contentToPixels, listClip: clip)
+        overlays.draw(self, time: frameTime ?? clock.now, contentToPixels: contentToPixels, listClip: clip,
+                      frames: frames)
     }
 
     /// The transform from the list's content to canvas pixels, and the list's clip in pixels.

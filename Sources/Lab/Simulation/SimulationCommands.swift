@@ -153,10 +153,7 @@ extension Simulation {
 
     /// Switches the list, the header and the footer to `language`.
     func setLanguage(_ newLanguage: RefreshLanguage) {
-        language = newLanguage
-        refreshControl.language = newLanguage
-        footer.language = newLanguage
-        list.language = newLanguage
+        languageSetting.current = newLanguage
         navigationTitle.string = Simulation.titles[newLanguage] ?? ""
     }
 }
