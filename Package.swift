@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "ScrollingTests", dependencies: ["Geometry", "Motion", "Scrolling", "TestSupport"]),
         .testTarget(name: "RefreshTests", dependencies: ["Colors", "Geometry", "Scrolling", "Styles", "Refresh", "TestSupport"],
                     exclude: ["Goldens"]),
-        .testTarget(name: "LottieTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Motion", "Layers", "Lottie", "Refresh", "Lab", "CRLottie",
+        .testTarget(name: "LottieTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Motion", "Layers", "Lottie", "Scrolling", "Refresh", "Lab", "CRLottie",
                                                         "TestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["UserFiles", "Colors", "Scenes", "Recording", "Refresh", "Geometry", "Raster", "Motion", "Styles", "Lab", "TestSupport"]),
     ]

@@ -105,6 +105,11 @@ public final class RefreshControl {
     /// Set when a refresh ends with the finger down: the pull cannot arm again until the finger lifts, so a
     /// finger still holding the content past the threshold does not start a second refresh by accident.
     private var waitsForLift = false
+    /// Set when a refresh starts with the finger down (from code, or at a threshold): when that finger lifts, the
+    /// header comes into view as it would have at the start with the finger up.
+    private var showsHeaderOnLift = false
+    /// When that finger lifted: `step(to:)` starts the content's animation, after the release set its own motion.
+    private var liftTime: Double?
     /// The top inset the control adds, over the scroll view's own.
     private let inset = AddedInset(edge: .top)
     private var lastTime = 0.0
@@ -251,6 +256,10 @@ public final class RefreshControl {
         // The offset's animation starts before the inset moves, so the scroll view never clamps resting content
         // to the new edge in between.
         moveOffsetWithTween()
+        if let lifted = liftTime {
+            liftTime = nil
+            if state == .refreshing { showHeaderAfterLift(at: lifted) }
+        }
         advanceInset(to: lastTime)
         if scrollView != nil { evaluate(at: lastTime) }
         let height = metrics.headerHeight
@@ -309,9 +318,28 @@ public final class RefreshControl {
             } else if d < triggerDistance - RefreshControl.disarmHysteresis {
                 setState(d > 0 ? .pulling : .idle, at: time)
             }
-        case .willRefresh, .refreshing, .finishing, .noMoreData:
+        case .refreshing:
+            // The finger that was down, moved or not, has lifted.
+            if showsHeaderOnLift && !scrollView.isTracking {
+                showsHeaderOnLift = false
+                liftTime = time
+            }
+        case .willRefresh, .finishing, .noMoreData:
             break
         }
+    }
+
+    /// The finger that held the content when the refresh started has lifted: content that shows less than the
+    /// whole header, or whose inset is still on its way, moves to show the header, in one animation of the effect's
+    /// own duration from now (replacing the release's own motion), so that it is not left half under the bar until
+    /// the end. Content pulled past an inset already in place springs back to it as from any pull.
+    private func showHeaderAfterLift(at time: Double) {
+        guard metrics.placement.floating == nil, let scrollView else { return }
+        let showsLess = scrollView.contentOffset.y > -(baseTopInset + metrics.refreshingInset) + 0.5
+        guard showsLess || tween != nil else { return }
+        let target = Point(scrollView.contentOffset.x, -(baseTopInset + metrics.refreshingInset))
+        scrollView.animateContentOffset(to: target, start: time, duration: metrics.insertDuration,
+                                        timing: metrics.insertTiming)
     }
 
     /// A floating header follows the finger's travel past the held top, times the drag rate, while a finger pulls
@@ -354,6 +382,7 @@ public final class RefreshControl {
     /// finger is up (from wherever the content is: at rest, bouncing, coasting, past the new edge), and fires the
     /// action.
     private func startRefreshing(at time: Double) {
+        showsHeaderOnLift = scrollView?.isTracking ?? false
         setState(.refreshing, at: time)
         startTween(to: metrics.refreshingInset, at: time, duration: metrics.insertDuration,
                    timing: metrics.insertTiming, movesHeader: metrics.placement.floating != nil,
@@ -436,6 +465,10 @@ public final class RefreshControl {
         guard new != state else { return }
         let old = state
         state = new
+        if new != .refreshing {
+            showsHeaderOnLift = false
+            liftTime = nil
+        }
         effect.transition(from: old, to: new, at: time)
         stateDidChange?(old, new)
     }

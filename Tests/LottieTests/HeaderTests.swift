@@ -5,6 +5,7 @@ import Lottie
 import Motion
 import Raster
 import Refresh
+import Scrolling
 import Testing
 @testable import UserFiles
 
@@ -49,6 +50,40 @@ import Testing
         // A marker the file lacks falls back to the default.
         let missing = LottieEffect(animation: try parse(Fixtures.dots), style: LottieEffect.Style(pull: .marker("nope")))
         #expect(missing.segments.pull == (0, 30))
+    }
+
+    @Test("The end segment plays whole with the header in view; only then does the header collapse")
+    func theEndIsSeen() throws {
+        let file = try #require(ResourceLocator.path(LottieFile.defaultAnimation))
+        let effect = LottieEffect(animation: try LottieFile.load(path: file))
+        let end = try #require(effect.segments.end)
+        #expect(effect.endDuration > 0.1)
+        let scrollView = ScrollView(boundsSize: Size(375, 600), contentSize: Size(375, 2000))
+        let control = RefreshControl(effect: effect)
+        control.attach(to: scrollView)
+        var time = 0.0
+        func frames(until t: Double) {
+            while time + 1e-9 < t {
+                time += 1.0 / 60
+                scrollView.step(to: time)
+                control.step(to: time)
+            }
+        }
+        control.beginRefreshing(at: 0)
+        frames(until: 1)
+        let inset = control.metrics.refreshingInset
+        #expect(control.addedInset == inset && scrollView.contentOffset.y == -inset)
+        control.endRefreshing(at: time)
+        let ended = time
+        // Every frame of the end segment is drawn with the whole header in view.
+        while time < ended + effect.endDuration - 1e-9 {
+            frames(until: time + 1.0 / 60)
+            #expect(control.addedInset == inset && scrollView.contentOffset.y == -inset, "at \(time - ended) s")
+        }
+        #expect(abs(effect.frame(at: time) - end.end) < 1e-9, "the end segment's last frame is shown")
+        // Then the header collapses over MJRefresh's 0.4 s.
+        frames(until: time + RefreshMetrics.classicRemoveDuration + 0.05)
+        #expect(control.state == .idle && control.addedInset == 0)
     }
 
     @Test func theHeaderDrawsTheAnimationWhereItSits() throws {

@@ -108,6 +108,35 @@ struct TransitionTests {
         }
     }
 
+    /// Nothing jumps while the finger holds, and once it lifts the whole header comes into view.
+    @Test("A refresh begun from code while a pull of any length below the trigger is held shows its header on lift",
+          arguments: effects)
+    func beginWhileHeld(_ name: String) {
+        let trigger = TransitionProbe(effect: name).metrics.triggerDistance
+        for pull in stride(from: 0.0, to: trigger - 1, by: 2.5) {
+            for flick in [-600.0, 0, 600] {
+                let probe = TransitionProbe(effect: name)
+                probe.frames(1)
+                probe.rig.touchDown()
+                if pull > 0 { probe.rig.pull(to: pull) }
+                probe.frames(0)
+                probe.rig.control.beginRefreshing(at: probe.rig.time)
+                for _ in 0..<20 { probe.move(to: probe.rig.fingerY) }
+                #expect(probe.rig.control.state == .refreshing, "\(name) at \(pull)")
+                probe.move(to: probe.rig.fingerY + flick / 60)
+                probe.release()
+                probe.frames(Int(probe.metrics.insertDuration * 60) + 2)
+                // The whole header in view (a pull held past the inset springs back to it: more than the whole).
+                let what = "\(name): held at \(pull) pt, released at \(flick) pt/s"
+                #expect(probe.shownHeader > probe.metrics.refreshingInset - 0.01,
+                        "\(what): \(probe.shownHeader) pt of \(probe.metrics.refreshingInset) shown")
+                probe.frames(90)
+                #expect(abs(probe.shownHeader - probe.metrics.refreshingInset) < 0.01, "\(what): it stays")
+                #expect(probe.problems.isEmpty, "\(what): \(probe.problems)")
+            }
+        }
+    }
+
     @Test("A refresh begun from code starts at its frame's own time, not the previous frame's")
     func commandsTakeTheirFramesTime() {
         let probe = TransitionProbe(effect: "classic")
@@ -130,19 +159,29 @@ struct TransitionTests {
             let probe = TransitionProbe(effect: name, topInset: random.next() % 2 == 0 ? 0 : 64)
             let trigger = probe.metrics.triggerDistance
             probe.frames(1)
-            // A pull to within ±3 pt of the trigger, over a few frames, then a release at some velocity.
+            // A pull to within ±3 pt of the trigger, or one of any length below it, over a few frames, then a release
+            // at some velocity.
             probe.rig.touchDown()
-            let pull = trigger + random.double(in: -3...3)
+            let short = random.next() % 3 == 0
+            let pull = short ? random.double(in: 0...(trigger - 3)) : trigger + random.double(in: -3...3)
             let steps = Int(random.next() % 12) + 1
             let travel = probe.rig.fingerTravel(forPull: pull)
             for k in 1...steps { probe.move(to: Rig.fingerStart + travel * Double(k) / Double(steps)) }
-            // The last move sets the release velocity: −800…800 pt/s over a frame.
-            let flick = random.double(in: -800...800) / 60
-            probe.move(to: probe.rig.fingerY + flick)
-            // Sometimes a command at a random frame: begin or end from code, or a switch to another effect.
+            // Sometimes a command at a random frame: begin or end from code, or a switch to another effect; or a
+            // begin from code while the finger still holds the pull.
             let commandFrame = Int(random.next() % 40)
-            let command = random.next() % 4
+            let command = random.next() % 5
             let other = TransitionTests.effects[Int(random.next() % UInt64(TransitionTests.effects.count))]
+            // The last move sets the release velocity: −800…800 pt/s over a frame; downwards only where an upward
+            // flick would send the list into its rows, away from the top the run ends at: from a short pull, and
+            // under a floating header refreshing (whose list scrolls as any list does).
+            let upward = !short && !(command == 4 && probe.metrics.placement.floating != nil)
+            let flick = random.double(in: (upward ? -800 : 0)...800) / 60
+            probe.move(to: probe.rig.fingerY + flick)
+            if command == 4 {
+                probe.rig.control.beginRefreshing(at: probe.rig.time)
+                for _ in 0..<commandFrame { probe.move(to: probe.rig.fingerY) }
+            }
             probe.release()
             for frame in 0..<150 {
                 if frame == commandFrame {
@@ -158,10 +197,10 @@ struct TransitionTests {
             // Every refresh ends idle with the inset back where it was.
             probe.rig.control.endRefreshing(at: probe.rig.time)
             probe.frames(240)
-            #expect(probe.rig.control.state == .idle, "\(name) run \(run)")
-            #expect(probe.rig.control.addedInset == 0 && probe.rig.scrollView.contentInset.top == probe.base)
-            #expect(abs(probe.offset + probe.base) < 0.01, "\(name) run \(run): at rest at the top")
             let gesture = "pull \(pull), \(steps) steps, flick \(flick * 60) pt/s, command \(command) at \(commandFrame)"
+            #expect(probe.rig.control.state == .idle, "\(name) run \(run) (\(gesture))")
+            #expect(probe.rig.control.addedInset == 0 && probe.rig.scrollView.contentInset.top == probe.base)
+            #expect(abs(probe.offset + probe.base) < 0.01, "\(name) run \(run) (\(gesture)): at rest at the top")
             #expect(probe.problems.isEmpty, "run \(run) (\(gesture)): \(probe.problems)")
             if !probe.problems.isEmpty { break }
         }

@@ -30,6 +30,9 @@ public final class RefreshInvariants {
     private var refreshSettlesAt: Double?
     /// Whether the finger or the wheel moved the list since the refresh under way began.
     private var scrolledDuringRefresh = false
+    /// Whether the finger that held the content when the refresh began is still down: its lift must bring the
+    /// header into view, wherever it left the content.
+    private var heldSinceStart = false
 
     public init(scrollView: ScrollView, control: RefreshControl) {
         self.scrollView = scrollView
@@ -64,6 +67,7 @@ public final class RefreshInvariants {
     /// changed under it (a reload), as a table view's does.
     public func check(time: Double, fingerMove: Double, frameDuration: Double = 1.0 / 60, contentReplaced: Bool = false) {
         let velocity = scrollView.velocity.y
+        let previousState = lastState
         // No change of the offset larger than the finger's move plus what the running motion can produce in a frame
         // (its speed before or after, with a margin for an easing curve's change of speed), and the move of a held
         // top with its inset.
@@ -115,13 +119,22 @@ public final class RefreshInvariants {
         }
         // With the finger up and the refresh's animation done, the whole header is in view until the end, or until
         // the finger or the wheel scrolls it away (as on the phone, where the list scrolls while it refreshes).
+        // A refresh begun with the finger down is held to the same once that finger lifts, however it moved.
         if control.state != .refreshing {
             refreshSettlesAt = nil
             scrolledDuringRefresh = false
-        } else if scrollView.isTracking || fingerMove > 0 {
+            heldSinceStart = false
+        } else if previousState != .refreshing && scrollView.isTracking {
+            heldSinceStart = true
+        } else if heldSinceStart && scrollView.isTracking {
+            refreshSettlesAt = nil
+        } else if scrollView.isTracking || (fingerMove > 0 && !heldSinceStart) {
             refreshSettlesAt = nil
             scrolledDuringRefresh = true
-        } else if !scrolledDuringRefresh {
+        } else if heldSinceStart {
+            heldSinceStart = false
+        }
+        if control.state == .refreshing && !scrollView.isTracking && !scrolledDuringRefresh && !heldSinceStart {
             let settle = refreshSettlesAt ?? (time + metrics.insertDuration + 1.0)
             refreshSettlesAt = settle
             if time > settle && shownHeader < metrics.refreshingInset - 0.5 {

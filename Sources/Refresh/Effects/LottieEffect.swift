@@ -28,11 +28,14 @@ public final class LottieEffect: StyledEffect {
     public let layer = Layer()
     /// What plays; nil draws nothing. A new one shows from the next frame, in the phase under way.
     public var animation: LottieAnimation? {
-        didSet { canvasLayer.animation = animation }
+        didSet {
+            canvasLayer.animation = animation
+            metrics = makeMetrics()
+        }
     }
     /// The parameters in use; a change shows from the next frame and keeps the pull or refresh under way.
     public var style: Style {
-        didSet { metrics = RefreshMetrics(headerHeight: style.headerHeight) }
+        didSet { metrics = makeMetrics() }
     }
     private let canvasLayer: LottieLayerView
     /// Why the frame last drawn was cut short (the file asks more work of a frame than the budgets allow, at this
@@ -53,6 +56,21 @@ public final class LottieEffect: StyledEffect {
         metrics = RefreshMetrics(headerHeight: style.headerHeight)
         canvasLayer = LottieLayerView(animation: animation)
         layer.addSublayer(canvasLayer)
+        metrics = makeMetrics()
+    }
+
+    /// The header's metrics: MJRefresh's, with the collapse waiting for the end segment to play whole in view, as
+    /// the sticky header's collapse waits for its result row (the first finishing stage's delay).
+    private func makeMetrics() -> RefreshMetrics {
+        var metrics = RefreshMetrics(headerHeight: style.headerHeight)
+        metrics.finishing[0].delay = endDuration
+        return metrics
+    }
+
+    /// How long the end segment plays, in seconds; 0 without one.
+    public var endDuration: Double {
+        guard let a = animation, let end = segments.end, a.frameRate > 0 else { return 0 }
+        return Swift.max(0, end.end - end.start) / a.frameRate
     }
 
     /// The segments in effect for this file: the style's, else the file's markers, else its two halves.
