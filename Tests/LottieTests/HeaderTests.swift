@@ -46,7 +46,7 @@ import Testing
         #expect(abs(effect.frame(at: 0.1) - 21) < 1e-9)
         effect.transition(from: .refreshing, to: .finishing(.success), at: 1)
         #expect(effect.frame(at: 1.2) == 66)      // "end" starts at 60; 0.2 s is 6 frames
-        #expect(effect.frame(at: 9) == 75)        // and stops at its end
+        #expect(effect.frame(at: 9) == (75.0).nextDown)  // and stops at its end, still drawn
         // A marker the file lacks falls back to the default.
         let missing = LottieEffect(animation: try parse(Fixtures.dots), style: LottieEffect.Style(pull: .marker("nope")))
         #expect(missing.segments.pull == (0, 30))
@@ -81,6 +81,13 @@ import Testing
             #expect(control.addedInset == inset && scrollView.contentOffset.y == -inset, "at \(time - ended) s")
         }
         #expect(abs(effect.frame(at: time) - end.end) < 1e-9, "the end segment's last frame is shown")
+        // And it stays drawn while the header collapses: the file's out point is the segment's end, where its
+        // layers would already be gone.
+        frames(until: time + 1.0 / 60)
+        effect.update(pull: control.pull)
+        let canvas = Canvas(width: 375, height: 60)
+        LayerRenderer().render(effect.layer, into: canvas, at: time, transform: .identity)
+        #expect((0..<canvas.pixelCount).contains { canvas.pixels[$0] >> 24 > 0 }, "the last frame draws something")
         // Then the header collapses over MJRefresh's 0.4 s.
         frames(until: time + RefreshMetrics.classicRemoveDuration + 0.05)
         #expect(control.state == .idle && control.addedInset == 0)

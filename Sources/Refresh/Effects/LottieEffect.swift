@@ -100,7 +100,10 @@ public final class LottieEffect: StyledEffect {
             return s.refresh.start + elapsed.truncatingRemainder(dividingBy: length)
         case .ending(let since):
             guard let end = s.end else { return s.pull.start }
-            return Swift.min(end.start + Swift.max(0, time - since) * a.frameRate, end.end)
+            // It stops just before its last frame number: a segment ending at the file's out point would show
+            // nothing there, as layers end at their out points.
+            let last = end.end > end.start ? end.end.nextDown : end.end
+            return Swift.min(end.start + Swift.max(0, time - since) * a.frameRate, last)
         }
     }
 
