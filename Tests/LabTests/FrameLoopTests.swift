@@ -224,7 +224,8 @@ struct TitleTests {
         let toggles: [(Command, String)] = [(.toggleTuning, "tuning"), (.toggleDebugOverlay, "debug"),
                                             (.toggleSlowAnimations, "slow x10"), (.togglePause, "paused"),
                                             (.toggleAutoEnd, "auto end"), (.toggleLanguage, "Chinese"),
-                                            (.toggleOverlaysInOutputs, "overlays in outputs")]
+                                            (.toggleOverlaysInOutputs, "overlays in outputs"),
+                                            (.toggleFrameGraph, "frame graph"), (.toggleHelp, "help")]
         for (command, word) in toggles {
             let clock = SimulatedClock()
             let simulation = Simulation(clock: clock)

@@ -234,8 +234,41 @@ struct HelpAndStatusTests {
         simulation.showsHelp = true
         simulation.perform(Command(keyName: "F1")!)
         #expect(!simulation.showsHelp)
+        // With nothing open, a first Esc only says how to quit, for as long as a second one quits.
+        #expect(simulation.perform(.escape) == "Press Esc again to quit" && simulation.takeHostRequests().isEmpty)
         simulation.perform(.escape)
         #expect(simulation.takeHostRequests() == .quit)
+    }
+
+    @Test("Esc quits only when pressed again within a second, with no other key between")
+    func escapeTwice() {
+        let clock = SimulatedClock()
+        let simulation = Simulation(clock: clock)
+        for gap in [0.1, 0.5, 0.99, 1.01, 2.0] {
+            #expect(simulation.perform(.escape) == "Press Esc again to quit")
+            #expect(simulation.toast.isVisible(at: clock.now + Simulation.escapeAgainWindow - 0.01))
+            #expect(!simulation.toast.isVisible(at: clock.now + Simulation.escapeAgainWindow + 0.01))
+            clock.advance(by: gap)
+            simulation.perform(.escape)
+            let quits = simulation.takeHostRequests() == .quit
+            #expect(quits == (gap <= Simulation.escapeAgainWindow), "a second Esc after \(gap) s")
+            if !quits { simulation.perform(.escape) }
+            clock.advance(by: 5)
+            _ = simulation.takeHostRequests()
+        }
+        // Another key between the two: the second Esc only asks again.
+        simulation.perform(.escape)
+        simulation.perform(.toggleLanguage)
+        #expect(simulation.perform(.escape) != "Quit" && simulation.takeHostRequests().isEmpty)
+    }
+
+    @Test("The first start's hint names H for a few seconds")
+    func keysHint() {
+        let clock = SimulatedClock()
+        let simulation = Simulation(clock: clock)
+        simulation.showKeysHint()
+        #expect(simulation.toast.text == "H: every key")
+        #expect(simulation.toast.isVisible(at: clock.now + 3.5) && !simulation.toast.isVisible(at: clock.now + 4.1))
     }
 
     @Test("Every help line fits whole on the screen, in both languages, at scales 1 to 3, with all nine effect keys",

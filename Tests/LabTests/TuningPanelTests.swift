@@ -60,6 +60,7 @@ struct TuningPanelTests {
         simulation.perform(.toggleTuning)
         #expect(!simulation.tuning.isOpen)
         simulation.perform(.escape)
+        simulation.perform(.escape)
         #expect(simulation.takeHostRequests().contains(.quit))
     }
 

@@ -106,8 +106,8 @@ public enum Command: Equatable, Sendable {
                    chineseHelp: "调参：微调（Shift ×10）"),
         KeyBinding(keys: "H", command: .toggleHelp, help: "this help", chineseHelp: "本帮助"),
         KeyBinding(keys: "F1", command: .toggleHelp, help: "this help", chineseHelp: "本帮助"),
-        KeyBinding(keys: "Escape", command: .escape, help: "close the help or panel, or quit",
-                   chineseHelp: "关闭帮助或面板，或退出"),
+        KeyBinding(keys: "Escape", command: .escape, help: "close the help or panel; twice to quit",
+                   chineseHelp: "关闭帮助或面板；按两次退出"),
         KeyBinding(keys: "Q", command: .quit, help: "quit", chineseHelp: "退出"),
     ]
 

@@ -10,7 +10,7 @@ import Colors
 /// It lives on the base clock (wall time in the window), so that it fades on time even while the simulation is
 /// paused or slowed. Its text is laid out once when shown; drawing it allocates nothing.
 public final class Toast {
-    /// How long a toast stays, in seconds, its last `fadeDuration` fading out.
+    /// How long a toast stays unless told otherwise, in seconds, its last `fadeDuration` fading out.
     public static let duration = 1.6
     static let fadeDuration = 0.3
     static let fontSize = 14.0
@@ -23,6 +23,8 @@ public final class Toast {
     public private(set) var text = ""
     /// When it was shown, on the base clock; nil before the first.
     private(set) var shownAt: Double?
+    /// How long the one shown stays.
+    private(set) var lasting = Toast.duration
     /// A second, smaller line: the full path of a file written, shortened in the middle when too long.
     public private(set) var detail: String?
     static let detailFontSize = 12.0
@@ -34,8 +36,9 @@ public final class Toast {
 
     public init() {}
 
-    func show(_ text: String, detail: String? = nil, at time: Double) {
+    func show(_ text: String, detail: String? = nil, at time: Double, lasting: Double = Toast.duration) {
         self.text = text
+        self.lasting = lasting
         self.detail = detail
         shownAt = time
         line = nil
@@ -46,7 +49,7 @@ public final class Toast {
     /// Whether the toast is on screen at `time` (base clock).
     func isVisible(at time: Double) -> Bool {
         guard let shownAt, !text.isEmpty else { return false }
-        return time >= shownAt && time < shownAt + Toast.duration
+        return time >= shownAt && time < shownAt + lasting
     }
 
     /// A line of the toast: whole when it fits, else shortened in the middle, never cut at the end: of a path,
@@ -80,16 +83,16 @@ public final class Toast {
     /// never (`.infinity`) once it is gone.
     func activity(at time: Double) -> Simulation.Activity {
         guard let shownAt, !text.isEmpty else { return .still(until: .infinity) }
-        let fadeStart = shownAt + Toast.duration - Toast.fadeDuration
+        let fadeStart = shownAt + lasting - Toast.fadeDuration
         if time < shownAt { return .still(until: shownAt) }
         if time < fadeStart { return .still(until: fadeStart) }
-        return time < shownAt + Toast.duration ? .moving : .still(until: .infinity)
+        return time < shownAt + lasting ? .moving : .still(until: .infinity)
     }
 
     /// Its opacity at `time`: 1, then a linear fade over the last `fadeDuration`.
     public func opacity(at time: Double) -> Double {
         guard isVisible(at: time), let shownAt else { return 0 }
-        let left = shownAt + Toast.duration - time
+        let left = shownAt + lasting - time
         return Swift.min(1, left / Toast.fadeDuration)
     }
 

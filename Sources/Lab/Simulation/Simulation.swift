@@ -79,6 +79,17 @@ public final class Simulation {
     /// The language of the list, the header and the footer (L): held once, shared by the three.
     let languageSetting = LanguageSetting()
     public var language: RefreshLanguage { languageSetting.current }
+    /// Until when a second Esc quits (base clock): a first Esc with nothing open only says so, so that a key
+    /// pressed to close something already closed does not end the session.
+    var escapeQuitsUntil: Double?
+    /// How long after a first Esc a second one quits, in seconds.
+    static let escapeAgainWindow = 1.0
+    /// How long the hint of the first start stays, in seconds.
+    static let keysHintDuration = 4.0
+    /// At the window's start: a toast naming the key that lists every key, for a few seconds.
+    public func showKeysHint() {
+        showToast(language == .chinese ? "H：所有按键" : "H: every key", lasting: Simulation.keysHintDuration)
+    }
     /// What the keyboard asked of the host since it last looked (`takeHostRequests()`).
     public internal(set) var hostRequests: HostRequests = []
     /// The short message at the bottom of the screen saying what the last key did.
@@ -291,7 +302,8 @@ public final class Simulation {
     /// What the window's title says of the simulation (the frame loop adds its recordings).
     var statusFlags: Status {
         Status(effect: effectName, chinese: language == .chinese, autoEnd: autoEndsRefreshing, slow: clock.isSlow,
-               paused: clock.isPaused, debug: showsDebugOverlay, tuning: tuning.isOpen,
+               paused: clock.isPaused, debug: showsDebugOverlay, frameGraph: showsFrameGraph, tuning: tuning.isOpen,
+               help: showsHelp,
                noMoreData: footer.state == .noMoreData, overlaysInOutputs: includesOverlaysInOutputs)
     }
 

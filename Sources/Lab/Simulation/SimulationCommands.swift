@@ -22,9 +22,12 @@ extension Simulation {
     /// host takes them with `takeHostRequests()` and may replace the toast with one naming the file it wrote.
     @discardableResult
     public func perform(_ command: Command) -> String {
+        if command != .escape { escapeQuitsUntil = nil }
         let text = showsHelp ? applyWithHelpShown(command) : applyTuning(command) ?? apply(command)
         // The panel's arrows say nothing when all went well: the panel shows the value.
-        if !text.isEmpty { toast.show(text, at: clock.base.now) }
+        // The prompt to press Esc again lasts as long as a second Esc would quit.
+        let lasting = escapeQuitsUntil != nil ? Simulation.escapeAgainWindow : Toast.duration
+        if !text.isEmpty { toast.show(text, at: clock.base.now, lasting: lasting) }
         return text
     }
 
@@ -50,8 +53,8 @@ extension Simulation {
 
     /// Shows `text` in the toast (a host's own message: a file written, a failure), with `detail` (a file's path)
     /// on a second line.
-    func showToast(_ text: String, detail: String? = nil) {
-        toast.show(text, detail: detail, at: clock.base.now)
+    func showToast(_ text: String, detail: String? = nil, lasting: Double = Toast.duration) {
+        toast.show(text, detail: detail, at: clock.base.now, lasting: lasting)
     }
 
     /// The keyboard's effects in order, their names as `RefreshEffects` registers them.
@@ -129,7 +132,15 @@ extension Simulation {
             cancelTouch()
             showsHelp = true
             return language == .chinese ? "帮助：所有按键" : "Help: every key"
-        case .escape, .quit:
+        case .escape:
+            let now = clock.base.now
+            guard let until = escapeQuitsUntil, now <= until else {
+                escapeQuitsUntil = now + Simulation.escapeAgainWindow
+                return language == .chinese ? "再按 Esc 退出" : "Press Esc again to quit"
+            }
+            escapeQuitsUntil = nil
+            return apply(.quit)
+        case .quit:
             saveTuning()
             hostRequests.insert(.quit)
             return "Quit"

@@ -8,7 +8,9 @@ public struct Status: Equatable, Sendable {
     var slow = false
     var paused = false
     public var debug = false
+    public var frameGraph = false
     public var tuning = false
+    public var help = false
     var noMoreData = false
     var recordingTimings = false
     var recordingVideo = false
@@ -20,7 +22,8 @@ public struct Status: Equatable, Sendable {
     public var title: String {
         var parts = [effect, chinese ? "Chinese" : "English"]
         for (on, name) in [(autoEnd, "auto end"), (slow, "slow x10"), (paused, "paused"), (debug, "debug"),
-                           (tuning, "tuning"), (noMoreData, "no more data"), (recordingTimings, "recording timings"),
+                           (frameGraph, "frame graph"), (tuning, "tuning"), (help, "help"),
+                           (noMoreData, "no more data"), (recordingTimings, "recording timings"),
                            (recordingVideo, "recording video"), (overlaysInOutputs, "overlays in outputs")] where on {
             parts.append(name)
         }

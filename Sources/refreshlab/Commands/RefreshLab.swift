@@ -270,6 +270,7 @@ struct WindowCommand: ParsableCommand {
         loop.events = events
         loop.trace = trace
         loop.files = files
+        simulation.showKeysHint()
         // A display lost in the middle (its X server stopped) still ends with every recording whole.
         LostDisplay.install(display: DisplayName.fromEnvironment()?.x11 ?? "") { try? loop.finish() }
         let styleFiles = style
