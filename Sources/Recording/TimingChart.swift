@@ -4,9 +4,12 @@ import Text
 import Colors
 import UserFiles
 
-/// The frame-time chart of a recording, as Android's Profile GPU Rendering draws it: one bar per frame stacked by
-/// phase (CPU time), a line at the budget, the frame-time axis labelled in milliseconds, the frames along the
-/// bottom, and a title with the summary's figures. Drawn in pixels (scale 1) with our rasterizer and text.
+/// The frame-time chart of a recording, as Android's Profile GPU Rendering draws it: one bar per frame, the whole
+/// frame's interval, stacked by phase (CPU time) with the rest of the interval (waiting: vsync, the display, the
+/// system) above; a line at the budget and one at twice it; a mark under each frame over the budget (its CPU time
+/// past it, or its interval past one and a half, a refresh missed); the frame-time axis labelled in milliseconds, the frames along the bottom, a title with the
+/// summary's figures and a legend naming every colour and line. Drawn in pixels (scale 1) with our rasterizer and
+/// text. A frame after an idle stretch has no waiting part: its interval is the window's sleep, not its work.
 public struct TimingChart {
     /// Margins around the plot, in pixels.
     public static let left = 64.0
@@ -26,6 +29,15 @@ public struct TimingChart {
     static let textColor = Color(rgb: 33, 33, 33)
     static let budgetColor = Color(rgb: 0, 200, 83)
     static let twiceBudgetColor = Color(rgb: 229, 57, 53)
+    /// The part of a frame's interval outside its phases.
+    static let waitingColor = Color(rgb: 207, 216, 220)
+    /// The mark under a frame over the budget.
+    static let overBudgetColor = Color(rgb: 183, 28, 28)
+    /// The marks' rows under the axis, in pixels below the plot.
+    static let overBudgetMark = (top: 2.0, height: 7.0, minWidth: 4.0)
+    /// A frame is late when its interval passes this many budgets: it missed a refresh. Intervals of a frame on
+    /// time wander around one budget (16.7 ms against 16.67), so one budget would mark them all.
+    static let lateInterval = 1.5
 
     public let rows: [TimingRow]
     public let budget: Double
@@ -43,7 +55,7 @@ public struct TimingChart {
             : 1 / 60
         summary = TimingSummary(budget: self.budget, intervals: rows.filter { !$0.followsIdle }.map(\.interval),
                                 cpuTimes: rows.map(\.cpuTime), idleGaps: rows.filter(\.followsIdle).count)
-        axis = TimingChart.axis(budget: self.budget, slowest: summary.cpuTime.max)
+        axis = TimingChart.axis(budget: self.budget, slowest: Swift.max(summary.cpuTime.max, summary.interval.max))
     }
 
     /// The plot's width in pixels for this many frames.
@@ -106,17 +118,24 @@ public struct TimingChart {
                           into: canvas)
             }
         }
-        // The bars, stacked from the bottom in phase order: the phases within the budget (files written are not).
+        // The bars, stacked from the bottom in phase order: the phases within the budget (files written are not),
+        // then the rest of the interval; a mark under each frame over the budget.
         let colors = FramePhase.budgeted.map { $0.color }
         for (index, row) in rows.enumerated() {
             let (x0, x1) = columns(ofFrame: index)
             var below = 0.0
             for (phase, seconds) in row.phases.enumerated() where seconds > 0 && phase < colors.count {
-                let yTop = self.y(ofSeconds: below + seconds), yBottom = self.y(ofSeconds: below)
+                bar(x0, x1, from: below, to: below + seconds, colors[phase], canvas)
                 below += seconds
-                guard yBottom - yTop >= 0.5 else { continue }
-                fill(Rect(x: Double(x0), y: yTop.rounded(), width: Double(x1 - x0), height: (yBottom.rounded() - yTop.rounded())),
-                     colors[phase], canvas)
+            }
+            let interval = row.followsIdle ? 0 : row.interval
+            if interval > below { bar(x0, x1, from: below, to: interval, TimingChart.waitingColor, canvas) }
+            if row.cpuTime > budget || interval > TimingChart.lateInterval * budget {
+                // At least a few pixels wide, so that one frame among thousands shows.
+                let mark = TimingChart.overBudgetMark
+                let width = Swift.max(Double(x1 - x0), mark.minWidth)
+                fill(Rect(x: (Double(x0 + x1) - width) / 2, y: plot.maxY + mark.top, width: width, height: mark.height),
+                     TimingChart.overBudgetColor, canvas)
             }
         }
         // The budget line, and twice the budget when it is on the axis.
@@ -150,17 +169,30 @@ public struct TimingChart {
                   scale: 1, into: canvas)
         text.draw(text.layout(figures, size: 13, maxWidth: plot.maxX - 16), at: Point(16, 52),
                   color: TimingChart.textColor, scale: 1, into: canvas)
+        // The legend: every colour and line of the chart, by its shape.
         var x = 16.0
-        for phase in FramePhase.budgeted {
-            fill(Rect(x: x, y: 66, width: 12, height: 12), phase.color, canvas)
-            let name = text.layout(phase.name, size: 12)
-            text.draw(name, at: Point(x + 16, 77), color: TimingChart.textColor, scale: 1, into: canvas)
-            x += 16 + name.width + 16
+        func entry(_ name: String, _ key: Rect, _ color: Color) {
+            fill(key.offsetBy(dx: x, dy: 0), color, canvas)
+            let label = text.layout(name, size: 12)
+            text.draw(label, at: Point(x + key.maxX + 4, 77), color: TimingChart.textColor, scale: 1, into: canvas)
+            x += key.maxX + 4 + label.width + 16
         }
-        fill(Rect(x: x, y: 71, width: 16, height: 2), TimingChart.budgetColor, canvas)
-        let budgetName = text.layout("budget " + TimingChart.format(budget * 1000, decimals: 2) + " ms", size: 12)
-        text.draw(budgetName, at: Point(x + 20, 77), color: TimingChart.textColor, scale: 1, into: canvas)
+        let box = Rect(x: 0, y: 66, width: 12, height: 12)
+        for phase in FramePhase.budgeted { entry(phase.name, box, phase.color) }
+        entry("waiting", box, TimingChart.waitingColor)
+        let ms = TimingChart.format(budget * 1000, decimals: 2)
+        entry("budget " + ms + " ms", Rect(x: 0, y: 71, width: 16, height: 2), TimingChart.budgetColor)
+        entry("2× budget", Rect(x: 0, y: 71, width: 16, height: 1), TimingChart.twiceBudgetColor)
+        entry("over budget", Rect(x: 0, y: 71, width: 12, height: TimingChart.overBudgetMark.height),
+              TimingChart.overBudgetColor)
         return canvas
+    }
+
+    /// A bar in frame columns [x0, x1) from `low` to `high` seconds; nothing when under half a pixel.
+    private func bar(_ x0: Int, _ x1: Int, from low: Double, to high: Double, _ color: Color, _ canvas: Canvas) {
+        let yTop = y(ofSeconds: high).rounded(), yBottom = y(ofSeconds: low).rounded()
+        guard y(ofSeconds: low) - y(ofSeconds: high) >= 0.5 else { return }
+        fill(Rect(x: Double(x0), y: yTop, width: Double(x1 - x0), height: yBottom - yTop), color, canvas)
     }
 
     /// Draws the chart with the standard fonts; when they cannot be loaded, without its labels and with a

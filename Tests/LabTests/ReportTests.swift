@@ -42,10 +42,12 @@ struct ReportTests {
         let canvas = try chart().render(title: "t", text: nil)
         func at(_ x: Int, _ y: Int) -> UInt32 { canvas[x, y] }
         let white = Color(rgb: 255, 255, 255).premultipliedPixel
-        // Frame 0: input 512 → 491 (2 ms at 10.5 px/ms), draw 491 → 459.5, then nothing.
+        // Frame 0: input 512 → 491 (2 ms at 10.5 px/ms), draw 491 → 459.5, then the rest of its 10 ms interval
+        // waiting up to 407, then nothing.
         #expect(at(100, 500) == FramePhase.input.color.premultipliedPixel)
         #expect(at(100, 475) == FramePhase.draw.color.premultipliedPixel)
-        #expect(at(100, 440) == white)
+        #expect(at(100, 440) == TimingChart.waitingColor.premultipliedPixel)
+        #expect(at(100, 400) == white)
         // Frame 1: update up to 470, then draw up to 407 where the budget line is drawn (rows 406 and 407).
         #expect(at(400, 490) == FramePhase.update.color.premultipliedPixel)
         #expect(at(400, 430) == FramePhase.draw.color.premultipliedPixel)
@@ -57,6 +59,39 @@ struct ReportTests {
         // Frame 3 fills the plot to its top; the gap column between bars stays white.
         #expect(at(900, 100) == FramePhase.draw.color.premultipliedPixel)
         #expect(at(303, 480) == white)
+    }
+
+    @Test("every frame's whole interval is drawn, and each frame over the budget is marked under the axis")
+    func intervalsAndMarks() throws {
+        // 16.7 ms frames of 4 ms of drawing at a 16.67 ms budget, but for frame 2, presented 50 ms after frame 1
+        // (its CPU time within the budget: a chart of CPU time alone shows nothing wrong), and frame 4, which
+        // follows an idle stretch of 2 s.
+        let header = "frame,time_s,interval_ms,input_ms,update_ms,draw_ms,upload_ms,present_ms,output_ms,cpu_ms,state,"
+            + "effect,dropped,idle\n"
+        let intervals = [16.7, 16.7, 50.0, 16.7, 2000]
+        let lines = intervals.enumerated().map { i, ms in
+            "\(i),\(Double(i) * 0.1),\(ms),0,0,4,0,0,0,4,idle,dots,0,\(i == 4 ? 1 : 0)"
+        }
+        let rows = try TimingRow.parse(header + lines.joined(separator: "\n") + "\n", path: "t.csv")
+        let chart = TimingChart(rows: rows, budget: 1.0 / 60)
+        // The axis reaches the late frame: 50 ms in steps of 10 (the idle gap is not a frame's interval).
+        #expect(chart.axis.top == 50)
+        let canvas = chart.render(title: "t", text: nil)
+        let plot = chart.plotFrame
+        let waiting = TimingChart.waitingColor.premultipliedPixel
+        let mark = TimingChart.overBudgetColor.premultipliedPixel
+        let markRow = Int(plot.maxY + TimingChart.overBudgetMark.top + 1)
+        for i in 0..<rows.count {
+            let (x0, x1) = chart.columns(ofFrame: i)
+            let x = (x0 + x1) / 2
+            // Drawing up to 4 ms, then waiting up to the interval (not after an idle stretch).
+            #expect(canvas[x, Int(chart.y(ofSeconds: 0.002))] == FramePhase.draw.color.premultipliedPixel)
+            let end = i == 4 ? 0.004 : intervals[i] / 1000
+            let wait = canvas[x, Int(chart.y(ofSeconds: (0.004 + end) / 2))]
+            #expect((wait == waiting) == (i != 4), "frame \(i)")
+            #expect(canvas[x, Int(chart.y(ofSeconds: end)) - 2] != waiting, "frame \(i) ends at its interval")
+            #expect((canvas[x, markRow] == mark) == (i == 2), "frame \(i): marked only when over the budget")
+        }
     }
 
     @Test("the chart is written as a PNG of its size")

@@ -16,8 +16,9 @@ struct ReportCommand: ParsableCommand {
         commandName: "report",
         abstract: "Draw the frame-time chart of a timings CSV as a PNG.",
         discussion: """
-            One bar per frame stacked by phase (input, update, draw, upload, present), a line at the budget, \
-            the axis in milliseconds and the summary's figures in the title. The budget comes from --budget-ms, \
+            One bar per frame as tall as its interval, stacked by phase (input, update, draw, upload, present) \
+            with the rest of the interval (waiting) above; lines at the budget and twice it; a mark under every \
+            frame over the budget; the axis in milliseconds, the summary's figures in the title and a legend. The budget comes from --budget-ms, \
             else from the JSON summary beside the CSV (TIMINGS.json), else from the median frame interval. \
             Record timings with the R key in the window or 'refreshlab run --headless … --timings FILE'.
             """
