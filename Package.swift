@@ -88,7 +88,7 @@ let package = Package(
         // One test target per module.
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["UserFiles", "Colors", "Geometry", "RasterKernels", "Raster", "TestSupport"]),
-        .testTarget(name: "TextTests", dependencies: ["Colors", "Geometry", "Raster", "Text", "TestSupport"]),
+        .testTarget(name: "TextTests", dependencies: ["Colors", "Geometry", "Raster", "Text", "CFreeType", "TestSupport"]),
         .testTarget(name: "MotionTests", dependencies: ["Colors", "Geometry", "Motion", "TestSupport"]),
         .testTarget(name: "LayersTests", dependencies: ["Colors", "Geometry", "Raster", "Motion", "Layers", "TestSupport"]),
         .testTarget(name: "StylesTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Motion", "Styles", "TestSupport"]),

@@ -53,14 +53,22 @@ public final class Font {
     public let lineSpacing: Double
     /// True when the font has a TrueType `kern` table that `FT_Get_Kerning` reads.
     public let hasKerning: Bool
+    /// How much a synthesized bold widens each stroke's outline, in font units: 0 for the face as drawn. A bold
+    /// asked of a family without a bold face (the Chinese fonts) is made so, as browsers synthesize it.
+    public let emboldening: Double
+
+    /// FreeType's synthetic bold strength, `FT_GlyphSlot_Embolden`'s: a 24th of the em, the outline widened by
+    /// that on each axis and the advance by as much (docs/reference.md §7).
+    public static let emboldeningPerEm = 1.0 / 24
 
     private var library: FT_Library?
     private var face: FT_Face?
     private var outlines: [UInt32: GlyphOutline] = [:]
     private var advances: [UInt32: Double] = [:]
 
-    /// Loads face `faceIndex` of the file at `path`; `package` names what provides it, for the error message.
-    public init(path: String, faceIndex: Int = 0, package: String = "fonts-dejavu-core") throws {
+    /// Loads face `faceIndex` of the file at `path`; `package` names what provides it, for the error message. With
+    /// `emboldened`, its glyphs are given a synthetic bold (`emboldeningPerEm`).
+    public init(path: String, faceIndex: Int = 0, package: String = "fonts-dejavu-core", emboldened: Bool = false) throws {
         self.path = path
         self.faceIndex = faceIndex
         var lib: FT_Library?
@@ -87,6 +95,7 @@ public final class Font {
         let height = Double(f.pointee.height)
         lineSpacing = height > 0 ? height : ascender + descender
         hasKerning = f.pointee.face_flags & FT_Long(FT_FACE_FLAG_KERNING) != 0
+        emboldening = emboldened ? units * Font.emboldeningPerEm : 0
     }
 
     deinit {
@@ -126,7 +135,7 @@ public final class Font {
         if let a = advances[glyph] { return a }
         var a = 0.0
         if let face, FT_Load_Glyph(face, glyph, FT_Int32(FT_LOAD_NO_SCALE)) == 0 {
-            a = Double(face.pointee.glyph.pointee.advance.x)
+            a = Double(face.pointee.glyph.pointee.advance.x) + emboldening
         }
         advances[glyph] = a
         return a
@@ -159,6 +168,12 @@ public final class Font {
     private func decompose(_ glyph: UInt32) -> GlyphOutline {
         guard let face, FT_Load_Glyph(face, glyph, FT_Int32(FT_LOAD_NO_SCALE)) == 0 else {
             return GlyphOutline(path: Path(), bounds: .zero, isEvenOdd: false)
+        }
+        if emboldening > 0, face.pointee.glyph.pointee.format == FT_GLYPH_FORMAT_OUTLINE {
+            // As FT_GlyphSlot_Embolden: every stroke widened, the glyph growing by the strength rightwards and
+            // upwards, its left and bottom edges where they were.
+            let strength = FT_Pos(emboldening.rounded())
+            FT_Outline_EmboldenXY(&face.pointee.glyph.pointee.outline, strength, strength)
         }
         return Font.decomposeSlot(face, scale: 1)
     }

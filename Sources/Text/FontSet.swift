@@ -65,12 +65,12 @@ public struct FontRequest: Hashable, Sendable {
     }
 
     /// Loads the font, or says which package to install.
-    public func load() throws -> Font {
+    public func load(emboldened: Bool = false) throws -> Font {
         guard let (path, index) = locate() else {
             throw FontError(description: "font '\(displayName)' is not installed: install it with "
                 + "'apt-get install \(package)' (or list its folder in \(FontRequest.searchPathVariable))")
         }
-        return try Font(path: path, faceIndex: index, package: package)
+        return try Font(path: path, faceIndex: index, package: package, emboldened: emboldened)
     }
 
     /// The family, with the style when there is one: "DejaVu Sans Bold".
@@ -133,10 +133,11 @@ public final class FontSet {
     /// `warnings` names the package to install. Throws only when no font at all can be loaded, naming both
     /// packages.
     public static func standard(latin: [FontRequest] = [.dejaVuSans],
-                                cjk: [FontRequest] = [.wenQuanYiMicroHei, .notoSansCJK]) throws -> FontSet {
+                                cjk: [FontRequest] = [.wenQuanYiMicroHei, .notoSansCJK],
+                                emboldensCJK: Bool = false) throws -> FontSet {
         let latinFound = latin.lazy.compactMap { request in (try? request.load()).map { (request, $0) } }.first
         let latinFont = latinFound?.1
-        let cjkFont = cjk.lazy.compactMap { try? $0.load() }.first
+        let cjkFont = cjk.lazy.compactMap { try? $0.load(emboldened: emboldensCJK) }.first
         var warnings: [String] = []
         if let wanted = latin.first, latinFound?.0 != wanted {
             let instead = latinFont.map { "'\($0.familyName)'" } ?? cjkFont.map { "'\($0.familyName)'" }
@@ -158,9 +159,11 @@ public final class FontSet {
     }
 
     /// The standard set in `weight`: DejaVu Sans, or DejaVu Sans Bold, for Latin text, then the same Chinese fonts
-    /// as `standard()` (their packages have no bold face, so Chinese text stays regular).
+    /// as `standard()`; their packages have no bold face, so bold Chinese text is synthesized (`Font.emboldening`)
+    /// and matches the bold Latin digits beside it.
     public static func standard(weight: FontWeight) throws -> FontSet {
-        try standard(latin: weight == .bold ? [.dejaVuSansBold, .dejaVuSans] : [.dejaVuSans])
+        weight == .bold ? try standard(latin: [.dejaVuSansBold, .dejaVuSans], emboldensCJK: true)
+            : try standard(latin: [.dejaVuSans])
     }
 
     /// The font at `index`, or the primary font for an index out of range.

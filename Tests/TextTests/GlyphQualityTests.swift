@@ -2,7 +2,8 @@ import Geometry
 import Raster
 import Testing
 import TestSupport
-@testable import Text
+@_spi(FreeTypeReference) @testable import Text
+import CFreeType
 
 /// Our coverage against FreeType's smooth rasterizer (`FT_Render_Glyph`), both filling the same outline: the one
 /// FreeType scales to the pixel size, unhinted, translated to each sub-pixel pen position.
@@ -101,5 +102,55 @@ struct GlyphQualityTests {
             let ink = (ours.left..<(ours.left + ours.width)).reduce(0) { $0 + Int(ours.value(x: $1, y: row)) }
             #expect(abs(Double(ink) - 1.4375 * 255) <= 2)
         }
+    }
+}
+
+/// A bold asked of a face that has none (the Chinese fonts) is synthesized as FreeType's own `FT_GlyphSlot_Embolden`
+/// makes it, so that a bold Chinese label matches the bold Latin digits beside it.
+@Suite("Synthetic bold against FreeType's")
+struct SyntheticBoldTests {
+    static let text = "已经全部加载完毕刷新成功"
+
+    @Test("Advances and outline boxes of emboldened Chinese glyphs match FreeType's at 13, 17 and 26 px",
+          .enabled(if: standardFontsInstalled, "the standard fonts are installed"))
+    func matchesFreeType() throws {
+        let regular = try FontRequest.wenQuanYiMicroHei.load()
+        let bold = try FontRequest.wenQuanYiMicroHei.load(emboldened: true)
+        #expect(regular.emboldening == 0 && bold.emboldening == bold.unitsPerEm / 24)
+        for size in [13.0, 17, 26] {
+            let scale = size / bold.unitsPerEm
+            for scalar in SyntheticBoldTests.text.unicodeScalars {
+                let glyph = regular.glyphIndex(for: scalar)
+                try #require(regular.setReferenceSize(size) && regular.loadReferenceOutline(glyph: glyph))
+                let slot = try #require(regular.faceHandle?.pointee.glyph)
+                FT_GlyphSlot_Embolden(slot)
+                var box = FT_BBox()
+                FT_Outline_Get_CBox(&slot.pointee.outline, &box)
+                let theirs = (advance: Double(slot.pointee.advance.x) / 64, left: Double(box.xMin) / 64,
+                              right: Double(box.xMax) / 64, bottom: Double(box.yMin) / 64, top: Double(box.yMax) / 64)
+                let outline = bold.outline(glyph: glyph).bounds
+                let what = "\(scalar) at \(size) px"
+                // FreeType rounds its points and strength to 1/64 px; ours are exact.
+                #expect(abs(bold.advance(glyph: glyph) * scale - theirs.advance) < 0.05, "\(what): advance")
+                #expect(abs(outline.minX * scale - theirs.left) < 0.05, "\(what): left")
+                #expect(abs(outline.maxX * scale - theirs.right) < 0.05, "\(what): right")
+                // y grows downwards in our outlines, upwards in FreeType's.
+                #expect(abs(-outline.maxY * scale - theirs.bottom) < 0.05, "\(what): bottom")
+                #expect(abs(-outline.minY * scale - theirs.top) < 0.05, "\(what): top")
+            }
+        }
+    }
+
+    @Test("A bold line of Chinese is wider than the regular by a 24th of an em a character, its Latin digits bold",
+          .enabled(if: standardFontsInstalled, "the standard fonts are installed"))
+    func boldLine() throws {
+        let regular = TextRenderer(fonts: try FontSet.standard(weight: .regular))
+        let bold = TextRenderer(fonts: try FontSet.standard(weight: .bold))
+        let text = SyntheticBoldTests.text
+        let extra = bold.layout(text, size: 17).width - regular.layout(text, size: 17).width
+        #expect(abs(extra - Double(text.count) * 17 / 24) < 0.01, "\(extra)")
+        // The bold set's Chinese face is the emboldened one; its Latin face is DejaVu Sans Bold itself.
+        let fonts = try FontSet.standard(weight: .bold).fonts
+        #expect(fonts[0].styleName == "Bold" && fonts[0].emboldening == 0 && fonts[1].emboldening > 0)
     }
 }
