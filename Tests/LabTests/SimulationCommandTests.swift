@@ -240,6 +240,38 @@ struct HelpAndStatusTests {
         #expect(simulation.takeHostRequests() == .quit)
     }
 
+    @Test("The help is an opaque sheet; L works while it is open; its toast takes its title's place, never its lines",
+          .enabled(if: standardFontsInstalled, "the standard fonts are installed"))
+    func helpSheet() throws {
+        let clock = SimulatedClock()
+        let simulation = Simulation(clock: clock)
+        simulation.step()
+        #expect(simulation.perform(.toggleHelp) == "Help: every key")
+        #expect(simulation.perform(.toggleLanguage) == "语言：中文" && simulation.showsHelp && simulation.language == .chinese)
+        simulation.render()
+        simulation.renderOverlays()
+        let canvas = simulation.canvas, s = simulation.phone.scale
+        // Opaque: a row's text behind the sheet leaves no trace; the sheet's colour wherever the help draws nothing.
+        let sheet = Overlays.helpBackground.premultipliedPixel
+        let right = Int((simulation.phone.screenSize.width - 4) * s)
+        for y in stride(from: 0, to: canvas.height, by: 7) { #expect(canvas[right, y] == sheet, "row \(y)") }
+        // The toast sits where the title was, above the first key line.
+        let text = try #require(simulation.renderer.loadTextRenderer())
+        let lines = simulation.overlays.helpLayout(language: .chinese, text: text).lines.count
+        let (top, rowHeight) = Overlays.helpRows(lines: lines, screenHeight: simulation.phone.screenSize.height)
+        let toast = try #require(simulation.toast.frame)
+        let firstLineTop = top + 2 * rowHeight - Overlays.helpFontSize
+        #expect(toast.maxY <= firstLineTop, "the toast ends at \(toast.maxY), the first line starts at \(firstLineTop)")
+        #expect(toast.minY >= 0)
+    }
+
+    @Test("A screenshot shows no toast of its own: C says nothing until the file is saved")
+    func screenshotToast() {
+        let simulation = Simulation(clock: SimulatedClock())
+        #expect(simulation.perform(.screenshot).isEmpty && simulation.takeHostRequests() == .screenshot)
+        #expect(!simulation.toast.isVisible(at: 0))
+    }
+
     @Test("Esc quits only when pressed again within a second, with no other key between")
     func escapeTwice() {
         let clock = SimulatedClock()

@@ -17,7 +17,8 @@ public final class Toast {
     static let padding = Size(14, 8)
     /// Distance of the toast's bottom above the screen's bottom, in points.
     static let bottomMargin = 48.0
-    static let background = Color(rgb: 30, 30, 32, alpha: 0.86)
+    /// Opaque, so that the list's text never shows through the message.
+    static let background = Color(rgb: 30, 30, 32)
 
     /// The text shown (or last shown).
     public private(set) var text = ""
@@ -31,6 +32,8 @@ public final class Toast {
     private var line: TextLine?
     private var detailLine: TextLine?
     private var pill: Path?
+    /// Where the toast was last drawn, in points; nil before it is.
+    var frame: Rect? { pill?.controlPointBounds }
     /// The screen the pill was placed on (the tuning panel raises it above its sheet).
     private var laidOutFor: Size?
 
@@ -134,8 +137,8 @@ public final class Toast {
 /// Every overlay drawn over the frame, in this order: the HUD (G), the debug overlay (D), the tuning panel (T), the
 /// help (H or F1) and the toast.
 final class Overlays {
-    /// The help's dimming: dark enough (85 %) that its white text reads over any content.
-    static let helpBackground = Color(rgb: 0, 0, 0, alpha: 0.85)
+    /// The help's sheet: opaque, so that no list text shows through its lines.
+    static let helpBackground = Color(rgb: 18, 18, 20)
     static let helpKeyColor = Color(rgb: 255, 214, 10)
     static let helpFontSize = 13.0
     /// The help's row pitch when its rows fit the screen at it, in points; closer rows when they do not.
@@ -181,11 +184,18 @@ final class Overlays {
             tuningPanel.draw(simulation, text: text, bold: simulation.renderer.loadTextRenderer(weight: .bold))
         }
         if simulation.showsHelp, let text {
-            drawHelp(simulation.phone, language: simulation.language, text: text, rasterizer: rasterizer, into: canvas)
+            drawHelp(simulation.phone, language: simulation.language, text: text, rasterizer: rasterizer, into: canvas,
+                     withTitle: !simulation.toast.isVisible(at: simulation.clock.base.now))
         }
-        // Over the tuning panel, the toast sits just above its sheet, clear of the rows.
+        // Over the tuning panel, the toast sits just above its sheet, clear of the rows; over the help, in place of
+        // its title, clear of its lines.
         var toastScreen = simulation.phone.screenSize
-        if simulation.tuning.isOpen && !simulation.showsHelp {
+        if simulation.showsHelp, let text {
+            let lines = helpLayout(language: simulation.language, text: text).lines.count
+            let (top, rowHeight) = Overlays.helpRows(lines: lines, screenHeight: toastScreen.height)
+            // Its bottom a little above the tallest glyphs of the first line (drawn on the baseline at 2 rows).
+            toastScreen.height = top + 2 * rowHeight - Overlays.helpFontSize - 2 + Toast.bottomMargin
+        } else if simulation.tuning.isOpen {
             toastScreen.height = TuningPanel.sheetFrame(screen: toastScreen).minY + Toast.bottomMargin - 8
         }
         simulation.toast.draw(screen: toastScreen, scale: scale, time: simulation.clock.base.now,
@@ -231,17 +241,22 @@ final class Overlays {
         Swift.min(helpPreferredRowHeight, (screenHeight - 2 * helpVerticalMargin) / Double(lines + 2))
     }
 
+    /// Where the help's title row is and the pitch of its rows: the title, a blank row and `lines` rows, centred.
+    static func helpRows(lines: Int, screenHeight: Double) -> (top: Double, rowHeight: Double) {
+        let rowHeight = helpRowHeight(lines: lines, screenHeight: screenHeight)
+        return (Swift.max(helpVerticalMargin, (screenHeight - Double(lines + 2) * rowHeight) / 2), rowHeight)
+    }
+
+    /// The help on its sheet; without its title while a toast takes the title's place.
     private func drawHelp(_ phone: Phone, language: RefreshLanguage, text: TextRenderer, rasterizer: Rasterizer,
-                          into canvas: Canvas) {
+                          into canvas: Canvas, withTitle: Bool) {
         let s = phone.scale
         let (title, lines) = helpLayout(language: language, text: text)
         rasterizer.fill(.rect(Rect(origin: .zero, size: phone.screenSize)), transform: AffineTransform(scaleX: s, y: s),
                         color: Overlays.helpBackground, into: canvas)
         let keyWidth = lines.map(\.key.width).max() ?? 0
-        let rowHeight = Overlays.helpRowHeight(lines: lines.count, screenHeight: phone.screenSize.height)
-        let top = Swift.max(Overlays.helpVerticalMargin,
-                            (phone.screenSize.height - Double(lines.count + 2) * rowHeight) / 2)
-        text.draw(title, at: Point(Overlays.helpMargin, top), color: .white, scale: s, into: canvas)
+        let (top, rowHeight) = Overlays.helpRows(lines: lines.count, screenHeight: phone.screenSize.height)
+        if withTitle { text.draw(title, at: Point(Overlays.helpMargin, top), color: .white, scale: s, into: canvas) }
         for (i, row) in lines.enumerated() {
             let y = top + Double(i + 2) * rowHeight
             text.draw(row.key, at: Point(Overlays.helpMargin, y), color: Overlays.helpKeyColor, scale: s, into: canvas)

@@ -31,13 +31,14 @@ extension Simulation {
         return text
     }
 
-    /// The help is modal: it closes with H, F1 or Esc, Q still quits, and every other key waits.
+    /// The help is modal: it closes with H, F1 or Esc, Q still quits, L changes its language, and every other key
+    /// waits.
     private func applyWithHelpShown(_ command: Command) -> String {
         switch command {
         case .toggleHelp, .escape:
             showsHelp = false
             return language == .chinese ? "帮助已关闭" : "Help closed"
-        case .quit:
+        case .quit, .toggleLanguage:
             return apply(command)
         default:
             return language == .chinese ? "先关闭帮助（H 或 Esc）" : "Close the help first (H or Esc)"
@@ -116,8 +117,9 @@ extension Simulation {
             hostRequests.insert(.toggleRecording)
             return "Recording timings"
         case .screenshot:
+            // No toast of its own: it would be in the screenshot when the overlays are; the host says when saved.
             hostRequests.insert(.screenshot)
-            return "Screenshot"
+            return ""
         case .toggleVideoRecording:
             hostRequests.insert(.toggleVideoRecording)
             return "Recording video"
