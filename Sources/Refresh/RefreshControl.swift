@@ -164,11 +164,12 @@ public final class RefreshControl {
     /// for another.
     public func setEffect(_ newEffect: any RefreshEffect, named name: String = "") {
         guard newEffect !== effect else { return }
-        effectName = name
         reset()
         effect.layer.removeFromSuperlayer()
         effect.didMove(to: nil)
+        // The old effect's last change (to idle) is told under its own name.
         effect = newEffect
+        effectName = name
         headerLayer.addSublayer(newEffect.layer)
         newEffect.didMove(to: self)
         triggerDistance = newEffect.metrics.triggerDistance

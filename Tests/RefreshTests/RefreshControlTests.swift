@@ -604,3 +604,21 @@ struct FloatingPlacementTests {
         #expect(abs(rig.scrollView.contentOffset.y + 30) < 1e-6)
     }
 }
+
+@Suite("The effect's name")
+struct EffectNameTests {
+    @Test("The name changes with the effect: the old effect's return to idle on a switch is told under its own name")
+    func nameFollowsTheEffect() {
+        let rig = Rig(effect: RefreshEffects.make("classic")!)
+        rig.control.setEffect(RefreshEffects.make("sticky")!, named: "sticky")
+        #expect(rig.control.effectName == "sticky")
+        var told: [(RefreshState, String)] = []
+        rig.control.stateDidChange = { [unowned rig] _, new in told.append((new, rig.control.effectName)) }
+        rig.control.beginRefreshing(at: 0)
+        rig.run(3)
+        rig.control.setEffect(RefreshEffects.make("ring")!, named: "ring")
+        #expect(told.map(\.0) == [.refreshing, .idle] && told.map(\.1) == ["sticky", "sticky"])
+        #expect(rig.control.effectName == "ring")
+    }
+}
+
