@@ -64,6 +64,42 @@ struct TuningPanelTests {
         #expect(simulation.takeHostRequests().contains(.quit))
     }
 
+    @Test("A click on a row selects it; a touch on the sheet never reaches the list, one from the list keeps scrolling it")
+    func clickSelects() throws {
+        // Classic, whose header pushes the content: a pull moves the list.
+        let (simulation, clock) = try tuningSimulation(file: nil, effect: "classic")
+        simulation.perform(.toggleTuning)
+        simulation.step()
+        let screen = simulation.phone.screenSize
+        let lines = TuningPanel.lines(simulation.tuningRows)
+        let list = TuningPanel.listFrame(screen: screen)
+        // Every row whose middle is in the list, clicked in turn, is selected; the list behind does not move.
+        var y = list.minY
+        var clicked = 0
+        for line in lines.dropFirst(simulation.tuning.firstVisibleLine) {
+            let middle = y + TuningPanel.height(of: line) / 2
+            y += TuningPanel.height(of: line)
+            guard middle < list.maxY, case .row(let i) = line else { continue }
+            let p = Point(screen.width / 2, middle)
+            simulation.handle(.touchDown(p))
+            simulation.handle(.touchMove(Point(p.x, p.y - 80)))
+            simulation.handle(.touchUp(Point(p.x, p.y - 80)))
+            clock.advance(by: 1.0 / 60)
+            simulation.step()
+            #expect(simulation.tuning.selection == i, "row \(i) at \(middle) pt")
+            #expect(simulation.scrollView.contentOffset.y == 0 && !simulation.scrollView.isTracking)
+            clicked += 1
+        }
+        #expect(clicked >= 5)
+        // A drag that starts on the list above the sheet scrolls it, into the sheet and on.
+        simulation.handle(.touchDown(Point(100, list.minY - 200)))
+        clock.advance(by: 1.0 / 60)
+        simulation.handle(.touchMove(Point(100, list.minY + 50)))
+        simulation.step()
+        #expect(simulation.scrollView.isTracking && simulation.scrollView.contentOffset.y < 0)
+        simulation.handle(.touchUp(Point(100, list.minY + 50)))
+    }
+
     @Test("The rows list the current effect's parameters, then the physics'; Up and Down wrap around")
     func rows() throws {
         let (simulation, _) = try tuningSimulation(file: nil)

@@ -63,6 +63,31 @@ final class TuningPanel {
         return Rect(x: 0, y: top, width: screen.width, height: screen.height - top)
     }
 
+    /// The frame of the panel's list of lines, in points, between its title and its footer.
+    static func listFrame(screen: Size) -> Rect {
+        let sheet = sheetFrame(screen: screen)
+        let footerHeight = Double(footerLines) * footerLineHeight + 12
+        return Rect(x: 0, y: sheet.minY + headerHeight, width: sheet.width,
+                    height: sheet.height - headerHeight - footerHeight)
+    }
+
+    static func height(of line: Line) -> Double {
+        if case .section = line { return sectionHeight } else { return rowHeight }
+    }
+
+    /// The line drawn under `point` (in points) when the list shows `lines` from `first`; nil off the list.
+    static func line(at point: Point, lines: [Line], first: Int, screen: Size) -> Line? {
+        let list = listFrame(screen: screen)
+        guard list.contains(point), first >= 0 else { return nil }
+        var y = list.minY
+        for line in lines.dropFirst(first) {
+            let next = y + height(of: line)
+            if point.y < next { return line }
+            y = next
+        }
+        return nil
+    }
+
     /// The lines of `rows`: each section's name before its first row.
     static func lines(_ rows: [TuningRow]) -> [Line] {
         var lines: [Line] = []
@@ -120,14 +145,10 @@ final class TuningPanel {
                             color: TuningPanel.labelColor, scale: s, into: canvas)
 
         // The rows, scrolled so that the selected one is in view.
-        let footerHeight = Double(TuningPanel.footerLines) * TuningPanel.footerLineHeight + 12
-        let list = Rect(x: 0, y: sheet.minY + TuningPanel.headerHeight, width: width,
-                        height: sheet.height - TuningPanel.headerHeight - footerHeight)
+        let list = TuningPanel.listFrame(screen: phone.screenSize)
         let selected = rows.isEmpty ? -1 : Swift.min(simulation.tuning.selection, rows.count - 1)
         let selectedLine = lines.firstIndex(of: .row(selected)) ?? 0
-        func height(_ line: Line) -> Double {
-            if case .section = line { return TuningPanel.sectionHeight } else { return TuningPanel.rowHeight }
-        }
+        let height = TuningPanel.height(of:)
         var first = Swift.min(simulation.tuning.firstVisibleLine, Swift.max(0, lines.count - 1))
         // The section's name stays in view above its first row.
         let wantedTop = selectedLine > 0 && lines[selectedLine - 1] != .row(selected - 1) ? selectedLine - 1 : selectedLine

@@ -168,7 +168,7 @@ public final class Simulation {
     /// nil); points are in screen coordinates. Slow animations and pause bend the time the scroll view sees. While
     /// the help is shown, the list behind it gets nothing (the help is modal).
     public func handle(_ event: InputEvent, at time: Double? = nil) {
-        guard !showsHelp else { return }
+        guard !showsHelp, !handleOnTuningPanel(event) else { return }
         let t = time.map { clock.time(atBase: $0) } ?? clock.now
         switch event {
         case .touchDown(let p):
@@ -187,6 +187,29 @@ public final class Simulation {
             touchStart = nil
         case .wheel(let delta):
             scrollView.scrollWheel(by: delta, time: t)
+        }
+    }
+
+    /// A touch that goes down on the open tuning panel's sheet is the panel's, to its end: a tap selects the row
+    /// under it, and the list behind gets nothing. Returns whether the event was the panel's.
+    private func handleOnTuningPanel(_ event: InputEvent) -> Bool {
+        switch event {
+        case .touchDown(let p):
+            guard tuning.isOpen, TuningPanel.sheetFrame(screen: phone.screenSize).contains(p) else { return false }
+            tuning.hasTouch = true
+            let lines = TuningPanel.lines(tuningRows)
+            if case .row(let i)? = TuningPanel.line(at: p, lines: lines, first: tuning.firstVisibleLine,
+                                                    screen: phone.screenSize) {
+                tuning.selection = i
+            }
+            return true
+        case .touchMove:
+            return tuning.hasTouch
+        case .touchUp:
+            defer { tuning.hasTouch = false }
+            return tuning.hasTouch
+        case .wheel:
+            return false
         }
     }
 

@@ -207,6 +207,8 @@ public final class Tuning {
     public internal(set) var selection = 0
     /// The first line the panel shows when its lines do not fit.
     var firstVisibleLine = 0
+    /// True while a touch that went down on the panel's sheet lasts.
+    var hasTouch = false
     /// The style file changes are saved to: the last `--style` file, else `tuning.json` in the user's folder
     /// (`StyleFiles.tuningFile`); nil: changes apply live only.
     public var file: String?
