@@ -53,22 +53,14 @@ public final class PNGSequence: FrameSink {
 
     /// The frames of an earlier run in `directory` (regular files only), sorted.
     static func earlierFrames(in directory: String) throws -> [String] {
-        guard let folder = FileName.withBytes(directory, { opendir($0) }) else {
+        guard let entries = folderEntries(directory) else {
             throw LabError("--frames: cannot read the folder '\(directory)': \(String(cString: strerror(errno)))")
         }
-        defer { closedir(folder) }
-        var names: [String] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                FileName.decode(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
+        return entries.filter { name in
             var info = stat()
-            if isFrameName(name), FileName.withBytes(directory + "/" + name, { lstat($0, &info) }) == 0,
-               info.st_mode & S_IFMT == S_IFREG {
-                names.append(name)
-            }
-        }
-        return names.sorted()
+            return isFrameName(name) && FileName.withBytes(directory + "/" + name, { lstat($0, &info) }) == 0
+                && info.st_mode & S_IFMT == S_IFREG
+        }.sorted()
     }
 
     /// The path of frame `index`'s PNG (four digits at least).

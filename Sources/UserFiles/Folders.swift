@@ -19,3 +19,19 @@ public func makeDirectory(_ path: String) throws {
         throw LabError("'\(path)' exists and is not a directory; choose another folder")
     }
 }
+
+/// The names of the entries of the folder at `path`, without `.` and `..`, in the order the system gives them; nil
+/// when the folder cannot be read (`errno` says why). Names that are not UTF-8 keep their bytes (see `FileName`).
+public func folderEntries(_ path: String) -> [String]? {
+    guard let folder = FileName.withBytes(path, { opendir($0) }) else { return nil }
+    defer { closedir(folder) }
+    var names: [String] = []
+    while let entry = readdir(folder) {
+        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+            FileName.decode(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
+        }
+        if name != "." && name != ".." { names.append(name) }
+    }
+    return names
+}
+

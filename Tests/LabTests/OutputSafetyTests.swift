@@ -325,14 +325,5 @@ struct WindowOutputNameTests {
 
 /// The names in the folder at `path`, sorted, without `.` and `..`.
 func listDirectory(_ path: String) throws -> [String] {
-    let dir = try #require(opendir(path))
-    defer { closedir(dir) }
-    var names: [String] = []
-    while let entry = readdir(dir) {
-        let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-            String(decoding: raw.prefix(while: { $0 != 0 }), as: UTF8.self)
-        }
-        if name != "." && name != ".." { names.append(name) }
-    }
-    return names.sorted()
+    try #require(folderEntries(path)).sorted()
 }

@@ -106,22 +106,13 @@ public enum AnimationFiles {
 
     /// The names of the `.png` files in `folder` (regular, not hidden), sorted by `frameOrder`.
     static func pngNames(in folder: String) throws -> [String] {
-        guard let dir = FileName.withBytes(folder, { opendir($0) }) else {
+        guard let entries = folderEntries(folder) else {
             throw LabError("cannot read the animation folder '\(folder)': " + String(cString: strerror(errno)))
         }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                FileName.decode(raw.baseAddress!.assumingMemoryBound(to: CChar.self))
-            }
-            // Regular files only: opening a pipe named frame-1.png would wait for a writer forever.
-            guard !name.hasPrefix("."), name.lowercased().hasSuffix(".png"), isRegularFile(folder + "/" + name) else {
-                continue
-            }
-            names.append(name)
-        }
-        return names.sorted(by: frameOrder)
+        // Regular files only: opening a pipe named frame-1.png would wait for a writer forever.
+        return entries.filter { name in
+            !name.hasPrefix(".") && name.lowercased().hasSuffix(".png") && isRegularFile(folder + "/" + name)
+        }.sorted(by: frameOrder)
     }
 
     /// Numeric order of frame files: by the last run of digits in the name (`frame-9` before `frame-10`), then by

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import UserFiles
 
 /// Finds RefreshLab's `Resources/` folder (gesture scripts and other data) at run time.
 ///
@@ -46,14 +47,8 @@ public enum ResourceLocator {
 
     /// The names of the gesture scripts in `Resources/gestures`, sorted.
     public static var gestureScriptNames: [String] {
-        guard let directory, let folder = opendir(directory + "/gestures") else { return [] }
-        defer { closedir(folder) }
-        var names: [String] = []
-        while let entry = readdir(folder) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { String(decoding: $0.prefix { $0 != 0 }, as: UTF8.self) }
-            if name.hasSuffix(".json") { names.append(String(name.dropLast(5))) }
-        }
-        return names.sorted()
+        guard let directory, let entries = folderEntries(directory + "/gestures") else { return [] }
+        return entries.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
     }
 
     static func isDirectory(_ path: String) -> Bool {

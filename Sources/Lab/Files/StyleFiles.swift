@@ -37,15 +37,8 @@ public enum StyleFiles {
 
     /// The files to read, in order: every `*.json` of the user's folder by name, then `extra` (`--style`) as given.
     public static func paths(folder: String?, extra: [String]) -> [String] {
-        guard let folder, let dir = FileName.withBytes(folder, { opendir($0) }) else { return extra }
-        defer { closedir(dir) }
-        var names: [String] = []
-        while let entry = readdir(dir) {
-            let name = withUnsafePointer(to: entry.pointee.d_name) {
-                $0.withMemoryRebound(to: CChar.self, capacity: 256) { FileName.decode($0) }
-            }
-            if name.hasSuffix(".json") && !name.hasPrefix(".") { names.append(name) }
-        }
+        guard let folder, let entries = folderEntries(folder) else { return extra }
+        let names = entries.filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
         // Name order by bytes, the same in every locale.
         return names.sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) }.map { folder + "/" + $0 } + extra
     }
