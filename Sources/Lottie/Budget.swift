@@ -52,19 +52,30 @@ struct LottieWorkBound {
     private(set) var offscreenChain: [String] = []
 
     private let precomps: [String: [LottieLayer]]
-    /// By precomposition id (nil the main composition), then depth.
+    /// By precomposition id (nil the main composition), then depth. Only counts are kept while walking: the
+    /// layers are read in place, never copied, and the chain's names are gathered once at the end.
     private var drawMemo: [String?: [Int: Int]] = [:]
-    private var chainMemo: [String?: [Int: [String]]] = [:]
+    private var chainMemo: [String?: [Int: Int]] = [:]
 
     init(_ layers: [LottieLayer], precomps: [String: [LottieLayer]]) {
         self.precomps = precomps
         layerDraws = draws(layers, id: nil, depth: 0)
-        if excess == nil { offscreenChain = chain(layers, id: nil, depth: 0) }
+        if excess == nil {
+            var names: [String] = []
+            gatherChain(layers, id: nil, depth: 0, into: &names)
+            offscreenChain = names
+        }
     }
 
-    /// The matte source drawn for the layer at `i`, as the renderer pairs them.
-    private static func matteSource(_ layers: [LottieLayer], _ i: Int) -> LottieLayer? {
-        layers[i].matte != nil && i > 0 && layers[i - 1].isMatteSource ? layers[i - 1] : nil
+    /// The index of the matte source drawn for the layer at `i`, as the renderer pairs them.
+    private static func matteSource(_ layers: [LottieLayer], _ i: Int) -> Int? {
+        layers[i].matte != nil && i > 0 && layers[i - 1].isMatteSource ? i - 1 : nil
+    }
+
+    /// The layers of a precomposition layer's source, with its id; nil for any other layer.
+    private func source(of kind: LottieLayer.Kind) -> (id: String, layers: [LottieLayer], clips: Bool)? {
+        guard case .precomp(let id, let w, let h) = kind, let layers = precomps[id] else { return nil }
+        return (id, layers, w > 0 && h > 0)
     }
 
     private mutating func draws(_ layers: [LottieLayer], id: String?, depth: Int) -> Int {
@@ -73,8 +84,8 @@ struct LottieWorkBound {
         let limit = LottieRenderer.maxLayerDraws
         var total = 0
         for i in layers.indices where !layers[i].isMatteSource && !layers[i].hidden {
-            var n = 1 + inner(layers[i], depth)
-            if let source = LottieWorkBound.matteSource(layers, i) { n += 1 + inner(source, depth) }
+            var n = 1 + inner(layers[i].kind, depth)
+            if let s = LottieWorkBound.matteSource(layers, i) { n += 1 + inner(layers[s].kind, depth) }
             total = Swift.min(total + Swift.min(n, limit + 1), limit + 1)
             if total > limit {
                 if excess == nil { excess = Excess(composition: id, position: i, name: layers[i].name) }
@@ -85,42 +96,64 @@ struct LottieWorkBound {
         return total
     }
 
-    private mutating func inner(_ layer: LottieLayer, _ depth: Int) -> Int {
-        guard case .precomp(let id, _, _) = layer.kind, let layers = precomps[id] else { return 0 }
+    private mutating func inner(_ kind: LottieLayer.Kind, _ depth: Int) -> Int {
+        guard let (id, layers, _) = source(of: kind) else { return 0 }
         return draws(layers, id: id, depth: depth + 1)
     }
 
-    /// Whether the renderer may draw `layer` into a canvas of its own: an opacity that is not always full, masks,
-    /// a matte or a blend mode.
-    private static func needsGroup(_ layer: LottieLayer, matte: Bool) -> Bool {
-        let k = layer.transform.opacity.keyframes
+    /// Whether the renderer may draw the layer at `i` into a canvas of its own: an opacity that is not always
+    /// full, masks, a matte or a blend mode.
+    private static func needsGroup(_ layers: [LottieLayer], _ i: Int, matte: Bool) -> Bool {
+        let k = layers[i].transform.opacity.keyframes
         let alwaysOpaque = k.count == 1 && k[0].value.at(0) >= 100
-        return !alwaysOpaque || !layer.masks.isEmpty || matte || layer.blendMode != .normal
+        return !alwaysOpaque || !layers[i].masks.isEmpty || matte || layers[i].blendMode != .normal
     }
 
-    private mutating func chain(_ layers: [LottieLayer], id: String?, depth: Int) -> [String] {
-        guard depth <= LottieRenderer.maxPrecompDepth else { return [] }
+    /// The canvases the layer at `i` keeps alive at once, at most: its own group (or its group and its matte)
+    /// and what its precomposition keeps inside; and whether the longest way is through its matte source.
+    private mutating func chainLength(_ layers: [LottieLayer], _ i: Int, depth: Int) -> (count: Int, viaMatte: Bool) {
+        let s = LottieWorkBound.matteSource(layers, i)
+        let own = (LottieWorkBound.needsGroup(layers, i, matte: s != nil) ? 1 : 0) + innerChain(layers[i].kind, depth)
+        guard let s else { return (own, false) }
+        // The group and the matte are both alive while the matte layer is drawn.
+        let matte = 2 + innerChain(layers[s].kind, depth)
+        return matte > own ? (matte, true) : (own, false)
+    }
+
+    private mutating func chain(_ layers: [LottieLayer], id: String?, depth: Int) -> Int {
+        guard depth <= LottieRenderer.maxPrecompDepth else { return 0 }
         if let known = chainMemo[id]?[depth] { return known }
-        var best: [String] = []
+        var best = 0
         for i in layers.indices where !layers[i].isMatteSource && !layers[i].hidden {
-            let layer = layers[i], source = LottieWorkBound.matteSource(layers, i)
-            let own = LottieWorkBound.needsGroup(layer, matte: source != nil) ? [layer.name] : []
-            let contents = own + innerChain(layer, depth)
-            if contents.count > best.count { best = contents }
-            // The group and the matte are both alive while the matte layer is drawn.
-            if let source {
-                let matte = [layer.name, source.name] + innerChain(source, depth)
-                if matte.count > best.count { best = matte }
-            }
+            best = Swift.max(best, chainLength(layers, i, depth: depth).count)
         }
         chainMemo[id, default: [:]][depth] = best
         return best
     }
 
     /// A precomposition's chain: one canvas for its bounds when it has them, then its layers'.
-    private mutating func innerChain(_ layer: LottieLayer, _ depth: Int) -> [String] {
-        guard case .precomp(let id, let w, let h) = layer.kind, let layers = precomps[id] else { return [] }
-        let clip = w > 0 && h > 0 ? [layer.name] : []
-        return clip + chain(layers, id: id, depth: depth + 1)
+    private mutating func innerChain(_ kind: LottieLayer.Kind, _ depth: Int) -> Int {
+        guard let (id, layers, clips) = source(of: kind) else { return 0 }
+        return (clips ? 1 : 0) + chain(layers, id: id, depth: depth + 1)
+    }
+
+    /// The names along the longest chain of `layers`, outermost first, found again from the counts.
+    private mutating func gatherChain(_ layers: [LottieLayer], id: String?, depth: Int, into names: inout [String]) {
+        guard depth <= LottieRenderer.maxPrecompDepth else { return }
+        let best = chain(layers, id: id, depth: depth)
+        guard best > 0, let i = layers.indices.first(where: { i in
+            !layers[i].isMatteSource && !layers[i].hidden && chainLength(layers, i, depth: depth).count == best
+        }) else { return }
+        let (_, viaMatte) = chainLength(layers, i, depth: depth)
+        let s = LottieWorkBound.matteSource(layers, i)
+        let through = viaMatte ? s! : i
+        if viaMatte {
+            names += [layers[i].name, layers[through].name]
+        } else if LottieWorkBound.needsGroup(layers, i, matte: s != nil) {
+            names.append(layers[i].name)
+        }
+        guard let (innerID, innerLayers, clips) = source(of: layers[through].kind) else { return }
+        if clips { names.append(layers[through].name) }
+        gatherChain(innerLayers, id: innerID, depth: depth + 1, into: &names)
     }
 }

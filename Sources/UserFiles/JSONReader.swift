@@ -330,10 +330,11 @@ public struct JSONReader {
     /// (stepping out of it); anything else is an error that names both.
     private mutating func next(closing: UInt8) throws(JSONSyntaxError) -> Bool {
         skipSpace()
-        let expected = "expected ',' or '\(Character(Unicode.Scalar(closing)))' but found"
-        guard index < bytes.count else { throw error("\(expected) the end of the file") }
+        // The message is made only when needed: this runs between every two values of a file.
+        func expected() -> String { "expected ',' or '\(Character(Unicode.Scalar(closing)))' but found" }
+        guard index < bytes.count else { throw error("\(expected()) the end of the file") }
         if bytes[index] == UInt8(ascii: ",") { index += 1; return true }
-        guard bytes[index] == closing else { throw error("\(expected) \(found)") }
+        guard bytes[index] == closing else { throw error("\(expected()) \(found)") }
         index += 1
         depth -= 1
         return false
