@@ -77,7 +77,7 @@ struct FileIdentity {
     }
 
     let kind: Kind
-    /// The folder the path is in and the path's last component, for a path whose folder exists.
+    /// The folder the path is in (as a path of its own) and the path's last component.
     let folder: Kind?
     let name: String?
 
@@ -92,13 +92,17 @@ struct FileIdentity {
         }
         let (folder, last) = FileIdentity.split(path)
         var folderInfo = stat()
-        if !last.isEmpty && FileName.withBytes(folder, { stat($0, &folderInfo) }) == 0 {
-            self.folder = .existing(device: UInt64(folderInfo.st_dev), inode: UInt64(folderInfo.st_ino),
-                                    sharable: false)
-            name = last
-        } else {
+        if last.isEmpty {
             self.folder = nil
             name = nil
+        } else if FileName.withBytes(folder, { stat($0, &folderInfo) }) == 0 {
+            self.folder = .existing(device: UInt64(folderInfo.st_dev), inode: UInt64(folderInfo.st_ino),
+                                    sharable: folderInfo.st_mode & S_IFMT != S_IFDIR)
+            name = last
+        } else {
+            // A folder not made yet (a --frames folder the run will create) is known by its resolved path.
+            self.folder = .missing(resolved: FileIdentity.resolved(folder))
+            name = last
         }
     }
 

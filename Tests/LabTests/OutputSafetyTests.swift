@@ -79,15 +79,18 @@ struct CommandFilesTests {
     func folderNames() throws {
         let dir = temporaryDirectory("files-folder")
         try #require(mkdir(dir + "/frames", 0o755) == 0)
-        for (name, clashes) in [("frame-0003.png", true), ("frame-12345.png", true), ("frame-0003.png.tmp", true),
-                                ("frame-003.png", false), ("notes.png", false), ("frame-0003.jpg", false)] {
+        // The folder existing, and one the run has not made yet.
+        for (folder, (name, clashes)) in ["frames", "new"].flatMap({ folder in
+            [("frame-0003.png", true), ("frame-12345.png", true), ("frame-0003.png.tmp", true),
+             ("frame-003.png", false), ("notes.png", false), ("frame-0003.jpg", false)].map { (folder, $0) }
+        }) {
             var files = CommandFiles()
-            files.writes(dir + "/frames", as: "--frames", owning: PNGSequence.isFrameName)
-            files.writes(dir + "/frames/" + name, as: "--capture")
+            files.writes(dir + "/" + folder, as: "--frames", owning: PNGSequence.isFrameName)
+            files.writes(dir + "/./" + folder + "/" + name, as: "--capture")
             if clashes {
-                #expect(throws: LabError.self, "\(name)") { try files.checkApart() }
+                #expect(throws: LabError.self, "\(folder)/\(name)") { try files.checkApart() }
             } else {
-                #expect(throws: Never.self, "\(name)") { try files.checkApart() }
+                #expect(throws: Never.self, "\(folder)/\(name)") { try files.checkApart() }
             }
         }
     }
