@@ -114,21 +114,26 @@ struct ReaderBoundsTests {
           .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
     func largeLottie() throws {
         let dir = temporaryDirectory("lottie-60mb")
-        // Shape layers of 40-point paths, as an exported vector drawing: numbers are most of the bytes.
+        // Shape layers of ten 40-point paths each, as an exported vector drawing: numbers are most of the bytes,
+        // and the layers (about 2,000) stay within the budget of layer draws a frame.
         var random = SeededRandom(seed: 60)
         var layers: [String] = []
         var size = 0
+        let zeros = Array(repeating: "[0,0]", count: 40).joined(separator: ",")
         while size < 60_000_000 {
-            let points = (0..<40).map { _ in
-                "[\(Double.random(in: 0...200, using: &random)),\(Double.random(in: 0...200, using: &random))]"
+            let paths = (0..<10).map { _ in
+                let points = (0..<40).map { _ in
+                    "[\(Double.random(in: 0...200, using: &random)),\(Double.random(in: 0...200, using: &random))]"
+                }
+                return #"{"ty":"sh","ks":{"a":0,"k":{"c":true,"v":[\#(points.joined(separator: ","))],"#
+                    + #""i":[\#(zeros)],"o":[\#(zeros)]}}}"#
             }
-            let zeros = Array(repeating: "[0,0]", count: 40).joined(separator: ",")
-            let layer = #"{"ty":4,"ind":\#(layers.count),"ip":0,"op":60,"st":0,"ks":{},"shapes":[{"ty":"sh","ks":"#
-                + #"{"a":0,"k":{"c":true,"v":[\#(points.joined(separator: ","))],"i":[\#(zeros)],"o":[\#(zeros)]}}},"#
-                + #"{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}]}"#
+            let layer = #"{"ty":4,"ind":\#(layers.count),"ip":0,"op":60,"st":0,"ks":{},"shapes":["#
+                + paths.joined(separator: ",") + #",{"ty":"fl","c":{"a":0,"k":[1,0,0,1]},"o":{"a":0,"k":100}}]}"#
             layers.append(layer)
             size += layer.utf8.count + 1
         }
+        #expect(layers.count < 10_000, "within the budget of layer draws a frame (LottieRenderer.maxLayerDraws)")
         let text = #"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":200,"h":200,"layers":["#
             + layers.joined(separator: ",") + "]}"
         try #require(writeTextFile(dir + "/big.json", text))
