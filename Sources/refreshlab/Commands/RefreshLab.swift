@@ -20,13 +20,14 @@ struct RefreshLabCommand: ParsableCommand {
         abstract: "Design and preview iOS pull-to-refresh effects on a simulated phone.",
         discussion: """
             With no subcommand, opens the simulator's window (the 'window' command: see 'refreshlab window \
-            --help' for its options). Drag the list with the mouse, scroll with the wheel; keys 1…6 choose the \
-            header effect, Space refreshes, H lists every key, Esc or Q quits.
+            --help' for its options). Drag the list with the mouse, scroll with the wheel; keys 1…7 choose the \
+            header effect, Space refreshes, H lists every key, Q (or Esc twice) quits.
             'refreshlab --headless' renders a short demo drag as PNG frames without a window; 'refreshlab run' \
             replays a gesture script headless on a simulated 60 fps clock.
             The window's options: --effect NAME, --scale 1|2|3, --events FILE, --trace FILE, --overlays, \
-            --output-dir DIR, --style FILE; with --headless also --frame-count N, --frames DIR, --timings FILE, --capture FILE, \
-            --max-duration SECONDS (a run longer than an hour of simulated time is refused unless raised).
+            --output-dir DIR, --style FILE; with --headless also --frame-count N, --frames DIR (--replace-frames), \
+            --timings FILE, --capture FILE, --max-duration SECONDS (a run longer than an hour of simulated time is \
+            refused unless raised). No output may be an input or another output: such a command is refused whole.
             """,
         version: "0.2.0",
         subcommands: [WindowCommand.self, RunCommand.self, SceneCommand.self, ReportCommand.self, StylesCommand.self,
