@@ -28,13 +28,14 @@ public enum Termination {
         case endsAtOnce
     }
 
-    /// Installs the handlers. Call it once, early; later calls change nothing.
+    /// Installs the handlers, as early as possible (the program's first line), or on a later call only changes what
+    /// the first signal does: a command that runs a frame loop asks for `.finishesTheRun` once its loop can hear it.
     public static func install(_ firstSignal: FirstSignal = .finishesTheRun) {
         pthread_mutex_lock(terminationLock)
         defer { pthread_mutex_unlock(terminationLock) }
+        endsAtFirstSignal = firstSignal == .endsAtOnce
         guard !handlersInstalled else { return }
         handlersInstalled = true
-        endsAtFirstSignal = firstSignal == .endsAtOnce
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else { return }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
@@ -72,7 +73,7 @@ public enum Termination {
 
     /// Makes a write to a closed pipe or socket fail with EPIPE instead of ending the process: every command's
     /// output may go to a reader that stops early.
-    public static func ignoreBrokenPipes() {
+    private static func ignoreBrokenPipes() {
         Glibc.signal(SIGPIPE, SIG_IGN)
     }
 
@@ -134,7 +135,10 @@ public enum Termination {
         pthread_mutex_unlock(terminationLock)
         for wake in wakers { wake() }
         // The program finishes what is under way and exits by itself; a second signal stops it now.
-        if !endsAtFirstSignal { _ = nextSignal() }
+        pthread_mutex_lock(terminationLock)
+        let endsAtOnce = endsAtFirstSignal
+        pthread_mutex_unlock(terminationLock)
+        if !endsAtOnce { _ = nextSignal() }
         pthread_mutex_lock(terminationLock)
         isStoppingAtOnce = true
         let handlers = savers + stoppers

@@ -81,7 +81,8 @@ struct SignalTests {
     func randomMoments(signal: Int32) throws {
         var random = SeededRandom(seed: UInt64(signal) * 7919)
         for _ in 0..<4 {
-            try stopRun(with: signal, after: Double.random(in: 0.02...2.0, using: &random))
+            // From a moment the program has started (its handlers are its first line), to the middle of the run.
+            try stopRun(with: signal, after: Double.random(in: 0.2...2.0, using: &random) * timeLimitScale)
         }
     }
 
@@ -116,7 +117,7 @@ struct SignalTests {
             let signal = SignalTests.signals[round % SignalTests.signals.count]
             let pid = try spawnRefreshlab(["scene", scene, "--out", dir + "/o.png", "--iterations", "100000"],
                                           in: dir)
-            usleep(UInt32(Double.random(in: 0.01...0.4, using: &random) * 1e6))
+            usleep(UInt32(Double.random(in: 0.15...0.5, using: &random) * timeLimitScale * 1e6))
             kill(pid, signal)
             let status = waitForExit(pid)
             #expect(status == 128 + signal, "\(readTextFile(dir + "/stderr") ?? "")")

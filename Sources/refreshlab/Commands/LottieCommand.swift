@@ -3,7 +3,6 @@ import Lab
 import Lottie
 import Raster
 import UserFiles
-import Recording
 
 
 /// `refreshlab lottie`: draws one frame of a Bodymovin file with RefreshLab's own renderer into a PNG.
@@ -48,7 +47,6 @@ struct LottieCommand: ParsableCommand {
     }
 
     func run() throws {
-        Termination.install(.endsAtOnce)
         var named = CommandFiles()
         named.reads(file, as: "the Lottie file")
         named.writes(out, as: "--out")

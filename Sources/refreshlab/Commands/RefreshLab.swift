@@ -38,7 +38,9 @@ struct RefreshLabCommand: ParsableCommand {
     /// Parses the arguments as the system gave them: `CommandLine.arguments` replaces bytes that are not UTF-8,
     /// which would name another file; `FileName` keeps them.
     static func main() {
-        Termination.ignoreBrokenPipes()
+        // From the first line a signal ends the process with its outputs whole or absent (and no crash report);
+        // the commands that run a frame loop then ask for the run to be finished instead.
+        Termination.install(.endsAtOnce)
         main((1..<Int(CommandLine.argc)).map { FileName.decode(CommandLine.unsafeArgv[$0]!) })
     }
 }

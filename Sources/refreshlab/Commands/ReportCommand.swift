@@ -44,7 +44,6 @@ struct ReportCommand: ParsableCommand {
     }
 
     func run() throws {
-        Termination.install(.endsAtOnce)
         var named = CommandFiles()
         named.reads(file, as: "the timings CSV")
         named.reads(TimingFiles.summaryPath(forCSV: file), as: "the summary JSON beside it")

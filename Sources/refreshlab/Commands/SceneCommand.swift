@@ -9,7 +9,6 @@ import Darwin
 #endif
 import UserFiles
 import Scenes
-import Recording
 
 /// `refreshlab scene`: draws a vector scene file with RefreshLab's rasterizer, writes it, and optionally times it
 /// with the protocol shared with the cairo benchmark.
@@ -100,7 +99,6 @@ struct SceneCommand: ParsableCommand {
     }
 
     func run() throws {
-        Termination.install(.endsAtOnce)
         var named = CommandFiles()
         named.reads(file, as: "the scene file")
         named.reads(reference, as: "--reference")
