@@ -97,7 +97,7 @@ struct FileIdentity {
             name = nil
         } else if FileName.withBytes(folder, { stat($0, &folderInfo) }) == 0 {
             self.folder = .existing(device: UInt64(folderInfo.st_dev), inode: UInt64(folderInfo.st_ino),
-                                    sharable: folderInfo.st_mode & S_IFMT != S_IFDIR)
+                                    sharable: false)
             name = last
         } else {
             // A folder not made yet (a --frames folder the run will create) is known by its resolved path.
