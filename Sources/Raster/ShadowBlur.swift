@@ -13,17 +13,26 @@ public final class ShadowBlur {
     /// Column sums of the vertical pass, one per pixel of a row.
     private var columns: UnsafeMutablePointer<Float>
     private var columnCapacity = 0
+    /// The last shape blurred, its alpha byte for byte (`shapeAlpha`) and which buffer holds its blur: while a
+    /// shape stays the same from frame to frame (a header's disc at rest, whatever turns inside it), its blur is
+    /// kept rather than made again.
+    private var lastShape: (box: PixelBox, widths: (Int, Int, Int), blurInFront: Bool)?
+    private var shapeAlpha: UnsafeMutablePointer<UInt8>
+    /// How many paints found their shape unchanged and reused its blur.
+    private(set) var reusedBlurs = 0
 
     public init() {
         front = .allocate(capacity: 1)
         back = .allocate(capacity: 1)
         columns = .allocate(capacity: 1)
+        shapeAlpha = .allocate(capacity: 1)
     }
 
     deinit {
         front.deallocate()
         back.deallocate()
         columns.deallocate()
+        shapeAlpha.deallocate()
     }
 
     /// Below this standard deviation, in pixels, a blur changes less than a pixel's anti-aliasing: it is skipped.
@@ -62,20 +71,33 @@ public final class ShadowBlur {
     public func paint(alphaOf mask: Canvas, in box: PixelBox, sigma: Double, color: Color, dx: Int, dy: Int,
                       into target: Canvas, clip: PixelBox) {
         let s = sigma.isFinite ? Swift.min(Swift.max(sigma, 0), ShadowBlur.maximumSigma) : 0
+        guard color.alpha > 0, let shape = drawnBounds(of: mask, in: box) else { return }
+        // Only the drawn pixels and the blur's reach around them: a caller's box is often generous (a turned
+        // layer's corners), and zeros beyond the shape add nothing to the running sums.
+        let box = shape.outset(by: ShadowBlur.spread(sigma: s)).intersection(box)
         let w = box.width, h = box.height
-        guard w > 0, h > 0, color.alpha > 0 else { return }
         let out = box.offsetBy(dx: dx, dy: dy).intersection(clip).intersection(target.pixelBox)
         guard !out.isEmpty else { return }
         reserve(w * h, columns: Swift.max(w, h))
-        loadAlpha(of: mask, box: box)
         let widths = ShadowBlur.boxWidths(sigma: s)
-        // Columns first, then the transposed buffer's columns (the original rows): every pass runs along
-        // contiguous memory and vectorises, where a running sum along a row is one long chain of dependent adds.
-        var a = front, b = back
-        blurThreeTimes(&a, &b, width: w, height: h, widths: widths)
-        transpose(a, into: b, width: w, height: h)
-        swap(&a, &b)
-        blurThreeTimes(&a, &b, width: h, height: w, widths: widths)
+        let changed = storeAlpha(of: mask, box: box)
+        let a: UnsafeMutablePointer<Float>
+        if let last = lastShape, last.box == box, last.widths == widths, !changed {
+            reusedBlurs += 1
+            a = last.blurInFront ? front : back
+        } else {
+            for i in 0..<w * h { front[i] = Float(shapeAlpha[i]) }
+            // Columns first, then the transposed buffer's columns (the original rows): every pass runs along
+            // contiguous memory and vectorises, where a running sum along a row is one long chain of dependent
+            // adds.
+            var x = front, y = back
+            blurThreeTimes(&x, &y, width: w, height: h, widths: widths)
+            transpose(x, into: y, width: w, height: h)
+            swap(&x, &y)
+            blurThreeTimes(&x, &y, width: h, height: w, widths: widths)
+            a = x
+            lastShape = (box, widths, x == front)
+        }
         // The colour at full alpha; its own alpha scales the blurred coverage.
         let solid = Color(red: color.red, green: color.green, blue: color.blue, alpha: 1).premultipliedPixel
         let factor = Float(Swift.min(Swift.max(color.alpha, 0), 1))
@@ -129,9 +151,12 @@ public final class ShadowBlur {
     private func reserve(_ count: Int, columns width: Int) {
         if count > capacity {
             front.deallocate(); back.deallocate()
+            shapeAlpha.deallocate()
             front = .allocate(capacity: count)
             back = .allocate(capacity: count)
+            shapeAlpha = .allocate(capacity: count)
             capacity = count
+            lastShape = nil
         }
         if width > columnCapacity {
             columns.deallocate()
@@ -140,17 +165,49 @@ public final class ShadowBlur {
         }
     }
 
-    /// Copies the mask's alpha inside `box` into `front`; pixels outside the mask canvas are 0.
-    private func loadAlpha(of mask: Canvas, box: PixelBox) {
-        let w = box.width
-        front.update(repeating: 0, count: w * box.height)
+    /// The smallest box holding every pixel of `mask` inside `box` whose alpha is not 0; nil when there is none.
+    private func drawnBounds(of mask: Canvas, in box: PixelBox) -> PixelBox? {
         let inside = box.intersection(mask.pixelBox)
-        guard !inside.isEmpty else { return }
+        guard !inside.isEmpty else { return nil }
+        var minX = Int.max, maxX = Int.min, minY = Int.max, maxY = Int.min
         for y in inside.minY..<inside.maxY {
-            let src = mask.pixels + (y * mask.width + inside.minX)
-            let dst = front + ((y - box.minY) * w + (inside.minX - box.minX))
-            for i in 0..<inside.width { dst[i] = Float(src[i] >> 24) }
+            let row = mask.pixels + y * mask.width
+            var first = inside.minX
+            while first < inside.maxX && row[first] >> 24 == 0 { first += 1 }
+            guard first < inside.maxX else { continue }
+            var last = inside.maxX - 1
+            while row[last] >> 24 == 0 { last -= 1 }
+            minX = Swift.min(minX, first); maxX = Swift.max(maxX, last + 1)
+            if minY == Int.max { minY = y }
+            maxY = y + 1
         }
+        guard minY != Int.max else { return nil }
+        return PixelBox(minX: minX, minY: minY, maxX: maxX, maxY: maxY)
+    }
+
+    /// Copies the mask's alpha inside `box` into `shapeAlpha` (pixels outside the mask canvas are 0); whether any
+    /// byte differs from what `shapeAlpha` held.
+    private func storeAlpha(of mask: Canvas, box: PixelBox) -> Bool {
+        let w = box.width
+        let inside = box.intersection(mask.pixelBox)
+        var changed: UInt8 = 0
+        func store(_ alpha: UInt8, at p: UnsafeMutablePointer<UInt8>) {
+            changed |= p.pointee ^ alpha
+            p.pointee = alpha
+        }
+        for y in box.minY..<box.maxY {
+            let row = shapeAlpha + (y - box.minY) * w
+            guard !inside.isEmpty, y >= inside.minY, y < inside.maxY else {
+                for i in 0..<w { store(0, at: row + i) }
+                continue
+            }
+            let src = mask.pixels + (y * mask.width + inside.minX)
+            let start = inside.minX - box.minX, end = inside.maxX - box.minX
+            for i in 0..<start { store(0, at: row + i) }
+            for i in start..<end { store(UInt8(truncatingIfNeeded: src[i - start] >> 24), at: row + i) }
+            for i in end..<w { store(0, at: row + i) }
+        }
+        return changed != 0
     }
 
     /// Each column of `src` averaged over a window of 2·radius + 1 rows (zero beyond the ends), into `dst`; the
