@@ -10,6 +10,26 @@ public enum StyleFileEdit {
     ///   file is the user's to fix, never overwritten.
     public static func setting(_ value: JSONValue, section: String, key: String,
                                in bytes: [UInt8]?) throws(JSONSyntaxError) -> String {
+        try editing(section: section, in: bytes) { fields in
+            if let i = fields.firstIndex(where: { $0.key == key }) {
+                fields[i].value = value
+            } else {
+                fields.append((key, value))
+            }
+        }
+    }
+
+    /// The text of the style file `bytes` without `section`.`key` (and without the section once it is empty), so
+    /// that the key's default applies again; everything else stays as `setting` keeps it.
+    ///
+    /// - Throws: `JSONSyntaxError` as `setting` does.
+    public static func removing(section: String, key: String, in bytes: [UInt8]?) throws(JSONSyntaxError) -> String {
+        try editing(section: section, in: bytes) { fields in fields.removeAll { $0.key == key } }
+    }
+
+    /// The file's text with `section`'s members changed by `change`; a section left empty is dropped.
+    private static func editing(section: String, in bytes: [UInt8]?,
+                                _ change: (inout [(key: String, value: JSONValue)]) -> Void) throws(JSONSyntaxError) -> String {
         var root: [(key: String, value: JSONValue)] = []
         if let bytes, bytes.contains(where: { !isSpace($0) }) {
             guard case .object(let fields) = try JSONReader.parse(bytes) else {
@@ -25,12 +45,13 @@ public enum StyleFileEdit {
             }
             sectionFields = fields
         }
-        if let i = sectionFields.firstIndex(where: { $0.key == key }) {
-            sectionFields[i].value = value
-        } else {
-            sectionFields.append((key, value))
+        change(&sectionFields)
+        switch (index, sectionFields.isEmpty) {
+        case (let index?, false): root[index].value = .object(sectionFields)
+        case (let index?, true): root.remove(at: index)
+        case (nil, false): root.append((section, .object(sectionFields)))
+        case (nil, true): break
         }
-        if let index { root[index].value = .object(sectionFields) } else { root.append((section, .object(sectionFields))) }
         return JSONText.pretty(.object(root)) + "\n"
     }
 
@@ -69,6 +90,11 @@ extension StyleBook {
         if let i = entries.firstIndex(where: { $0.key == key }) { entries[i] = entry } else { entries.append(entry) }
         sections[section] = entries
         return nil
+    }
+
+    /// Removes the override of `section`.`key`: the style's default applies again.
+    public mutating func remove(_ key: String, in section: String) {
+        sections[section]?.removeAll { $0.key == key }
     }
 
     /// Whether `other` gives every section the same overrides (whatever their sources and order): a file read again

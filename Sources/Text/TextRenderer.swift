@@ -36,6 +36,29 @@ public final class TextRenderer {
         TextLine(text, fonts: fonts, size: size, maxWidth: maxWidth)
     }
 
+    /// Lays out `text` in lines no wider than `maxWidth`, at most `maxLines` of them: each line breaks after the
+    /// last space that fits (within a word only when the word alone is too wide, and anywhere in text without
+    /// spaces, as Chinese is written); the last line is cut with an ellipsis when text remains.
+    public func layoutLines(_ text: String, size: Double, maxWidth: Double, maxLines: Int) -> [TextLine] {
+        var lines: [TextLine] = []
+        var rest = Array(text)
+        while !rest.isEmpty && lines.count < maxLines - 1 && layout(String(rest), size: size).width > maxWidth {
+            // The longest prefix that fits, by bisection (widths grow with the prefix); at least one character.
+            var fits = 1, tooWide = rest.count
+            while tooWide - fits > 1 {
+                let middle = (fits + tooWide) / 2
+                if layout(String(rest[..<middle]), size: size).width <= maxWidth { fits = middle } else { tooWide = middle }
+            }
+            var cut = fits
+            if let space = rest[...fits].lastIndex(of: " "), space > 0 { cut = space }
+            lines.append(layout(String(rest[..<cut]), size: size))
+            rest.removeFirst(cut)
+            while rest.first == " " { rest.removeFirst() }
+        }
+        if !rest.isEmpty && maxLines > 0 { lines.append(layout(String(rest), size: size, maxWidth: maxWidth)) }
+        return lines
+    }
+
     /// Lays out and draws `text` in one call; for text that changes every frame (a HUD counter). Text that
     /// stays the same should be laid out once and drawn with `draw(_:at:…)`.
     public func draw(_ text: String, size: Double, at origin: Point, color: Color, scale: Double,

@@ -4,6 +4,7 @@ import Motion
 import Raster
 import Refresh
 import Testing
+import TestSupport
 
 @Suite("Demo list")
 struct DemoListTests {
@@ -60,6 +61,29 @@ struct DemoListTests {
         // Sticky arms at 88 pt: the line is at 64 + 88 = 152 pt, pixel rows 303 and 304, red over the white rows.
         let pixel = simulation.canvas[740, 303]
         #expect(pixel >> 16 & 0xFF > 240 && pixel & 0xFF < 120)
+    }
+
+    @Test("The debug overlay labels each line on a dark backing and has a legend of its colours and the state",
+          .enabled(if: standardFontsInstalled, "the standard fonts are installed"))
+    func debugLabels() {
+        let clock = SimulatedClock()
+        let simulation = Simulation(clock: clock)
+        simulation.perform(.toggleDebugOverlay)
+        clock.advance(by: Toast.duration)
+        simulation.step()
+        simulation.render()
+        simulation.renderOverlays()
+        // Every line has its label on a dark backing, over whatever row lies there: the trigger's at the right
+        // just above it, the refreshing inset's (44 pt: 108 pt, pixel 216) at the left.
+        func isDark(_ x: Int, _ y: Int) -> Bool { simulation.canvas[x, y] & 0xFF < 60 && simulation.canvas[x, y] >> 8 & 0xFF < 60 }
+        #expect(isDark(736, 298) && isDark(14, 211))
+        // The legend at the bottom left: the outline's and the control points' colours on its backing.
+        let legendTop = 667.0 - 20 - 3 * 14 - 8
+        let outlineSwatch = simulation.canvas[Int((12 + 5) * 2), Int((legendTop + 4 + 7) * 2)]
+        let handleSwatch = simulation.canvas[Int((12 + 5) * 2), Int((legendTop + 18 + 7) * 2)]
+        #expect(outlineSwatch == Overlays.outlineColor.premultipliedPixel)
+        #expect(handleSwatch == Overlays.handleColor.premultipliedPixel)
+        #expect(isDark(Int(8 * 2), Int((legendTop + 2) * 2)))
     }
 }
 

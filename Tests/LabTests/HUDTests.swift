@@ -63,6 +63,8 @@ struct HUDTests {
         let panel = hud.panelFrame(screen: HUDTests.screen)
         #expect(pixel(canvas, Point(panel.minX - 2, panel.midY)) == HUDTests.white.premultipliedPixel)
         #expect(panel.maxX == 375 - HUD.margin)
+        // At the bottom, clear of the header.
+        #expect(panel.maxY == 667 - HUD.margin - 20)
     }
 
     @Test("without the graph the panel is shorter and draws no bars")
@@ -75,8 +77,10 @@ struct HUDTests {
         let canvas = Canvas(width: 750, height: 1334, fill: HUDTests.white)
         hud.draw(recorder: recorder(), time: 0.11, isMoving: true, state: .idle, pullDistance: 0, screen: HUDTests.screen, scale: HUDTests.scale,
                  text: nil, into: canvas)
-        let g = hud.graphFrame(screen: HUDTests.screen)
-        #expect(pixel(canvas, Point(g.maxX - 1.5, g.maxY - 2)) == HUDTests.white.premultipliedPixel)
+        // No pixel anywhere has a phase's colour.
+        let phases = Set(FramePhase.allCases.map { $0.color.premultipliedPixel })
+        let barPixels = UnsafeBufferPointer(start: canvas.pixels, count: canvas.pixelCount).filter { phases.contains($0) }
+        #expect(barPixels.isEmpty)
     }
 
     @Test("the figures are drawn in white text inside the panel",

@@ -80,10 +80,11 @@ struct TuningPanelTests {
             let middle = y + TuningPanel.height(of: line) / 2
             y += TuningPanel.height(of: line)
             guard middle < list.maxY, case .row(let i) = line else { continue }
+            // A click may wobble a little without becoming a drag.
             let p = Point(screen.width / 2, middle)
             simulation.handle(.touchDown(p))
-            simulation.handle(.touchMove(Point(p.x, p.y - 80)))
-            simulation.handle(.touchUp(Point(p.x, p.y - 80)))
+            simulation.handle(.touchMove(Point(p.x + 3, p.y - 4)))
+            simulation.handle(.touchUp(Point(p.x + 3, p.y - 4)))
             clock.advance(by: 1.0 / 60)
             simulation.step()
             #expect(simulation.tuning.selection == i, "row \(i) at \(middle) pt")
@@ -98,6 +99,142 @@ struct TuningPanelTests {
         simulation.step()
         #expect(simulation.scrollView.isTracking && simulation.scrollView.contentOffset.y < 0)
         simulation.handle(.touchUp(Point(100, list.minY + 50)))
+    }
+
+    /// The middle of `key`'s row on the screen, when it is in view.
+    private func rowMiddle(_ key: String, part: TuningRow.Part = .whole, in simulation: Simulation) -> Double? {
+        let rows = simulation.tuningRows
+        let list = TuningPanel.listFrame(screen: simulation.phone.screenSize)
+        var y = list.minY
+        for line in TuningPanel.lines(rows).dropFirst(simulation.tuning.firstVisibleLine) {
+            let h = TuningPanel.height(of: line)
+            if case .row(let i) = line, rows[i].key == key, rows[i].part == part {
+                return y + h / 2 < list.maxY ? y + h / 2 : nil
+            }
+            y += h
+        }
+        return nil
+    }
+
+    @Test("A drag along a row tunes it a step every 8 pt (Shift: ten), counted from its value when the touch went down, at every distance")
+    func dragTunes() throws {
+        let (simulation, clock) = try tuningSimulation(file: nil)
+        simulation.perform(.toggleTuning)
+        simulation.step()
+        let y = try #require(rowMiddle("strokeWidth", in: simulation))
+        let start = try #require(simulation.tuningRows.first { $0.key == "strokeWidth" })
+        var rng = SeededRandom(seed: 24)
+        for shift in [false, true] {
+            simulation.shiftIsDown = shift
+            let x0 = rng.double(in: 120...250)
+            simulation.handle(.touchDown(Point(x0, y)))
+            // Random moves left and right, even back past the start; the value follows the distance only.
+            for _ in 0..<30 {
+                let dx = rng.double(in: -110...110)
+                simulation.handle(.touchMove(Point(x0 + dx, y + rng.double(in: -3...3))))
+                clock.advance(by: 1.0 / 60)
+                let steps = Int((dx / TuningPanel.dragStep).rounded(.towardZero)) * (shift ? 10 : 1)
+                let expected = try #require(start.nudged(by: steps))
+                let ring = try #require(simulation.refreshControl.effect as? RingEffect)
+                #expect(number(expected) == ring.style.strokeWidth, "dx \(dx), shift \(shift)")
+            }
+            #expect(simulation.selectedTuningRow?.key == "strokeWidth")
+            simulation.handle(.touchMove(Point(x0, y)))
+            simulation.handle(.touchUp(Point(x0, y)))
+            #expect((simulation.refreshControl.effect as? RingEffect)?.style.strokeWidth == number(start.value))
+        }
+        // The list behind never moved.
+        #expect(simulation.scrollView.contentOffset.y == 0 && !simulation.scrollView.isTracking)
+    }
+
+    @Test("A drag up or down on the sheet and the wheel beside the values scroll the lines; the selection stays, and so does the panel where it was put")
+    func panelScrolls() throws {
+        let (simulation, _) = try tuningSimulation(file: nil)
+        simulation.perform(.toggleTuning)
+        simulation.render()
+        simulation.renderOverlays()
+        let screen = simulation.phone.screenSize
+        let list = TuningPanel.listFrame(screen: screen)
+        let lines = TuningPanel.lines(simulation.tuningRows)
+        let last = TuningPanel.clampedFirstLine(lines.count, lines: lines, screen: screen)
+        #expect(last > 3 && simulation.tuning.firstVisibleLine == 0)
+        // Dragging up by three rows shows three more lines.
+        simulation.handle(.touchDown(Point(100, list.maxY - 10)))
+        simulation.handle(.touchMove(Point(100, list.maxY - 10 - 3 * TuningPanel.rowHeight)))
+        simulation.handle(.touchUp(Point(100, list.maxY - 10 - 3 * TuningPanel.rowHeight)))
+        #expect(simulation.tuning.firstVisibleLine == 3)
+        simulation.render()
+        simulation.renderOverlays()
+        #expect(simulation.tuning.firstVisibleLine == 3)
+        // The wheel over the labels: a notch a line, never past the ends.
+        let labels = Point(40, list.midY)
+        simulation.handle(.wheel(Point(0, 2 * Simulation.wheelNotch), at: labels))
+        #expect(simulation.tuning.firstVisibleLine == 5)
+        simulation.handle(.wheel(Point(0, 1000 * Simulation.wheelNotch), at: labels))
+        #expect(simulation.tuning.firstVisibleLine == last)
+        simulation.handle(.wheel(Point(0, -1000 * Simulation.wheelNotch), at: labels))
+        #expect(simulation.tuning.firstVisibleLine == 0)
+        // Half notches add up.
+        simulation.handle(.wheel(Point(0, Simulation.wheelNotch / 2), at: labels))
+        #expect(simulation.tuning.firstVisibleLine == 0)
+        simulation.handle(.wheel(Point(0, Simulation.wheelNotch / 2), at: labels))
+        #expect(simulation.tuning.firstVisibleLine == 1)
+        #expect(simulation.tuning.selection == 0 && simulation.scrollView.contentOffset.y == 0)
+        // The wheel over the list above the sheet, or from a script (no pointer), scrolls the list.
+        simulation.handle(.wheel(Point(0, 200), at: Point(100, 150)))
+        #expect(simulation.scrollView.contentOffset.y > 0)
+        simulation.scrollView.setContentOffset(Point(0, 0), animated: false)
+        simulation.handle(.wheel(Point(0, 200)))
+        #expect(simulation.scrollView.contentOffset.y > 0)
+    }
+
+    @Test("The wheel over a value tunes it a step a notch, up raising it, Shift ten steps")
+    func wheelTunes() throws {
+        let (simulation, _) = try tuningSimulation(file: nil)
+        simulation.perform(.toggleTuning)
+        simulation.step()
+        let screen = simulation.phone.screenSize
+        let y = try #require(rowMiddle("strokeWidth", in: simulation))
+        let start = try #require(simulation.tuningRows.first { $0.key == "strokeWidth" })
+        let over = Point(screen.width - 40, y)
+        func width() -> Double? { (simulation.refreshControl.effect as? RingEffect)?.style.strokeWidth }
+        simulation.handle(.wheel(Point(0, -Simulation.wheelNotch), at: over))
+        #expect(simulation.selectedTuningRow?.key == "strokeWidth")
+        #expect(width() == number(start.nudged(by: 1)))
+        simulation.handle(.wheel(Point(0, Simulation.wheelNotch), at: over))
+        #expect(width() == number(start.value))
+        simulation.shiftIsDown = true
+        simulation.handle(.wheel(Point(0, -Simulation.wheelNotch), at: over))
+        #expect(width() == number(start.nudged(by: 10)))
+        #expect(simulation.tuning.firstVisibleLine == 0)
+    }
+
+    @Test("Backspace returns the selected value to its default and takes it out of the file; a value from another file is named, a default said")
+    func resetToDefault() throws {
+        let dir = temporaryDirectory("tuning-reset")
+        let other = dir + "/team.json", mine = dir + "/mine.json"
+        writeTextFile(other, #"{"ring": {"circleDiameter": 50}}"#)
+        writeTextFile(mine, #"{"ring": {"strokeWidth": 5}, "physics": {"maxVelocity": 5000}}"#)
+        #expect(Command(keyName: "Backspace") == .tuningReset)
+        let (simulation, _) = try tuningSimulation(file: mine, paths: [other, mine])
+        let ring = try #require(simulation.refreshControl.effect as? RingEffect)
+        #expect(ring.style.strokeWidth == 5)
+        simulation.perform(.toggleTuning)
+        try select("strokeWidth", in: simulation)
+        #expect(simulation.perform(.tuningReset) == "strokeWidth back to its default")
+        #expect(ring.style.strokeWidth == RingEffect.Style().strokeWidth)
+        #expect(simulation.selectedTuningRow?.source == nil)
+        simulation.perform(.toggleTuning)
+        // The file keeps the physics and loses the ring's section, now empty.
+        let book = try StyleFiles.load([mine])
+        #expect(book.entries(for: "ring").isEmpty)
+        #expect(number(book.entries(for: "physics").first { $0.key == "maxVelocity" }?.value) == 5000)
+        #expect(readTextFile(mine)?.contains("ring") == false)
+        simulation.perform(.toggleTuning)
+        #expect(simulation.perform(.tuningReset) == "strokeWidth is at its default already")
+        try select("circleDiameter", in: simulation)
+        #expect(simulation.perform(.tuningReset) == "circleDiameter comes from team.json:1: remove it there")
+        #expect(ring.style.circleDiameter == 50)
     }
 
     @Test("The rows list the current effect's parameters, then the physics'; Up and Down wrap around")

@@ -122,4 +122,39 @@ struct TextLineTests {
         let top = center.y - line.ascent - rect.minY, bottom = rect.maxY - (center.y + line.descent)
         #expect(abs(top - bottom) < 1e-9)
     }
+
+    @Test("Text in lines: each fits, breaks after the last space that fits (in Chinese anywhere), keeps every character, and the last is cut when lines run out (random texts and widths)",
+          .enabled(if: standardFontsInstalled, "the standard fonts are installed"))
+    func wrappedLines() {
+        let renderer = TextRenderer(fonts: fonts)
+        func text(_ line: TextLine) -> String { String(String.UnicodeScalarView(line.glyphs.map(\.scalar))) }
+        let words = ["the", "tail", "catches", "up", "with", "its", "head", "when", "released", "stiffness", "弹簧",
+                     "刚度越大回弹越快"]
+        var rng = SeededRandom(seed: 31)
+        for _ in 0..<200 {
+            let string = (0..<rng.int(in: 1...14)).map { _ in words[rng.int(in: 0...words.count - 1)] }
+                .joined(separator: " ")
+            let width = rng.double(in: 30...300)
+            let lines = renderer.layoutLines(string, size: 11, maxWidth: width, maxLines: 50)
+            let texts = lines.map(text)
+            // Each fits (a single character too wide for the width stands alone).
+            #expect(lines.allSatisfy { $0.width <= width + 1e-9 || $0.glyphs.count == 1 }, "\(string) in \(width)")
+            // Nothing lost or added: the lines are the text, broken at spaces or inside a word.
+            #expect(texts.joined().filter { $0 != " " } == string.filter { $0 != " " } && !lines.contains { $0.isTruncated })
+            #expect(texts.allSatisfy { !$0.hasPrefix(" ") && !$0.hasSuffix(" ") })
+            // The break is as late as it can be: the next line's first word (or character) did not fit.
+            for (line, next) in zip(texts, texts.dropFirst()) {
+                let word = next.split(separator: " ").first.map(String.init) ?? next
+                let joinedBySpace = string.contains(line + " " + word)
+                let more = joinedBySpace ? line + " " + word : line + String(next.prefix(1))
+                #expect(TextLine(more, fonts: fonts, size: 11).width > width, "\(line) | \(next) in \(width)")
+            }
+            // Too few lines: the last one is cut with the ellipsis.
+            if lines.count > 2 {
+                let cut = renderer.layoutLines(string, size: 11, maxWidth: width, maxLines: 2)
+                #expect(cut.count == 2 && cut[1].width <= width + 1e-9 && cut[1].isTruncated)
+                #expect(texts[0] == text(cut[0]))
+            }
+        }
+    }
 }

@@ -43,6 +43,8 @@ public enum Command: Equatable, Sendable {
     case tuningSelect(by: Int)
     /// In the tuning panel, nudges the selected value by this many steps: Left -1, Right +1, ten with Shift.
     case tuningNudge(by: Int)
+    /// In the tuning panel, returns the selected value to its default and removes it from the style file: Backspace.
+    case tuningReset
     /// The help overlay listing every key: H or F1.
     case toggleHelp
     /// Closes the help or the tuning panel when one is shown, else quits: Esc.
@@ -104,6 +106,8 @@ public enum Command: Equatable, Sendable {
                    chineseHelp: "调参：微调（Shift ×10）"),
         KeyBinding(keys: "Right", command: .tuningNudge(by: 1), help: "tuning: nudge (Shift ×10)",
                    chineseHelp: "调参：微调（Shift ×10）"),
+        KeyBinding(keys: "Backspace", command: .tuningReset, help: "tuning: back to the default",
+                   chineseHelp: "调参：恢复默认值"),
         KeyBinding(keys: "H", command: .toggleHelp, help: "this help", chineseHelp: "本帮助"),
         KeyBinding(keys: "F1", command: .toggleHelp, help: "this help", chineseHelp: "本帮助"),
         KeyBinding(keys: "Escape", command: .escape, help: "close the help or panel; twice to quit",

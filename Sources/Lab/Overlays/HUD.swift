@@ -6,7 +6,7 @@ import Colors
 import UserFiles
 import Recording
 
-/// The heads-up display in the screen's top-right corner: frames per second presented while something moves
+/// The heads-up display in the screen's bottom-right corner, clear of the header and its labels: frames per second presented while something moves
 /// ("idle" while nothing does); the last, mean and p99 frame time (CPU time of the recent frames); the refresh
 /// state and the pull distance; and a live graph of the recent frames, one bar per frame stacked by phase with a
 /// labelled line at the budget and a legend of the phase colours, as Android's Profile GPU Rendering draws it.
@@ -14,7 +14,7 @@ import Recording
 /// Drawing allocates nothing once warm: numbers are formatted into a byte buffer made once and drawn a character
 /// at a time from lines laid out on first use; bars are filled straight into the canvas's pixels.
 public final class HUD {
-    /// The panel's size and margin from the screen's top-right corner, in points.
+    /// The panel's size and margin from the screen's bottom-right corner, in points.
     public static let width = 150.0
     public static let margin = 6.0
     static let padding = 6.0
@@ -33,7 +33,7 @@ public final class HUD {
     /// The legend's rows: the budgeted phases, three then two.
     static let legendRows: [[FramePhase]] = [[.input, .update, .draw], [.upload, .present]]
 
-    public static let background = Color(rgb: 0, 0, 0, alpha: 0.72)
+    public static let background = Color(rgb: 0, 0, 0, alpha: 0.88)
     static let textColor = Color(rgb: 255, 255, 255)
     static let budgetColor = Color(rgb: 0, 230, 118)
 
@@ -59,7 +59,9 @@ public final class HUD {
         let textHeight = 3 * HUD.lineHeight
         let graphHeight = HUD.graphHeight + HUD.padding + Double(HUD.legendRows.count) * HUD.legendLineHeight
         let height = 2 * HUD.padding + textHeight + (showsGraph ? graphHeight : 0)
-        return Rect(x: screen.width - HUD.width - HUD.margin, y: HUD.margin + 20, width: HUD.width, height: height)
+        // 20 pt above the bottom, as far as the status bar's height is from the top.
+        return Rect(x: screen.width - HUD.width - HUD.margin, y: screen.height - height - HUD.margin - 20,
+                    width: HUD.width, height: height)
     }
 
     /// The graph's frame in screen points (inside the panel, under the text).

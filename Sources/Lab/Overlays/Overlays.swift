@@ -149,7 +149,10 @@ final class Overlays {
     static let handleColor = Color(rgb: 0, 160, 255)
     static let triggerColor = Color(rgb: 255, 59, 48)
     static let insetColor = Color(rgb: 52, 199, 89)
-    static let debugTextColor = Color(rgb: 200, 0, 130)
+    static let debugTextColor = Color(rgb: 255, 255, 255)
+    /// The backing of the debug overlay's labels and legend: readable over any row, badge or header.
+    static let debugLabelBackground = Color(rgb: 0, 0, 0, alpha: 0.88)
+    static let debugFontSize = 10.0
 
     /// The help's lines (key, what it does) and title, laid out on first show in each language, and again after an
     /// effect is registered.
@@ -157,6 +160,9 @@ final class Overlays {
     /// The debug overlay's texts, laid out again only when what they say changes.
     private var stateText: (state: RefreshState, effect: String, line: TextLine)?
     private var triggerText: (distance: Double, line: TextLine)?
+    private var insetText: (inset: Double, line: TextLine)?
+    /// The legend's names of the outline and the control points.
+    private var legendNames: (outline: TextLine, handle: TextLine)?
     private let stroker = Stroker()
     /// The tuning panel (T), under the help.
     let tuningPanel = TuningPanel()
@@ -288,22 +294,64 @@ final class Overlays {
         horizontal(y: listTop + control.metrics.refreshingInset, width: width, scale: s, color: Overlays.insetColor,
                    rasterizer: rasterizer, canvas: canvas)
         guard let text else { return }
+        // Each line's label on a dark backing, so that no row, badge or header hides it: the trigger's at the right,
+        // the inset's at the left (the two lines may lie close together).
         if triggerText?.distance != control.triggerDistance {
             let d = control.triggerDistance
-            triggerText = (d, text.layout("trigger " + String(Int(d.rounded())) + " pt", size: 10))
+            triggerText = (d, text.layout("trigger " + String(Int(d.rounded())) + " pt", size: Overlays.debugFontSize))
+        }
+        let inset = control.metrics.refreshingInset
+        if insetText?.inset != inset {
+            insetText = (inset, text.layout("refreshing inset " + String(Int(inset.rounded())) + " pt",
+                                            size: Overlays.debugFontSize))
         }
         if let triggerText {
-            text.draw(triggerText.line, at: Point(width - triggerText.line.width - 6, listTop + control.triggerDistance - 3),
-                      color: Overlays.triggerColor, scale: s, into: canvas)
+            let line = triggerText.line
+            label(line, at: Point(width - line.width - 8, listTop + control.triggerDistance - 4), color: Overlays.triggerColor,
+                  simulation: simulation, text: text)
         }
+        if let insetText {
+            label(insetText.line, at: Point(8, listTop + inset - 4), color: Overlays.insetColor, simulation: simulation,
+                  text: text)
+        }
+        // The legend, at the bottom left (the HUD takes the bottom right): what the outlines and the dots are, and
+        // the header's state.
         if stateText == nil || stateText?.state != control.state || stateText?.effect != simulation.effectName {
             stateText = (control.state, simulation.effectName,
-                         text.layout(simulation.effectName + " · " + control.state.description, size: 12))
+                         text.layout(simulation.effectName + " · " + control.state.description, size: Overlays.debugFontSize))
         }
-        if let stateText {
-            text.draw(stateText.line, at: Point(8, simulation.phone.listFrame.minY + 16), color: Overlays.debugTextColor,
-                      scale: s, into: canvas)
+        if legendNames == nil {
+            legendNames = (text.layout("shape outline", size: Overlays.debugFontSize),
+                           text.layout("control point", size: Overlays.debugFontSize))
         }
+        guard let stateText, let legendNames else { return }
+        let rowHeight = 14.0, swatch = 10.0
+        let legendWidth = Swift.max(stateText.line.width, swatch + 4 + Swift.max(legendNames.outline.width, legendNames.handle.width)) + 12
+        let box = Rect(x: 6, y: simulation.phone.screenSize.height - 20 - 3 * rowHeight - 8, width: legendWidth,
+                       height: 3 * rowHeight + 8)
+        var backing = Path()
+        backing.addRoundedRect(box, cornerRadius: 6)
+        rasterizer.fill(backing, transform: AffineTransform(scaleX: s, y: s), color: Overlays.debugLabelBackground, into: canvas)
+        let x = box.minX + 6
+        var y = box.minY + 4
+        for (name, color) in [(legendNames.outline, Overlays.outlineColor), (legendNames.handle, Overlays.handleColor)] {
+            rasterizer.fill(.rect(Rect(x: x * s, y: (y + 2) * s, width: swatch * s, height: swatch * s)), color: color,
+                            into: canvas)
+            text.draw(name, at: Point(x + swatch + 4, y + rowHeight - 4), color: Overlays.debugTextColor, scale: s, into: canvas)
+            y += rowHeight
+        }
+        text.draw(stateText.line, at: Point(x, y + rowHeight - 4), color: Overlays.debugTextColor, scale: s, into: canvas)
+    }
+
+    /// `line` with its baseline origin at `origin` (points), on the labels' dark backing.
+    private func label(_ line: TextLine, at origin: Point, color: Color, simulation: Simulation, text: TextRenderer) {
+        let s = simulation.phone.scale
+        var backing = Path()
+        backing.addRoundedRect(Rect(x: origin.x - 4, y: origin.y - line.ascent - 2, width: line.width + 8,
+                                    height: line.ascent + line.descent + 4), cornerRadius: 4)
+        simulation.renderer.rasterizer.fill(backing, transform: AffineTransform(scaleX: s, y: s),
+                                            color: Overlays.debugLabelBackground, into: simulation.canvas)
+        text.draw(line, at: origin, color: color, scale: s, into: simulation.canvas)
     }
 
     /// Calls `body` with every visible shape layer's path at `time` and the transform from its coordinates to pixels.

@@ -33,8 +33,15 @@ final class TuningPanel {
     static let sectionHeight = 22.0
     static let headerHeight = 40.0
     static let footerLineHeight = 15.0
-    static let footerLines = 3
+    /// The footer's lines: the meaning (up to three), where the value comes from, and the keys (up to two).
+    static let meaningLines = 3
+    static let keyLines = 2
+    static let footerLines = meaningLines + 1 + keyLines
     static let margin = 16.0
+    /// How far a touch on the panel moves before it is a drag, and along which axis, in points.
+    static let dragSlop = 6.0
+    /// How far a drag along a row moves for one step of its value, in points.
+    static let dragStep = 8.0
 
     /// A line of the list: a section's name, or a row (its index in the rows).
     enum Line: Equatable {
@@ -54,8 +61,8 @@ final class TuningPanel {
     /// The rows the texts and lines were made for, and the lines.
     private var revision: (styles: Int, effect: String, language: RefreshLanguage)?
     private var lines: [Line] = []
-    /// The footer's lines for the selected row, made again when the selection or the rows change.
-    private var footer: (row: Int, lines: [(String, Color)])?
+    /// The footer's lines for the selected row, laid out again when the selection or the rows change.
+    private var footer: (row: Int, lines: [(TextLine, Color)])?
 
     /// The sheet's frame in points on `screen`.
     static func sheetFrame(screen: Size) -> Rect {
@@ -69,6 +76,20 @@ final class TuningPanel {
         let footerHeight = Double(footerLines) * footerLineHeight + 12
         return Rect(x: 0, y: sheet.minY + headerHeight, width: sheet.width,
                     height: sheet.height - headerHeight - footerHeight)
+    }
+
+    /// Where a row's value part begins, in points: the wheel there tunes the value, elsewhere it scrolls the lines.
+    static func valueAreaMinX(screen: Size) -> Double { (screen.width / 2).rounded() }
+
+    /// `first` kept between the first line and the last first line that still fills the list.
+    static func clampedFirstLine(_ first: Int, lines: [Line], screen: Size) -> Int {
+        let room = listFrame(screen: screen).height
+        var last = lines.count, used = 0.0
+        while last > 0 && used + height(of: lines[last - 1]) <= room {
+            last -= 1
+            used += height(of: lines[last])
+        }
+        return Swift.max(0, Swift.min(first, last))
     }
 
     static func height(of line: Line) -> Double {
@@ -149,11 +170,15 @@ final class TuningPanel {
         let selected = rows.isEmpty ? -1 : Swift.min(simulation.tuning.selection, rows.count - 1)
         let selectedLine = lines.firstIndex(of: .row(selected)) ?? 0
         let height = TuningPanel.height(of:)
-        var first = Swift.min(simulation.tuning.firstVisibleLine, Swift.max(0, lines.count - 1))
-        // The section's name stays in view above its first row.
-        let wantedTop = selectedLine > 0 && lines[selectedLine - 1] != .row(selected - 1) ? selectedLine - 1 : selectedLine
-        if wantedTop < first { first = wantedTop }
-        while first < selectedLine && lines[first...selectedLine].reduce(0, { $0 + height($1) }) > list.height { first += 1 }
+        var first = TuningPanel.clampedFirstLine(simulation.tuning.firstVisibleLine, lines: lines, screen: phone.screenSize)
+        // A new selection is brought into view once, its section's name with it; the panel scrolled by the wheel
+        // or a drag stays where it was put.
+        if simulation.tuning.revealedSelection != selected {
+            simulation.tuning.revealedSelection = selected
+            let wantedTop = selectedLine > 0 && lines[selectedLine - 1] != .row(selected - 1) ? selectedLine - 1 : selectedLine
+            if wantedTop < first { first = wantedTop }
+            while first < selectedLine && lines[first...selectedLine].reduce(0, { $0 + height($1) }) > list.height { first += 1 }
+        }
         simulation.tuning.firstVisibleLine = first
         let clip = Rect(x: 0, y: list.minY * s, width: width * s, height: list.height * s)
         var y = list.minY
@@ -193,22 +218,32 @@ final class TuningPanel {
         rasterizer.fill(.rect(Rect(x: TuningPanel.margin * s, y: (footerTop * s).rounded(), width: (width - 2 * TuningPanel.margin) * s,
                                    height: Swift.max(1, s / 2))),
                         color: TuningPanel.separatorColor, into: canvas)
+        let footerWidth = width - 2 * TuningPanel.margin
         if footer?.row != selected {
-            var made: [(String, Color)] = []
+            var made: [(TextLine, Color)] = []
             if selected >= 0 {
                 let row = rows[selected]
-                made.append((row.meaning, TuningPanel.secondaryColor))
-                made.append((TuningPanel.sourceLine(row, chinese: chinese),
+                for meaning in text.layoutLines(row.meaning, size: TuningPanel.footerSize, maxWidth: footerWidth,
+                                                maxLines: TuningPanel.meaningLines) {
+                    made.append((meaning, TuningPanel.secondaryColor))
+                }
+                made.append((text.layout(TuningPanel.sourceLine(row, chinese: chinese), size: TuningPanel.footerSize,
+                                         maxWidth: footerWidth),
                              row.source == nil ? TuningPanel.secondaryColor : TuningPanel.fileMarkColor))
             }
-            made.append((chinese ? "↑↓ 选择   ←→ 调整   Shift ×10   T 关闭" : "↑↓ choose   ←→ nudge   Shift ×10   T close",
-                         TuningPanel.secondaryColor))
+            // Each key stays with what it does: the spaces inside a hint do not break (U+00A0).
+            let hints = chinese ? ["↑↓ 选择", "←→、拖动或滚轮 调整", "Shift ×10", "Backspace 默认值", "T 关闭"]
+                : ["↑↓ choose", "←→, drag or wheel: tune", "Shift ×10", "Backspace: default", "T close"]
+            let keys = hints.map { String($0.map { $0 == " " ? "\u{00A0}" : $0 }) }.joined(separator: "   ")
+            for line in text.layoutLines(keys, size: TuningPanel.footerSize, maxWidth: footerWidth,
+                                         maxLines: TuningPanel.keyLines) {
+                made.append((line, TuningPanel.secondaryColor))
+            }
             footer = (selected, made)
         }
-        for (k, (string, color)) in (footer?.lines ?? []).enumerated() {
-            let shown = line(string, size: TuningPanel.footerSize, renderer: text, maxWidth: width - 2 * TuningPanel.margin)
+        for (k, (shown, color)) in (footer?.lines ?? []).enumerated() {
             let box = Rect(x: TuningPanel.margin, y: footerTop + 6 + Double(k) * TuningPanel.footerLineHeight,
-                           width: width - 2 * TuningPanel.margin, height: TuningPanel.footerLineHeight)
+                           width: footerWidth, height: TuningPanel.footerLineHeight)
             text.draw(shown, at: shown.origin(in: box), color: color, scale: s, into: canvas)
         }
     }

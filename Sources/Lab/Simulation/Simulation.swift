@@ -14,8 +14,9 @@ public enum InputEvent: Equatable, Sendable {
     case touchDown(Point)
     case touchMove(Point)
     case touchUp(Point)
-    /// A mouse-wheel or trackpad scroll by this many points of content (positive y scrolls the content up).
-    case wheel(Point)
+    /// A mouse-wheel or trackpad scroll by this many points of content (positive y scrolls the content up), with
+    /// the pointer where it happened when known (a script's wheel has none: it scrolls the list).
+    case wheel(Point, at: Point? = nil)
 }
 
 /// The simulator without a window: the phone's screen, its scrolling list and what draws them.
@@ -164,6 +165,10 @@ public final class Simulation {
         return bar
     }
 
+    /// Whether Shift is held: a drag or the wheel on the tuning panel then moves ten steps at a time. The window
+    /// sets it with every event.
+    public var shiftIsDown = false
+
     /// Applies one input event that happened at `time` on the base clock (the clock given at init; its now when
     /// nil); points are in screen coordinates. Slow animations and pause bend the time the scroll view sees. While
     /// the help is shown, the list behind it gets nothing (the help is modal).
@@ -185,31 +190,8 @@ public final class Simulation {
             scrollView.touchEnded(at: p, time: t)
             if let start = touchStart, (p - start).length < Simulation.tapSlop { tap(at: p) }
             touchStart = nil
-        case .wheel(let delta):
+        case .wheel(let delta, _):
             scrollView.scrollWheel(by: delta, time: t)
-        }
-    }
-
-    /// A touch that goes down on the open tuning panel's sheet is the panel's, to its end: a tap selects the row
-    /// under it, and the list behind gets nothing. Returns whether the event was the panel's.
-    private func handleOnTuningPanel(_ event: InputEvent) -> Bool {
-        switch event {
-        case .touchDown(let p):
-            guard tuning.isOpen, TuningPanel.sheetFrame(screen: phone.screenSize).contains(p) else { return false }
-            tuning.hasTouch = true
-            let lines = TuningPanel.lines(tuningRows)
-            if case .row(let i)? = TuningPanel.line(at: p, lines: lines, first: tuning.firstVisibleLine,
-                                                    screen: phone.screenSize) {
-                tuning.selection = i
-            }
-            return true
-        case .touchMove:
-            return tuning.hasTouch
-        case .touchUp:
-            defer { tuning.hasTouch = false }
-            return tuning.hasTouch
-        case .wheel:
-            return false
         }
     }
 

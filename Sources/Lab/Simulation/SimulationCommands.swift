@@ -127,7 +127,7 @@ extension Simulation {
             includesOverlaysInOutputs.toggle()
             return includesOverlaysInOutputs ? "Screenshots and videos include the overlays"
                 : "Screenshots and videos show the phone only"
-        case .toggleTuning, .tuningSelect, .tuningNudge:
+        case .toggleTuning, .tuningSelect, .tuningNudge, .tuningReset:
             return applyTuning(command) ?? ""
         case .toggleHelp:
             // Opened over a finger that is down: the list behind gets no more input, so the touch ends here.

@@ -1,3 +1,4 @@
+import Geometry
 import Raster
 import Refresh
 import Scrolling
@@ -207,8 +208,25 @@ public final class Tuning {
     public internal(set) var selection = 0
     /// The first line the panel shows when its lines do not fit.
     var firstVisibleLine = 0
-    /// True while a touch that went down on the panel's sheet lasts.
-    var hasTouch = false
+    /// The selected row the panel last scrolled into view: a new selection is brought into view once, and the
+    /// panel scrolled by the wheel or a drag stays where it was put.
+    var revealedSelection: Int?
+    /// The touch that went down on the panel's sheet, while it lasts.
+    var panelTouch: PanelTouch?
+    /// Wheel movement over the panel not yet worth a whole step (on a value) or line (elsewhere).
+    var wheelRemainder = 0.0
+
+    /// A touch on the panel: a drag along a row tunes its value, a drag up or down scrolls the lines.
+    struct PanelTouch {
+        let start: Point
+        /// The row it went down on and its index, as it was then (a drag's steps count from its value); nil off
+        /// the rows.
+        let row: (index: Int, row: TuningRow)?
+        let firstLine: Int
+        /// Decided once the touch has moved `TuningPanel.dragSlop` points.
+        var isHorizontal: Bool?
+        var appliedSteps = 0
+    }
     /// The style file changes are saved to: the last `--style` file, else `tuning.json` in the user's folder
     /// (`StyleFiles.tuningFile`); nil: changes apply live only.
     public var file: String?
@@ -219,13 +237,27 @@ public final class Tuning {
     /// The last failure to save, said once on standard error until a save works again.
     public internal(set) var lastFailure: String?
 
-    /// A change not yet in the file, with its style's type so that a reload can keep it.
+    /// A change not yet in the file, with its style's type so that a reload can keep it; a nil value removes the
+    /// key, so that its default applies (Backspace).
     struct Change {
         let section: String
         let key: String
-        let value: JSONValue
+        let value: JSONValue?
         var source: StyleSource
         let type: any StyleValue.Type
+
+        /// The file's text with this change made.
+        func applied(to text: [UInt8]?) throws(JSONSyntaxError) -> String {
+            guard let value else { return try StyleFileEdit.removing(section: section, key: key, in: text) }
+            return try StyleFileEdit.setting(value, section: section, key: key, in: text)
+        }
+
+        /// The change made on a book in memory.
+        func apply(to book: inout StyleBook) {
+            guard let value else { return book.remove(key, in: section) }
+            func set<S: StyleValue>(_ type: S.Type) { _ = book.set(value, for: key, in: section, of: S.self, source: source) }
+            set(self.type)
+        }
     }
 
     var unsaved: [Change] = []
@@ -255,10 +287,7 @@ public final class Tuning {
 
     /// Sets the changes not yet saved on `book`: a file read again before the save keeps what the panel shows.
     func reapplyUnsaved(to book: inout StyleBook) {
-        for change in unsaved {
-            func set<S: StyleValue>(_ type: S.Type) { _ = book.set(change.value, for: change.key, in: change.section, of: S.self, source: change.source) }
-            set(change.type)
-        }
+        for change in unsaved { change.apply(to: &book) }
     }
 
     /// The file's bytes with every unsaved change set; nil bytes: the file does not exist yet.
@@ -266,7 +295,7 @@ public final class Tuning {
         var text = bytes
         var result = ""
         for change in unsaved {
-            result = try StyleFileEdit.setting(change.value, section: change.section, key: change.key, in: text)
+            result = try change.applied(to: text)
             text = Array(result.utf8)
         }
         return result
@@ -331,10 +360,11 @@ extension Simulation {
                 return chinese ? "调参只在本次生效：没有样式文件可保存" : "Tuning live only: no style file to save to"
             }
             return chinese ? "调参：↑↓ 选择，←→ 调整" : "Tuning: ↑↓ choose, ←→ nudge"
-        case .tuningSelect, .tuningNudge:
+        case .tuningSelect, .tuningNudge, .tuningReset:
             guard tuning.isOpen else { return chinese ? "按 T 打开调参面板" : "Press T to tune with the arrows" }
             let rows = tuningRows
             guard !rows.isEmpty else { return "" }
+            if command == .tuningReset { return resetSelectedTuningRow() }
             if case .tuningSelect(let by) = command {
                 let current = Swift.min(tuning.selection, rows.count - 1)
                 tuning.selection = ((current + by) % rows.count + rows.count) % rows.count
@@ -363,9 +393,27 @@ extension Simulation {
         return setTuned(value, for: row)
     }
 
-    /// Applies `value` to `row`'s parameter now and saves it to the style file soon; "" or what went wrong.
+    /// Returns the selected row's parameter to its default (Backspace): the key leaves the style book now and the
+    /// style file soon. Returns the toast.
+    func resetSelectedTuningRow() -> String {
+        guard let row = selectedTuningRow else { return "" }
+        let chinese = language == .chinese
+        guard let entry = styles.entries(for: row.section).first(where: { $0.key == row.key }) else {
+            return chinese ? "\(row.key) 已是默认值" : "\(row.key) is at its default already"
+        }
+        if !entry.source.file.isEmpty, entry.source.file != tuning.file {
+            let place = FileWatcher.split(entry.source.file).name + ":" + String(entry.source.line)
+            return chinese ? "\(row.key) 来自 \(place)，请在该文件中删除" : "\(row.key) comes from \(place): remove it there"
+        }
+        let refusal = setTuned(nil, for: row)
+        guard refusal.isEmpty else { return refusal }
+        return chinese ? "\(row.key) 恢复默认值" : "\(row.key) back to its default"
+    }
+
+    /// Applies `value` to `row`'s parameter now (nil: its default again) and saves it to the style file soon; ""
+    /// or what went wrong.
     @discardableResult
-    func setTuned(_ value: JSONValue, for row: TuningRow) -> String {
+    func setTuned(_ value: JSONValue?, for row: TuningRow) -> String {
         let type: any StyleValue.Type
         if row.section == StyleFiles.physicsSection {
             type = PhysicsStyle.self
@@ -374,13 +422,21 @@ extension Simulation {
         } else {
             return "No style for \(row.section)"
         }
+        /// The change made on a copy of the styles: nil, or why the value was refused.
+        func changed(_ book: inout StyleBook, source: StyleSource) -> String? {
+            guard let value else {
+                book.remove(row.key, in: row.section)
+                return nil
+            }
+            func set<S: StyleValue>(_ type: S.Type) -> String? {
+                book.set(value, for: row.key, in: row.section, of: S.self, source: source)
+            }
+            return set(type)
+        }
         guard let file = tuning.file else {
             // Without a file (no folder for the user's styles), the value is live only, as the panel said on opening.
             var book = styles
-            func set<S: StyleValue>(_ type: S.Type) -> String? {
-                book.set(value, for: row.key, in: row.section, of: S.self, source: StyleSource(file: "", line: 0, column: 0))
-            }
-            if let refusal = set(type) { return refusal }
+            if let refusal = changed(&book, source: StyleSource(file: "", line: 0, column: 0)) { return refusal }
             styles = book
             return ""
         }
@@ -391,10 +447,7 @@ extension Simulation {
         let preview = tuningPreview(with: change, file: file)
         if let placed = preview?.entries(for: row.section).first(where: { $0.key == row.key }) { change.source = placed.source }
         var book = styles
-        func set<S: StyleValue>(_ type: S.Type) -> String? {
-            book.set(value, for: row.key, in: row.section, of: S.self, source: change.source)
-        }
-        if let refusal = set(type) { return refusal }
+        if let refusal = changed(&book, source: change.source) { return refusal }
         if let preview { book.takeSources(of: file, from: preview) }
         tuning.record(change)
         styles = book
@@ -434,7 +487,7 @@ extension Simulation {
         do { bytes = try StyleFiles.read(file) } catch { guard error.reason.hasPrefix("no such") else { return nil } }
         var text = bytes
         for pending in tuning.unsaved.filter({ !($0.section == change.section && $0.key == change.key) }) + [change] {
-            guard let edited = try? StyleFileEdit.setting(pending.value, section: pending.section, key: pending.key, in: text) else {
+            guard let edited = try? pending.applied(to: text) else {
                 return nil
             }
             text = Array(edited.utf8)

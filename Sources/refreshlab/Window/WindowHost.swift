@@ -34,9 +34,8 @@ final class WindowHost: FrameInput, FrameDisplay {
     private var wakeEventType: UInt32 = 0
     /// Pushes that event, from any thread: a signal or a saved style file wakes the loop at once.
     private(set) var wake: @Sendable () -> Void = {}
-    /// Points of content one wheel notch scrolls: about three 13–14 pt lines, as desktop systems scroll three lines
-    /// per notch (an assumption of this simulator; iOS has no wheel).
-    static let wheelNotch = 40.0
+    /// Where the mouse was last seen over the window, in points of the screen: the wheel acts there.
+    private var pointer: Point?
 
     init(simulation: Simulation) {
         self.simulation = simulation
@@ -134,6 +133,10 @@ final class WindowHost: FrameInput, FrameDisplay {
     private func handle(_ event: SDL_Event, changed: inout Bool) -> Bool {
         let scale = simulation.phone.scale
         let time = ticksOrigin + Double(event.common.timestamp) / 1000
+        simulation.shiftIsDown = (UInt32(SDL_GetModState().rawValue) & UInt32(KMOD_SHIFT.rawValue)) != 0
+        if event.type == SDL_MOUSEMOTION.rawValue {
+            pointer = Point(Double(event.motion.x) / scale, Double(event.motion.y) / scale)
+        }
         switch event.type {
         case SDL_QUIT.rawValue:
             return false
@@ -163,7 +166,8 @@ final class WindowHost: FrameInput, FrameDisplay {
             // SDL counts notches, y positive away from the user: that shows the content above, so the offset falls.
             let flip: Float = event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -1 : 1
             let notches = Point(Double(event.wheel.preciseX * flip), Double(event.wheel.preciseY * flip))
-            simulation.handle(.wheel(Point(notches.x * WindowHost.wheelNotch, -notches.y * WindowHost.wheelNotch)), at: time)
+            let notch = Simulation.wheelNotch
+            simulation.handle(.wheel(Point(notches.x * notch, -notches.y * notch), at: pointer), at: time)
             changed = true
         case SDL_WINDOWEVENT.rawValue:
             changed = true
