@@ -72,7 +72,7 @@ struct TuningPanelTests {
         simulation.step()
         let screen = simulation.phone.screenSize
         let lines = TuningPanel.lines(simulation.tuningRows)
-        let list = TuningPanel.listFrame(screen: screen)
+        let list = TuningPanel.listFrame(sheet: simulation.tuningSheet)
         // Every row whose middle is in the list, clicked in turn, is selected; the list behind does not move.
         var y = list.minY
         var clicked = 0
@@ -104,7 +104,7 @@ struct TuningPanelTests {
     /// The middle of `key`'s row on the screen, when it is in view.
     private func rowMiddle(_ key: String, part: TuningRow.Part = .whole, in simulation: Simulation) -> Double? {
         let rows = simulation.tuningRows
-        let list = TuningPanel.listFrame(screen: simulation.phone.screenSize)
+        let list = TuningPanel.listFrame(sheet: simulation.tuningSheet)
         var y = list.minY
         for line in TuningPanel.lines(rows).dropFirst(simulation.tuning.firstVisibleLine) {
             let h = TuningPanel.height(of: line)
@@ -154,9 +154,9 @@ struct TuningPanelTests {
         simulation.render()
         simulation.renderOverlays()
         let screen = simulation.phone.screenSize
-        let list = TuningPanel.listFrame(screen: screen)
+        let list = TuningPanel.listFrame(sheet: simulation.tuningSheet)
         let lines = TuningPanel.lines(simulation.tuningRows)
-        let last = TuningPanel.clampedFirstLine(lines.count, lines: lines, screen: screen)
+        let last = TuningPanel.clampedFirstLine(lines.count, lines: lines, sheet: simulation.tuningSheet)
         #expect(last > 3 && simulation.tuning.firstVisibleLine == 0)
         // Dragging up by three rows shows three more lines.
         simulation.handle(.touchDown(Point(100, list.maxY - 10)))
@@ -235,6 +235,51 @@ struct TuningPanelTests {
         try select("circleDiameter", in: simulation)
         #expect(simulation.perform(.tuningReset) == "circleDiameter comes from team.json:1: remove it there")
         #expect(ring.style.circleDiameter == 50)
+    }
+
+    @Test("With room beside the phone the panel and the HUD are drawn there, the phone left whole; the panel takes input there, the list none",
+          .enabled(if: standardFontsInstalled, "the standard fonts are installed"))
+    func besideThePhone() throws {
+        let (simulation, clock) = try tuningSimulation(file: nil)
+        func frame() -> [UInt32] {
+            clock.advance(by: Toast.duration)
+            simulation.step()
+            simulation.render()
+            simulation.renderOverlays()
+            return Array(UnsafeBufferPointer(start: simulation.canvas.pixels, count: simulation.canvas.pixelCount))
+        }
+        let phoneOnly = frame()
+        // Too little room: still over the phone.
+        simulation.sideRoom = Simulation.sideMinimumWidth - 1
+        simulation.perform(.toggleTuning)
+        #expect(frame() != phoneOnly && simulation.sideCanvas == nil)
+        // Room enough: the phone is as it is without the panel; the side area has the panel, its selected row in
+        // the tint; the HUD goes there too.
+        simulation.sideRoom = 1000
+        #expect(simulation.sideAreaWidth == Simulation.sideMaximumWidth)
+        #expect(frame() == phoneOnly)
+        let side = try #require(simulation.sideCanvas)
+        #expect(side.width == Int(Simulation.sideMaximumWidth * simulation.phone.scale) && side.height == simulation.canvas.height)
+        let tint = TuningPanel.selectionColor.premultipliedPixel
+        let tinted = UnsafeBufferPointer(start: side.pixels, count: side.pixelCount).filter { $0 == tint }.count
+        #expect(tinted > Int(TuningPanel.rowHeight * 100 * 4))
+        simulation.perform(.toggleFrameGraph)
+        #expect(frame() == phoneOnly)
+        simulation.perform(.toggleFrameGraph)
+        // A tap on a row of the side area selects it; the list behind never moves, even for a touch begun there.
+        let sheet = simulation.tuningSheet
+        #expect(sheet.minX == simulation.phone.screenSize.width && sheet.minY == 0)
+        let list = TuningPanel.listFrame(sheet: sheet)
+        let p = Point(sheet.minX + 60, list.minY + TuningPanel.sectionHeight + 2.5 * TuningPanel.rowHeight)
+        simulation.handle(.touchDown(p))
+        simulation.handle(.touchUp(p))
+        #expect(simulation.tuning.selection == 2)
+        simulation.perform(.toggleTuning)
+        simulation.handle(.touchDown(p))
+        simulation.handle(.touchMove(Point(p.x, p.y + 200)))
+        simulation.handle(.wheel(Point(0, 300), at: p))
+        #expect(simulation.scrollView.contentOffset.y == 0 && !simulation.scrollView.isTracking)
+        simulation.handle(.touchUp(Point(p.x, p.y + 200)))
     }
 
     @Test("The rows list the current effect's parameters, then the physics'; Up and Down wrap around")

@@ -173,12 +173,15 @@ final class Overlays {
               frames: HUD.Frames?) {
         let canvas = simulation.canvas, scale = simulation.phone.scale
         let rasterizer = simulation.renderer.rasterizer
+        // The side area beside the phone, when the window has room: the HUD and the panel go there.
+        let side = simulation.preparedSideCanvas()
+        let sideSize = Size(simulation.sideAreaWidth, simulation.phone.screenSize.height)
         // The HUD under the other overlays: the help covers it, the toast stays readable.
         if simulation.showsFrameGraph, let frames {
             hud.draw(recorder: frames.recorder, time: frames.time, isMoving: frames.isMoving,
                      state: simulation.refreshControl.state, pullDistance: simulation.refreshControl.pull.distance,
-                     screen: simulation.phone.screenSize, scale: scale, text: simulation.renderer.loadTextRenderer(),
-                     into: canvas)
+                     screen: side == nil ? simulation.phone.screenSize : sideSize, scale: scale,
+                     text: simulation.renderer.loadTextRenderer(), into: side ?? canvas)
         }
         let needsText = simulation.showsDebugOverlay || simulation.showsHelp || simulation.tuning.isOpen
             || simulation.toast.isVisible(at: simulation.clock.base.now)
@@ -187,7 +190,12 @@ final class Overlays {
             drawDebug(simulation, time: time, contentToPixels: contentToPixels, clip: listClip, text: text)
         }
         if simulation.tuning.isOpen, let text {
-            tuningPanel.draw(simulation, text: text, bold: simulation.renderer.loadTextRenderer(weight: .bold))
+            let bold = simulation.renderer.loadTextRenderer(weight: .bold)
+            if let side {
+                tuningPanel.draw(simulation, text: text, bold: bold, sheet: Rect(origin: .zero, size: sideSize), into: side)
+            } else {
+                tuningPanel.draw(simulation, text: text, bold: bold, sheet: simulation.tuningSheet, into: canvas)
+            }
         }
         if simulation.showsHelp, let text {
             drawHelp(simulation.phone, language: simulation.language, text: text, rasterizer: rasterizer, into: canvas,
@@ -201,7 +209,7 @@ final class Overlays {
             let (top, rowHeight) = Overlays.helpRows(lines: lines, screenHeight: toastScreen.height)
             // Its bottom a little above the tallest glyphs of the first line (drawn on the baseline at 2 rows).
             toastScreen.height = top + 2 * rowHeight - Overlays.helpFontSize - 2 + Toast.bottomMargin
-        } else if simulation.tuning.isOpen {
+        } else if simulation.tuning.isOpen && side == nil {
             toastScreen.height = TuningPanel.sheetFrame(screen: toastScreen).minY + Toast.bottomMargin - 8
         }
         simulation.toast.draw(screen: toastScreen, scale: scale, time: simulation.clock.base.now,

@@ -64,26 +64,25 @@ final class TuningPanel {
     /// The footer's lines for the selected row, laid out again when the selection or the rows change.
     private var footer: (row: Int, lines: [(TextLine, Color)])?
 
-    /// The sheet's frame in points on `screen`.
+    /// The sheet's frame in points when it lies over the phone's `screen`: its lower part.
     static func sheetFrame(screen: Size) -> Rect {
         let top = (screen.height * topShare).rounded()
         return Rect(x: 0, y: top, width: screen.width, height: screen.height - top)
     }
 
-    /// The frame of the panel's list of lines, in points, between its title and its footer.
-    static func listFrame(screen: Size) -> Rect {
-        let sheet = sheetFrame(screen: screen)
+    /// The frame of the panel's list of lines on `sheet`, in points, between its title and its footer.
+    static func listFrame(sheet: Rect) -> Rect {
         let footerHeight = Double(footerLines) * footerLineHeight + 12
-        return Rect(x: 0, y: sheet.minY + headerHeight, width: sheet.width,
+        return Rect(x: sheet.minX, y: sheet.minY + headerHeight, width: sheet.width,
                     height: sheet.height - headerHeight - footerHeight)
     }
 
     /// Where a row's value part begins, in points: the wheel there tunes the value, elsewhere it scrolls the lines.
-    static func valueAreaMinX(screen: Size) -> Double { (screen.width / 2).rounded() }
+    static func valueAreaMinX(sheet: Rect) -> Double { (sheet.minX + sheet.width / 2).rounded() }
 
     /// `first` kept between the first line and the last first line that still fills the list.
-    static func clampedFirstLine(_ first: Int, lines: [Line], screen: Size) -> Int {
-        let room = listFrame(screen: screen).height
+    static func clampedFirstLine(_ first: Int, lines: [Line], sheet: Rect) -> Int {
+        let room = listFrame(sheet: sheet).height
         var last = lines.count, used = 0.0
         while last > 0 && used + height(of: lines[last - 1]) <= room {
             last -= 1
@@ -97,8 +96,8 @@ final class TuningPanel {
     }
 
     /// The line drawn under `point` (in points) when the list shows `lines` from `first`; nil off the list.
-    static func line(at point: Point, lines: [Line], first: Int, screen: Size) -> Line? {
-        let list = listFrame(screen: screen)
+    static func line(at point: Point, lines: [Line], first: Int, sheet: Rect) -> Line? {
+        let list = listFrame(sheet: sheet)
         guard list.contains(point), first >= 0 else { return nil }
         var y = list.minY
         for line in lines.dropFirst(first) {
@@ -128,8 +127,10 @@ final class TuningPanel {
         return made
     }
 
-    func draw(_ simulation: Simulation, text: TextRenderer, bold: TextRenderer?) {
-        let phone = simulation.phone, s = phone.scale, canvas = simulation.canvas
+    /// Draws the panel on `sheet` (points of `canvas`, whose left edge it starts at): over the phone's lower part,
+    /// or the whole side area beside it.
+    func draw(_ simulation: Simulation, text: TextRenderer, bold: TextRenderer?, sheet: Rect, into canvas: Canvas) {
+        let s = simulation.phone.scale
         let rasterizer = simulation.renderer.rasterizer
         let toPixels = AffineTransform(scaleX: s, y: s)
         let rows = simulation.tuningRows
@@ -141,7 +142,6 @@ final class TuningPanel {
             footer = nil
         }
         let chinese = simulation.language == .chinese
-        let sheet = TuningPanel.sheetFrame(screen: phone.screenSize)
         let width = sheet.width
 
         // The sheet: a soft edge above it, then the sheet with its top corners rounded.
@@ -166,11 +166,11 @@ final class TuningPanel {
                             color: TuningPanel.labelColor, scale: s, into: canvas)
 
         // The rows, scrolled so that the selected one is in view.
-        let list = TuningPanel.listFrame(screen: phone.screenSize)
+        let list = TuningPanel.listFrame(sheet: sheet)
         let selected = rows.isEmpty ? -1 : Swift.min(simulation.tuning.selection, rows.count - 1)
         let selectedLine = lines.firstIndex(of: .row(selected)) ?? 0
         let height = TuningPanel.height(of:)
-        var first = TuningPanel.clampedFirstLine(simulation.tuning.firstVisibleLine, lines: lines, screen: phone.screenSize)
+        var first = TuningPanel.clampedFirstLine(simulation.tuning.firstVisibleLine, lines: lines, sheet: sheet)
         // A new selection is brought into view once, its section's name with it; the panel scrolled by the wheel
         // or a drag stays where it was put.
         if simulation.tuning.revealedSelection != selected {
@@ -196,7 +196,7 @@ final class TuningPanel {
                           color: TuningPanel.secondaryColor, scale: s, clip: clip, into: canvas)
             case .row(let i):
                 drawRow(rows[i], isSelected: i == selected, frame: Rect(x: 0, y: y, width: width, height: h),
-                        simulation: simulation, text: text, clip: clip)
+                        simulation: simulation, text: text, clip: clip, into: canvas)
             }
             y += h
             shownEnd = index + 1
@@ -278,8 +278,8 @@ final class TuningPanel {
     }
 
     private func drawRow(_ row: TuningRow, isSelected: Bool, frame: Rect, simulation: Simulation, text: TextRenderer,
-                         clip: Rect) {
-        let s = simulation.phone.scale, canvas = simulation.canvas
+                         clip: Rect, into canvas: Canvas) {
+        let s = simulation.phone.scale
         let rasterizer = simulation.renderer.rasterizer
         let toPixels = AffineTransform(scaleX: s, y: s)
         let inner = Rect(x: 8, y: frame.minY + 1, width: frame.width - 16, height: frame.height - 2)

@@ -33,8 +33,8 @@ public enum FrameInputResult: Equatable, Sendable {
 /// Where the frame is shown: the window's texture, uploaded and presented. Pacing (vsync, or its own where vsync
 /// does not hold) is the display's.
 public protocol FrameDisplay: AnyObject {
-    /// Copies the canvas into what the display shows.
-    func upload(_ canvas: Canvas)
+    /// Copies the phone's canvas, and the side area's beside it when there is one, into what the display shows.
+    func upload(_ canvas: Canvas, side: Canvas?)
     /// Shows the frame; returns at the display's next refresh.
     func present()
     /// Shows what is on: the effect, the language, the toggles, the recordings.
@@ -172,7 +172,7 @@ public final class FrameLoop {
         if overlaysInOutputs { try writeOutputs(at: frameTime) }
         recorder.endPhase(.output)
         if let display {
-            display.upload(simulation.canvas)
+            display.upload(simulation.canvas, side: simulation.sideCanvas)
             recorder.endPhase(.upload)
             display.present()
             recorder.endPhase(.present)

@@ -165,6 +165,12 @@ public final class Simulation {
         return bar
     }
 
+    /// The room the window has beside the phone, in points: from `sideMinimumWidth` on, the tuning panel and the
+    /// HUD are drawn there (`sideCanvas`) rather than over the phone. The window sets it as it is resized.
+    public var sideRoom = 0.0
+    /// What the side area shows, drawn with the overlays; nil without a side area.
+    public internal(set) var sideCanvas: Canvas?
+
     /// Whether Shift is held: a drag or the wheel on the tuning panel then moves ten steps at a time. The window
     /// sets it with every event.
     public var shiftIsDown = false
@@ -174,6 +180,11 @@ public final class Simulation {
     /// the help is shown, the list behind it gets nothing (the help is modal).
     public func handle(_ event: InputEvent, at time: Double? = nil) {
         guard !showsHelp, !handleOnTuningPanel(event) else { return }
+        // Beside the phone, only the panel takes input.
+        switch event {
+        case .touchDown(let p), .wheel(_, at: let p?): if p.x >= phone.screenSize.width { return }
+        default: break
+        }
         let t = time.map { clock.time(atBase: $0) } ?? clock.now
         switch event {
         case .touchDown(let p):

@@ -11,14 +11,14 @@ extension Simulation {
     /// A touch that goes down on the open panel's sheet is the panel's to its end, and the list behind gets
     /// nothing; so is the wheel over the sheet. A row is selected by a tap on it or a drag along it. Returns whether the event was the panel's.
     func handleOnTuningPanel(_ event: InputEvent) -> Bool {
-        let screen = phone.screenSize
+        let sheet = tuningSheet
         switch event {
         case .touchDown(let p):
-            guard tuning.isOpen, TuningPanel.sheetFrame(screen: screen).contains(p) else { return false }
+            guard tuning.isOpen, sheet.contains(p) else { return false }
             let rows = tuningRows
             var touched: Int?
             if case .row(let i)? = TuningPanel.line(at: p, lines: TuningPanel.lines(rows),
-                                                    first: tuning.firstVisibleLine, screen: screen) {
+                                                    first: tuning.firstVisibleLine, sheet: sheet) {
                 touched = i
             }
             tuning.panelTouch = Tuning.PanelTouch(start: p, row: touched.map { (index: $0, row: rows[$0]) },
@@ -43,7 +43,7 @@ extension Simulation {
             case false?:
                 let lines = TuningPanel.lines(tuningRows)
                 let first = touch.firstLine - Int((moved.y / TuningPanel.rowHeight).rounded())
-                tuning.firstVisibleLine = TuningPanel.clampedFirstLine(first, lines: lines, screen: screen)
+                tuning.firstVisibleLine = TuningPanel.clampedFirstLine(first, lines: lines, sheet: sheet)
             case nil:
                 break
             }
@@ -56,22 +56,22 @@ extension Simulation {
             if touch.isHorizontal == nil, let (index, _) = touch.row { tuning.selection = index }
             return true
         case .wheel(let delta, let at):
-            guard tuning.isOpen, let at, TuningPanel.sheetFrame(screen: screen).contains(at) else { return false }
+            guard tuning.isOpen, let at, sheet.contains(at) else { return false }
             let rows = tuningRows
             let lines = TuningPanel.lines(rows)
-            let line = TuningPanel.line(at: at, lines: lines, first: tuning.firstVisibleLine, screen: screen)
+            let line = TuningPanel.line(at: at, lines: lines, first: tuning.firstVisibleLine, sheet: sheet)
             // Rolling away from the user (the content would move down: delta.y < 0) raises the value.
             tuning.wheelRemainder -= delta.y / Simulation.wheelNotch
             let whole = Int(tuning.wheelRemainder.rounded(.towardZero))
             guard whole != 0 else { return true }
             tuning.wheelRemainder -= Double(whole)
-            if case .row(let i)? = line, at.x >= TuningPanel.valueAreaMinX(screen: screen), rows[i].isEditable {
+            if case .row(let i)? = line, at.x >= TuningPanel.valueAreaMinX(sheet: sheet), rows[i].isEditable {
                 tuning.selection = i
                 let toast = applyTuning(.tuningNudge(by: whole * (shiftIsDown ? 10 : 1))) ?? ""
                 if !toast.isEmpty { showToast(toast) }
             } else {
                 tuning.firstVisibleLine = TuningPanel.clampedFirstLine(tuning.firstVisibleLine - whole, lines: lines,
-                                                                       screen: screen)
+                                                                       sheet: sheet)
             }
             return true
         }

@@ -11,13 +11,20 @@ import UserFiles
 import Recording
 
 /// The SDL window: the frame loop's input (SDL events turned into touches, the wheel and keys) and its display (a
-/// streaming texture presented with vsync, or paced by the host where vsync does not hold). The only code that
-/// knows SDL; everything else about a frame is `FrameLoop`'s.
+/// streaming texture presented with vsync, or paced by the host where vsync does not hold; a second one for the
+/// side area when the window is wide enough for one). The only code that knows SDL; everything else about a frame
+/// is `FrameLoop`'s.
 final class WindowHost: FrameInput, FrameDisplay {
     private let simulation: Simulation
     private var window: OpaquePointer?
     private var renderer: OpaquePointer?
     private var texture: OpaquePointer?
+    /// The side area's texture and its width in pixels, made when the window first has room beside the phone.
+    private var sideTexture: OpaquePointer?
+    private var sideTextureWidth = 0
+    /// Where the phone and the side area are drawn in the renderer's output pixels, and how many output pixels a
+    /// canvas pixel takes (`zoom`); remade when the window is resized.
+    private var layout = Layout(phone: SDL_Rect(), side: nil, zoom: 1)
     /// Seconds per frame, from the display's refresh rate.
     private(set) var frameBudget = 1.0 / 60
     /// True when presenting does not wait for vsync and the host must pace frames itself.
@@ -43,6 +50,7 @@ final class WindowHost: FrameInput, FrameDisplay {
 
     deinit {
         if let texture { SDL_DestroyTexture(texture) }
+        if let sideTexture { SDL_DestroyTexture(sideTexture) }
         if let renderer { SDL_DestroyRenderer(renderer) }
         if let window { SDL_DestroyWindow(window) }
         SDL_Quit()
@@ -76,8 +84,6 @@ final class WindowHost: FrameInput, FrameDisplay {
         renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue)
             ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue)
         guard renderer != nil else { throw WindowHost.sdlError("cannot create a renderer") }
-        // The canvas keeps its aspect ratio in a resized window; mouse positions arrive in canvas pixels.
-        SDL_RenderSetLogicalSize(renderer, Int32(canvasSize.w), Int32(canvasSize.h))
         texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888.rawValue,
                                     Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(canvasSize.w), Int32(canvasSize.h))
         guard texture != nil else { throw WindowHost.sdlError("cannot create the canvas texture") }
@@ -87,6 +93,7 @@ final class WindowHost: FrameInput, FrameDisplay {
         let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
         needsFrameLimiter = !vsync || driver == "dummy" || driver == "offscreen"
         ticksOrigin = simulation.clock.base.now - Double(SDL_GetTicks()) / 1000
+        updateLayout()
 
         // A termination signal or a saved style file wakes a loop asleep in the event queue at once.
         wakeEventType = SDL_RegisterEvents(1)
@@ -131,12 +138,9 @@ final class WindowHost: FrameInput, FrameDisplay {
 
     /// Applies one SDL event; returns false when the window closed.
     private func handle(_ event: SDL_Event, changed: inout Bool) -> Bool {
-        let scale = simulation.phone.scale
         let time = ticksOrigin + Double(event.common.timestamp) / 1000
         simulation.shiftIsDown = (UInt32(SDL_GetModState().rawValue) & UInt32(KMOD_SHIFT.rawValue)) != 0
-        if event.type == SDL_MOUSEMOTION.rawValue {
-            pointer = Point(Double(event.motion.x) / scale, Double(event.motion.y) / scale)
-        }
+        if event.type == SDL_MOUSEMOTION.rawValue { pointer = point(event.motion.x, event.motion.y) }
         switch event.type {
         case SDL_QUIT.rawValue:
             return false
@@ -153,14 +157,14 @@ final class WindowHost: FrameInput, FrameDisplay {
             changed = true
         case SDL_MOUSEBUTTONDOWN.rawValue where event.button.button == UInt8(SDL_BUTTON_LEFT):
             isTouching = true
-            simulation.handle(.touchDown(Point(Double(event.button.x) / scale, Double(event.button.y) / scale)), at: time)
+            simulation.handle(.touchDown(point(event.button.x, event.button.y)), at: time)
             changed = true
         case SDL_MOUSEMOTION.rawValue where isTouching:
-            simulation.handle(.touchMove(Point(Double(event.motion.x) / scale, Double(event.motion.y) / scale)), at: time)
+            simulation.handle(.touchMove(point(event.motion.x, event.motion.y)), at: time)
             changed = true
         case SDL_MOUSEBUTTONUP.rawValue where event.button.button == UInt8(SDL_BUTTON_LEFT) && isTouching:
             isTouching = false
-            simulation.handle(.touchUp(Point(Double(event.button.x) / scale, Double(event.button.y) / scale)), at: time)
+            simulation.handle(.touchUp(point(event.button.x, event.button.y)), at: time)
             changed = true
         case SDL_MOUSEWHEEL.rawValue where !isTouching:
             // SDL counts notches, y positive away from the user: that shows the content above, so the offset falls.
@@ -170,6 +174,7 @@ final class WindowHost: FrameInput, FrameDisplay {
             simulation.handle(.wheel(Point(notches.x * notch, -notches.y * notch), at: pointer), at: time)
             changed = true
         case SDL_WINDOWEVENT.rawValue:
+            updateLayout()
             changed = true
         default:
             break
@@ -185,15 +190,71 @@ final class WindowHost: FrameInput, FrameDisplay {
         }
     }
 
+    // MARK: Layout
+
+    /// The phone and the side area in the renderer's output pixels.
+    struct Layout {
+        var phone: SDL_Rect
+        var side: SDL_Rect?
+        var zoom: Double
+    }
+
+    /// Lays the phone out in the window: as tall as the window with the side area beside it when the window is
+    /// wide enough for one (`Simulation.sideMinimumWidth`), else as large as fits, centred. Tells the simulation
+    /// how much room there is beside the phone.
+    private func updateLayout() {
+        var ow: Int32 = 0, oh: Int32 = 0
+        guard SDL_GetRendererOutputSize(renderer, &ow, &oh) == 0, ow > 0, oh > 0 else { return }
+        let phone = simulation.phone
+        let cw = Double(phone.pixelWidth), ch = Double(phone.pixelHeight)
+        let tall = Double(oh) / ch
+        let room = (Double(ow) - cw * tall) / tall / phone.scale
+        simulation.sideRoom = Swift.max(0, room)
+        if simulation.sideAreaWidth > 0 {
+            let phoneRect = SDL_Rect(x: 0, y: 0, w: Int32((cw * tall).rounded()), h: oh)
+            layout = Layout(phone: phoneRect, side: SDL_Rect(x: phoneRect.w, y: 0, w: 0, h: oh), zoom: tall)
+        } else {
+            let zoom = Swift.min(Double(ow) / cw, tall)
+            let w = Int32((cw * zoom).rounded()), h = Int32((ch * zoom).rounded())
+            layout = Layout(phone: SDL_Rect(x: (ow - w) / 2, y: (oh - h) / 2, w: w, h: h), side: nil, zoom: zoom)
+        }
+    }
+
+    /// A mouse position in window coordinates as a point of the phone's screen (beyond its right edge: the side
+    /// area).
+    private func point(_ x: Int32, _ y: Int32) -> Point {
+        var ww: Int32 = 0, wh: Int32 = 0, ow: Int32 = 0, oh: Int32 = 0
+        SDL_GetWindowSize(window, &ww, &wh)
+        SDL_GetRendererOutputSize(renderer, &ow, &oh)
+        // Output pixels per window coordinate: above 1 on a high-density display.
+        let density = ww > 0 ? Double(ow) / Double(ww) : 1
+        let perPoint = layout.zoom * simulation.phone.scale
+        return Point((Double(x) * density - Double(layout.phone.x)) / perPoint,
+                     (Double(y) * density - Double(layout.phone.y)) / perPoint)
+    }
+
     // MARK: FrameDisplay
 
-    func upload(_ canvas: Canvas) {
+    func upload(_ canvas: Canvas, side: Canvas?) {
         SDL_UpdateTexture(texture, nil, canvas.pixels, Int32(canvas.width * 4))
+        guard let side else { return }
+        if sideTexture == nil || sideTextureWidth != side.width {
+            if let sideTexture { SDL_DestroyTexture(sideTexture) }
+            sideTexture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888.rawValue,
+                                            Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(side.width), Int32(side.height))
+            sideTextureWidth = sideTexture == nil ? 0 : side.width
+        }
+        SDL_UpdateTexture(sideTexture, nil, side.pixels, Int32(side.width * 4))
     }
 
     func present() {
         SDL_RenderClear(renderer)
-        SDL_RenderCopy(renderer, texture, nil, nil)
+        var phone = layout.phone
+        SDL_RenderCopy(renderer, texture, nil, &phone)
+        if var side = layout.side, let sideTexture, simulation.sideCanvas != nil {
+            side.w = Int32((Double(sideTextureWidth) * layout.zoom).rounded())
+            SDL_RenderCopy(renderer, sideTexture, nil, &side)
+        }
         SDL_RenderPresent(renderer)
         let end = MonotonicClock.seconds()
         // Presents following each other faster than the display refreshes did not wait for vsync: pace ourselves.
