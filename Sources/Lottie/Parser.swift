@@ -69,6 +69,15 @@ struct LottieParser {
         return n
     }
 
+    /// A layer's time stretch: 0.001 to 1000 either way (a negative one plays a precomposition backwards).
+    private func stretch(_ node: JSONNode) throws(LottieError) -> Double {
+        let sr = try number(node, "sr", default: 1, in: -1000...1000)
+        guard abs(sr) >= 0.001 else {
+            throw fail(node["sr"] ?? node, "'sr' is \(sr): a time stretch is 0.001…1000, or −1000…−0.001 to play backwards")
+        }
+        return sr
+    }
+
     mutating func animation(_ root: JSONNode) throws(LottieError) -> LottieAnimation {
         guard root.isObject else { throw fail(root, "a Lottie file is a JSON object") }
         let frame = -LottieAnimation.maxFrame...LottieAnimation.maxFrame
@@ -193,7 +202,7 @@ struct LottieParser {
             inPoint: try number(node, "ip", default: -LottieAnimation.maxFrame, in: frame),
             outPoint: try number(node, "op", default: LottieAnimation.maxFrame, in: frame),
             startTime: try number(node, "st", default: 0, in: frame),
-            stretch: try number(node, "sr", default: 1, in: 0.001...1000), timeRemap: remap, masks: masks,
+            stretch: try stretch(node), timeRemap: remap, masks: masks,
             matte: node["tt"]?.number.flatMap(LottieParser.wholeNumber).flatMap { LottieLayer.Matte(rawValue: $0) },
             isMatteSource: node["td"]?.number == 1, hidden: node["hd"]?.number == 1, blendMode: blendMode)
     }

@@ -131,25 +131,26 @@ public final class LottieRenderer {
             if layer.isMatteSource || layer.hidden || !(frame >= layer.inPoint && frame < layer.outPoint) { continue }
             guard spendDraw(on: layer) else { return }
             let matteSource = layer.matte != nil && i > 0 && layers[i - 1].isMatteSource ? layers[i - 1] : nil
-            let local = (frame - layer.startTime) / layer.stretch
+            // A layer's own keyframes (transform, shapes, masks) are in the time of the composition that holds it,
+            // as lottie-web reads them: its start time shifts the keyframes and the frame alike and cancels out, and
+            // its stretch applies to a precomposition's contents only (docs/reference.md §8).
             let matrix = worldMatrix(layer, in: layers, frame: frame).concatenating(transform)
-            let opacity = unitClamped(layer.transform.opacity.scalar(at: local) / 100)
+            let opacity = unitClamped(layer.transform.opacity.scalar(at: frame) / 100)
             guard opacity > 0 || matteSource != nil else { continue }
             if opacity >= 1 && layer.masks.isEmpty && matteSource == nil && layer.blendMode == .normal {
-                drawContents(layer, animation, local: local, matrix: matrix, into: canvas, depth: depth)
+                drawContents(layer, animation, frame: frame, matrix: matrix, into: canvas, depth: depth)
                 continue
             }
             guard let group = acquire(like: canvas, for: layer) else { return }
-            drawContents(layer, animation, local: local, matrix: matrix, into: group, depth: depth)
-            if !layer.masks.isEmpty { applyMasks(layer.masks, frame: local, matrix: matrix, to: group) }
+            drawContents(layer, animation, frame: frame, matrix: matrix, into: group, depth: depth)
+            if !layer.masks.isEmpty { applyMasks(layer.masks, frame: frame, matrix: matrix, to: group) }
             if let source = matteSource, let mode = layer.matte {
                 guard let matte = acquire(like: canvas, for: source) else { return release(group) }
                 if frame >= source.inPoint && frame < source.outPoint, spendDraw(on: source) {
-                    let sourceLocal = (frame - source.startTime) / source.stretch
                     let m = worldMatrix(source, in: layers, frame: frame).concatenating(transform)
-                    let o = unitClamped(source.transform.opacity.scalar(at: sourceLocal) / 100)
-                    drawContents(source, animation, local: sourceLocal, matrix: m, into: matte, depth: depth)
-                    if !source.masks.isEmpty { applyMasks(source.masks, frame: sourceLocal, matrix: m, to: matte) }
+                    let o = unitClamped(source.transform.opacity.scalar(at: frame) / 100)
+                    drawContents(source, animation, frame: frame, matrix: m, into: matte, depth: depth)
+                    if !source.masks.isEmpty { applyMasks(source.masks, frame: frame, matrix: m, to: matte) }
                     if o < 1 { scale(matte, by: o) }
                 }
                 applyMatte(matte, mode, to: group)
@@ -201,21 +202,23 @@ public final class LottieRenderer {
     /// Most parents followed up from a layer: real rigs are a few deep, and a chain that loops ends here.
     public static let maxParentDepth = 64
 
-    /// The layer's transform followed by its parents', each at its own time; each parent's place in the list was
-    /// found when the file was read.
+    /// The layer's transform followed by its parents', all at the composition's `frame`; each parent's place in
+    /// the list was found when the file was read.
     private func worldMatrix(_ layer: LottieLayer, in layers: [LottieLayer], frame: Double) -> AffineTransform {
-        var m = layer.transform.matrix(at: (frame - layer.startTime) / layer.stretch)
+        var m = layer.transform.matrix(at: frame)
         var parent = layer.parentPosition, steps = 0
         while let i = parent, steps < LottieRenderer.maxParentDepth, i < layers.count {
             let p = layers[i]
-            m = m.concatenating(p.transform.matrix(at: (frame - p.startTime) / p.stretch))
+            m = m.concatenating(p.transform.matrix(at: frame))
             parent = p.parentPosition
             steps += 1
         }
         return m
     }
 
-    private func drawContents(_ layer: LottieLayer, _ animation: LottieAnimation, local: Double,
+    /// Draws what the layer holds at the composition's `frame`: a precomposition's contents at its own time (the
+    /// time remap's value, else the time since the layer's start over its stretch).
+    private func drawContents(_ layer: LottieLayer, _ animation: LottieAnimation, frame: Double,
                               matrix: AffineTransform, into canvas: Canvas, depth: Int) {
         switch layer.kind {
         case .null: return
@@ -224,8 +227,12 @@ public final class LottieRenderer {
                             into: canvas)
         case .precomp(let id, let w, let h):
             guard let layers = animation.precomps[id] else { return }
-            var time = local
-            if let remap = layer.timeRemap { time = remap.scalar(at: local) * animation.frameRate }
+            var time = (frame - layer.startTime) / layer.stretch
+            if let remap = layer.timeRemap {
+                time = remap.scalar(at: frame) * animation.frameRate
+                // lottie-web steps back a frame from a remapped time that lands on the layer's out point.
+                if time == layer.outPoint { time = layer.outPoint - 1 }
+            }
             guard w > 0, h > 0 else {
                 return drawComposition(layers, animation, frame: time, transform: matrix, into: canvas,
                                        depth: depth + 1)
@@ -238,9 +245,9 @@ public final class LottieRenderer {
             release(group)
         case .shape(let items):
             scene.reset()
-            scene.collect(items, frame: local, matrix: matrix, opacity: 1)
-            scene.applyTrims(frame: local)
-            drawPaints(frame: local, into: canvas)
+            scene.collect(items, frame: frame, matrix: matrix, opacity: 1)
+            scene.applyTrims(frame: frame)
+            drawPaints(frame: frame, into: canvas)
         }
     }
 

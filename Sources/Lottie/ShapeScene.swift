@@ -116,7 +116,9 @@ struct ShapeScene {
         cutPath.removeAll(keepingCapacity: true)
         if b > a {
             keep(index, from, Swift.min(to, 1), spanning: a, b)
-            keep(index, 0, to - 1, spanning: a, b)
+            // The part past 1 comes round from the start: all of it when the offset took both ends past 1
+            // (docs/reference.md §8).
+            keep(index, Swift.max(from - 1, 0), to - 1, spanning: a, b)
         }
         swap(&shapes[index], &cutPath)
     }

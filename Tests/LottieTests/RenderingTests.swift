@@ -244,6 +244,23 @@ import Testing
         #expect(alpha(c, 10, 50) == 255 && alpha(c, 90, 50) == 255 && alpha(c, 50, 50) == 0)
     }
 
+    @Test("An offset taking both ends of a trim past the end wraps both: 60…80 % by 270° is 35…55 %, and equal ends draw nothing")
+    func trimsWrapBothEnds() throws {
+        func line(s: Double, e: Double, o: Double) throws -> Canvas {
+            try render([Lot.shapeLayer("t", [Lot.group([Lot.path([[0, 50], [100, 50]], closed: false),
+                                                        Lot.stroke(Fixtures.red, w: 10, cap: 0),
+                                                        Lot.trim(s: .number(s), e: .number(e), o: .number(o))])])])
+        }
+        let c = try line(s: 60, e: 80, o: 270)
+        #expect(alpha(c, 34, 50) == 0 && alpha(c, 36, 50) == 255 && alpha(c, 54, 50) == 255 && alpha(c, 56, 50) == 0)
+        #expect(alpha(c, 5, 50) == 0 && alpha(c, 70, 50) == 0)
+        // Equal ends: nothing, wherever the offset puts them (80 % by 270°: 105 %, i.e. 5 %).
+        for o in [0.0, 90, 270, -99] {
+            let empty = try line(s: 80, e: 80, o: o)
+            #expect((0..<100).allSatisfy { alpha(empty, $0, 50) == 0 }, "offset \(o)")
+        }
+    }
+
     @Test func layersShowFromTheirInPointUntilBeforeTheirOutPoint() throws {
         let layer = Lot.shapeLayer("brief", [Lot.group([Lot.rect([50, 50], [100, 100]), Lot.fill(Fixtures.red)])],
                                    ip: 10, op: 20)
@@ -261,5 +278,64 @@ import Testing
                         "w": 100, "h": 100, "ip": 0, "op": 60, "st": 0, "tm": Lot.value(0.5)]
         let c = try render([layer], assets: [["id": "inner", "layers": [inner]]], frame: 40)
         #expect(alpha(c, 50, 50) == 255 && alpha(c, 20, 50) == 0)
+    }
+
+    // MARK: Time, as lottie-web keeps it
+
+    /// A 10×10 square whose left edge moves linearly from x 0 at `from` to x 90 at `to` (the layer's own
+    /// keyframes), in a layer starting at `st` stretched by `sr`.
+    func mover(from: Double, to: Double, st: Double = 0, sr: Double = 1, ip: Double = -1000, op: Double = 1000) -> J {
+        Lot.shapeLayer("mover", [Lot.group([Lot.rect([5, 50], [10, 10]), Lot.fill(Fixtures.red)])],
+                       ks: Lot.transform(animated: ["p": Lot.animated([K(t: from, s: [0, 0], ease: (0, 0, 1, 1)),
+                                                                       K(t: to, s: [90, 0])])]),
+                       ip: ip, op: op, st: st, extra: [("sr", .number(sr))])
+    }
+
+    /// The x of the square's left edge in `c` (the first column with ink on its middle row).
+    func leftEdge(_ c: Canvas) -> Int? { (0..<c.width).first { alpha(c, $0, 50) > 127 } }
+
+    @Test("A layer's keyframes are read at the time of its composition: start time and stretch move neither them nor the frame")
+    func layerKeyframesInCompositionTime() throws {
+        // Keyframes at 20 and 40; at frame 30 the square is halfway (x 45), whatever st and sr (lottie-web compares
+        // the frame minus st with each keyframe's time minus st, and divides by sr only inside a precomposition).
+        for (st, sr) in [(0.0, 1.0), (20, 1), (-15, 1), (7, 2), (20, 0.5), (10, -1)] {
+            let c = try render([mover(from: 20, to: 40, st: st, sr: sr)], frame: 30)
+            #expect(leftEdge(c) == 45, "st \(st), sr \(sr)")
+        }
+    }
+
+    @Test("A precomposition shows its contents at (frame − st) / sr, backwards for a negative stretch, and its own transform at the frame")
+    func precompositionTime() throws {
+        let inner = mover(from: 0, to: 10)
+        func precomp(st: Double, sr: Double, extra: [(String, J)] = []) -> J {
+            var layer: J = ["ddd": 0, "ind": 1, "ty": 0, "nm": "pre", "refId": "inner", "sr": .number(sr),
+                            "ks": Lot.transform(), "w": 100, "h": 100, "ip": -1000, "op": 1000, "st": .number(st)]
+            for (k, v) in extra { layer = layer.with(k, v) }
+            return layer
+        }
+        // Frame 20 of the outer composition: (20 − 10) / 2 = 5 inside, halfway: x 45.
+        let assets: [J] = [["id": "inner", "layers": [inner]]]
+        #expect(leftEdge(try render([precomp(st: 10, sr: 2)], assets: assets, frame: 20)) == 45)
+        // A negative stretch plays backwards: (4 − 12) / −1 = 8 inside: x 72.
+        #expect(leftEdge(try render([precomp(st: 12, sr: -1)], assets: assets, frame: 4)) == 72)
+        // The precomposition layer's own keyframes are in the outer time: moved 10 right from frame 20 to 30. At
+        // frame 26 it is 6 right, and inside it is (26 − 10) / 2 = 8: x 72 + 6.
+        let moving = precomp(st: 10, sr: 2, extra: [("ks", Lot.transform(animated: ["p": Lot.animated([
+            K(t: 20, s: [0, 0], ease: (0, 0, 1, 1)), K(t: 30, s: [10, 0])])]))])
+        #expect(leftEdge(try render([moving], assets: assets, frame: 26)) == 78)
+    }
+
+    @Test("A time remap is read at the time of the composition holding the layer")
+    func timeRemapInCompositionTime() throws {
+        // The remap runs from 0 s at frame 10 to 1 s at frame 40 (30 fps); at frame 13 it is 0.1 s: inner frame 3,
+        // x 27, whatever the layer's start time.
+        let inner = mover(from: 0, to: 10)
+        for st in [0.0, 10, 25] {
+            let layer: J = ["ddd": 0, "ind": 1, "ty": 0, "nm": "remapped", "refId": "inner", "ks": Lot.transform(),
+                            "w": 100, "h": 100, "ip": -1000, "op": 1000, "st": .number(st),
+                            "tm": Lot.animated([K(t: 10, s: [0], ease: (0, 0, 1, 1)), K(t: 40, s: [1])])]
+            let c = try render([layer], assets: [["id": "inner", "layers": [inner]]], frame: 13)
+            #expect(leftEdge(c) == 27, "st \(st)")
+        }
     }
 }
