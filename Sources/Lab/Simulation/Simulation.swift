@@ -32,6 +32,10 @@ public final class Simulation {
     /// How long a refresh or a load runs before the simulator ends it by itself (when `autoEndsRefreshing`), in
     /// seconds: long enough to watch the refreshing animation, as a quick network answer would be.
     static let autoEndDelay = 1.5
+    /// Points of content one wheel notch scrolls: about three 13–14 pt lines, as desktop systems scroll three
+    /// lines per notch (an assumption of this simulator; iOS has no wheel). On the tuning panel a notch is one
+    /// step of a value or one line.
+    public static let wheelNotch = 40.0
     /// How many new items an automatic end reports on a header that tells them (`RefreshEffect.reportsNewItems`).
     static let newItemsPerRefresh = 12
 

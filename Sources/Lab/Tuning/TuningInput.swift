@@ -3,13 +3,9 @@ import Geometry
 /// The tuning panel under the mouse: a click selects a row, a drag along a row or the wheel over its value tunes
 /// it (Shift: ten steps), a drag up or down or the wheel elsewhere over the sheet scrolls the lines.
 extension Simulation {
-    /// Points of content one wheel notch scrolls: about three 13–14 pt lines, as desktop systems scroll three
-    /// lines per notch (an assumption of this simulator; iOS has no wheel). On the tuning panel a notch is one
-    /// step of a value or one line.
-    public static let wheelNotch = 40.0
-
     /// A touch that goes down on the open panel's sheet is the panel's to its end, and the list behind gets
-    /// nothing; so is the wheel over the sheet. A row is selected by a tap on it or a drag along it. Returns whether the event was the panel's.
+    /// nothing; so is the wheel over the sheet. A row is selected by a tap on it or a drag along it. Returns
+    /// whether the event was the panel's.
     func handleOnTuningPanel(_ event: InputEvent) -> Bool {
         let sheet = tuningSheet
         switch event {
