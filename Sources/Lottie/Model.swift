@@ -166,8 +166,65 @@ public indirect enum ShapeItem: Sendable {
     case fill(Fill)
     case stroke(Stroke)
     case trim(Trim)
+    /// Copies of the items above it in its group.
+    case repeater(Repeater)
     /// A group's own transform, which the parser moves onto its group.
     case transform(Transform)
+}
+
+/// Copies of the items above a repeater in its group, each moved one more step of `transform` than the one
+/// before, as lottie-web draws them (docs/reference.md §8).
+public struct Repeater: Sendable {
+    public var copies: Animated
+    /// Steps of the transform the first copy already has (fractions interpolate a step).
+    public var offset: Animated
+    /// Whether each copy lies above the next (After Effects' "Above"), the first copy on top; else below.
+    public var above: Bool
+    /// One step: anchor, position, scale and rotation (the rest of a transform is not used).
+    public var transform: Transform
+    /// The first and the last copy's opacity, in %; the copies between are interpolated.
+    public var startOpacity: Animated
+    public var endOpacity: Animated
+
+    /// The most copies drawn of one repeater: past it a file costs more than any header needs.
+    public static let maxCopies = 1000
+
+    /// How many copies there are at `frame` (the count rounded up, as lottie-web does).
+    public func count(at frame: Double) -> Int {
+        let c = copies.scalar(at: frame).rounded(.up)
+        return c.isFinite ? Int(Swift.min(Swift.max(c, 0), Double(Repeater.maxCopies))) : 0
+    }
+
+    /// The matrix and opacity of copy `index` of `count`, counted from the top one, at `frame`.
+    public func copy(_ index: Int, of count: Int, at frame: Double) -> (matrix: AffineTransform, opacity: Double) {
+        // Copies are placed top first: "Above" gives the top one the fewest steps, "below" the most.
+        let steps = above ? index : count - 1 - index
+        let offset = self.offset.scalar(at: frame)
+        let n = (offset.isFinite ? offset : 0) + Double(steps)
+        let a = transform.anchor.sample(at: frame), p = transform.position.sample(at: frame)
+        let s = transform.scale.sample(at: frame), r = transform.rotation.scalar(at: frame)
+        let sx = Repeater.scale(s.at(0, 100) / 100, offset: offset.isFinite ? offset : 0, steps: steps)
+        let sy = Repeater.scale(s.at(1, 100) / 100, offset: offset.isFinite ? offset : 0, steps: steps)
+        let matrix = AffineTransform(translationX: -a.at(0), y: -a.at(1))
+            .concatenating(AffineTransform(rotationAngle: r * n * .pi / 180))
+            .concatenating(AffineTransform(scaleX: sx, y: sy))
+            .concatenating(AffineTransform(translationX: a.at(0) + p.at(0) * n, y: a.at(1) + p.at(1) * n))
+        let so = startOpacity.scalar(at: frame), eo = endOpacity.scalar(at: frame)
+        let share = count > 1 ? Double(index) / Double(count - 1) : 0
+        return (matrix, unitClamped((so + (eo - so) * share) / 100))
+    }
+
+    /// The scale after the offset's steps and `steps` whole ones: a whole step multiplies by `s`, a fraction f
+    /// of one by s + (1 − s)(1 − f), and steps back divide.
+    static func scale(_ s: Double, offset: Double, steps: Int) -> Double {
+        let whole = offset.rounded(.towardZero), fraction = abs(offset - whole)
+        var f = pow(s, whole + Double(steps))
+        if fraction > 0 {
+            let part = s + (1 - s) * (1 - fraction)
+            f = offset > 0 ? f * part : f / part
+        }
+        return f.isFinite ? f : 0
+    }
 }
 
 public struct Star: Sendable {

@@ -265,8 +265,16 @@ struct LottieParser {
         case "tm":
             return .trim(Trim(start: try animated(node["s"], [0]), end: try animated(node["e"], [100]),
                               offset: try animated(node["o"], [0]), individually: node["m"]?.number == 2))
+        case "rp":
+            let tr = node["tr"]
+            var step = Transform.identity
+            if let tr { step = try transform(tr) }
+            return .repeater(Repeater(copies: try animated(node["c"], [1]), offset: try animated(node["o"], [0]),
+                                      above: node["m"]?.number != 2, transform: step,
+                                      startOpacity: try animated(tr?["so"], [100]),
+                                      endOpacity: try animated(tr?["eo"], [100])))
         default:
-            let names = ["rp": "repeaters", "rd": "rounded corners", "mm": "merge paths", "tw": "twist",
+            let names = ["rd": "rounded corners", "mm": "merge paths", "tw": "twist",
                          "pb": "pucker and bloat", "zz": "zig zag", "op": "offset paths"]
             skip(names[ty] ?? "shape items of type '\(ty)'")
             return nil

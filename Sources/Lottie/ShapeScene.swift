@@ -36,13 +36,35 @@ struct ShapeScene {
         trims.removeAll(keepingCapacity: true)
     }
 
+    /// The most paths one layer's scene holds: copies of copies past it are not added.
+    static let maxShapes = 100_000
+
     mutating func collect(_ items: [ShapeItem], frame: Double, matrix: AffineTransform, opacity: Double) {
+        collect(items[...], frame: frame, matrix: matrix, opacity: opacity)
+    }
+
+    private mutating func collect(_ items: ArraySlice<ShapeItem>, frame: Double, matrix: AffineTransform,
+                                  opacity: Double) {
         let begin = count
-        for item in items {
+        var rest = items
+        // The last repeater of the group copies the items above it, each copy a group of its own (so that a paint
+        // among them covers its copy's paths only); an earlier repeater is repeated within each copy.
+        if let r = items.lastIndex(where: { if case .repeater = $0 { true } else { false } }),
+           case .repeater(let repeater) = items[r] {
+            let copies = repeater.count(at: frame)
+            for index in 0..<copies {
+                guard count < ShapeScene.maxShapes else { break }
+                let copy = repeater.copy(index, of: copies, at: frame)
+                collect(items[..<r], frame: frame, matrix: copy.matrix.concatenating(matrix),
+                        opacity: opacity * copy.opacity)
+            }
+            rest = items[(r + 1)...]
+        }
+        for item in rest {
             switch item {
             case .group(let contents, let transform):
                 let o = unitClamped(transform.opacity.scalar(at: frame) / 100)
-                collect(contents, frame: frame, matrix: transform.matrix(at: frame).concatenating(matrix),
+                collect(contents[...], frame: frame, matrix: transform.matrix(at: frame).concatenating(matrix),
                         opacity: opacity * o)
             case .rectangle(let p, let s, let r, let reversed):
                 ShapeGeometry.rectangle(center: p.sample(at: frame), size: s.sample(at: frame),
@@ -61,7 +83,7 @@ struct ShapeScene {
                 paints.append(PaintUse(item: item, matrix: matrix, opacity: opacity, shapes: begin..<count))
             case .trim(let trim):
                 trims.append((trim, begin..<count))
-            case .transform:
+            case .transform, .repeater:
                 continue
             }
         }

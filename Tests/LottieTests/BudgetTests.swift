@@ -2,6 +2,7 @@
 @testable import Lottie
 import Geometry
 import Layers
+import Motion
 import Raster
 import Refresh
 import Testing
@@ -261,5 +262,23 @@ import UserFiles
         effect.animation = fine
         LayerRenderer().render(effect.layer, into: canvas, at: 0, transform: .identity)
         #expect(effect.renderError == nil)
+    }
+
+    @Test("Repeaters of repeaters are bounded: a million copies asked for are 1000 a repeater and 100,000 paths a layer, gathered in bounded time")
+    func repeatedRepeatersAreBounded() throws {
+        let items: [ShapeItem] = [
+            .rectangle(position: .constant([5, 5]), size: .constant([10, 10]), roundness: .constant([0]), reversed: false),
+            .repeater(Repeater(copies: .constant([1e6]), offset: .constant([0]), above: true,
+                               transform: .identity, startOpacity: .constant([100]), endOpacity: .constant([100]))),
+            .repeater(Repeater(copies: .constant([1e6]), offset: .constant([0]), above: true,
+                               transform: .identity, startOpacity: .constant([100]), endOpacity: .constant([100]))),
+        ]
+        #expect(Repeater(copies: .constant([1e6]), offset: .constant([0]), above: true, transform: .identity,
+                         startOpacity: .constant([100]), endOpacity: .constant([100])).count(at: 0) == Repeater.maxCopies)
+        var scene = ShapeScene()
+        let start = MonotonicClock.seconds()
+        scene.collect(items, frame: 0, matrix: .identity, opacity: 1)
+        #expect(scene.count <= ShapeScene.maxShapes && scene.count >= ShapeScene.maxShapes - Repeater.maxCopies)
+        #expect(MonotonicClock.seconds() - start < 5)   // about 1.4 s in a debug build
     }
 }

@@ -130,6 +130,13 @@ enum Lot {
         }
         return s
     }
+    /// A repeater: `c` copies, `o` steps of offset, each step moving by `p`, turning by `r` about `a`, scaling by `s`;
+    /// opacity from `so` to `eo` %; `above` is After Effects' "Above" composite (m 1), else "Below" (m 2).
+    static func repeater(c: J, o: J = 0, above: Bool = true, a: J = [0, 0], p: J = [0, 0], s: J = [100, 100], r: J = 0,
+                         so: J = 100, eo: J = 100) -> J {
+        ["ty": "rp", "c": value(c), "o": value(o), "m": above ? 1 : 2,
+         "tr": ["ty": "tr", "p": value(p), "a": value(a), "s": value(s), "r": value(r), "so": value(so), "eo": value(eo)]]
+    }
     static func trim(s: J, e: J, o: J = 0, individually: Bool = false) -> J {
         ["ty": "tm", "s": value(s), "e": value(e), "o": value(o), "m": individually ? 2 : 1]
     }

@@ -338,4 +338,62 @@ import Testing
             #expect(leftEdge(c) == 27, "st \(st)")
         }
     }
+
+    // MARK: Repeaters, as lottie-web draws them
+
+    /// A 10×10 red square at x 0…10, y 45…55, repeated by `repeater`, with the fill after the repeater.
+    func repeated(_ repeater: J, fillFirst: Bool = false) throws -> Canvas {
+        let square = Lot.rect([5, 50], [10, 10])
+        let items: [J] = fillFirst ? [square, Lot.fill(Fixtures.red), repeater] : [square, repeater, Lot.fill(Fixtures.red)]
+        return try render([Lot.shapeLayer("r", [Lot.group(items)])])
+    }
+
+    @Test("A repeater's copies step by its transform from the offset on, rounded up in number, whichever side the fill is")
+    func repeaterSteps() throws {
+        // Four copies 20 apart: squares at 0, 20, 40 and 60; nothing at 80.
+        for fillFirst in [false, true] {
+            let c = try repeated(Lot.repeater(c: 4, p: [20, 0]), fillFirst: fillFirst)
+            #expect([5, 25, 45, 65].allSatisfy { alpha(c, $0, 50) == 255 } && alpha(c, 85, 50) == 0 && alpha(c, 15, 50) == 0)
+        }
+        // An offset of one step moves them all: 20 … 80.
+        let offset = try repeated(Lot.repeater(c: 4, o: 1, p: [20, 0]))
+        #expect(alpha(offset, 5, 50) == 0 && [25, 45, 65, 85].allSatisfy { alpha(offset, $0, 50) == 255 })
+        // 2.2 copies are 3 (lottie-web rounds the count up).
+        let partial = try repeated(Lot.repeater(c: 2.2, p: [20, 0]))
+        #expect(alpha(partial, 45, 50) == 255 && alpha(partial, 65, 50) == 0)
+        // Half a step of offset: half the move, and a scale halfway to the step's: 0.5 + 0.5 × 0.5 = 0.75 of the
+        // square about the anchor (5, 50), then 10 to the right: x 11.25 … 18.75, its edge pixels three quarters in.
+        let half = try repeated(Lot.repeater(c: 1, o: 0.5, a: [5, 50], p: [20, 0], s: [50, 50]))
+        #expect(alpha(half, 12, 50) == 255 && alpha(half, 17, 50) == 255 && alpha(half, 10, 50) == 0 && alpha(half, 19, 50) == 0)
+        #expect(abs(alpha(half, 11, 50) - 191) <= 2 && abs(alpha(half, 18, 50) - 191) <= 2)
+    }
+
+    @Test("A repeater turns and scales each copy one more step about its anchor")
+    func repeaterTurnsAndScales() throws {
+        // Four copies turned 90° each about (50, 50): the square at the left edge's middle comes round to the top,
+        // the right and the bottom (clockwise, as a layer turns).
+        let square = Lot.rect([5, 50], [10, 10])
+        let turned = try render([Lot.shapeLayer("r", [Lot.group([square, Lot.repeater(c: 2, a: [50, 50], r: 90),
+                                                                 Lot.fill(Fixtures.red)])])])
+        #expect(alpha(turned, 5, 50) == 255 && alpha(turned, 50, 5) == 255 && alpha(turned, 95, 50) == 0)
+        // Scale 50 % a step about (5, 50): copy 1 is 5 wide, copy 2 is 2.5 wide, both centred on the first.
+        let scaled = try render([Lot.shapeLayer("r", [Lot.group([Lot.rect([5, 50], [10, 10]),
+                                                                 Lot.repeater(c: 3, a: [5, 50], s: [50, 50], so: 100, eo: 100),
+                                                                 Lot.fill(Fixtures.red)])])])
+        #expect(alpha(scaled, 1, 50) == 255 && alpha(scaled, 5, 50) == 255)
+    }
+
+    @Test("A repeater's opacity runs from the start to the end opacity; Above puts the first copy on top, Below the last")
+    func repeaterOpacityAndOrder() throws {
+        // Three copies apart: opacities 100, 60 and 20 %.
+        let faded = try repeated(Lot.repeater(c: 3, p: [20, 0], so: 100, eo: 20), fillFirst: true)
+        #expect(alpha(faded, 5, 50) == 255 && abs(alpha(faded, 25, 50) - 153) <= 1 && abs(alpha(faded, 45, 50) - 51) <= 1)
+        // Two copies overlapping by half, the first opaque and the second at 50 %. Above: the opaque one (0…10) on
+        // top, the half one shows at 10…15. Below: the copy with one step (5…15) is the first and opaque, on top;
+        // the one without a step (0…10) is the half one, seen at 0…5.
+        let above = try repeated(Lot.repeater(c: 2, p: [5, 0], so: 100, eo: 50), fillFirst: true)
+        #expect(alpha(above, 2, 50) == 255 && alpha(above, 7, 50) == 255 && abs(alpha(above, 12, 50) - 128) <= 1)
+        let below = try repeated(Lot.repeater(c: 2, above: false, p: [5, 0], so: 100, eo: 50), fillFirst: true)
+        #expect(abs(alpha(below, 2, 50) - 128) <= 1 && alpha(below, 7, 50) == 255 && alpha(below, 12, 50) == 255)
+    }
 }
