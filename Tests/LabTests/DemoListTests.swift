@@ -49,8 +49,8 @@ struct DemoListTests {
         #expect(simulation.list.laidOutRowCount == 9)
     }
 
-    @Test("The debug overlay draws the header's threshold line across the screen")
-    func debugOverlay() {
+    /// A simulation with the debug overlay on, drawn once its toast has gone.
+    func debugFrame() -> Simulation {
         let clock = SimulatedClock()
         let simulation = Simulation(clock: clock)
         simulation.perform(.toggleDebugOverlay)
@@ -58,6 +58,12 @@ struct DemoListTests {
         simulation.step()
         simulation.render()
         simulation.renderOverlays()
+        return simulation
+    }
+
+    @Test("The debug overlay draws the header's threshold line across the screen")
+    func debugOverlay() {
+        let simulation = debugFrame()
         // Sticky arms at 88 pt: the line is at 64 + 88 = 152 pt, pixel rows 303 and 304, red over the white rows.
         let pixel = simulation.canvas[740, 303]
         #expect(pixel >> 16 & 0xFF > 240 && pixel & 0xFF < 120)
@@ -66,13 +72,7 @@ struct DemoListTests {
     @Test("The debug overlay labels each line on a dark backing and has a legend of its colours and the state",
           .enabled(if: standardFontsInstalled, "the standard fonts are installed"))
     func debugLabels() {
-        let clock = SimulatedClock()
-        let simulation = Simulation(clock: clock)
-        simulation.perform(.toggleDebugOverlay)
-        clock.advance(by: Toast.duration)
-        simulation.step()
-        simulation.render()
-        simulation.renderOverlays()
+        let simulation = debugFrame()
         // Every line has its label on a dark backing, over whatever row lies there: the trigger's at the right
         // just above it, the refreshing inset's (44 pt: 108 pt, pixel 216) at the left.
         func isDark(_ x: Int, _ y: Int) -> Bool { simulation.canvas[x, y] & 0xFF < 60 && simulation.canvas[x, y] >> 8 & 0xFF < 60 }
