@@ -195,23 +195,38 @@ public struct Repeater: Sendable {
         return c.isFinite ? Int(Swift.min(Swift.max(c, 0), Double(Repeater.maxCopies))) : 0
     }
 
-    /// The matrix and opacity of copy `index` of `count`, counted from the top one, at `frame`.
-    public func copy(_ index: Int, of count: Int, at frame: Double) -> (matrix: AffineTransform, opacity: Double) {
-        // Copies are placed top first: "Above" gives the top one the fewest steps, "below" the most.
-        let steps = above ? index : count - 1 - index
+    /// The repeater's values at one frame, read once for all its copies.
+    public struct Copies {
+        public let count: Int
+        let above: Bool
+        let offset: Double, anchor: (x: Double, y: Double), position: (x: Double, y: Double)
+        let scale: (x: Double, y: Double), rotation: Double, startOpacity: Double, endOpacity: Double
+
+        /// The matrix and opacity of copy `index`, counted from the top one.
+        public func copy(_ index: Int) -> (matrix: AffineTransform, opacity: Double) {
+            // Copies are placed top first: "Above" gives the top one the fewest steps, "below" the most.
+            let steps = above ? index : count - 1 - index
+            let n = offset + Double(steps)
+            let sx = Repeater.scale(scale.x, offset: offset, steps: steps)
+            let sy = Repeater.scale(scale.y, offset: offset, steps: steps)
+            let matrix = AffineTransform(translationX: -anchor.x, y: -anchor.y)
+                .concatenating(AffineTransform(rotationAngle: rotation * n * .pi / 180))
+                .concatenating(AffineTransform(scaleX: sx, y: sy))
+                .concatenating(AffineTransform(translationX: anchor.x + position.x * n, y: anchor.y + position.y * n))
+            let share = count > 1 ? Double(index) / Double(count - 1) : 0
+            return (matrix, unitClamped((startOpacity + (endOpacity - startOpacity) * share) / 100))
+        }
+    }
+
+    /// The copies at `frame`.
+    public func copies(at frame: Double) -> Copies {
         let offset = self.offset.scalar(at: frame)
-        let n = (offset.isFinite ? offset : 0) + Double(steps)
         let a = transform.anchor.sample(at: frame), p = transform.position.sample(at: frame)
-        let s = transform.scale.sample(at: frame), r = transform.rotation.scalar(at: frame)
-        let sx = Repeater.scale(s.at(0, 100) / 100, offset: offset.isFinite ? offset : 0, steps: steps)
-        let sy = Repeater.scale(s.at(1, 100) / 100, offset: offset.isFinite ? offset : 0, steps: steps)
-        let matrix = AffineTransform(translationX: -a.at(0), y: -a.at(1))
-            .concatenating(AffineTransform(rotationAngle: r * n * .pi / 180))
-            .concatenating(AffineTransform(scaleX: sx, y: sy))
-            .concatenating(AffineTransform(translationX: a.at(0) + p.at(0) * n, y: a.at(1) + p.at(1) * n))
-        let so = startOpacity.scalar(at: frame), eo = endOpacity.scalar(at: frame)
-        let share = count > 1 ? Double(index) / Double(count - 1) : 0
-        return (matrix, unitClamped((so + (eo - so) * share) / 100))
+        let s = transform.scale.sample(at: frame)
+        return Copies(count: count(at: frame), above: above, offset: offset.isFinite ? offset : 0,
+                      anchor: (a.at(0), a.at(1)), position: (p.at(0), p.at(1)),
+                      scale: (s.at(0, 100) / 100, s.at(1, 100) / 100), rotation: transform.rotation.scalar(at: frame),
+                      startOpacity: startOpacity.scalar(at: frame), endOpacity: endOpacity.scalar(at: frame))
     }
 
     /// The scale after the offset's steps and `steps` whole ones: a whole step multiplies by `s`, a fraction f

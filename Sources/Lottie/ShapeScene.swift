@@ -51,10 +51,10 @@ struct ShapeScene {
         // among them covers its copy's paths only); an earlier repeater is repeated within each copy.
         if let r = items.lastIndex(where: { if case .repeater = $0 { true } else { false } }),
            case .repeater(let repeater) = items[r] {
-            let copies = repeater.count(at: frame)
-            for index in 0..<copies {
+            let copies = repeater.copies(at: frame)
+            for index in 0..<copies.count {
                 guard count < ShapeScene.maxShapes else { break }
-                let copy = repeater.copy(index, of: copies, at: frame)
+                let copy = copies.copy(index)
                 collect(items[..<r], frame: frame, matrix: copy.matrix.concatenating(matrix),
                         opacity: opacity * copy.opacity)
             }
