@@ -270,11 +270,17 @@ public final class RefreshControl {
             top += scrollView.contentOffset.y + baseTopInset + floatingDistance
         }
         headerLayer.frame = Rect(x: 0, y: top, width: width, height: height)
-        pull = RefreshPull(distance: distance, progress: distance / triggerDistance,
-                           isDragging: scrollView?.isDragging ?? false,
-                           isTracking: scrollView?.isTracking ?? false, time: lastTime,
-                           headerSize: Size(width, height))
+        pull = currentPull(at: lastTime)
         effect.update(pull: pull)
+    }
+
+    /// The pull as it stands now, dated `time`: what the effect is given each frame and at each state change.
+    private func currentPull(at time: Double) -> RefreshPull {
+        let d = distance
+        return RefreshPull(distance: d, progress: d / triggerDistance, isDragging: scrollView?.isDragging ?? false,
+                           isTracking: scrollView?.isTracking ?? false, time: time,
+                           headerSize: Size(scrollView?.boundsSize.width ?? 0, metrics.headerHeight),
+                           language: language)
     }
 
     /// True while the inset is changing or a finishing timeline is under way: the window keeps drawing.
@@ -470,7 +476,7 @@ public final class RefreshControl {
             showsHeaderOnLift = false
             liftTime = nil
         }
-        effect.transition(from: old, to: new, at: time)
+        effect.transition(from: old, to: new, pull: currentPull(at: time))
         stateDidChange?(old, new)
     }
 }

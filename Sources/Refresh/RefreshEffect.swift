@@ -132,7 +132,7 @@ public struct RefreshMetrics: Equatable, Sendable {
 ///     func update(pull: RefreshPull) {
 ///         bar.frame = Rect(x: 0, y: 40, width: pull.headerSize.width * min(pull.progress, 1), height: 4)
 ///     }
-///     func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
+///     func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
 ///         bar.backgroundColor = new == .armed ? Color(rgb: 52, 199, 89) : Color(rgb: 0, 122, 255)
 ///     }
 /// }
@@ -148,14 +148,15 @@ public protocol RefreshEffect: AnyObject {
     var layer: Layer { get }
     /// Called once per frame with the pull; this is where per-frame drawing happens.
     func update(pull: RefreshPull)
-    /// Called once for each state change, at the time of the change.
-    func transition(from old: RefreshState, to new: RefreshState, at time: Double)
+    /// Called once for each state change, with the pull as it stands at that moment (its `time` the change's):
+    /// a change comes before the frame's `update(pull:)`, and an effect that reacts to it reads the pull here.
+    func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull)
     /// True while the effect holds its finishing timeline, as the news banner does while a finger is on the list:
     /// meanwhile the wait before the next finishing stage stands still, like the effect's own paused animations,
     /// and it goes on from where it stood once this is false again. False unless an effect says otherwise.
     var holdsFinishing: Bool { get }
-    /// Called when the effect is given to a control, or taken from it (nil): effects that show texts or the
-    /// last-updated time keep it (weakly) to read them.
+    /// Called when the effect is given to a control, or taken from it (nil): effects that show the control's title
+    /// and last-updated time (`StateLabels`) keep it (weakly) to read them.
     func didMove(to control: RefreshControl?)
     /// The texts the header shows in `language` (the control's `strings`): each effect owns its wording, so a new
     /// one changes no shared table. MJRefresh's standard set unless an effect says otherwise.

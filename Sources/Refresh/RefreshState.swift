@@ -96,15 +96,18 @@ public struct RefreshPull: Equatable, Sendable {
     public var time: Double
     /// The header's size: the scroll view's width by the effect's header height.
     public var headerSize: Size
+    /// The language the header's texts are in (the screen's): an effect shows `strings(for: language)`.
+    public var language: RefreshLanguage
 
     /// `isTracking` is `isDragging` unless given: a drag is always tracked.
     public init(distance: Double, progress: Double, isDragging: Bool, isTracking: Bool? = nil, time: Double,
-                headerSize: Size) {
+                headerSize: Size, language: RefreshLanguage = .english) {
         self.distance = distance
         self.progress = progress
         self.isDragging = isDragging
         self.isTracking = isTracking ?? isDragging
         self.time = time
         self.headerSize = headerSize
+        self.language = language
     }
 }

@@ -32,7 +32,7 @@ final class BarEffect: RefreshEffect {
                          height: BarEffect.barHeight)
     }
 
-    func transition(from old: RefreshState, to new: RefreshState, at time: Double) {}
+    func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {}
 
     func strings(for language: RefreshLanguage) -> RefreshStrings {
         var strings = RefreshStrings.standard(language)

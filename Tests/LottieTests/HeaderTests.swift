@@ -8,6 +8,7 @@ import Refresh
 import Scrolling
 import Testing
 @testable import UserFiles
+import TestSupport
 
 /// The lottie header: the pull scrubs a segment, refreshing loops one, the end plays one; segments come from the
 /// file's markers or from frame numbers; the command-line renderer and the header registration.

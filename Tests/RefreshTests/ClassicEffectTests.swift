@@ -5,6 +5,7 @@ import Geometry
 import Refresh
 import Testing
 import Text
+import TestSupport
 
 /// The classic header (docs/reference.md §1, Classic): header 54, armed past 54 while dragging, inset 54 in over 0.25 s
 /// and out over 0.4 s, the arrow flipping to 0.000001 − π (through the right) in 0.18 s, MJRefresh's texts in English

@@ -5,6 +5,7 @@ import Raster
 import Refresh
 import Testing
 import Colors
+import TestSupport
 
 /// A pull pose worked out by hand from docs/reference.md §1, Four dots.
 struct HandPose: Sendable, CustomTestStringConvertible {

@@ -2,6 +2,7 @@ import Geometry
 import Raster
 import Refresh
 import Testing
+import TestSupport
 
 /// The image-sequence header (docs/reference.md §1, MJRefreshGifHeader): below the trigger the image is
 /// ⌊count × pull / trigger⌋ clamped to count − 1; past the trigger and while refreshing, the state's images loop

@@ -7,6 +7,7 @@ import Scrolling
 import Testing
 import Text
 import Colors
+import TestSupport
 
 /// The header's size in the rig: the viewport's width by the news header's 70 pt.
 private let newsHeader = Size(375, 70)
@@ -208,15 +209,14 @@ struct NewsStateTests {
     @Test("A plain success shows Done on the banner, a failure the failure text")
     func bannerWithoutMessage() {
         let effect = NewsEffect()
-        let control = RefreshControl(effect: effect)
-        withExtendedLifetime(control) {
-            effect.transition(from: .refreshing, to: .finishing(.success), at: 1)
-            effect.update(pull: pull(0, at: 1.25))
-            #expect(effect.bannerLabel.string == "Done" && effect.label.string == "Done")
-            control.language = .chinese
-            effect.transition(from: .idle, to: .finishing(.failure), at: 5)
-            #expect(effect.bannerLabel.string == "刷新失败" && effect.label.string == "刷新失败")
-        }
+        effect.transition(from: .refreshing, to: .finishing(.success), at: 1)
+        effect.update(pull: pull(0, at: 1.25))
+        #expect(effect.bannerLabel.string == "Done" && effect.label.string == "Done")
+        // The texts are in the pull's language.
+        var chinese = pull(0, at: 5)
+        chinese.language = .chinese
+        effect.transition(from: .idle, to: .finishing(.failure), pull: chinese)
+        #expect(effect.bannerLabel.string == "刷新失败" && effect.label.string == "刷新失败")
     }
 }
 

@@ -21,8 +21,8 @@ final class RecordingEffect: RefreshEffect {
         pullCount += 1
     }
 
-    func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
-        transitions.append((old, new, time))
+    func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
+        transitions.append((old, new, pull.time))
     }
 
     func didMove(to control: RefreshControl?) {

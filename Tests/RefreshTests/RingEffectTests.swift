@@ -4,6 +4,7 @@ import Raster
 import Refresh
 import Testing
 import Colors
+import TestSupport
 
 /// Values worked out by hand from docs/reference.md §1 (Ring): d = min(1, pull/64), a = max(d − 0.4, 0)·5/3,
 /// end = min(0.8, 0.8a), arrow = min(1, a), rotation = (−0.25 + 0.4a + 2t)·0.5 with t = (s/4 − (s/4)²)·2,

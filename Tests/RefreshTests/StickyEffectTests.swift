@@ -5,6 +5,7 @@ import Raster
 import Refresh
 import Testing
 import Colors
+import TestSupport
 
 /// Records the sticky effect's phases and the rig's time when each began.
 final class StickyRecorder {

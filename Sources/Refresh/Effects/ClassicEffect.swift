@@ -97,7 +97,8 @@ public final class ClassicEffect: StyledEffect {
         labels.didMove(to: control)
     }
 
-    public func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
+    public func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
+        let time = pull.time
         state = new
         labels.transition(to: new)
         let armed = new == .armed

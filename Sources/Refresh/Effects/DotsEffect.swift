@@ -239,7 +239,8 @@ public final class DotsEffect: StyledEffect {
         line.strokeColor = pose.lineColor
     }
 
-    public func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
+    public func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
+        let time = pull.time
         switch new {
         case .refreshing:
             busy = true

@@ -186,7 +186,8 @@ public final class GifEffect: StyledEffect {
         labels.didMove(to: control)
     }
 
-    public func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
+    public func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
+        let time = pull.time
         if GifEffect.imageState(for: new) != GifEffect.imageState(for: old) { loopStart = time }
         state = new
         labels.transition(to: new)

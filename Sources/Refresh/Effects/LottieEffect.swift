@@ -116,7 +116,8 @@ public final class LottieEffect: StyledEffect {
         canvasLayer.frameNumber = frame(at: pull.time)
     }
 
-    public func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
+    public func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
+        let time = pull.time
         switch new {
         case .refreshing, .willRefresh:
             if case .looping = phase { return }

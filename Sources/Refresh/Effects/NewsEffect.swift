@@ -100,7 +100,7 @@ public final class NewsEffect: StyledEffect {
 
     /// The image's frames, built once.
     public let frames: [Path]
-    private weak var control: RefreshControl?
+    /// The language of the texts shown, the pull's as last given.
     private var language = RefreshLanguage.english
     private(set) var state = RefreshState.idle
     private var size = Size.zero
@@ -188,18 +188,12 @@ public final class NewsEffect: StyledEffect {
 
     // MARK: RefreshEffect
 
-    public func didMove(to control: RefreshControl?) {
-        self.control = control
-        if let control { language = control.language }
-        refreshTexts()
-    }
-
     public func update(pull: RefreshPull) {
-        if pull.headerSize != size { layout(pull.headerSize) }
-        if let control, control.language != language {
-            language = control.language
+        if pull.language != language {
+            language = pull.language
             refreshTexts()
         }
+        if pull.headerSize != size { layout(pull.headerSize) }
         switch state {
         case .idle, .pulling, .armed:
             // Pulled: the page fills with lines as the pull nears the threshold.
@@ -233,8 +227,10 @@ public final class NewsEffect: StyledEffect {
     /// True while a finger holds the banner: the controller's wait before the inset returns stands still too.
     public var holdsFinishing: Bool { isBannerPaused }
 
-    public func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
+    public func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
+        let time = pull.time
         state = new
+        language = pull.language
         switch new {
         case .refreshing, .willRefresh:
             startImageCycle(at: time)
@@ -308,9 +304,9 @@ public final class NewsEffect: StyledEffect {
     /// The banner says how many new items came, as NetEase's does.
     public var reportsNewItems: Bool { true }
 
-    /// The texts of the current state and language, from the control's strings.
+    /// The texts of the current state and language.
     private func refreshTexts() {
-        let strings = control?.strings ?? strings(for: language)
+        let strings = strings(for: language)
         switch state {
         case .finishing(.failure):
             label.string = strings.failed

@@ -296,7 +296,8 @@ public final class RingEffect: StyledEffect {
 
     // MARK: RefreshEffect
 
-    public func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
+    public func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
+        let time = pull.time
         state = new
         switch new {
         case .refreshing:

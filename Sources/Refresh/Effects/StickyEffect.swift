@@ -176,7 +176,6 @@ public final class StickyEffect: StyledEffect {
     public let spinner = ActivityIndicatorLayer(style: StickyEffect.spinnerStyle)
     public let resultRow = ResultRowLayer()
 
-    private weak var control: RefreshControl?
     private var busy = false
     /// The header height the blob was last laid out for; NaN forces a layout.
     private var blobHeight = Double.nan
@@ -252,10 +251,6 @@ public final class StickyEffect: StyledEffect {
         style.texts.strings(language, over: RefreshStrings.standard(language))
     }
 
-    public func didMove(to control: RefreshControl?) {
-        self.control = control
-    }
-
     // MARK: Frames
 
     public func update(pull: RefreshPull) {
@@ -286,28 +281,29 @@ public final class StickyEffect: StyledEffect {
         icon.transform = AffineTransform(scaleX: g.scale, y: g.scale)
     }
 
-    public func transition(from old: RefreshState, to new: RefreshState, at time: Double) {
+    public func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
         switch new {
         case .refreshing:
             busy = true
             phase = .refreshing
-            startRefreshing(at: time)
+            startRefreshing(pull: pull)
         case .finishing(let result):
             busy = true
             phase = result == .failure ? .failed : .succeeded
-            showResult(result, state: new, at: time)
+            showResult(result, title: strings(for: pull.language).headerTitle(for: new), at: pull.time)
         case .idle, .pulling, .armed, .noMoreData, .willRefresh:
             if busy || old.isBusy { reset() }
         }
     }
 
     /// The blob fades and collapses; the spinner turns after a short pause.
-    private func startRefreshing(at time: Double) {
+    private func startRefreshing(pull: RefreshPull) {
+        let time = pull.time
         resultRow.isHidden = true
         resultRow.removeAllAnimations()
         blob.removeAllAnimations()
         // The refresh fires within the frame that crossed the threshold: the blob fades from the shape of that pull.
-        layoutBlob(height: control?.distance ?? blobHeight)
+        layoutBlob(height: pull.distance)
         // The model is where the fade ends; the animations run from the current look to it.
         let start = blob.localTime(atParentTime: time)
         fadeOut.beginTime = start
@@ -326,12 +322,12 @@ public final class StickyEffect: StyledEffect {
     }
 
     /// The spinner stops and the result row fades in with its icon.
-    private func showResult(_ result: RefreshResult, state: RefreshState, at time: Double) {
+    private func showResult(_ result: RefreshResult, title: String, at time: Double) {
         spinner.removeAllAnimations()
         spinner.stopAnimating()
         blob.removeAllAnimations()
         blob.opacity = 0
-        resultRow.string = control?.strings.headerTitle(for: state) ?? ""
+        resultRow.string = title
         resultRow.iconPath = result == .failure ? StickyEffect.failureIcon : StickyEffect.successIcon
         resultRow.isHidden = false
         resultRow.removeAllAnimations()
