@@ -226,8 +226,8 @@ extension Path {
     public func flattenForFill<Sink: EdgeSink>(transform t: AffineTransform, tolerance: Double, into sink: inout Sink) {
         var start = Point(0, 0), last = Point(0, 0), open = false
         // Wang's bound in squares (see `segmentCount(squaredSecondDifference:scale:)`), one product per curve.
-        let tol = Swift.max(tolerance, 1e-6)
-        let quadScale = 0.25 * 0.25 / (tol * tol), cubicScale = 0.75 * 0.75 / (tol * tol)
+        let quadScale = Path.quadraticSegmentScale(tolerance: tolerance)
+        let cubicScale = Path.cubicSegmentScale(tolerance: tolerance)
         // Closing a contour is written out where it happens: a nested function capturing these variables made the
         // compiler box them, with a runtime call per box on every fill.
         for e in elements {
@@ -256,18 +256,10 @@ extension Path {
                 // `(last - c1 * 2 + p2).length`) so that nothing here is a call into another module.
                 let ddx = last.x - c1.x * 2 + p2.x, ddy = last.y - c1.y * 2 + p2.y
                 let n = Path.segmentCount(squaredSecondDifference: ddx * ddx + ddy * ddy, scale: quadScale)
-                // Forward differences: the curve is (second difference)·s² + 2·(c1 − last)·s + last, so each step
-                // adds a first difference that grows by a constant second one; two adds a coordinate per point
-                // instead of a polynomial.
-                let h = Path.reciprocal(n)
-                let squareX = ddx * h * h, squareY = ddy * h * h
-                var dx = (c1.x - last.x) * 2 * h + squareX, dy = (c1.y - last.y) * 2 * h + squareY
-                let d2x = 2 * squareX, d2y = 2 * squareY
-                var x = last.x, y = last.y
+                var steps = QuadraticSteps(x0: last.x, y0: last.y, cx: c1.x, cy: c1.y, ddx: ddx, ddy: ddy, count: n)
                 for _ in 1..<n {
-                    x += dx; y += dy
-                    dx += d2x; dy += d2y
-                    let q = Point(x, y)
+                    steps.advance()
+                    let q = Point(steps.x, steps.y)
                     sink.addEdge(from: last, to: q)
                     last = q
                 }
@@ -288,21 +280,11 @@ extension Path {
                 let bx = c1.x - c2.x * 2 + p3.x, by = c1.y - c2.y * 2 + p3.y
                 let n = Path.segmentCount(squaredSecondDifference: Swift.max(ax * ax + ay * ay, bx * bx + by * by),
                                           scale: cubicScale)
-                // Forward differences of the cubic cube·s³ + square·s² + linear·s + p0 at steps of h: three adds a
-                // coordinate per point.
-                let h = Path.reciprocal(n), h2 = h * h, h3 = h2 * h
-                let linearX = 3 * (c1.x - p0.x), linearY = 3 * (c1.y - p0.y)
-                let squareX = 3 * ax, squareY = 3 * ay
-                let cubeX = p3.x - p0.x + 3 * (c1.x - c2.x), cubeY = p3.y - p0.y + 3 * (c1.y - c2.y)
-                var dx = cubeX * h3 + squareX * h2 + linearX * h, dy = cubeY * h3 + squareY * h2 + linearY * h
-                var d2x = 6 * cubeX * h3 + 2 * squareX * h2, d2y = 6 * cubeY * h3 + 2 * squareY * h2
-                let d3x = 6 * cubeX * h3, d3y = 6 * cubeY * h3
-                var x = p0.x, y = p0.y
+                var steps = CubicSteps(x0: p0.x, y0: p0.y, c1x: c1.x, c1y: c1.y, c2x: c2.x, c2y: c2.y, x3: p3.x,
+                                       y3: p3.y, ax: ax, ay: ay, count: n)
                 for _ in 1..<n {
-                    x += dx; y += dy
-                    dx += d2x; dy += d2y
-                    d2x += d3x; d2y += d3y
-                    let q = Point(x, y)
+                    steps.advance()
+                    let q = Point(steps.x, steps.y)
                     sink.addEdge(from: last, to: q)
                     last = q
                 }
@@ -317,6 +299,20 @@ extension Path {
         if open && last != start { sink.addEdge(from: last, to: start) }
     }
 
+    /// `scale` for `segmentCount(squaredSecondDifference:scale:)` of a quadratic curve: (1/4)² / tolerance².
+    @inlinable @inline(__always)
+    public static func quadraticSegmentScale(tolerance: Double) -> Double {
+        let tol = Swift.max(tolerance, 1e-6)
+        return 0.25 * 0.25 / (tol * tol)
+    }
+
+    /// `scale` for `segmentCount(squaredSecondDifference:scale:)` of a cubic curve: (3/4)² / tolerance².
+    @inlinable @inline(__always)
+    public static func cubicSegmentScale(tolerance: Double) -> Double {
+        let tol = Swift.max(tolerance, 1e-6)
+        return 0.75 * 0.75 / (tol * tol)
+    }
+
     /// Segments needed so that a uniform split of a Bézier curve stays within `tolerance`: the chord error of a
     /// degree-d curve cut into n equal parameter steps is at most d(d−1)/8 · M / n², M the largest second difference
     /// of its control points (Wang's formula); `degreeFactor` is d(d−1)/8.
@@ -326,8 +322,8 @@ extension Path {
     ///
     /// Transparent, because `@inline(__always)` left it a call from the rasterizer's modules, and a call makes the
     /// flattening loop spill its floating-point registers around it, once per curve.
-    @_transparent @usableFromInline
-    static func segmentCount(squaredSecondDifference m2: Double, scale: Double) -> Int {
+    @_transparent
+    public static func segmentCount(squaredSecondDifference m2: Double, scale: Double) -> Int {
         // The count is the least n with n⁴ ≥ q. Up to 8, the usual case (a glyph's curves take one to four),
         // it is found by comparing q with the fourth powers below it: a few cycles, where the two roots wait on
         // each other for some forty, and every curve's edges wait on its count.

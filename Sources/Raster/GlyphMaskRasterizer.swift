@@ -92,26 +92,15 @@ public final class GlyphMaskRasterizer {
         return Int(truncatingIfNeeded: (v + magic).bitPattern &- magic.bitPattern)
     }
 
-    /// Segments for a curve whose largest second difference has squared length `dd2` (fixed-point units):
-    /// Wang's bound `factor · |dd| / n² ≤ tol`, solved as n⁴ ≥ (factor / tol)² · dd2 by counting up, which for
-    /// the one to a few segments of a glyph's curves is cheaper than a square root.
-    @inline(__always)
-    static func segments(_ dd2: Double, _ k2: Double) -> Int {
-        let q = k2 * dd2
-        guard q > 1 else { return 1 }
-        guard q < 1e12 else { return q.isFinite ? 1000 : 1 }
-        var n = 2
-        while Double(n &* n &* n &* n) < q { n &+= 1 }
-        return n
-    }
-
-    /// Feeds the edges of `path`, mapped to fixed-point pixels, to `sink`, closing every contour. Curves are
-    /// stepped by forward differences: per point two or three adds per coordinate and one rounding. Points are
-    /// clamped into the box as they are rounded, once each, rather than at both ends of every edge.
+    /// Feeds the edges of `path`, mapped to fixed-point pixels, to `sink`, closing every contour. Curves are cut
+    /// as `Path.flattenForFill` cuts them (Wang's count, `QuadraticSteps` and `CubicSteps`), then each point is
+    /// rounded once. Points are clamped into the box as they are rounded, once each, rather than at both ends of
+    /// every edge.
     @inline(__always)
     static func flatten(_ path: PackedPath, scale s: Double, dx tx: Double, dy ty: Double, tolerance: Double,
                         into sink: inout FixedCells) {
-        let kQuad = (0.25 / tolerance) * (0.25 / tolerance), kCubic = (0.75 / tolerance) * (0.75 / tolerance)
+        let kQuad = Path.quadraticSegmentScale(tolerance: tolerance)
+        let kCubic = Path.cubicSegmentScale(tolerance: tolerance)
         let maxX = sink.maxX, maxY = sink.maxY
         @inline(__always) func fix(_ v: Double, _ limit: Int) -> Int { Swift.min(Swift.max(GlyphMaskRasterizer.round(v), 0), limit) }
         // The current point in doubles (for curves) and as rounded fixed point (for edges).
@@ -138,17 +127,12 @@ public final class GlyphMaskRasterizer {
                         let cx = c[0] * s + tx, cy = c[1] * s + ty, px = c[2] * s + tx, py = c[3] * s + ty
                         c += 4
                         let ddx = lx - 2 * cx + px, ddy = ly - 2 * cy + py
-                        let n = segments(ddx * ddx + ddy * ddy, kQuad)
+                        let n = Path.segmentCount(squaredSecondDifference: ddx * ddx + ddy * ddy, scale: kQuad)
                         if n > 1 {
-                            let h = 1 / Double(n), h2 = h * h
-                            // P(t) = p0 + 2t(c − p0) + t²·dd: first step 2h(c − p0) + h²·dd, second difference 2h²·dd.
-                            var x = lx, y = ly
-                            var d1x = 2 * h * (cx - lx) + h2 * ddx, d1y = 2 * h * (cy - ly) + h2 * ddy
-                            let d2x = 2 * h2 * ddx, d2y = 2 * h2 * ddy
+                            var steps = QuadraticSteps(x0: lx, y0: ly, cx: cx, cy: cy, ddx: ddx, ddy: ddy, count: n)
                             for _ in 1..<n {
-                                x += d1x; y += d1y
-                                d1x += d2x; d1y += d2y
-                                let nx = fix(x, maxX), ny = fix(y, maxY)
+                                steps.advance()
+                                let nx = fix(steps.x, maxX), ny = fix(steps.y, maxY)
                                 sink.line(fx, fy, nx, ny)
                                 fx = nx; fy = ny
                             }
@@ -163,21 +147,14 @@ public final class GlyphMaskRasterizer {
                         c += 6
                         let ax = lx - 2 * c1x + c2x, ay = ly - 2 * c1y + c2y
                         let bx = c1x - 2 * c2x + px, by = c1y - 2 * c2y + py
-                        let n = segments(Swift.max(ax * ax + ay * ay, bx * bx + by * by), kCubic)
+                        let dd2 = Swift.max(ax * ax + ay * ay, bx * bx + by * by)
+                        let n = Path.segmentCount(squaredSecondDifference: dd2, scale: kCubic)
                         if n > 1 {
-                            let h = 1 / Double(n), h2 = h * h, h3 = h2 * h
-                            // Power basis P(t) = p0 + 3t(c1 − p0) + 3t²·a + t³·(b − a), stepped by its differences.
-                            let ex = 3 * (c1x - lx), ey = 3 * (c1y - ly)
-                            let gx = bx - ax, gy = by - ay
-                            var x = lx, y = ly
-                            var d1x = ex * h + 3 * ax * h2 + gx * h3, d1y = ey * h + 3 * ay * h2 + gy * h3
-                            var d2x = 6 * ax * h2 + 6 * gx * h3, d2y = 6 * ay * h2 + 6 * gy * h3
-                            let d3x = 6 * gx * h3, d3y = 6 * gy * h3
+                            var steps = CubicSteps(x0: lx, y0: ly, c1x: c1x, c1y: c1y, c2x: c2x, c2y: c2y,
+                                                   x3: px, y3: py, ax: ax, ay: ay, count: n)
                             for _ in 1..<n {
-                                x += d1x; y += d1y
-                                d1x += d2x; d1y += d2y
-                                d2x += d3x; d2y += d3y
-                                let nx = fix(x, maxX), ny = fix(y, maxY)
+                                steps.advance()
+                                let nx = fix(steps.x, maxX), ny = fix(steps.y, maxY)
                                 sink.line(fx, fy, nx, ny)
                                 fx = nx; fy = ny
                             }
