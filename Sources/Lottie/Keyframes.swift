@@ -239,6 +239,41 @@ public struct AnimatedShape: Sendable {
         return k.value.interpolated(to: k.endValue ?? keyframes[index + 1].value, e)
     }
 
+    /// The shape at `frame`, as `value(at:)` gives it, written into `shape`, whose arrays keep their storage.
+    func sample(at frame: Double, into shape: inout BezierShape) {
+        shape.removeAll()
+        guard !keyframes.isEmpty else { return }
+        let (index, t) = keyframes.segment(at: frame)
+        let k = keyframes[index]
+        let from = k.value
+        shape.closed = from.closed
+        let n = from.vertices.count
+        guard n == from.inTangents.count, n == from.outTangents.count else { return }
+        var e = 0.0, to = from
+        if t > 0 {
+            e = (k.easing.first ?? .linear).value(at: t)
+            to = k.endValue ?? keyframes[index + 1].value
+            // Shapes that do not match are not blended: the nearer end is drawn, as `append` does.
+            if to.vertices.count != n || to.inTangents.count != n || to.outTangents.count != n {
+                if e >= 1 { return sample(to, into: &shape) }
+                e = 0
+                to = from
+            }
+        }
+        for i in 0..<n {
+            shape.append(from.vertices[i] + (to.vertices[i] - from.vertices[i]) * e,
+                         in: from.inTangents[i] + (to.inTangents[i] - from.inTangents[i]) * e,
+                         out: from.outTangents[i] + (to.outTangents[i] - from.outTangents[i]) * e)
+        }
+    }
+
+    private func sample(_ value: BezierShape, into shape: inout BezierShape) {
+        let n = value.vertices.count
+        guard n == value.inTangents.count, n == value.outTangents.count else { return }
+        shape.closed = value.closed
+        for i in 0..<n { shape.append(value.vertices[i], in: value.inTangents[i], out: value.outTangents[i]) }
+    }
+
     /// Appends the shape at `frame` to `path`, mapped through `m`, as `value(at:)` gives it, without making it.
     func append(at frame: Double, to path: inout Path, reversed: Bool, transform m: AffineTransform) {
         guard !keyframes.isEmpty else { return }

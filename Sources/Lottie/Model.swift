@@ -166,6 +166,8 @@ public indirect enum ShapeItem: Sendable {
     case fill(Fill)
     case stroke(Stroke)
     case trim(Trim)
+    /// Rounds the sharp corners of the paths above it in its group by a radius (docs/reference.md §8).
+    case roundCorners(radius: Animated)
     /// Copies of the items above it in its group.
     case repeater(Repeater)
     /// A group's own transform, which the parser moves onto its group.

@@ -265,6 +265,8 @@ struct LottieParser {
         case "tm":
             return .trim(Trim(start: try animated(node["s"], [0]), end: try animated(node["e"], [100]),
                               offset: try animated(node["o"], [0]), individually: node["m"]?.number == 2))
+        case "rd":
+            return .roundCorners(radius: try animated(node["r"], [0]))
         case "rp":
             let tr = node["tr"]
             var step = Transform.identity
@@ -274,7 +276,7 @@ struct LottieParser {
                                       startOpacity: try animated(tr?["so"], [100]),
                                       endOpacity: try animated(tr?["eo"], [100])))
         default:
-            let names = ["rd": "rounded corners", "mm": "merge paths", "tw": "twist",
+            let names = ["mm": "merge paths", "tw": "twist",
                          "pb": "pucker and bloat", "zz": "zig zag", "op": "offset paths"]
             skip(names[ty] ?? "shape items of type '\(ty)'")
             return nil

@@ -24,8 +24,13 @@ struct ShapeScene {
     private(set) var count = 0
     private(set) var paints: [PaintUse] = []
     private var trims: [(trim: Trim, shapes: Range<Int>)] = []
-    /// A parametric shape (rectangle, ellipse, star) before it is appended as a path.
-    private var scratch = BezierShape.empty
+    /// A parametric shape (rectangle, ellipse, star) before it is appended as a path, and the same rounded.
+    private var scratch = BezierShape.empty, roundedScratch = BezierShape.empty
+    /// The rounded-corner modifiers of the groups being visited, outermost group first, each with its place in its
+    /// group; `roundingLevels` holds where each group's begin, and `groupPlaces` the place of each inner group in
+    /// the group around it. A modifier rounds the paths above it in its group, those of inner groups included.
+    private var roundings: [(place: Int, radius: Double)] = []
+    private var roundingLevels: [Int] = [], groupPlaces: [Int] = []
     /// A trimmed path being built, swapped with the path it replaces, and one piece of it.
     private var cutPath = Path(), piece = Path()
 
@@ -34,13 +39,33 @@ struct ShapeScene {
         count = 0
         paints.removeAll(keepingCapacity: true)
         trims.removeAll(keepingCapacity: true)
+        roundings.removeAll(keepingCapacity: true)
+        roundingLevels.removeAll(keepingCapacity: true)
+        groupPlaces.removeAll(keepingCapacity: true)
     }
 
     /// The most paths one layer's scene holds: copies of copies past it are not added.
     static let maxShapes = 100_000
 
     mutating func collect(_ items: [ShapeItem], frame: Double, matrix: AffineTransform, opacity: Double) {
+        enterGroup(items, frame: frame)
         collect(items[...], frame: frame, matrix: matrix, opacity: opacity)
+        leaveGroup()
+    }
+
+    /// Notes the rounded-corner modifiers of a group about to be visited.
+    private mutating func enterGroup(_ items: [ShapeItem], frame: Double) {
+        roundingLevels.append(roundings.count)
+        for place in items.indices {
+            if case .roundCorners(let radius) = items[place] {
+                let r = radius.scalar(at: frame)
+                if r > 0, r.isFinite { roundings.append((place, r)) }
+            }
+        }
+    }
+
+    private mutating func leaveGroup() {
+        roundings.removeSubrange(roundingLevels.removeLast()...)
     }
 
     private mutating func collect(_ items: ArraySlice<ShapeItem>, frame: Double, matrix: AffineTransform,
@@ -60,30 +85,40 @@ struct ShapeScene {
             }
             rest = items[(r + 1)...]
         }
-        for item in rest {
+        for place in rest.indices {
+            let item = rest[place]
             switch item {
             case .group(let contents, let transform):
                 let o = unitClamped(transform.opacity.scalar(at: frame) / 100)
+                groupPlaces.append(place)
+                enterGroup(contents, frame: frame)
                 collect(contents[...], frame: frame, matrix: transform.matrix(at: frame).concatenating(matrix),
                         opacity: opacity * o)
+                leaveGroup()
+                groupPlaces.removeLast()
             case .rectangle(let p, let s, let r, let reversed):
                 ShapeGeometry.rectangle(center: p.sample(at: frame), size: s.sample(at: frame),
                                         roundness: r.scalar(at: frame), into: &scratch)
-                addScratch(reversed, matrix)
+                addScratch(reversed, matrix, place: place)
             case .ellipse(let p, let s, let reversed):
                 ShapeGeometry.ellipse(center: p.sample(at: frame), size: s.sample(at: frame), into: &scratch)
-                addScratch(reversed, matrix)
+                addScratch(reversed, matrix, place: place)
             case .path(let shape, let reversed):
-                let i = nextShape()
-                shape.append(at: frame, to: &shapes[i], reversed: reversed, transform: matrix)
+                if roundings.isEmpty {
+                    let i = nextShape()
+                    shape.append(at: frame, to: &shapes[i], reversed: reversed, transform: matrix)
+                } else {
+                    shape.sample(at: frame, into: &scratch)
+                    addScratch(reversed, matrix, place: place)
+                }
             case .star(let star):
                 ShapeGeometry.star(star, at: frame, into: &scratch)
-                addScratch(star.reversed, matrix)
+                addScratch(star.reversed, matrix, place: place)
             case .fill, .stroke:
                 paints.append(PaintUse(item: item, matrix: matrix, opacity: opacity, shapes: begin..<count))
             case .trim(let trim):
                 trims.append((trim, begin..<count))
-            case .transform, .repeater:
+            case .transform, .repeater, .roundCorners:
                 continue
             }
         }
@@ -96,7 +131,20 @@ struct ShapeScene {
         return count - 1
     }
 
-    private mutating func addScratch(_ reversed: Bool, _ matrix: AffineTransform) {
+    /// Appends `scratch`, the shape at `place` in the innermost group, rounded by the modifiers that cover it:
+    /// its own group's below it first, then each outer group's below the group that holds it, as lottie-web
+    /// applies them.
+    private mutating func addScratch(_ reversed: Bool, _ matrix: AffineTransform, place: Int) {
+        var level = roundingLevels.count - 1, below = place
+        while level >= 0 && !roundings.isEmpty {
+            let end = level + 1 < roundingLevels.count ? roundingLevels[level + 1] : roundings.count
+            for r in roundingLevels[level]..<end where roundings[r].place > below {
+                scratch.rounded(radius: roundings[r].radius, into: &roundedScratch)
+                swap(&scratch, &roundedScratch)
+            }
+            if level > 0 { below = groupPlaces[level - 1] }
+            level -= 1
+        }
         let i = nextShape()
         scratch.append(to: &shapes[i], reversed: reversed, transform: matrix)
     }

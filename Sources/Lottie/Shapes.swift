@@ -121,3 +121,40 @@ extension BezierShape {
         outTangents.append(outTangent)
     }
 }
+
+extension BezierShape {
+    /// lottie-web's tangent length for a rounded corner, as a fraction of the way from the new point back to the
+    /// corner (its `roundCorner`, 0.5519; docs/reference.md §8).
+    static let roundCornerKappa = 0.5519
+
+    /// The shape with its sharp corners rounded, written into `out` (whose arrays keep their storage), as
+    /// lottie-web's rounded-corners modifier does: a vertex with no tangents is replaced by two points on its two
+    /// sides, each `radius` (at most half the side) from it, joined by a curve whose tangents reach 0.5519 of the
+    /// way back to the corner. The sides are measured to the original neighbours; the ends of an open shape and
+    /// vertices with tangents stay as they are.
+    func rounded(radius: Double, into out: inout BezierShape) {
+        out.removeAll()
+        out.closed = closed
+        let n = vertices.count
+        guard n == inTangents.count, n == outTangents.count else { return }
+        for i in 0..<n {
+            let v = vertices[i]
+            guard inTangents[i] == .zero, outTangents[i] == .zero, closed || (i != 0 && i != n - 1) else {
+                out.append(v, in: inTangents[i], out: outTangents[i])
+                continue
+            }
+            let before = vertices[i == 0 ? n - 1 : i - 1], after = vertices[i == n - 1 ? 0 : i + 1]
+            let first = v + (before - v) * BezierShape.cornerShare(v, before, radius)
+            out.append(first, in: .zero, out: (v - first) * BezierShape.roundCornerKappa)
+            let second = v + (after - v) * BezierShape.cornerShare(v, after, radius)
+            out.append(second, in: (v - second) * BezierShape.roundCornerKappa, out: .zero)
+        }
+    }
+
+    /// The share of the side from `corner` to `neighbour` that the rounding takes: the radius, at most half the
+    /// side, over its length (0 for a side of no length).
+    private static func cornerShare(_ corner: Point, _ neighbour: Point, _ radius: Double) -> Double {
+        let length = (neighbour - corner).length
+        return length > 0 ? Swift.min(length / 2, radius) / length : 0
+    }
+}

@@ -137,6 +137,8 @@ enum Lot {
         ["ty": "rp", "c": value(c), "o": value(o), "m": above ? 1 : 2,
          "tr": ["ty": "tr", "p": value(p), "a": value(a), "s": value(s), "r": value(r), "so": value(so), "eo": value(eo)]]
     }
+    /// Rounded corners of radius `r` for the paths above it.
+    static func roundCorners(_ r: J) -> J { ["ty": "rd", "r": value(r)] }
     static func trim(s: J, e: J, o: J = 0, individually: Bool = false) -> J {
         ["ty": "tm", "s": value(s), "e": value(e), "o": value(o), "m": individually ? 2 : 1]
     }

@@ -339,6 +339,43 @@ import Testing
         }
     }
 
+    // MARK: Rounded corners, as lottie-web draws them
+
+    @Test("Rounded corners cut a rectangle's corners on lottie-web's curve, whose middle is 5.86 in from each side")
+    func roundedRectangle() throws {
+        // A 60×60 square at 20…80 rounded by 20: the top-left curve runs from (20, 40) to (40, 20) with controls
+        // (20, 28.96) and (28.96, 20); its middle, (20 + 3·20 + 3·28.96 + 40) / 8 = 25.86 on both axes.
+        func square(_ extra: [J]) throws -> Canvas {
+            try render([Lot.shapeLayer("r", [Lot.group([Lot.rect([50, 50], [60, 60])] + extra + [Lot.fill(Fixtures.red)])])])
+        }
+        let sharp = try square([]), round = try square([Lot.roundCorners(20)])
+        #expect(alpha(sharp, 23, 23) == 255 && alpha(round, 23, 23) == 0)
+        #expect(alpha(round, 27, 27) == 255 && alpha(round, 50, 21) == 255 && alpha(round, 21, 50) == 255)
+        #expect(alpha(round, 76, 76) == 0 && alpha(round, 76, 23) == 0 && alpha(round, 23, 76) == 0)
+        // The pixel the curve's middle crosses is partly covered.
+        #expect((1...254).contains(alpha(round, 25, 25)))
+    }
+
+    @Test("Rounded corners round the paths above them, those of inner groups too, and leave curves as they are")
+    func roundedCornersReach() throws {
+        // Two 30×30 squares, the left one above the modifier and the right one below it.
+        let split = try render([Lot.shapeLayer("r", [Lot.group([
+            Lot.rect([25, 50], [30, 30]), Lot.roundCorners(10), Lot.rect([75, 50], [30, 30]), Lot.fill(Fixtures.red)])])])
+        #expect(alpha(split, 10, 35) == 0 && alpha(split, 60, 35) == 255)
+        // A modifier of the outer group rounds the inner group's square.
+        let nested = try render([Lot.shapeLayer("r", [Lot.group([
+            Lot.group([Lot.rect([50, 50], [30, 30]), Lot.fill(Fixtures.red)]), Lot.roundCorners(10)])])])
+        #expect(alpha(nested, 35, 35) == 0 && alpha(nested, 50, 36) == 255)
+        // An ellipse has no sharp corner; a path's corners are rounded like a rectangle's.
+        let ellipse = [Lot.ellipse([50, 50], [60, 40]), Lot.fill(Fixtures.red)]
+        let plain = try render([Lot.shapeLayer("e", [Lot.group(ellipse)])])
+        let modified = try render([Lot.shapeLayer("e", [Lot.group(ellipse + [Lot.roundCorners(10)])])])
+        #expect((0..<100).allSatisfy { y in (0..<100).allSatisfy { x in plain[x, y] == modified[x, y] } })
+        let triangle = try render([Lot.shapeLayer("t", [Lot.group([
+            Lot.path([[20, 20], [80, 20], [20, 80]]), Lot.roundCorners(10), Lot.fill(Fixtures.red)])])])
+        #expect(alpha(triangle, 20, 20) == 0 && alpha(triangle, 25, 25) == 255)
+    }
+
     // MARK: Repeaters, as lottie-web draws them
 
     /// A 10×10 red square at x 0…10, y 45…55, repeated by `repeater`, with the fill after the repeater.
