@@ -25,6 +25,8 @@ let package = Package(
         .systemLibrary(name: "CPNG", pkgConfig: "libpng", providers: [.apt(["libpng-dev"])]),
         .systemLibrary(name: "CGIF", pkgConfig: "libgif", providers: [.apt(["libgif-dev"])]),
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
+        .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
+        .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
         // A header only: the CPU's prefetch instruction, for the compositor.
         .systemLibrary(name: "CIntrinsics"),
 
@@ -49,7 +51,7 @@ let package = Package(
         .target(name: "RasterKernelsAVX512", dependencies: ["Geometry", "RasterKernels", "CIntrinsics"],
                 swiftSettings: [.unsafeFlags(["-Ounchecked", "-target-cpu", "skylake-avx512"])]),
         .target(name: "Raster", dependencies: ["UserFiles", "Geometry", "Colors", "RasterKernels", "RasterKernelsAVX2", "RasterKernelsAVX512",
-                                               "CPNG", "CGIF"]),
+                                               "CPNG", "CGIF", "CJPEG", "CWebP"]),
         .target(name: "Text", dependencies: ["Geometry", "Colors", "Raster", "CFreeType", "CFontconfig"]),
         .target(name: "Motion", dependencies: ["Geometry", "Colors"]),
         .target(name: "Layers", dependencies: ["Geometry", "Colors", "Raster", "Text", "Motion"]),

@@ -10,11 +10,11 @@ out=${1:-.build/fuzz}
 mkdir -p "$out/modules"
 
 # The C libraries' headers and link flags, as Package.swift finds them through pkg-config.
-read -r -a cflags <<<"$(pkg-config --cflags freetype2 fontconfig libpng libgif)"
-read -r -a libs <<<"$(pkg-config --libs freetype2 fontconfig libpng libgif)"
+read -r -a cflags <<<"$(pkg-config --cflags freetype2 fontconfig libpng libgif libjpeg libwebp)"
+read -r -a libs <<<"$(pkg-config --libs freetype2 fontconfig libpng libgif libjpeg libwebp)"
 common=(-sanitize=fuzzer,address -O -parse-as-library -swift-version 6 -suppress-warnings
-        -I "$out/modules" -I Sources/CPNG -I Sources/CGIF -I Sources/CFreeType -I Sources/CFontconfig
-        -I Sources/CIntrinsics)
+        -I "$out/modules" -I Sources/CPNG -I Sources/CGIF -I Sources/CJPEG -I Sources/CWebP -I Sources/CFreeType
+        -I Sources/CFontconfig -I Sources/CIntrinsics)
 for flag in "${cflags[@]}"; do common+=(-Xcc "$flag"); done
 
 # A module is rebuilt when one of its sources is newer than its object, and so is every module after it.

@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(scene gesture svgpath style lottie gif png timings raster)
+[ ${#targets[@]} -gt 0 ] || targets=(scene gesture svgpath style lottie gif image timings raster)
 out=.build/fuzz
 Fuzz/build.sh "$out" 2>&1 | grep -v "Cannot export local symbol" || true
 for t in "${targets[@]}"; do [ -x "$out/fuzz-$t" ] || { echo "fuzz: no target '$t' was built" >&2; exit 1; }; done
@@ -23,7 +23,7 @@ seeds_svgpath=(Fuzz/seeds/svgpath)
 seeds_style=(Fuzz/seeds/style)
 seeds_lottie=("$out/seeds/lottie" Fuzz/seeds/lottie)
 seeds_gif=(Fuzz/seeds/gif)
-seeds_png=(Fuzz/seeds/png)
+seeds_image=(Tests/Fixtures/images)
 seeds_timings=(Fuzz/seeds/timings)
 seeds_raster=(Fuzz/seeds/raster)
 

@@ -7,6 +7,7 @@ packages=(
   pkg-config libsdl2-dev libfreetype-dev libpng-dev   # the window, fonts and PNG files
   libfontconfig-dev                                    # finding fonts by family
   libgif-dev                                           # the gif header's animations
+  libjpeg62-turbo-dev libwebp-dev                      # JPEG and WebP images in Lottie files
   fonts-dejavu-core fonts-wqy-microhei                 # Latin and Chinese text
   cmake ninja-build                                    # the CMake build
   librlottie-dev                                       # the reference renderer of the Lottie tests

@@ -19,6 +19,8 @@ public struct LottieAnimation: Sendable {
     public var layers: [LottieLayer]
     /// Precompositions by their asset id.
     public var precomps: [String: [LottieLayer]]
+    /// Image assets by their id.
+    public var images: [String: LottieImage] = [:]
     public var markers: [LottieMarker]
     /// What the file uses that is not drawn, one line naming the features and the layers concerned; nil when
     /// everything is supported.
@@ -53,6 +55,8 @@ public struct LottieLayer: Sendable {
         case solid(Color, width: Double, height: Double)
         /// A precomposition, clipped to its `width × height` when they are given.
         case precomp(id: String, width: Double, height: Double)
+        /// An image asset, drawn over its box at the layer's origin.
+        case image(id: String)
     }
 
     /// After Effects' blend modes by their Bodymovin number (`bm`); the separable ones are drawn, as the W3C

@@ -89,7 +89,7 @@ struct LottieParser {
         guard op > ip, let layersNode = root["layers"] else {
             throw fail(root, op > ip ? "missing 'layers'" : "'op' (\(op)) should be after 'ip' (\(ip))")
         }
-        var precomps: [String: [LottieLayer]] = [:]
+        var precomps: [String: [LottieLayer]] = [:], images: [String: LottieImage] = [:]
         if let assets = root["assets"] {
             guard let list = assets.array else { throw fail(assets, "'assets' should be an array") }
             for asset in list {
@@ -98,9 +98,11 @@ struct LottieParser {
                 else { throw fail(idNode, "an asset's 'id' should be a string or a whole number") }
                 if let layers = asset["layers"] {
                     precomps[id] = try self.layers(layers, composition: id)
+                } else if asset["p"] != nil {
+                    images[id] = try image(asset, id: id)
                 } else {
                     layerName = "asset " + id
-                    skip("image assets")
+                    skip("assets with neither layers nor a picture")
                 }
             }
         }
@@ -126,8 +128,33 @@ struct LottieParser {
             entry.feature + " (" + entry.layers.map { "'\($0)'" }.joined(separator: ", ") + ")"
         }.joined(separator: "; ")
         return LottieAnimation(width: w, height: h, frameRate: fr, inPoint: ip, outPoint: op, layers: layers,
-                               precomps: precomps, markers: markers, warning: warning,
+                               precomps: precomps, images: images, markers: markers, warning: warning,
                                offscreenChain: bound.offscreenChain)
+    }
+
+    /// An image asset: a base64 data URI in `p`, or a file named by `u` (a folder, relative to the animation's)
+    /// and `p`.
+    private func image(_ asset: JSONNode, id: String) throws(LottieError) -> LottieImage {
+        let side = 0...LottieAnimation.maxSide
+        let w = try number(asset, "w", default: 0, in: side), h = try number(asset, "h", default: 0, in: side)
+        guard let pNode = asset["p"], let p = pNode.string, !p.isEmpty else {
+            throw fail(asset, "image asset '\(id)' should name its picture in 'p'")
+        }
+        let source: LottieImage.Source
+        if p.utf8.count > 5, p.prefix(5).lowercased() == "data:" {
+            guard let bytes = DataURI.bytes(p) else {
+                throw fail(pNode, "image asset '\(id)': its data URI is not valid base64 ('data:image/…;base64,…')")
+            }
+            source = .embedded(bytes)
+        } else {
+            let folder = asset["u"]?.string ?? ""
+            guard !(folder + p).contains("://") else {
+                throw fail(pNode, "image asset '\(id)': '\(folder + p)' is on the network; put the picture beside "
+                    + "the animation or embed it")
+            }
+            source = .file(folder + p)
+        }
+        return LottieImage(width: w, height: h, source: source, offset: asset.offset)
     }
 
     mutating func layers(_ node: JSONNode, composition: String?) throws(LottieError) -> [LottieLayer] {
@@ -170,7 +197,9 @@ struct LottieParser {
         case 4:
             guard let shapes = node["shapes"] else { throw fail(node, "a shape layer needs 'shapes'") }
             kind = .shape(try items(shapes))
-        case 2: skip("image layers"); return nil
+        case 2:
+            guard let id = node["refId"]?.string else { throw fail(node, "an image layer needs a 'refId'") }
+            kind = .image(id: id)
         case 5: skip("text layers"); return nil
         case 13: skip("cameras"); return nil
         default: skip("layers of type \(Int(ty))"); return nil

@@ -243,6 +243,11 @@ public final class LottieRenderer {
             clip(group, to: Rect(x: 0, y: 0, width: w, height: h), matrix: matrix)
             canvas.composite(group, in: canvas.pixelBox)
             release(group)
+        case .image(let id):
+            guard let image = animation.images[id], let bitmap = image.bitmap else { return }
+            // A picture of another shape than its box is cut to the box (exactly so unless the layer is turned).
+            let clip = PixelBox(covering: image.box(of: bitmap), through: matrix).intersection(canvas.pixelBox)
+            canvas.draw(bitmap, transform: image.placement(of: bitmap).concatenating(matrix), clip: clip)
         case .shape(let items):
             scene.reset()
             scene.collect(items, frame: frame, matrix: matrix, opacity: 1)

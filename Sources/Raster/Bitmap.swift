@@ -41,9 +41,11 @@ extension Canvas {
     /// (source-over), each pixel scaled by `opacity`, touching only pixels inside `clip`.
     ///
     /// Each covered pixel's centre is mapped back into the image and the four nearest image pixels are mixed
-    /// (bilinear filtering), with transparent pixels beyond the image's edges, so the edges come out anti-aliased
-    /// and an unscaled image at whole-pixel offsets is copied exactly. Mixing premultiplied values keeps colours
-    /// from bleeding out of transparent pixels. `alphaOnly` draws black with the image's alpha (a shadow's shape).
+    /// (bilinear filtering), the image's outermost pixels standing for those beyond its edges. The edges are then
+    /// anti-aliased as a shape's are, by how far the pixel's centre lies inside them, in canvas pixels: a
+    /// magnified image keeps sharp edges, as Core Animation and a browser's canvas draw one, and an unscaled image
+    /// at whole-pixel offsets is copied exactly. Mixing premultiplied values keeps colours from bleeding out of
+    /// transparent pixels. `alphaOnly` draws black with the image's alpha (a shadow's shape).
     public func draw(_ image: Bitmap, transform: AffineTransform, opacity: Double = 1, clip: PixelBox,
                      alphaOnly: Bool = false) {
         guard let inverse = transform.inverted else { return }
@@ -59,10 +61,15 @@ extension Canvas {
         let covered = Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
         let box = PixelBox(covering: covered).outset(by: 1).intersection(clip).intersection(pixelBox)
         guard !box.isEmpty else { return }
+        // An image unit along each of its axes, in canvas pixels over image units: how far inside an edge a pixel
+        // centre lies, in canvas pixels, is the distance in the image over these.
+        let uStep = (inverse.a * inverse.a + inverse.c * inverse.c).squareRoot()
+        let vStep = (inverse.b * inverse.b + inverse.d * inverse.d).squareRoot()
+        guard uStep > 0, vStep > 0 else { return }
         image.pixels.withUnsafeBufferPointer { src in
-            // One texel, transparent outside the image.
+            // One texel, the nearest edge texel outside the image.
             @inline(__always) func texel(_ x: Int, _ y: Int) -> UInt32 {
-                x >= 0 && x < w && y >= 0 && y < h ? src[y &* w &+ x] : 0
+                src[Swift.min(Swift.max(y, 0), h &- 1) &* w &+ Swift.min(Swift.max(x, 0), w &- 1)]
             }
             for y in box.minY..<box.maxY {
                 let row = pixels + y &* width
@@ -72,7 +79,13 @@ extension Canvas {
                 var u = start.x - 0.5, v = start.y - 0.5
                 for x in box.minX..<box.maxX {
                     defer { u += inverse.a; v += inverse.b }
-                    guard u > -1, v > -1, u < Double(w), v < Double(h) else { continue }
+                    // The centre's depth inside the nearer edge of each axis, in canvas pixels; half a pixel or
+                    // more is covered whole.
+                    let inU = Swift.min(u + 0.5, Double(w) - 0.5 - u) / uStep
+                    let inV = Swift.min(v + 0.5, Double(h) - 0.5 - v) / vStep
+                    guard inU > -0.5, inV > -0.5 else { continue }
+                    let edge = inU < 0.5 || inV < 0.5
+                        ? UInt32((Swift.min(inU + 0.5, 1) * Swift.min(inV + 0.5, 1) * 255).rounded()) : 255
                     let fu = u.rounded(.down), fv = v.rounded(.down)
                     let x0 = Int(fu), y0 = Int(fv)
                     // Weights in 1/256: exact for whole-pixel positions.
@@ -87,6 +100,7 @@ extension Canvas {
                                        Canvas.mix(texel(x0, y0 &+ 1), texel(x0 &+ 1, y0 &+ 1), wx), wy)
                     }
                     if alphaOnly { s &= 0xFF00_0000 }
+                    if edge != 255 { s = Pixel.scale(s, by: edge) }
                     if alpha != 255 { s = Pixel.scale(s, by: alpha) }
                     guard s != 0 else { continue }
                     row[x] = s >> 24 == 255 ? s : Pixel.sourceOver(s, row[x])

@@ -90,7 +90,7 @@ struct FileIdentity {
         } else {
             kind = .missing(resolved: FileIdentity.resolved(path))
         }
-        let (folder, last) = FileIdentity.split(path)
+        let (folder, last) = FileName.split(path)
         var folderInfo = stat()
         if last.isEmpty {
             self.folder = nil
@@ -112,22 +112,13 @@ struct FileIdentity {
         return kind == other.kind
     }
 
-    /// The folder part and the last component of `path` ("." for a bare name).
-    static func split(_ path: String) -> (folder: String, name: String) {
-        var trimmed = Substring(path)
-        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
-        guard let slash = trimmed.lastIndex(of: "/") else { return (".", String(trimmed)) }
-        let folder = trimmed[..<slash]
-        return (folder.isEmpty ? "/" : String(folder), String(trimmed[trimmed.index(after: slash)...]))
-    }
-
     /// The absolute path a missing file would have: its nearest existing folder resolved (links and `..`
     /// followed), the rest appended as written with `.` and `..` taken out.
     static func resolved(_ path: String) -> String {
         var pending: [String] = []
         var folder = path
         while true {
-            let (parent, last) = split(folder)
+            let (parent, last) = FileName.split(folder)
             if !last.isEmpty && last != "." { pending.insert(last, at: 0) }
             if let real = FileName.withBytes(parent, { realpath($0, nil) }) {
                 var components = FileName.decode(real).split(separator: "/").map(String.init)

@@ -11,6 +11,20 @@ import Darwin
 /// same bytes when a file is opened or created, so `scène.json` saved in Latin-1 opens, and an output keeps the
 /// name it was given. `String`'s own conversion would replace such bytes with U+FFFD, naming another file.
 public enum FileName {
+    /// The folder part and the last component of `path` ("." for a bare name), trailing slashes aside.
+    public static func split(_ path: String) -> (folder: String, name: String) {
+        var trimmed = Substring(path)
+        while trimmed.count > 1 && trimmed.hasSuffix("/") { trimmed = trimmed.dropLast() }
+        guard let slash = trimmed.lastIndex(of: "/") else { return (".", String(trimmed)) }
+        let folder = trimmed[..<slash]
+        return (folder.isEmpty ? "/" : String(folder), String(trimmed[trimmed.index(after: slash)...]))
+    }
+
+    /// `name` taken from `folder`: itself when it is absolute.
+    public static func joined(_ folder: String, _ name: String) -> String {
+        name.hasPrefix("/") ? name : folder.hasSuffix("/") ? folder + name : folder + "/" + name
+    }
+
     /// The first of the 128 private-use characters that stand for bytes 0x80…0xFF.
     static let firstByteCharacter: UInt32 = 0x10FF80
 

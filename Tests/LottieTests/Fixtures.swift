@@ -172,10 +172,27 @@ enum Fixtures {
                                                          ["tm": 30, "cm": "refresh", "dr": 30]])
     }()
 
+    /// An embedded picture (a smooth 16×16 gradient, since rlottie samples the nearest pixel where lottie-web
+    /// filters) turning, growing and moving, over a shape layer.
+    static let images: String = {
+        let asset: J = ["id": "pic", "w": 16, "h": 16, "u": "", "e": 1,
+                        "p": .string("data:image/png;base64,"
+                                     + ImageAssetTests.base64(ImageAssetTests.fixture("gradient.png")))]
+        let picture: J = ["ddd": 0, "ind": 1, "ty": 2, "nm": "picture", "refId": "pic", "ip": 0, "op": 60, "st": 0,
+                          "ks": Lot.transform(a: [8, 8], animated: [
+                              "p": Lot.animated([K(t: 0, s: [30, 30]), K(t: 60, s: [70, 60])]),
+                              "r": Lot.animated([K(t: 0, s: [0]), K(t: 60, s: [90])]),
+                              "s": Lot.animated([K(t: 0, s: [150, 150]), K(t: 60, s: [250, 250])]),
+                          ])]
+        let backdrop = Lot.shapeLayer("backdrop", [Lot.group([Lot.rect([50, 50], [80, 80]), Lot.fill(blue)])], ind: 2)
+        return Lot.composition(layers: [picture, backdrop], assets: [asset])
+    }()
+
     /// The files compared with rlottie. The mattes are not: the rlottie of Debian 12 (0.1) draws nothing at all
     /// for a layer with a track matte in these files, so they are tested against values worked out by hand.
     static let compared: [(name: String, json: String)] = [
         ("shapes", shapes), ("strokes", strokes), ("transforms", transforms), ("keyframes", keyframes),
         ("trims", trims), ("gradients", gradients), ("masks", masks), ("layers", layers), ("dots", dots),
+        ("images", images),
     ]
 }

@@ -50,15 +50,14 @@ import TestSupport
                                                    ["ty": "fl", "c": ["a": 0, "k": [1, 0, 0, 1], "x": "wiggle(1,2)"],
                                                     "o": Lot.value(100), "r": 1]])], ind: 3),
             Lot.shapeLayer("Deep", [["ty": "mm", "mm": 1]], ind: 4, extra: [("ddd", 1)]),
-            ["ddd": 0, "ind": 5, "ty": 2, "nm": "Photo", "refId": "img", "ks": Lot.transform(), "ip": 0, "op": 60,
-             "st": 0],
-        ], assets: [["id": "img", "w": 10, "h": 10, "u": "images/", "p": "img.png"]])
+            ["ddd": 0, "ind": 5, "ty": 6, "nm": "Sound", "ks": Lot.transform(), "ip": 0, "op": 60, "st": 0],
+        ], assets: [["id": "sound", "w": 10, "h": 10]])
         let animation = try parse(json)
         let warning = try #require(animation.warning)
-        #expect(warning == "not supported, skipped: image assets ('asset img'); text layers ('Title'); "
-                + "effects ('Blurred'); expressions ('Scripted'); 3D ('Deep'); merge paths ('Deep'); "
-                + "image layers ('Photo')")
-        // What is supported still draws: the three shape layers, not the text or the image.
+        #expect(warning == "not supported, skipped: assets with neither layers nor a picture ('asset sound'); "
+                + "text layers ('Title'); effects ('Blurred'); expressions ('Scripted'); 3D ('Deep'); "
+                + "merge paths ('Deep'); layers of type 6 ('Sound')")
+        // What is supported still draws: the three shape layers, not the text or the sound.
         #expect(animation.layers.count == 3)
         _ = ours(animation, frame: 10)
     }

@@ -182,15 +182,20 @@ struct BitmapDrawingTests {
         #expect(canvas[0, 0] == white && canvas[3, 1] == white)
     }
 
-    @Test("Scaled up, pixels between two texels mix them; the edges fade out; the clip holds")
+    @Test("Scaled up, pixels between two texels mix them; the edges stay sharp, anti-aliased by a pixel; the clip holds")
     func bilinear() {
         let canvas = Canvas(width: 8, height: 8)
         // Two equal rows, so that rows between them mix nothing.
         let strip = Bitmap(width: 2, height: 2, pixels: [red, blue, red, blue])!
         canvas.draw(strip, transform: AffineTransform(scaleX: 4, y: 4), clip: canvas.pixelBox)
-        // Texel centres at x = 2 and 6: pixel 1's centre is left of the first centre, so it fades.
+        // Texel centres at x = 2 and 6: pixels between them mix; pixels outside them take the edge texel, whole.
         #expect(canvas[2, 4] == Canvas.mix(red, blue, 32) && canvas[5, 4] == Canvas.mix(red, blue, 224))
-        #expect(canvas[0, 4] >> 24 < 0xFF && canvas[0, 4] >> 24 > 0)
+        #expect(canvas[0, 4] == red && canvas[1, 4] == red && canvas[7, 4] == blue && canvas[4, 0] == canvas[4, 4])
+        // Moved half a pixel right, the edge crosses pixel 0 in its middle: half covered.
+        let moved = Canvas(width: 8, height: 8)
+        moved.draw(strip, transform: AffineTransform(scaleX: 4, y: 4).concatenating(AffineTransform(translationX: 0.5, y: 0)),
+                   clip: moved.pixelBox)
+        #expect(moved[0, 4] == Pixel.scale(red, by: 128) && moved[1, 4] == red)
         let clipped = Canvas(width: 8, height: 8)
         clipped.draw(strip, transform: AffineTransform(scaleX: 4, y: 4),
                      clip: PixelBox(minX: 0, minY: 0, maxX: 4, maxY: 8))

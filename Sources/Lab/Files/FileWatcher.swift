@@ -61,7 +61,7 @@ public final class FileWatcher: @unchecked Sendable {
         for target in targets {
             switch target {
             case .file(let file):
-                let (dir, name) = FileWatcher.split(file)
+                let (dir, name) = FileName.split(file)
                 switch byFolder[dir] {
                 case .exactly(let names)?: byFolder[dir] = .exactly(names.union([name]))
                 case nil: byFolder[dir] = .exactly([name])
@@ -94,13 +94,6 @@ public final class FileWatcher: @unchecked Sendable {
     /// True once after each change: the caller reloads then.
     func takeChange() -> Bool {
         pending.exchange(false, ordering: .acquiring)
-    }
-
-    /// The folder and the name of a path ("." for a bare name).
-    static func split(_ path: String) -> (folder: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let folder = String(path[..<slash])
-        return (folder.isEmpty ? "/" : folder, String(path[path.index(after: slash)...]))
     }
 
     /// Stops the thread and closes the watch; safe to call more than once.

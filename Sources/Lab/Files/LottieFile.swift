@@ -15,13 +15,17 @@ public enum LottieFile {
     /// Largest file read: real animations are well under a few megabytes.
     static let maxBytes = 64 << 20
 
+    /// Reads a Bodymovin file and the image files beside it that it names.
     public static func load(path: String) throws(LottieFileError) -> LottieAnimation {
-        try parse(UserFile.read(path, kind: "Lottie file", limit: maxBytes), file: path)
+        try parse(UserFile.read(path, kind: "Lottie file", limit: maxBytes), file: path,
+                  folder: FileName.split(path).folder)
     }
 
     /// Parses a Bodymovin document; `file` names it in errors. The reader's tape goes to the Lottie module as it
-    /// is, so no tree is built between the bytes and the model.
-    public static func parse(_ bytes: [UInt8], file: String) throws(LottieFileError) -> LottieAnimation {
+    /// is, so no tree is built between the bytes and the model. Embedded images are decoded; image files are read
+    /// from `folder` (the animation's), and left out when it is nil.
+    public static func parse(_ bytes: [UInt8], file: String, folder: String? = nil) throws(LottieFileError)
+        -> LottieAnimation {
         let tape: JSONTape
         do {
             tape = try JSONReader.parseTape(bytes)
@@ -29,7 +33,12 @@ public enum LottieFile {
             throw LottieFileError(file: file, line: error.line, column: error.column, reason: "not valid JSON: \(error.reason)")
         }
         do {
-            return try LottieAnimation(json: JSONNode(root: tape))
+            var animation = try LottieAnimation(json: JSONNode(root: tape))
+            try animation.decodeImages(read: folder.map { folder in
+                { name in try UserFile.read(FileName.joined(folder, name), kind: "image file",
+                                            limit: LottieImage.maxFileBytes) }
+            })
+            return animation
         } catch {
             let (line, column) = JSONReader.lineAndColumn(of: error.offset, in: bytes)
             throw LottieFileError(file: file, line: line, column: column, reason: error.reason)

@@ -402,7 +402,7 @@ extension Simulation {
             return chinese ? "\(row.key) 已是默认值" : "\(row.key) is at its default already"
         }
         if !entry.source.file.isEmpty, entry.source.file != tuning.file {
-            let place = FileWatcher.split(entry.source.file).name + ":" + String(entry.source.line)
+            let place = FileName.split(entry.source.file).name + ":" + String(entry.source.line)
             return chinese ? "\(row.key) 来自 \(place)，请在该文件中删除" : "\(row.key) comes from \(place): remove it there"
         }
         let refusal = setTuned(nil, for: row)
@@ -458,7 +458,7 @@ extension Simulation {
             tuning.saveDue = tuning.lastSave + Tuning.saveInterval
         }
         guard let overriding, tuning.lastFailure == nil else { return "" }
-        let name = FileWatcher.split(overriding).name
+        let name = FileName.split(overriding).name
         return language == .chinese ? "\(name) 也设置了 \(row.key)，重新读取时以它为准"
             : "\(name) sets \(row.key) too, and wins when the files are read again"
     }
@@ -473,7 +473,7 @@ extension Simulation {
             return other > target ? source : nil
         }
         // A file not read yet (tuning.json made by the panel): the folder's files are read in name order.
-        let (folder, name) = FileWatcher.split(file), (otherFolder, otherName) = FileWatcher.split(source)
+        let (folder, name) = FileName.split(file), (otherFolder, otherName) = FileName.split(source)
         guard folder == otherFolder, !styles.files.contains(file) else { return nil }
         return Array(otherName.utf8).lexicographicallyPrecedes(Array(name.utf8)) ? nil : source
     }
@@ -534,7 +534,7 @@ extension Simulation {
                                  line: "\(file):\(error.line):\(error.column): \(error.reason) (not written over)", detail: file)
         }
         do {
-            let (folder, _) = FileWatcher.split(file)
+            let (folder, _) = FileName.split(file)
             try makeDirectory(folder)
             let utf8 = Array(text.utf8)
             try utf8.withUnsafeBytes { try OutputFile.write($0, to: file) }
