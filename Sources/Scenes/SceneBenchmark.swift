@@ -50,9 +50,14 @@ public struct SceneTiming: Equatable, Sendable {
     /// `{"scene": "sticky", "width": 750, "height": 1334, "iterations": 30, "median_ns": 1, "mean_ns": 1, "min_ns":
     /// 1}`.
     public func jsonLine(scene: String, width: Int, height: Int) -> String {
-        "{\"scene\": \(JSONLineBuffer.quoted(scene)), \"width\": \(width), \"height\": \(height), "
-            + "\"iterations\": \(samples.count), \"median_ns\": \(Int(medianNanoseconds.rounded())), "
-            + "\"mean_ns\": \(Int(meanNanoseconds.rounded())), \"min_ns\": \(minNanoseconds)}"
+        "{\"scene\": \(JSONLineBuffer.quoted(scene)), \"width\": \(width), \"height\": \(height), " + figures + "}"
+    }
+
+    /// The figures of a JSON report, after the fields that say what was drawn: `"iterations": 30, "median_ns": 1,
+    /// "mean_ns": 1, "min_ns": 1`.
+    public var figures: String {
+        "\"iterations\": \(samples.count), \"median_ns\": \(Int(medianNanoseconds.rounded())), "
+            + "\"mean_ns\": \(Int(meanNanoseconds.rounded())), \"min_ns\": \(minNanoseconds)"
     }
 
     /// The monotonic clock in nanoseconds.

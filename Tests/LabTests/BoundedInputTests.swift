@@ -64,6 +64,24 @@ struct BoundedInputTests {
         #expect(iterations.errors.contains("--iterations: '9223372036854775807' is too large"), "\(iterations.errors)")
     }
 
+    @Test("lottie --iterations times the frame and prints one JSON line; without --out or --iterations there is nothing to do",
+          .enabled(if: enabled))
+    func lottieIterations() throws {
+        let dir = temporaryDirectory("bounded-lottie-iterations")
+        let file = try #require(ResourceLocator.path(LottieFile.defaultAnimation))
+        let timed = try run(["lottie", file, "--frame", "12", "--size", "64x48", "--iterations", "4"], in: dir)
+        #expect(timed.status == 0, "\(timed.errors)")
+        let line = String(timed.output.filter { $0 != "\n" })
+        #expect(line.hasPrefix("{\"file\": \"\(file)\", \"frame\": 12, \"width\": 64, \"height\": 48, \"iterations\": 4, "
+                               + "\"median_ns\": "), "\(line)")
+        #expect(line.contains("\"mean_ns\": ") && line.contains("\"min_ns\": ") && line.hasSuffix("}"), "\(line)")
+        let idle = try run(["lottie", file], in: dir)
+        #expect(idle.status == 64 && idle.errors.contains("nothing to do: give --out FILE.png or --iterations N"),
+                "\(idle.errors)")
+        let huge = try run(["lottie", file, "--iterations", "0"], in: dir)
+        #expect(huge.status == 64 && huge.errors.contains("--iterations: '0'"), "\(huge.errors)")
+    }
+
     /// A script of `count` steps, each lasting an hour.
     func hourSteps(_ step: String, count: Int, first: String = "") -> String {
         "{\"steps\": [" + first + Array(repeating: step, count: count).joined(separator: ",") + "]}"

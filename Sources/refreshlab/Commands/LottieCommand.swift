@@ -2,6 +2,7 @@ import ArgumentParser
 import Lab
 import Lottie
 import Raster
+import Scenes
 import UserFiles
 
 
@@ -9,11 +10,14 @@ import UserFiles
 struct LottieCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lottie",
-        abstract: "Render one frame of a Lottie (Bodymovin JSON) file to a PNG.",
+        abstract: "Render one frame of a Lottie (Bodymovin JSON) file to a PNG, and optionally time the rendering.",
         discussion: """
             The frame is drawn on a transparent background, the composition fitted into --size (its own size by \
             default) with its proportions kept. What the file uses that is not supported is named in one warning \
-            on standard error and left out.
+            on standard error and left out. With --iterations N, the file is read once, the frame is drawn 3 times \
+            untimed and N times timed into one canvas, as the lottie header draws it, and one JSON line is \
+            printed: {"file": …, "frame": …, "width": …, "height": …, "iterations": N, "median_ns": …, \
+            "mean_ns": …, "min_ns": …}.
             """
     )
 
@@ -25,7 +29,12 @@ struct LottieCommand: ParsableCommand {
     var frame: String?
 
     @Option(help: ArgumentHelp("Where to write the PNG.", valueName: "png"))
-    var out: String
+    var out: String?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Time this many renders (1 to \(SceneCommand.maxIterations)) after 3 warm-up renders and "
+                               + "print the figures as JSON.", valueName: "n"))
+    var iterations: String?
 
     @Option(help: ArgumentHelp("The picture's size in pixels, as WxH (default: the composition's size).",
                                valueName: "WxH"))
@@ -41,15 +50,22 @@ struct LottieCommand: ParsableCommand {
         return (w, h)
     }
 
+    /// `--iterations`, checked.
+    func iterationCount() throws -> Int? {
+        try iterations.map { try OptionNumber.integer($0, option: "--iterations", in: 1...SceneCommand.maxIterations) }
+    }
+
     func validate() throws {
-        _ = try pixelSize()
-        if let frame { _ = try OptionNumber.real(frame, option: "--frame", in: -1e7...1e7) }
+        _ = try validating(pixelSize)
+        _ = try validating(iterationCount)
+        if let frame { _ = try validating { try OptionNumber.real(frame, option: "--frame", in: -1e7...1e7) } }
+        if out == nil && iterations == nil { throw ValidationError("nothing to do: give --out FILE.png or --iterations N") }
     }
 
     func run() throws {
         var named = CommandFiles()
         named.reads(file, as: "the Lottie file")
-        named.writes(out, as: "--out")
+        if let out { named.writes(out, as: "--out") }
         try named.checkApart()
         let animation: LottieAnimation
         do {
@@ -66,6 +82,19 @@ struct LottieCommand: ParsableCommand {
         } catch {
             throw LabError("\(file): \(error.description)")
         }
-        try PNG.write(canvas, to: out)
+        if let out { try PNG.write(canvas, to: out) }
+        if let iterations = try iterationCount() {
+            // The frame drew once above, so the file is within every budget at this size; the renderer and the
+            // canvas are kept from render to render.
+            let renderer = LottieRenderer()
+            let fit = LottieRenderer.fitting(animation.size, into: canvas.bounds)
+            let timing = SceneTiming.measure(iterations: iterations) {
+                canvas.clear(to: .clear)
+                try? renderer.render(animation, frame: n, into: canvas, transform: fit)
+            }
+            let frameText = n == n.rounded() ? String(Int(n)) : String(n)
+            print("{\"file\": \(JSONLineBuffer.quoted(file)), \"frame\": \(frameText), \"width\": \(canvas.width), "
+                  + "\"height\": \(canvas.height), " + timing.figures + "}")
+        }
     }
 }

@@ -1,0 +1,140 @@
+#!/usr/bin/env python3
+"""Times RefreshLab's Lottie renderer against ThorVG's on a set of real animations and prints a Markdown table.
+
+    Benchmarks/compare-lottie.py BIN SET [--iterations K] [--rounds R] [--only NAME ...]
+
+BIN is a release build of refreshlab. SET is a folder laid out as the real-file check set: manifest.json listing
+each file (its path, the check size as [W, H], and the frames compared), the files beside it. For every file and
+each listed frame, RefreshLab's time is `refreshlab lottie FILE --frame N --size WxH --iterations K` (the file read
+once, 3 untimed renders, K timed ones into one canvas; its median); ThorVG's is measured in this process through
+its Python binding (thorvg-python), with its software canvas at the same size and fit, after 3 untimed renders,
+K rounds over the file's frames (ThorVG skips a frame asked for twice in a row, so the frames take turns), each
+frame's median. A file's figure is the median over its frames; the two renderers take turns file by file, ROUNDS
+times over, and each cell is the median of the file's rounds. The table gives RefreshLab / ThorVG per file, then
+the geometric mean over the files and the slowest file.
+
+Needs: pip install thorvg-python.
+"""
+import argparse
+import json
+import math
+import os
+import statistics
+import subprocess
+import sys
+import time
+
+
+def refreshlab_time(binary, path, frame, size, iterations):
+    """RefreshLab's median nanoseconds for one frame, from its JSON line."""
+    out = subprocess.run([binary, "lottie", path, "--frame", str(frame), "--size", "%dx%d" % size,
+                          "--iterations", str(iterations)], capture_output=True, text=True, timeout=300)
+    if out.returncode != 0:
+        raise RuntimeError(out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "exit %d" % out.returncode)
+    return json.loads(out.stdout.strip().splitlines()[-1])["median_ns"]
+
+
+class ThorVGPlayer:
+    """One animation on a ThorVG software canvas of the check size, fitted and centred as RefreshLab fits it."""
+
+    def __init__(self, tvg, engine, path, size):
+        self.tvg = tvg
+        self.animation = tvg.LottieAnimation(engine)
+        self.picture = self.animation.get_picture()
+        if self.picture.load(path) != tvg.Result.SUCCESS:
+            raise RuntimeError("ThorVG cannot load it")
+        _, pw, ph = self.picture.get_size()
+        w, h = size
+        scale = min(w / pw, h / ph)
+        self.picture.set_size(pw * scale, ph * scale)
+        self.picture.translate((w - pw * scale) / 2, (h - ph * scale) / 2)
+        self.canvas = tvg.SwCanvas(engine)
+        self.canvas.set_target(w, h, w, tvg.Colorspace.ABGR8888)
+        self.canvas.add(self.picture)
+        with open(path, "rb") as f:
+            self.first = json.load(f).get("ip", 0)
+
+    def render(self, frame):
+        # ThorVG counts frames from the file's in point.
+        self.animation.set_frame(max(float(frame - self.first), 0.0))
+        self.canvas.update()
+        self.canvas.draw(True)
+        self.canvas.sync()
+
+    def close(self):
+        self.canvas.destroy()
+
+
+def thorvg_time(tvg, engine, path, frames, size, iterations):
+    """ThorVG's median nanoseconds over `frames` (the median of each frame's timed renders)."""
+    player = ThorVGPlayer(tvg, engine, path, size)
+    try:
+        for _ in range(3):
+            for f in frames:
+                player.render(f)
+        samples = {f: [] for f in frames}
+        for _ in range(iterations):
+            for f in frames:
+                start = time.perf_counter_ns()
+                player.render(f)
+                samples[f].append(time.perf_counter_ns() - start)
+        return statistics.median(statistics.median(s) for s in samples.values())
+    finally:
+        player.close()
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("binary")
+    parser.add_argument("set")
+    parser.add_argument("--iterations", type=int, default=20)
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--only", nargs="*")
+    args = parser.parse_args()
+    try:
+        import thorvg_python as tvg
+    except ImportError:
+        sys.exit("compare-lottie: ThorVG's Python binding is missing; install it with: pip install thorvg-python")
+    engine = tvg.Engine(threads=0)
+    with open(os.path.join(args.set, "manifest.json")) as f:
+        entries = json.load(f)["files"]
+    if args.only:
+        entries = [e for e in entries if e["name"] in args.only]
+
+    ours = {e["name"]: [] for e in entries}
+    theirs = {e["name"]: [] for e in entries}
+    failed = {}
+    for _ in range(args.rounds):
+        for e in entries:
+            if e["name"] in failed:
+                continue
+            path, size = os.path.join(args.set, e["file"]), tuple(e["size"])
+            frames = [f["frame"] for f in e["frames"]]
+            try:
+                ours[e["name"]].append(statistics.median(
+                    refreshlab_time(args.binary, path, f, size, args.iterations) for f in frames))
+                theirs[e["name"]].append(thorvg_time(tvg, engine, path, frames, size, args.iterations))
+            except Exception as error:  # a file either renderer refuses is listed, not timed
+                failed[e["name"]] = str(error)
+
+    print("| file | size | RefreshLab ms | ThorVG ms | RefreshLab / ThorVG |")
+    print("| --- | --- | ---: | ---: | ---: |")
+    ratios = []
+    for e in entries:
+        name = e["name"]
+        if name in failed:
+            print("| %s | %dx%d | — | — | not timed: %s |" % (name, e["size"][0], e["size"][1], failed[name]))
+            continue
+        a, b = statistics.median(ours[name]), statistics.median(theirs[name])
+        ratios.append((a / b, name))
+        print("| %s | %dx%d | %.3f | %.3f | %.2f |" % (name, e["size"][0], e["size"][1], a / 1e6, b / 1e6, a / b))
+    if ratios:
+        mean = math.exp(sum(math.log(r) for r, _ in ratios) / len(ratios))
+        worst = max(ratios)
+        print()
+        print("geometric mean of RefreshLab / ThorVG over %d files: %.2f; slowest: %s at %.2f"
+              % (len(ratios), mean, worst[1], worst[0]))
+
+
+if __name__ == "__main__":
+    main()
