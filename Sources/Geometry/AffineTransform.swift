@@ -48,7 +48,7 @@ public struct AffineTransform: Hashable, Sendable, CustomStringConvertible {
     }
 
     /// `self` preceded by a rotation, as `CGAffineTransformRotate`.
-    public func rotated(by angle: Double) -> AffineTransform {
+    func rotated(by angle: Double) -> AffineTransform {
         AffineTransform(rotationAngle: angle).concatenating(self)
     }
 

@@ -45,7 +45,7 @@ extension Path {
     /// towards increasing angle, clockwise on a y-down screen). Follows SVG's rules for out-of-range parameters:
     /// zero radii give a straight line, radii too small to reach `end` are scaled up, an arc to the current point
     /// is omitted.
-    public mutating func addSVGArc(to end: Point, rx: Double, ry: Double, xAxisRotation: Double,
+    mutating func addSVGArc(to end: Point, rx: Double, ry: Double, xAxisRotation: Double,
                                    largeArc: Bool, sweep: Bool) {
         guard let p0 = currentPoint else { return move(to: end) }
         guard end.isFinite, rx.isFinite, ry.isFinite, xAxisRotation.isFinite else { return line(to: end) }

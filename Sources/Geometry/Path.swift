@@ -20,9 +20,9 @@ public struct Path: Hashable, Sendable {
     /// Set only by the module's builders (here and in `PathReuse.swift`), which keep the three in step.
     public internal(set) var elements: [Element] = []
     /// The first point of the current contour, where `close` returns to.
-    public internal(set) var contourStart: Point = .zero
+    var contourStart: Point = .zero
     /// The end point of the last element, or nil when the path is empty.
-    public internal(set) var currentPoint: Point?
+    var currentPoint: Point?
 
     public init() {}
 

@@ -160,7 +160,7 @@ public final class Stroker {
     /// The most points one path's outline may take, whatever the transform: a tolerance so fine that the path
     /// would need more (a transform scaling it a millionfold makes the tolerance a millionth) is coarsened until
     /// it fits, so work and memory stay bounded.
-    public static let maxPointsPerPath = 1 << 20
+    static let maxPointsPerPath = 1 << 20
 
     /// The least angle between two points of a round join or cap: a half turn takes at most 512 points, which
     /// keeps the chords within 0.1 px of circles up to about 20,000 px in radius, larger than any canvas.

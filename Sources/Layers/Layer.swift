@@ -43,8 +43,8 @@ open class Layer: MediaTiming {
     /// Radius of the rounded corners of the background, the border and the clip, in points.
     public var cornerRadius = 0.0
     /// Width of the border drawn inside the bounds, above the sublayers, in points.
-    public var borderWidth = 0.0
-    public var borderColor: Color? = .black
+    var borderWidth = 0.0
+    var borderColor: Color? = .black
     public var shadowColor: Color? = .black
     /// The shadow's alpha multiplier; 0 (the default, as in Core Animation) draws no shadow.
     public var shadowOpacity = 0.0
@@ -58,9 +58,9 @@ open class Layer: MediaTiming {
     public var name: String?
 
     /// Core Animation's default shadow blur, 3 pt.
-    public static let defaultShadowRadius = 3.0
+    static let defaultShadowRadius = 3.0
     /// Core Animation's default shadow offset, (0, −3) pt: 3 pt up.
-    public static let defaultShadowOffset = Size(0, -3)
+    static let defaultShadowOffset = Size(0, -3)
 
     public private(set) var sublayers: [Layer] = []
     public private(set) weak var superlayer: Layer?
@@ -81,7 +81,7 @@ open class Layer: MediaTiming {
     public var fillMode = FillMode.removed
 
     /// The layer's animations, made when the first one is added.
-    public private(set) var animationSet: AnimationSet?
+    private(set) var animationSet: AnimationSet?
     /// The animatable key paths that some animation added since the set was last empty may change.
     var animatedKeyPaths: AnimatedKeyPaths = []
 
@@ -124,7 +124,7 @@ open class Layer: MediaTiming {
 
     /// Converts a point in this layer's coordinates to `layer`'s (nil: the root's superlayer space), through the
     /// model values of both branches; nil when the layers are in different trees or a transform is singular.
-    public func convert(_ point: Point, to layer: Layer?) -> Point? {
+    func convert(_ point: Point, to layer: Layer?) -> Point? {
         var p = point
         var up: Layer? = self
         var toRoot = AffineTransform.identity
@@ -174,7 +174,7 @@ open class Layer: MediaTiming {
     }
 
     /// Inserts `layer` at `index` (clamped to the valid range), taking it from its old superlayer.
-    public func insertSublayer(_ layer: Layer, at index: Int) {
+    func insertSublayer(_ layer: Layer, at index: Int) {
         guard layer !== self, !isDescendant(of: layer) else { return }
         layer.removeFromSuperlayer()
         sublayers.insert(layer, at: Swift.min(Swift.max(index, 0), sublayers.count))
@@ -182,14 +182,14 @@ open class Layer: MediaTiming {
     }
 
     /// Inserts `layer` just above `sibling`, or on top when `sibling` is not a sublayer.
-    public func insertSublayer(_ layer: Layer, above sibling: Layer) {
+    func insertSublayer(_ layer: Layer, above sibling: Layer) {
         layer.removeFromSuperlayer()
         let i = sublayers.firstIndex { $0 === sibling }.map { $0 + 1 } ?? sublayers.count
         insertSublayer(layer, at: i)
     }
 
     /// Inserts `layer` just below `sibling`, or at the bottom when `sibling` is not a sublayer.
-    public func insertSublayer(_ layer: Layer, below sibling: Layer) {
+    func insertSublayer(_ layer: Layer, below sibling: Layer) {
         layer.removeFromSuperlayer()
         let i = sublayers.firstIndex { $0 === sibling } ?? 0
         insertSublayer(layer, at: i)
@@ -201,7 +201,7 @@ open class Layer: MediaTiming {
     }
 
     /// True when `layer` is this layer's superlayer, or its superlayer's, and so on.
-    public func isDescendant(of layer: Layer) -> Bool {
+    func isDescendant(of layer: Layer) -> Bool {
         var up = superlayer
         while let l = up {
             if l === layer { return true }
@@ -237,7 +237,7 @@ open class Layer: MediaTiming {
     public var animationKeys: [String] { animationSet?.animationKeys ?? [] }
 
     /// The animator this layer's animations run on: its own, else the nearest superlayer's.
-    public var effectiveAnimator: Animator? {
+    var effectiveAnimator: Animator? {
         var l: Layer? = self
         while let layer = l {
             if let a = layer.animator { return a }

@@ -25,17 +25,17 @@ public final class LayerRenderer {
     /// Strokes shape layers' paths; its buffers are reused.
     public let stroker = Stroker()
     /// The fonts and glyph cache of text layers; loaded with the standard fonts on the first text drawn when nil.
-    public var textRenderer: TextRenderer?
+    var textRenderer: TextRenderer?
     /// The same for bold text layers, with the standard fonts' bold face; a glyph cache of its own, since a cache
     /// knows glyphs by their place in one font set.
-    public var boldTextRenderer: TextRenderer?
+    var boldTextRenderer: TextRenderer?
     /// Why text could not be drawn (no font could be loaded), or nil.
-    public private(set) var fontError: String?
+    private(set) var fontError: String?
     /// What is wrong with the fonts, one line each with the package to install: the font sets' warnings and
     /// `fontError`. It only grows, so a reader can say each line once.
     public private(set) var fontMessages: [String] = []
     /// Loads the font set of a weight: the standard fonts, unless a test supplies others.
-    public var loadFonts: (FontWeight) throws -> FontSet = { try FontSet.standard(weight: $0) }
+    var loadFonts: (FontWeight) throws -> FontSet = { try FontSet.standard(weight: $0) }
     let blur = ShadowBlur()
 
     /// Offscreen canvases, one per level of nesting of offscreen passes, each the size of the canvas drawn into.
@@ -49,12 +49,12 @@ public final class LayerRenderer {
     private var baseScale = 1.0
 
     /// Counts for the last `render` call: what it cost, for tests and the frame recorder.
-    public struct Statistics: Equatable, Sendable {
-        public var layersDrawn = 0
-        public var offscreenPasses = 0
-        public var shadows = 0
+    struct Statistics: Equatable, Sendable {
+        var layersDrawn = 0
+        var offscreenPasses = 0
+        var shadows = 0
     }
-    public private(set) var statistics = Statistics()
+    private(set) var statistics = Statistics()
 
     public init(rasterizer: Rasterizer = Rasterizer(), textRenderer: TextRenderer? = nil) {
         self.rasterizer = rasterizer
@@ -296,7 +296,7 @@ public final class LayerRenderer {
     private func releaseScratch() { scratchDepth -= 1 }
 
     /// How many offscreen canvases the renderer holds (they are kept for the next frames).
-    public var offscreenCanvasCount: Int { scratch.count }
+    var offscreenCanvasCount: Int { scratch.count }
 
     static func isFinite(_ t: AffineTransform) -> Bool {
         (t.a + t.b + t.c + t.d + t.tx + t.ty).isFinite
@@ -320,7 +320,7 @@ public struct LayerDrawingContext {
     let isMask: Bool
 
     /// Pixels per point along the layer's axes (the square root of the transform's area scale).
-    public var pixelsPerPoint: Double { Swift.abs(transform.determinant).squareRoot() }
+    var pixelsPerPoint: Double { Swift.abs(transform.determinant).squareRoot() }
 
     /// The colour as drawn: with the opacity applied, and black when drawing a shadow's shape.
     @inline(__always)

@@ -5,12 +5,12 @@ import Colors
 
 /// The animatable key paths the layers know, by their iOS names, one bit each; a layer keeps the union of those
 /// its animations change, so that a frame looks up only those.
-public struct AnimatedKeyPaths: OptionSet, Sendable {
-    public let rawValue: UInt64
-    public init(rawValue: UInt64) { self.rawValue = rawValue }
+struct AnimatedKeyPaths: OptionSet, Sendable {
+    let rawValue: UInt64
+    init(rawValue: UInt64) { self.rawValue = rawValue }
 
     /// Every listed key path with its bit, in the order presentation values are worked out.
-    public static let names: [String] = [
+    static let names: [String] = [
         "position", "position.x", "position.y",
         "bounds", "bounds.origin", "bounds.origin.x", "bounds.origin.y",
         "bounds.size", "bounds.size.width", "bounds.size.height",
@@ -24,12 +24,12 @@ public struct AnimatedKeyPaths: OptionSet, Sendable {
     ]
 
     /// The bit of a listed key path; nil for others.
-    public static func bit(_ name: String) -> AnimatedKeyPaths? {
+    static func bit(_ name: String) -> AnimatedKeyPaths? {
         names.firstIndex(of: name).map { AnimatedKeyPaths(rawValue: 1 << UInt64($0)) }
     }
 
     /// The listed key paths that `animation` changes.
-    public init(_ animation: Animation) {
+    init(_ animation: Animation) {
         var bits: UInt64 = 0
         for (i, name) in AnimatedKeyPaths.names.enumerated() where animation.animates(keyPath: name) {
             bits |= 1 << UInt64(i)
@@ -66,8 +66,8 @@ public struct LayerPresentation: Equatable {
     public var opacity: Double
     public var backgroundColor: Color?
     public var cornerRadius: Double
-    public var borderWidth: Double
-    public var borderColor: Color?
+    var borderWidth: Double
+    var borderColor: Color?
     public var shadowColor: Color?
     public var shadowOpacity: Double
     public var shadowRadius: Double
@@ -91,7 +91,7 @@ public struct LayerPresentation: Equatable {
 
 extension Layer {
     /// The model values, as a presentation with no animation.
-    public var modelValues: LayerPresentation {
+    var modelValues: LayerPresentation {
         LayerPresentation(bounds: bounds, position: position, anchorPoint: anchorPoint, transform: transform,
                           opacity: opacity, backgroundColor: backgroundColor, cornerRadius: cornerRadius,
                           borderWidth: borderWidth, borderColor: borderColor, shadowColor: shadowColor,

@@ -22,8 +22,8 @@ open class ShapeLayer: Layer {
     public var lineJoin = LineJoin.miter
     public var miterLimit = 10.0
     /// Lengths of dashes and gaps; empty draws a solid line.
-    public var lineDashPattern: [Double] = []
-    public var lineDashPhase = 0.0
+    var lineDashPattern: [Double] = []
+    var lineDashPhase = 0.0
     /// The fraction of the path's length where the stroke starts, 0…1.
     public var strokeStart = 0.0
     /// The fraction of the path's length where the stroke ends, 0…1.
@@ -36,7 +36,7 @@ open class ShapeLayer: Layer {
         public var strokeColor: Color?
         public var lineWidth: Double
         public var miterLimit: Double
-        public var lineDashPhase: Double
+        var lineDashPhase: Double
         public var strokeStart: Double
         public var strokeEnd: Double
     }
@@ -82,7 +82,7 @@ open class ShapeLayer: Layer {
     private var outline = Path()
     private var outlineBounds = Rect.zero
     /// How many times the stroke outline was built: a frame that finds it cached adds nothing.
-    public private(set) var strokeBuildCount = 0
+    private(set) var strokeBuildCount = 0
 
     /// The outline of the trimmed, dashed stroke of `path`, from the cache when its inputs are unchanged.
     func strokeOutline(_ path: Path, _ s: ShapePresentation, tolerance: Double, stroker: Stroker) -> (Path, Rect) {

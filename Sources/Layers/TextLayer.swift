@@ -21,10 +21,10 @@ open class TextLayer: Layer {
     public var alignmentMode = TextAlignment.left
     public var verticalAlignment = VerticalAlignment.top
     /// Whether text wider than the bounds ends with "…", as `truncationMode = .end`.
-    public var truncatesToBounds = false
+    var truncatesToBounds = false
 
     /// Core Animation's default `fontSize`, 36 pt.
-    public static let defaultFontSize = 36.0
+    static let defaultFontSize = 36.0
 
     /// Where the line sits vertically in the bounds.
     public enum VerticalAlignment: Sendable {

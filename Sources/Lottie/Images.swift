@@ -3,26 +3,26 @@ import Raster
 
 /// An image asset: the size it is drawn at, in the composition's units, and where its pixels come from.
 public struct LottieImage: Sendable {
-    public enum Source: Sendable {
+    enum Source: Sendable {
         /// The encoded image, from a base64 data URI in the file itself.
         case embedded([UInt8])
         /// A file beside the animation: the asset's folder (`u`) and name (`p`) joined.
         case file(String)
     }
 
-    public var width: Double
-    public var height: Double
-    public var source: Source
+    var width: Double
+    var height: Double
+    var source: Source
     /// Where the asset is in the file (a byte offset), for messages.
-    public var offset: Int
+    var offset: Int
     /// The decoded pixels, premultiplied; nil until `LottieAnimation.decodeImages` has read them, and then for an
     /// image file beside the animation when no folder was given.
-    public var bitmap: Bitmap?
+    var bitmap: Bitmap?
 
     /// The most pixels one image may have: 4096 × 4096, far more than a header shows.
-    public static let maxPixels = 4096 * 4096
+    static let maxPixels = 4096 * 4096
     /// The most pixels all of a file's images may have together, 128 MB once decoded.
-    public static let maxTotalPixels = 32 << 20
+    static let maxTotalPixels = 32 << 20
     /// The largest image file read beside an animation.
     public static let maxFileBytes = 64 << 20
 

@@ -2,20 +2,20 @@ import Geometry
 import Motion
 
 /// One keyframe: the value from its time on, and how it eases into the next.
-public struct Keyframe<Value: Sendable>: Sendable {
-    public var time: Double
-    public var value: Value
+struct Keyframe<Value: Sendable>: Sendable {
+    var time: Double
+    var value: Value
     /// The value the segment ends at, when the file gives one (older files); otherwise the next keyframe's value.
-    public var endValue: Value?
+    var endValue: Value?
     /// Holds its value until the next keyframe instead of interpolating.
-    public var hold: Bool
+    var hold: Bool
     /// The easing of the segment from this keyframe, one curve per dimension (one for all when there is one).
-    public var easing: [TimingFunction]
+    var easing: [TimingFunction]
     /// Spatial tangents of a position segment: out of this keyframe and into the next, relative to the points.
-    public var outTangent: Point?
-    public var inTangent: Point?
+    var outTangent: Point?
+    var inTangent: Point?
 
-    public init(time: Double, value: Value, endValue: Value? = nil, hold: Bool = false, easing: [TimingFunction] = [],
+    init(time: Double, value: Value, endValue: Value? = nil, hold: Bool = false, easing: [TimingFunction] = [],
                 outTangent: Point? = nil, inTangent: Point? = nil) {
         self.time = time
         self.value = value
@@ -28,22 +28,22 @@ public struct Keyframe<Value: Sendable>: Sendable {
 }
 
 /// A property that is either constant or animated by keyframes, as numbers (a scalar is one number).
-public struct Animated: Sendable {
-    public var keyframes: [Keyframe<[Double]>]
+struct Animated: Sendable {
+    var keyframes: [Keyframe<[Double]>]
 
-    public init(keyframes: [Keyframe<[Double]>]) {
+    init(keyframes: [Keyframe<[Double]>]) {
         self.keyframes = keyframes
     }
 
-    public static func constant(_ value: [Double]) -> Animated {
+    static func constant(_ value: [Double]) -> Animated {
         Animated(keyframes: [Keyframe(time: 0, value: value, endValue: nil, hold: true, easing: [],
                                       outTangent: nil, inTangent: nil)])
     }
 
-    public func scalar(at frame: Double) -> Double { sample(at: frame).at(0) }
+    func scalar(at frame: Double) -> Double { sample(at: frame).at(0) }
 
     /// The value at `frame` (the layer's own time).
-    public func value(at frame: Double) -> [Double] {
+    func value(at frame: Double) -> [Double] {
         var out: [Double] = []
         value(at: frame, into: &out)
         return out
@@ -51,7 +51,7 @@ public struct Animated: Sendable {
 
     /// The value at `frame`, written into `out`, which keeps its storage: a value of any length (a gradient's
     /// stops) evaluated every frame into the same array allocates nothing once the array is large enough.
-    public func value(at frame: Double, into out: inout [Double]) {
+    func value(at frame: Double, into out: inout [Double]) {
         out.removeAll(keepingCapacity: true)
         guard !keyframes.isEmpty else { return }
         let (index, t) = keyframes.segment(at: frame)
@@ -68,7 +68,7 @@ public struct Animated: Sendable {
 
     /// The value at `frame` when it has at most four numbers (a scalar, a point, a scale, a colour): the same as
     /// `value(at:)` without an array, so evaluating a frame's transforms and colours allocates nothing.
-    public func sample(at frame: Double) -> AnimatedSample {
+    func sample(at frame: Double) -> AnimatedSample {
         guard !keyframes.isEmpty else { return AnimatedSample() }
         let (index, t) = keyframes.segment(at: frame)
         let k = keyframes[index]
@@ -125,10 +125,10 @@ public struct Animated: Sendable {
 }
 
 /// A property's value of up to four numbers, held inline.
-public struct AnimatedSample: Sendable {
+struct AnimatedSample: Sendable {
     /// How many of the components the value has (at most 4; a longer value keeps its first four).
-    public var count = 0
-    public var values = SIMD4<Double>()
+    var count = 0
+    var values = SIMD4<Double>()
 
     init() {}
 
@@ -138,7 +138,7 @@ public struct AnimatedSample: Sendable {
     }
 
     /// Component `i`, or `fallback` when the value is shorter.
-    @inline(__always) public func at(_ i: Int, _ fallback: Double = 0) -> Double { i < count ? values[i] : fallback }
+    @inline(__always) func at(_ i: Int, _ fallback: Double = 0) -> Double { i < count ? values[i] : fallback }
 }
 
 extension Keyframe where Value == [Double] {
@@ -150,13 +150,13 @@ extension Keyframe where Value == [Double] {
 }
 
 /// A Bézier path as Bodymovin writes it: vertices with in and out tangents relative to them.
-public struct BezierShape: Sendable {
-    public var vertices: [Point]
-    public var inTangents: [Point]
-    public var outTangents: [Point]
-    public var closed: Bool
+struct BezierShape: Sendable {
+    var vertices: [Point]
+    var inTangents: [Point]
+    var outTangents: [Point]
+    var closed: Bool
 
-    public init(vertices: [Point], inTangents: [Point], outTangents: [Point], closed: Bool) {
+    init(vertices: [Point], inTangents: [Point], outTangents: [Point], closed: Bool) {
         self.vertices = vertices
         self.inTangents = inTangents
         self.outTangents = outTangents
@@ -223,14 +223,14 @@ public struct BezierShape: Sendable {
 }
 
 /// A path property: a constant shape or keyframes of shapes with the same number of vertices.
-public struct AnimatedShape: Sendable {
-    public var keyframes: [Keyframe<BezierShape>]
+struct AnimatedShape: Sendable {
+    var keyframes: [Keyframe<BezierShape>]
 
-    public init(keyframes: [Keyframe<BezierShape>]) {
+    init(keyframes: [Keyframe<BezierShape>]) {
         self.keyframes = keyframes
     }
 
-    public func value(at frame: Double) -> BezierShape? {
+    func value(at frame: Double) -> BezierShape? {
         guard !keyframes.isEmpty else { return nil }
         let (index, t) = keyframes.segment(at: frame)
         let k = keyframes[index]

@@ -16,12 +16,12 @@ public struct LottieAnimation: Sendable {
     /// The first frame and the frame after the last, in the file's own frame numbers.
     public var inPoint: Double
     public var outPoint: Double
-    public var layers: [LottieLayer]
+    var layers: [LottieLayer]
     /// Precompositions by their asset id.
-    public var precomps: [String: [LottieLayer]]
+    var precomps: [String: [LottieLayer]]
     /// Image assets by their id.
-    public var images: [String: LottieImage] = [:]
-    public var markers: [LottieMarker]
+    var images: [String: LottieImage] = [:]
+    var markers: [LottieMarker]
     /// What the file uses that is not drawn, one line naming the features and the layers concerned; nil when
     /// everything is supported.
     public var warning: String?
@@ -48,8 +48,8 @@ public struct LottieMarker: Sendable, Equatable {
     }
 }
 
-public struct LottieLayer: Sendable {
-    public enum Kind: Sendable {
+struct LottieLayer: Sendable {
+    enum Kind: Sendable {
         case null
         case shape([ShapeItem])
         case solid(Color, width: Double, height: Double)
@@ -61,12 +61,12 @@ public struct LottieLayer: Sendable {
 
     /// After Effects' blend modes by their Bodymovin number (`bm`); the separable ones are drawn, as the W3C
     /// compositing specification (and so lottie-web's canvas and SVG renderers) defines them.
-    public enum BlendMode: Int, Sendable {
+    enum BlendMode: Int, Sendable {
         case normal = 0, multiply, screen, overlay, darken, lighten, colorDodge, colorBurn, hardLight, softLight,
              difference, exclusion, hue, saturation, color, luminosity, add, hardMix
 
         /// Drawn as After Effects draws it; the others are drawn as `normal`, with a warning.
-        public var isSupported: Bool {
+        var isSupported: Bool {
             switch self {
             case .normal, .multiply, .screen, .overlay, .darken, .lighten, .hardLight, .difference, .exclusion:
                 return true
@@ -77,54 +77,54 @@ public struct LottieLayer: Sendable {
     }
 
     /// How a layer uses the matte layer drawn just before it (`tt`).
-    public enum Matte: Int, Sendable {
+    enum Matte: Int, Sendable {
         case alpha = 1, alphaInverted, luma, lumaInverted
     }
 
-    public var name: String
-    public var index: Int?
-    public var parent: Int?
-    public var kind: Kind
-    public var transform: Transform
-    public var inPoint: Double
-    public var outPoint: Double
-    public var startTime: Double
+    var name: String
+    var index: Int?
+    var parent: Int?
+    var kind: Kind
+    var transform: Transform
+    var inPoint: Double
+    var outPoint: Double
+    var startTime: Double
     /// Time stretch: a layer at 2 plays at half speed.
-    public var stretch: Double
+    var stretch: Double
     /// Time remapping of a precomposition, in seconds of its own time.
-    public var timeRemap: Animated?
-    public var masks: [Mask]
-    public var matte: Matte?
+    var timeRemap: Animated?
+    var masks: [Mask]
+    var matte: Matte?
     /// This layer only serves as the matte of the next one and is not drawn itself.
-    public var isMatteSource: Bool
-    public var hidden: Bool
+    var isMatteSource: Bool
+    var hidden: Bool
     /// How the layer's composited result is put onto what lies below it.
-    public var blendMode: BlendMode = .normal
+    var blendMode: BlendMode = .normal
     /// Where the parent (the first layer whose `index` is `parent`) sits in the same list, found once when the
     /// file is read so that drawing a frame follows parents without a table or a search.
-    public internal(set) var parentPosition: Int? = nil
+    var parentPosition: Int? = nil
 }
 
 /// A layer's or a group's transform, each part animated.
-public struct Transform: Sendable {
-    public var anchor: Animated
+struct Transform: Sendable {
+    var anchor: Animated
     /// The position, or nil when x and y are separated into `positionX` and `positionY`.
-    public var position: Animated
-    public var positionX: Animated?
-    public var positionY: Animated?
-    public var scale: Animated
-    public var rotation: Animated
-    public var opacity: Animated
-    public var skew: Animated
-    public var skewAxis: Animated
+    var position: Animated
+    var positionX: Animated?
+    var positionY: Animated?
+    var scale: Animated
+    var rotation: Animated
+    var opacity: Animated
+    var skew: Animated
+    var skewAxis: Animated
 
-    public static let identity = Transform(
+    static let identity = Transform(
         anchor: .constant([0, 0]), position: .constant([0, 0]), positionX: nil, positionY: nil,
         scale: .constant([100, 100]), rotation: .constant([0]), opacity: .constant([100]), skew: .constant([0]),
         skewAxis: .constant([0]))
 
     /// The matrix at `frame`: anchor, then scale, skew, rotation and position, as After Effects applies them.
-    public func matrix(at frame: Double) -> AffineTransform {
+    func matrix(at frame: Double) -> AffineTransform {
         let a = anchor.sample(at: frame), s = scale.sample(at: frame)
         var p = position.sample(at: frame)
         if let positionX, let positionY {
@@ -149,19 +149,19 @@ public struct Transform: Sendable {
 }
 
 /// A mask on a layer: a path combined with the masks before it.
-public struct Mask: Sendable {
-    public enum Mode: String, Sendable {
+struct Mask: Sendable {
+    enum Mode: String, Sendable {
         case add = "a", subtract = "s", intersect = "i", none = "n"
     }
 
-    public var mode: Mode
-    public var path: AnimatedShape
-    public var opacity: Animated
-    public var inverted: Bool
+    var mode: Mode
+    var path: AnimatedShape
+    var opacity: Animated
+    var inverted: Bool
 }
 
 /// One item of a shape layer's contents, in the file's order (the first is drawn on top).
-public indirect enum ShapeItem: Sendable {
+indirect enum ShapeItem: Sendable {
     case group([ShapeItem], Transform)
     case rectangle(position: Animated, size: Animated, roundness: Animated, reversed: Bool)
     case ellipse(position: Animated, size: Animated, reversed: Bool)
@@ -180,36 +180,36 @@ public indirect enum ShapeItem: Sendable {
 
 /// Copies of the items above a repeater in its group, each moved one more step of `transform` than the one
 /// before, as lottie-web draws them (docs/reference.md §8).
-public struct Repeater: Sendable {
-    public var copies: Animated
+struct Repeater: Sendable {
+    var copies: Animated
     /// Steps of the transform the first copy already has (fractions interpolate a step).
-    public var offset: Animated
+    var offset: Animated
     /// Whether each copy lies above the next (After Effects' "Above"), the first copy on top; else below.
-    public var above: Bool
+    var above: Bool
     /// One step: anchor, position, scale and rotation (the rest of a transform is not used).
-    public var transform: Transform
+    var transform: Transform
     /// The first and the last copy's opacity, in %; the copies between are interpolated.
-    public var startOpacity: Animated
-    public var endOpacity: Animated
+    var startOpacity: Animated
+    var endOpacity: Animated
 
     /// The most copies drawn of one repeater: past it a file costs more than any header needs.
-    public static let maxCopies = 1000
+    static let maxCopies = 1000
 
     /// How many copies there are at `frame` (the count rounded up, as lottie-web does).
-    public func count(at frame: Double) -> Int {
+    func count(at frame: Double) -> Int {
         let c = copies.scalar(at: frame).rounded(.up)
         return c.isFinite ? Int(Swift.min(Swift.max(c, 0), Double(Repeater.maxCopies))) : 0
     }
 
     /// The repeater's values at one frame, read once for all its copies.
-    public struct Copies {
-        public let count: Int
+    struct Copies {
+        let count: Int
         let above: Bool
         let offset: Double, anchor: (x: Double, y: Double), position: (x: Double, y: Double)
         let scale: (x: Double, y: Double), rotation: Double, startOpacity: Double, endOpacity: Double
 
         /// The matrix and opacity of copy `index`, counted from the top one.
-        public func copy(_ index: Int) -> (matrix: AffineTransform, opacity: Double) {
+        func copy(_ index: Int) -> (matrix: AffineTransform, opacity: Double) {
             // Copies are placed top first: "Above" gives the top one the fewest steps, "below" the most.
             let steps = above ? index : count - 1 - index
             let n = offset + Double(steps)
@@ -225,7 +225,7 @@ public struct Repeater: Sendable {
     }
 
     /// The copies at `frame`.
-    public func copies(at frame: Double) -> Copies {
+    func copies(at frame: Double) -> Copies {
         let offset = self.offset.scalar(at: frame)
         let a = transform.anchor.sample(at: frame), p = transform.position.sample(at: frame)
         let s = transform.scale.sample(at: frame)
@@ -248,58 +248,58 @@ public struct Repeater: Sendable {
     }
 }
 
-public struct Star: Sendable {
-    public var isPolygon: Bool
-    public var position: Animated
-    public var points: Animated
-    public var rotation: Animated
-    public var outerRadius: Animated
-    public var innerRadius: Animated
-    public var outerRoundness: Animated
-    public var innerRoundness: Animated
-    public var reversed: Bool
+struct Star: Sendable {
+    var isPolygon: Bool
+    var position: Animated
+    var points: Animated
+    var rotation: Animated
+    var outerRadius: Animated
+    var innerRadius: Animated
+    var outerRoundness: Animated
+    var innerRoundness: Animated
+    var reversed: Bool
 }
 
 /// A linear or radial gradient: colour stops then optional opacity stops, in Bodymovin's flat layout.
-public struct Gradient: Sendable {
-    public var isRadial: Bool
-    public var start: Animated
-    public var end: Animated
-    public var colorStopCount: Int
-    public var stops: Animated
-    public var highlightLength: Animated
-    public var highlightAngle: Animated
+struct Gradient: Sendable {
+    var isRadial: Bool
+    var start: Animated
+    var end: Animated
+    var colorStopCount: Int
+    var stops: Animated
+    var highlightLength: Animated
+    var highlightAngle: Animated
 }
 
-public enum Paint: Sendable {
+enum Paint: Sendable {
     case color(Animated)
     case gradient(Gradient)
 }
 
-public struct Fill: Sendable {
-    public var paint: Paint
-    public var opacity: Animated
-    public var rule: FillRule
+struct Fill: Sendable {
+    var paint: Paint
+    var opacity: Animated
+    var rule: FillRule
 }
 
-public struct Stroke: Sendable {
-    public var paint: Paint
-    public var opacity: Animated
-    public var width: Animated
-    public var cap: LineCap
-    public var join: LineJoin
-    public var miterLimit: Double
+struct Stroke: Sendable {
+    var paint: Paint
+    var opacity: Animated
+    var width: Animated
+    var cap: LineCap
+    var join: LineJoin
+    var miterLimit: Double
     /// Dash and gap lengths in turn, then the offset last (nil when there is none).
-    public var dashes: [Animated]
-    public var dashOffset: Animated?
+    var dashes: [Animated]
+    var dashOffset: Animated?
 }
 
-public struct Trim: Sendable {
-    public var start: Animated
-    public var end: Animated
-    public var offset: Animated
+struct Trim: Sendable {
+    var start: Animated
+    var end: Animated
+    var offset: Animated
     /// Individually: the paths are trimmed as one, one after another; otherwise each path is trimmed on its own.
-    public var individually: Bool
+    var individually: Bool
 }
 
 extension [Double] {

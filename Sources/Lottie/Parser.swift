@@ -21,7 +21,7 @@ extension LottieAnimation {
     /// Largest composition side accepted, in its own units: a hostile size cannot ask for a huge canvas.
     public static let maxSide = 16384.0
     /// Largest frame number accepted; any real file is far below it, and times stay exact in a Double.
-    public static let maxFrame = 1e7
+    static let maxFrame = 1e7
 
     /// Reads a Bodymovin document. What is not supported is skipped and named in `warning`; what is malformed
     /// (a missing or mistyped required field, a nonsensical size or frame rate) throws, naming the value at fault.

@@ -20,7 +20,7 @@ import Colors
 /// refused when it is read where that can be known, and otherwise stops the frame with a `LottieRenderError`.
 public final class LottieRenderer {
     /// Deepest nesting of precompositions drawn: a file whose precompositions refer to each other ends here.
-    public static let maxPrecompDepth = 16
+    static let maxPrecompDepth = 16
 
     private let rasterizer = Rasterizer()
     private let masks = MaskRasterizer()
@@ -200,7 +200,7 @@ public final class LottieRenderer {
     }
 
     /// Most parents followed up from a layer: real rigs are a few deep, and a chain that loops ends here.
-    public static let maxParentDepth = 64
+    static let maxParentDepth = 64
 
     /// The layer's transform followed by its parents', all at the composition's `frame`; each parent's place in
     /// the list was found when the file was read.

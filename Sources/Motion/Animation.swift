@@ -20,7 +20,7 @@ public class Animation: MediaTiming {
     /// The curve applied to each simple run; nil means linear, as in Core Animation.
     @exclusivity(unchecked) public var timingFunction: TimingFunction?
     /// Whether the holder drops the animation when its active time ends (true, the default) or keeps it (for a fill).
-    @exclusivity(unchecked) public var isRemovedOnCompletion = true
+    @exclusivity(unchecked) var isRemovedOnCompletion = true
     /// Called once: with true when the active time ends, with false when the animation is removed before that.
     @exclusivity(unchecked) public var completion: ((_ finished: Bool) -> Void)?
 
@@ -66,7 +66,7 @@ public class Animation: MediaTiming {
 public class PropertyAnimation<Value: Animatable>: Animation {
     @exclusivity(unchecked) public var keyPath: String
     /// When true the animated value is added to the value below instead of replacing it.
-    @exclusivity(unchecked) public var isAdditive = false
+    @exclusivity(unchecked) var isAdditive = false
 
     /// Which final class this is, so that the fast path can call it directly.
     enum Kind { case basic, keyframe, other }
@@ -161,8 +161,8 @@ public class PropertyAnimation<Value: Animatable>: Animation {
 /// by alone (from the base to base + by); with none, the base shows.
 public final class BasicAnimation<Value: Animatable>: PropertyAnimation<Value> {
     @exclusivity(unchecked) public var fromValue: Value?
-    @exclusivity(unchecked) public var toValue: Value?
-    @exclusivity(unchecked) public var byValue: Value?
+    @exclusivity(unchecked) var toValue: Value?
+    @exclusivity(unchecked) var byValue: Value?
 
     public init(keyPath: String, from: Value? = nil, to: Value? = nil, by: Value? = nil) {
         fromValue = from
@@ -245,7 +245,7 @@ public final class KeyframeAnimation<Value: Animatable>: PropertyAnimation<Value
     public override func copy() -> Animation { KeyframeAnimation(copying: self) }
 
     /// What is wrong with `keyTimes`, naming the entry at fault, or nil when they are usable.
-    public var validationError: String? {
+    var validationError: String? {
         guard let times = keyTimes else { return nil }
         let allowed = calculationMode == .discrete ? [values.count, values.count + 1] : [values.count]
         guard allowed.contains(times.count) else {

@@ -24,12 +24,12 @@ public final class Animator {
     }
 
     /// The duration that animations added now without one take: the innermost transaction's, else nil.
-    public var currentDuration: Double? { currentTransaction?.duration }
+    var currentDuration: Double? { currentTransaction?.duration }
 
     /// Runs `changes`, giving every animation added in it (to any set of this animator) `duration` and `timing`
     /// unless it has its own, and calls `completion` once, when all of them have ended or been removed, or at once
     /// when none was added. Transactions nest: an outer one also waits for the inner ones' animations.
-    public func animate(duration: Double = defaultAnimationDuration, timing: TimingFunction = .default,
+    func animate(duration: Double = defaultAnimationDuration, timing: TimingFunction = .default,
                         changes: () -> Void, completion: (() -> Void)? = nil) {
         let transaction = Transaction(duration: duration, timing: timing, parent: currentTransaction, completion: completion)
         currentTransaction = transaction

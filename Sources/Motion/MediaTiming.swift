@@ -41,7 +41,7 @@ public protocol MediaTiming: AnyObject {
 }
 
 /// Where a timeline is at a parent time.
-public enum TimingPhase: Equatable, Sendable {
+enum TimingPhase: Equatable, Sendable {
     /// Before the begin time, with no backwards fill: shows nothing.
     case before
     /// Showing the simple run at `progress` (0…1, before any timing curve).
@@ -78,27 +78,27 @@ extension MediaTiming {
     public var isPaused: Bool { speed == 0 }
 
     /// The duration of one simple run; a duration of 0 means Core Animation's default, 0.25 s.
-    public var simpleDuration: Double { duration > 0 && duration.isFinite ? duration : defaultAnimationDuration }
+    var simpleDuration: Double { duration > 0 && duration.isFinite ? duration : defaultAnimationDuration }
 
     /// The time of one repeat: the run, and its way back when it autoreverses.
     public var cycleDuration: Double { simpleDuration * (autoreverses ? 2 : 1) }
 
     /// How long the timeline is active in local time: repeatDuration, else repeatCount cycles, else one cycle.
-    public var activeDuration: Double {
+    var activeDuration: Double {
         if repeatDuration > 0 { return repeatDuration }
         if repeatCount > 0 { return repeatCount.isInfinite ? .infinity : repeatCount * cycleDuration }
         return cycleDuration
     }
 
     /// The parent time at which the active time ends; infinite when it never does (infinite repeats, or paused).
-    public var endTime: Double {
+    var endTime: Double {
         let active = activeDuration
         guard active.isFinite, speed > 0 else { return .infinity }
         return beginTime + active / speed
     }
 
     /// True once the active time is over at parent time `t`.
-    public func hasEnded(atParentTime t: Double) -> Bool {
+    func hasEnded(atParentTime t: Double) -> Bool {
         let active = activeDuration
         return active.isFinite && (t - beginTime) * speed >= active && speed != 0
     }
@@ -108,7 +108,7 @@ extension MediaTiming {
     /// Whether the timeline is before, inside or after its active time depends on (t − beginTime)·speed; the
     /// time offset then shifts the position inside the active time and wraps round it, as Core Animation does
     /// (a 3 s animation with a 1 s offset shows its last 2 s, then its first second).
-    public func phase(atParentTime t: Double) -> TimingPhase {
+    func phase(atParentTime t: Double) -> TimingPhase {
         let active = activeDuration
         if speed == 0 {
             // Frozen (QA1673's pause leaves speed 0 and the local time in timeOffset): the phase is the one of that
@@ -163,4 +163,4 @@ extension MediaTiming {
 }
 
 /// The duration Core Animation gives an animation whose duration is 0: 0.25 s (`CAAnimation`'s documented default).
-public let defaultAnimationDuration = 0.25
+let defaultAnimationDuration = 0.25

@@ -27,7 +27,7 @@ public struct Spring: Hashable, Sendable {
     }
 
     /// ζ = c / (2·√(k·m)): below 1 the spring oscillates, at 1 it returns fastest without overshooting from rest.
-    public var dampingRatio: Double { damping / (2 * (stiffness * mass).squareRoot()) }
+    var dampingRatio: Double { damping / (2 * (stiffness * mass).squareRoot()) }
 
     /// The path of a run from `from` towards `to`, starting with `initialVelocity` (units per second).
     public func motion(from: Double, to: Double, initialVelocity: Double) -> SpringMotion {
@@ -38,7 +38,7 @@ public struct Spring: Hashable, Sendable {
 /// One run of a spring: closed-form position, velocity and settling time (docs/reference.md §2).
 public struct SpringMotion: Hashable, Sendable {
     /// How the spring returns to rest, with the coefficients of its closed form in x = position − target.
-    public enum Regime: Hashable, Sendable {
+    enum Regime: Hashable, Sendable {
         /// x = (a + b·t)·e^(r·t).
         case criticallyDamped(r: Double, a: Double, b: Double)
         /// x = e^(r·t)·(a·cos wt + b·sin wt).
@@ -48,7 +48,7 @@ public struct SpringMotion: Hashable, Sendable {
     }
 
     public let target: Double
-    public let regime: Regime
+    let regime: Regime
 
     /// Relative difference of c² and 4·m·k below which the spring counts as critically damped: the two come from
     /// rounded arithmetic (for example a ratio of 1 through `init(response:dampingRatio:)`) and differ by a few ulps.
@@ -79,7 +79,7 @@ public struct SpringMotion: Hashable, Sendable {
     public func position(at t: Double) -> Double { target + displacement(at: t) }
 
     /// The distance from the target `t` seconds after the start.
-    public func displacement(at t: Double) -> Double {
+    func displacement(at t: Double) -> Double {
         switch regime {
         case let .criticallyDamped(r, a, b): return (a + b * t) * exp(r * t)
         case let .underDamped(r, w, a, b): return exp(r * t) * (a * cos(w * t) + b * sin(w * t))

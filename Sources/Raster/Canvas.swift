@@ -78,7 +78,7 @@ public enum Pixel {
     }
 
     /// The straight-alpha colour of a premultiplied pixel.
-    public static func unpremultiply(_ p: UInt32) -> Color {
+    static func unpremultiply(_ p: UInt32) -> Color {
         let a = Double(p >> 24)
         guard a > 0 else { return .clear }
         return Color(red: Double((p >> 16) & 0xFF) / a, green: Double((p >> 8) & 0xFF) / a,

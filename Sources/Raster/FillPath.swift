@@ -16,7 +16,7 @@ public enum FillPath: String, CaseIterable, Sendable, Comparable {
     case avx512
 
     /// The CPU flags (as Linux names them in /proc/cpuinfo) that a path needs.
-    public var requiredFlags: [String] {
+    var requiredFlags: [String] {
         let haswell = ["avx", "avx2", "fma", "bmi1", "bmi2", "f16c", "movbe", "abm", "popcnt"]
         switch self {
         case .portable: return []
@@ -26,7 +26,7 @@ public enum FillPath: String, CaseIterable, Sendable, Comparable {
     }
 
     /// The paths this CPU can run, narrowest first; always holds `portable`.
-    public static let available: [FillPath] = {
+    static let available: [FillPath] = {
         let flags = cpuFlags()
         return allCases.filter { $0.requiredFlags.allSatisfy(flags.contains) }
     }()
@@ -42,7 +42,7 @@ public enum FillPath: String, CaseIterable, Sendable, Comparable {
     }()
 
     /// This path if the CPU can run it, else the widest narrower one that it can.
-    public var runnable: FillPath {
+    var runnable: FillPath {
         FillPath.available.last { $0 <= self } ?? .portable
     }
 

@@ -32,10 +32,10 @@ public enum GIF {
     /// The most pixels a decode may make, summed over its frames (256 MB decoded), as `PNG.maxPixels`.
     public static let maxPixels = PNG.maxPixels
     /// The largest file read, 64 MB: far beyond any header animation.
-    public static let maxFileBytes = 64 << 20
+    static let maxFileBytes = 64 << 20
     /// A delay of 0 or 1 hundredth of a second shows 0.1 s, as web browsers do: such files were made for
     /// players that ignored the delay.
-    public static let shortDelayReplacement = 0.1
+    static let shortDelayReplacement = 0.1
 
     /// The most frames a decode may make: 1000 is over 16 s at 60 fps, far beyond a header animation, and keeps a
     /// file of millions of one-pixel frames from taking seconds and a gigabyte in frame records.

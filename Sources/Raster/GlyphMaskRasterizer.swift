@@ -25,7 +25,7 @@ public final class GlyphMaskRasterizer {
     /// Side of the box, in pixels, that a new rasterizer has room for: larger than any glyph of screen text
     /// (about 66 KB of cells), so that rendering allocates nothing from the first glyph on, where buffers
     /// grown on demand would reallocate again and again while the glyphs get bigger.
-    public static let initialSide = 128
+    static let initialSide = 128
 
     public init() {
         let side = GlyphMaskRasterizer.initialSide

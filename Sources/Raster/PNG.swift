@@ -59,7 +59,7 @@ public enum PNG {
     public static let maxPixels = 1 << 26
 
     /// The largest PNG file read, 64 MB: several times a full-screen reference of the largest phone.
-    public static let maxFileBytes = 64 << 20
+    static let maxFileBytes = 64 << 20
 
     /// Reads a PNG of any colour type into a new canvas (premultiplying its alpha). Anything but a regular file of
     /// at most `maxFileBytes` is refused before it is decoded (see `UserFile.read`), and so is a PNG declaring

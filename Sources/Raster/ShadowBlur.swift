@@ -36,11 +36,11 @@ public final class ShadowBlur {
     }
 
     /// Below this standard deviation, in pixels, a blur changes less than a pixel's anti-aliasing: it is skipped.
-    public static let minimumSigma = 0.25
+    static let minimumSigma = 0.25
 
     /// The odd widths of three box blurs whose variances add up to σ² (Kovesi's construction: `m` boxes of the
     /// largest odd width not above the ideal one, the others two wider). Each is 1 when σ is too small to blur.
-    public static func boxWidths(sigma: Double) -> (Int, Int, Int) {
+    static func boxWidths(sigma: Double) -> (Int, Int, Int) {
         guard sigma.isFinite, sigma >= minimumSigma else { return (1, 1, 1) }
         let n = 3.0
         let ideal = (12 * sigma * sigma / n + 1).squareRoot()
@@ -61,7 +61,7 @@ public final class ShadowBlur {
 
     /// The largest standard deviation, in pixels, that is blurred: beyond it a shadow is all blur and the buffers
     /// would grow without bound.
-    public static let maximumSigma = 256.0
+    static let maximumSigma = 256.0
 
     /// Paints `color` through the alpha of `mask`'s pixels in `box`, blurred with standard deviation `sigma`
     /// (pixels) and moved by (`dx`, `dy`) pixels, onto `target` inside `clip` (source-over).

@@ -18,7 +18,7 @@ public struct CoverageCells: EdgeSink {
     /// (one cycle, where a float add waits four) and its coverage a multiply and a shift; 2¹⁶ leaves 16 bits of
     /// headroom for overlapping windings and keeps rounding far below the 8-bit output.
     @inlinable public static var one: Int32 { 1 << 16 }
-    @inlinable public static var oneScale: Double { 65536 }
+    @inlinable static var oneScale: Double { 65536 }
     @usableFromInline var cellCapacity = 0
     @usableFromInline var wordCapacity = 0
 
@@ -46,7 +46,7 @@ public struct CoverageCells: EdgeSink {
     /// Edges of a path being flattened, as pairs of ends, waiting to be added a batch at a time (see `BatchedCells`).
     public let pendingEdges: UnsafeMutablePointer<Point>
     /// Edges `pendingEdges` holds: a batch small enough to stay in the first-level cache.
-    @inlinable public static var pendingCapacity: Int { 256 }
+    @inlinable static var pendingCapacity: Int { 256 }
 
     @inlinable public init() {
         cells = .allocate(capacity: 1)

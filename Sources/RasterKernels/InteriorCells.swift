@@ -120,21 +120,21 @@ public struct InteriorCells: EdgeSink {
     /// Of a piece within one pixel (whose right side is at `side`), of height `h`: the area right of it, its height
     /// times the distance from its mean x to the side.
     @inlinable @inline(__always)
-    public static func withinArea(_ h: Double, _ side: Double, _ left: Double, _ right: Double) -> Int32 {
+    static func withinArea(_ h: Double, _ side: Double, _ left: Double, _ right: Double) -> Int32 {
         CoverageCells.fixed(h * (side - 0.5 * (left + right)))
     }
 
     /// Of a piece running across pixels, `perX` of height per unit of width: the triangle it leaves in its first
     /// pixel, whose right side is `wl` past its start.
     @inlinable @inline(__always)
-    public static func firstPixelArea(_ perX: Double, _ wl: Double) -> Int32 {
+    static func firstPixelArea(_ perX: Double, _ wl: Double) -> Int32 {
         CoverageCells.fixed(perX * (0.5 * wl * wl))
     }
 
     /// Of the same piece: its area up to the right side of its last pixel, which starts at `lastLeft` and which the
     /// piece enters `wr` deep, from its start at `left`.
     @inlinable @inline(__always)
-    public static func areaThroughLastPixel(_ perX: Double, _ lastLeft: Double, _ left: Double, _ wr: Double) -> Int32 {
+    static func areaThroughLastPixel(_ perX: Double, _ lastLeft: Double, _ left: Double, _ wr: Double) -> Int32 {
         CoverageCells.fixed(perX * (lastLeft - left + wr - 0.5 * wr * wr))
     }
 }

@@ -103,7 +103,7 @@ public struct VectorBlend {
 
     /// Whether every lane is zero, by halving: the standard library's `all` and `any` go lane by lane.
     @inlinable @inline(__always)
-    public static func isZero(_ v: Pixels) -> Bool {
+    static func isZero(_ v: Pixels) -> Bool {
         let four = v.lowHalf | v.highHalf
         let two = four.lowHalf | four.highHalf
         return two[0] | two[1] == 0

@@ -6,28 +6,28 @@ import Colors
 
 /// How an activity indicator looks and turns. The defaults are UIActivityIndicatorView's gray style as the classic
 /// header draws it; each header or footer passes its own, so one indicator serves all of them.
-public struct ActivityIndicatorStyle: Equatable, Sendable {
+struct ActivityIndicatorStyle: Equatable, Sendable {
     /// The indicator's side, 20 pt. Not from docs/reference.md: UIActivityIndicatorView's gray style.
-    public var side = 20.0
+    var side = 20.0
     /// The spokes: 12, the indicator turning one spoke's angle at a time. Not from docs/reference.md:
     /// UIActivityIndicatorView.
-    public var spokeCount = 12
+    var spokeCount = 12
     /// A spoke's width, 2 pt, with round ends. Not from docs/reference.md: measured off UIActivityIndicatorView's gray
     /// style.
-    public var spokeWidth = 2.0
+    var spokeWidth = 2.0
     /// Where a spoke starts and ends, in points from the centre: 4.5 and 9.5. Not from docs/reference.md: measured off
     /// UIActivityIndicatorView's gray style.
-    public var spokeInnerRadius = 4.5
-    public var spokeOuterRadius = 9.5
+    var spokeInnerRadius = 4.5
+    var spokeOuterRadius = 9.5
     /// The spokes' grey, RGB (128, 128, 128). Not from docs/reference.md: UIActivityIndicatorView's gray style.
-    public var color = Color(rgb: 128, 128, 128)
+    var color = Color(rgb: 128, 128, 128)
     /// The alpha of the spoke farthest behind the leading one, which is opaque; those between fade linearly.
     /// Not from docs/reference.md: by eye.
-    public var trailingAlpha = 0.2
+    var trailingAlpha = 0.2
     /// One turn, 1 s. Not from docs/reference.md: UIActivityIndicatorView's pace.
-    public var period = 1.0
+    var period = 1.0
 
-    public init(side: Double = 20, spokeCount: Int = 12, spokeWidth: Double = 2, spokeInnerRadius: Double = 4.5,
+    init(side: Double = 20, spokeCount: Int = 12, spokeWidth: Double = 2, spokeInnerRadius: Double = 4.5,
                 spokeOuterRadius: Double = 9.5, color: Color = Color(rgb: 128, 128, 128), trailingAlpha: Double = 0.2,
                 period: Double = 1) {
         self.side = side
@@ -41,19 +41,19 @@ public struct ActivityIndicatorStyle: Equatable, Sendable {
     }
 
     /// The alpha of the spoke `k` steps behind the leading one.
-    public func alpha(behindLeader k: Int) -> Double {
+    func alpha(behindLeader k: Int) -> Double {
         let share = Double(k) / Double(Swift.max(spokeCount - 1, 1))
         return 1 - (1 - trailingAlpha) * share
     }
 
     /// How many spokes' angles the indicator has turned `elapsed` seconds after it started, 0 ..< `spokeCount`.
-    public func step(after elapsed: Double) -> Int {
+    func step(after elapsed: Double) -> Int {
         let steps = Int((Swift.max(0, elapsed) / period * Double(spokeCount)).rounded(.down))
         return steps % spokeCount
     }
 
     /// The indicator's turn at `step`, clockwise on the screen, in radians.
-    public func angle(atStep step: Int) -> Double {
+    func angle(atStep step: Int) -> Double {
         2 * Double.pi * Double(step) / Double(spokeCount)
     }
 }
@@ -64,11 +64,11 @@ public struct ActivityIndicatorStyle: Equatable, Sendable {
 /// It turns in one of two ways: `startAnimating(at:)` adds a discrete keyframe animation, so that any frame can be
 /// drawn at its own time without a call per frame; or a header that works out each frame from the time sets
 /// `show(step:)` itself. Its bounds are `side` square; place it with `position` or `frame`.
-public final class ActivityIndicatorLayer: Layer {
-    public let style: ActivityIndicatorStyle
+final class ActivityIndicatorLayer: Layer {
+    let style: ActivityIndicatorStyle
     /// How much of its alpha the indicator shows, 0…1 (a header fading it out with its inset); the spokes are
     /// recoloured only when this changes.
-    public var fade = 1.0 {
+    var fade = 1.0 {
         didSet { if fade != oldValue { colourSpokes() } }
     }
 
@@ -76,7 +76,7 @@ public final class ActivityIndicatorLayer: Layer {
     /// Made once: starting again only sets its begin time.
     private let spin: KeyframeAnimation<Double>
 
-    public init(style: ActivityIndicatorStyle = ActivityIndicatorStyle()) {
+    init(style: ActivityIndicatorStyle = ActivityIndicatorStyle()) {
         self.style = style
         let n = style.spokeCount
         spin = KeyframeAnimation<Double>(keyPath: "transform.rotation.z", values: (0..<n).map(style.angle(atStep:)),
@@ -108,20 +108,20 @@ public final class ActivityIndicatorLayer: Layer {
     }
 
     /// Shows the indicator and turns it by one spoke at a time from `time`, a time of the parent's clock.
-    public func startAnimating(at time: Double) {
+    func startAnimating(at time: Double) {
         spin.beginTime = localTime(atParentTime: time)
         add(spin, forKey: ActivityIndicatorLayer.spinKey)
         isHidden = false
     }
 
     /// Stops the turning and hides the indicator, as UIActivityIndicatorView's `hidesWhenStopped`.
-    public func stopAnimating() {
+    func stopAnimating() {
         removeAnimation(forKey: ActivityIndicatorLayer.spinKey)
         isHidden = true
     }
 
     /// Turns the indicator to `step` spokes past the start, without an animation.
-    public func show(step: Int) {
+    func show(step: Int) {
         transform = AffineTransform(rotationAngle: style.angle(atStep: step))
     }
 

@@ -24,18 +24,18 @@ public final class LoadMoreFooter {
     /// MJRefresh's automatic footer fires only once it is entirely in view (trigger percentage 1.0).
     public static let defaultTriggerPercent = 1.0
     /// The back footer takes its inset back as the header does, over 0.4 s (docs/reference.md §1, Classic).
-    public static let removeDuration = RefreshMetrics.classicRemoveDuration
+    static let removeDuration = RefreshMetrics.classicRemoveDuration
     /// The title's size, 14 pt. Not from docs/reference.md: MJRefresh's label font size.
     public static let titleFontSize = 14.0
     /// The title's grey. Not from docs/reference.md: MJRefresh's label colour, RGB (90, 90, 90).
     public static let titleColor = Color(rgb: 90, 90, 90)
     /// How far left of the footer's centre the spinner's centre sits, clear of the title. Not from docs/reference.md:
     /// by eye, for titles up to about 140 pt wide.
-    public static let spinnerOffset = 90.0
+    static let spinnerOffset = 90.0
     /// The spinner: UIActivityIndicatorView's gray style as the footer draws it, 20 pt, spokes from 4 to 9 pt out of
     /// the centre, grey RGB (110, 110, 115), the last spoke at a quarter of the first's alpha, a turn a second.
     /// Not from docs/reference.md: by eye.
-    public static let spinnerStyle = ActivityIndicatorStyle(spokeInnerRadius: 4, spokeOuterRadius: 9,
+    static let spinnerStyle = ActivityIndicatorStyle(spokeInnerRadius: 4, spokeOuterRadius: 9,
                                                             color: Color(rgb: 110, 110, 115), trailingAlpha: 0.25)
 
     public let mode: Mode
@@ -44,9 +44,9 @@ public final class LoadMoreFooter {
     /// The footer's container, at (0, contentHeight, width, height) in content coordinates.
     public let layer = Layer()
     /// The footer's title, centred: "Tap or pull up to load more", "Loading more...", "No more data", …
-    public let titleLayer = TextLayer()
+    let titleLayer = TextLayer()
     /// The activity indicator left of the title, shown while loading.
-    public let spinner = ActivityIndicatorLayer(style: LoadMoreFooter.spinnerStyle)
+    let spinner = ActivityIndicatorLayer(style: LoadMoreFooter.spinnerStyle)
     public private(set) weak var scrollView: ScrollView?
     /// Called once each time loading starts.
     public var action: (() -> Void)?
@@ -122,7 +122,7 @@ public final class LoadMoreFooter {
         updateVisibility()
     }
 
-    public func detach() {
+    func detach() {
         guard let scrollView else { return }
         if let observation { scrollView.removeObserver(observation) }
         observation = nil
@@ -178,7 +178,7 @@ public final class LoadMoreFooter {
 
     /// How far the content's end sits above the bottom of the visible area (above a tab bar's inset), in points:
     /// how much of the footer's slot is in view; negative while the end is still below the screen.
-    public var revealedDistance: Double {
+    var revealedDistance: Double {
         guard let scrollView else { return 0 }
         let visibleBottom = scrollView.contentOffset.y + scrollView.boundsSize.height - baseBottomInset
         return visibleBottom - scrollView.contentSize.height

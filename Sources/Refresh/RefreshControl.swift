@@ -32,9 +32,9 @@ public final class RefreshControl {
     /// How far, in points, the pull must fall back under the threshold before an armed control disarms, so a
     /// finger that trembles back by a point keeps it armed and the cue fires once. Not from docs/reference.md: a little
     /// more than a point, the trembling users report (docs/reference.md §1, most wanted 8).
-    public static let disarmHysteresis = 2.0
+    static let disarmHysteresis = 2.0
     /// The key the last-updated time is kept under unless the app sets one (MJRefresh keeps one per header class).
-    public static let defaultLastUpdatedKey = "RefreshHeader"
+    static let defaultLastUpdatedKey = "RefreshHeader"
 
     public private(set) var state: RefreshState = .idle
     public private(set) var effect: any RefreshEffect
@@ -47,11 +47,11 @@ public final class RefreshControl {
     /// Called once each time a refresh starts, after the state has become `refreshing`.
     public var action: (() -> Void)?
     /// Called each time the pull crosses the trigger distance and arms the control (a haptic on the phone).
-    public var cue: (() -> Void)?
+    var cue: (() -> Void)?
     /// Called after every state change, with the old and the new state.
     public var stateDidChange: ((RefreshState, RefreshState) -> Void)?
     /// How many cues have fired: the app's visual tick counts them.
-    public private(set) var cueCount = 0
+    private(set) var cueCount = 0
     /// The pull at which a refresh starts; the effect's by default, never below its minimum.
     public var triggerDistance: Double {
         didSet {
@@ -60,7 +60,7 @@ public final class RefreshControl {
         }
     }
     /// Whether the control's view is on screen; a `beginRefreshing()` made while it is not waits in `willRefresh`.
-    public var isOnScreen = true {
+    var isOnScreen = true {
         didSet { if isOnScreen { startWaitingRefresh() } }
     }
 
@@ -76,14 +76,14 @@ public final class RefreshControl {
     /// the result only for an effect with a result row (`metrics.hasResultRow`), else the idle text.
     public var title: String { strings.headerTitle(for: state, showsResult: metrics.hasResultRow) }
 
-    public var lastUpdatedKey = RefreshControl.defaultLastUpdatedKey
-    public var lastUpdatedStore: LastUpdatedStore
+    var lastUpdatedKey = RefreshControl.defaultLastUpdatedKey
+    var lastUpdatedStore: LastUpdatedStore
     /// The source of the local date, injected so tests are exact.
     public var dateSource: () -> RefreshDate
     /// When the list under `lastUpdatedKey` was last refreshed with a result other than failure.
-    public var lastUpdated: RefreshDate? { lastUpdatedStore[lastUpdatedKey] }
+    var lastUpdated: RefreshDate? { lastUpdatedStore[lastUpdatedKey] }
     /// "Last updated: Today 10:32", in the control's language.
-    public var lastUpdatedText: String { strings.lastUpdatedText(lastUpdated, now: dateSource()) }
+    var lastUpdatedText: String { strings.lastUpdatedText(lastUpdated, now: dateSource()) }
 
     /// The top inset the control adds to the scroll view's own right now, in points.
     public var addedInset: Double { inset.value }
@@ -143,7 +143,7 @@ public final class RefreshControl {
     }
 
     /// Stops observing, takes the added inset back at once and returns to idle.
-    public func detach() {
+    func detach() {
         guard let scrollView else { return }
         if let observation { scrollView.removeObserver(observation) }
         observation = nil

@@ -47,7 +47,7 @@ public struct FloatingPlacement: Equatable, Sendable {
     public var dragRate: Double
     /// How long a header released short of the trigger takes to go back out of sight, in seconds.
     public var returnDuration: Double
-    public var returnTiming: TimingFunction
+    var returnTiming: TimingFunction
 
     public init(dragRate: Double = androidDragRate, returnDuration: Double = androidAnimationDuration,
                 returnTiming: TimingFunction = androidTiming) {
@@ -73,7 +73,7 @@ public struct RefreshMetrics: Equatable, Sendable {
     /// The pull, in points, at which a release (or the pull itself) starts a refresh.
     public var triggerDistance: Double
     /// The smallest trigger distance a caller may set (news: never below 45).
-    public var minimumTriggerDistance: Double
+    var minimumTriggerDistance: Double
     public var trigger: RefreshTrigger
     /// The top inset added while refreshing, which holds the header in view; for a floating header, the distance
     /// it comes down over the content and stays at while refreshing (no inset is added).
@@ -81,7 +81,7 @@ public struct RefreshMetrics: Equatable, Sendable {
     /// How long inserting the refreshing inset (or bringing a floating header to its refreshing place) takes, in
     /// seconds; 0 inserts it at once (sticky).
     public var insertDuration: Double
-    public var insertTiming: TimingFunction
+    var insertTiming: TimingFunction
     /// The steps from refreshing back to rest; the state returns to idle when the last one has run. An empty list,
     /// or one that does not end at 0, is completed by removing what is left of the inset (or taking a floating
     /// header back to its start) at once.
@@ -89,7 +89,7 @@ public struct RefreshMetrics: Equatable, Sendable {
     /// Whether the header shows how a refresh ended (the sticky header's result row, the news banner). Without
     /// one the title reads as idle again while finishing, as MJRefresh's header is back in Idle as soon as the
     /// refresh ends.
-    public var hasResultRow: Bool
+    var hasResultRow: Bool
     /// Whether the header is drawn behind the list's rows instead of over them, as a header view inserted at
     /// index 0 of the scroll view (four dots): the rows' opaque backgrounds then cover whatever part of it reaches
     /// below the content's top.

@@ -25,7 +25,7 @@ public enum RefreshEffects {
     }
 
     /// The effects that come with the lab, in the order the keyboard cycles through them.
-    public static let builtIn: [Entry] = [
+    static let builtIn: [Entry] = [
         Entry(name: "sticky", title: LocalizedText(english: "sticky header (QQ)", chinese: "粘性头部（QQ）")) {
             StickyEffect()
         },

@@ -25,9 +25,9 @@ extension LocalizedText {
 }
 
 /// The texts a header shows, in both languages, as its style holds them: what a designer may rewrite without code.
-public struct HeaderTexts: Equatable, Sendable {
+struct HeaderTexts: Equatable, Sendable {
     /// One of the texts, as its style field names it.
-    public enum Line: String, CaseIterable, Sendable {
+    enum Line: String, CaseIterable, Sendable {
         case pullDown, release, refreshing, succeeded, failed, lastUpdated, today, noRecord
 
         var path: WritableKeyPath<HeaderTexts, LocalizedText> {
@@ -57,10 +57,10 @@ public struct HeaderTexts: Equatable, Sendable {
         }
     }
 
-    public var pullDown, release, refreshing, succeeded, failed, lastUpdated, today, noRecord: LocalizedText
+    var pullDown, release, refreshing, succeeded, failed, lastUpdated, today, noRecord: LocalizedText
 
     /// The texts of `make`'s strings in each language.
-    public init(_ make: (RefreshLanguage) -> RefreshStrings) {
+    init(_ make: (RefreshLanguage) -> RefreshStrings) {
         let en = make(.english), zh = make(.chinese)
         func both(_ path: KeyPath<RefreshStrings, String>) -> LocalizedText {
             LocalizedText(english: en[keyPath: path], chinese: zh[keyPath: path])
@@ -76,7 +76,7 @@ public struct HeaderTexts: Equatable, Sendable {
     }
 
     /// `base` with the header's texts replaced by these, in `language`.
-    public func strings(_ language: RefreshLanguage, over base: RefreshStrings) -> RefreshStrings {
+    func strings(_ language: RefreshLanguage, over base: RefreshStrings) -> RefreshStrings {
         var strings = base
         strings.pullDown = pullDown.text(in: language)
         strings.release = release.text(in: language)
@@ -90,7 +90,7 @@ public struct HeaderTexts: Equatable, Sendable {
     }
 
     /// The style fields of `lines` of the texts at `path`, keyed by the line's name and "Text" ("pullDownText").
-    public static func fields<Root>(at path: WritableKeyPath<Root, HeaderTexts>,
+    static func fields<Root>(at path: WritableKeyPath<Root, HeaderTexts>,
                                     _ lines: [Line] = Line.allCases) -> [StyleField<Root>] {
         lines.map { line in .text(line.rawValue + "Text", path.appending(path: line.path), line.meaning) }
     }
@@ -100,28 +100,28 @@ public struct HeaderTexts: Equatable, Sendable {
 /// own returns them from `RefreshEffect.strings(for:)`, usually MJRefresh's set with a few lines changed.
 public struct RefreshStrings: Equatable, Sendable {
     /// Idle or pulling, short of the threshold.
-    public var pullDown: String
+    var pullDown: String
     /// Armed: letting go will refresh.
     public var release: String
     /// Refreshing.
     public var refreshing: String
     /// Finishing with success, failure, or after a refresh that had no result text of its own.
-    public var succeeded: String
+    var succeeded: String
     public var failed: String
     /// The prefix of the last-updated line, including its separator.
-    public var lastUpdated: String
+    var lastUpdated: String
     /// The word for a last update made today.
     public var today: String
     /// Shown after the prefix when there was never an update.
-    public var noRecord: String
+    var noRecord: String
     /// An automatic footer at rest.
-    public var footerIdleAuto: String
+    var footerIdleAuto: String
     /// A back footer at rest.
-    public var footerIdleBack: String
+    var footerIdleBack: String
     /// A back footer pulled past its height.
-    public var footerRelease: String
+    var footerRelease: String
     /// A footer loading.
-    public var footerLoading: String
+    var footerLoading: String
     /// A footer with nothing more to load.
     public var noMoreData: String
 
@@ -164,7 +164,7 @@ public struct RefreshStrings: Equatable, Sendable {
     }
 
     /// The header's title in `state`.
-    public func headerTitle(for state: RefreshState) -> String {
+    func headerTitle(for state: RefreshState) -> String {
         switch state {
         case .idle, .pulling: pullDown
         case .armed: release
@@ -178,13 +178,13 @@ public struct RefreshStrings: Equatable, Sendable {
 
     /// The header's title in `state` for a header that shows how a refresh ended only when `showsResult`: without
     /// a result to show, finishing reads as idle again (MJRefresh's header is back in Idle when a refresh ends).
-    public func headerTitle(for state: RefreshState, showsResult: Bool) -> String {
+    func headerTitle(for state: RefreshState, showsResult: Bool) -> String {
         if case .finishing = state, !showsResult { return pullDown }
         return headerTitle(for: state)
     }
 
     /// The footer's title in `state`; `automatic` picks the automatic footer's idle text.
-    public func footerTitle(for state: RefreshState, automatic: Bool) -> String {
+    func footerTitle(for state: RefreshState, automatic: Bool) -> String {
         switch state {
         case .idle, .pulling, .finishing: automatic ? footerIdleAuto : footerIdleBack
         case .armed: footerRelease
@@ -195,7 +195,7 @@ public struct RefreshStrings: Equatable, Sendable {
 
     /// "Last updated: Today 10:32": today as the word and the time; another day of the same year as month-day and
     /// time; another year in full (MJRefresh's format).
-    public func lastUpdatedText(_ date: RefreshDate?, now: RefreshDate) -> String {
+    func lastUpdatedText(_ date: RefreshDate?, now: RefreshDate) -> String {
         guard let date else { return lastUpdated + noRecord }
         let time = date.twoDigits(date.hour) + ":" + date.twoDigits(date.minute)
         let day = date.twoDigits(date.month) + "-" + date.twoDigits(date.day)

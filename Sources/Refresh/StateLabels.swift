@@ -11,36 +11,36 @@ import Colors
 /// The texts are the control's (its language, `RefreshControl.strings`, `lastUpdatedText`), made again only when
 /// the state, the language or the last-updated time changed. As MJRefresh's, hiding the last-updated line gives
 /// the state line the whole height, and a hidden line counts for nothing in `textWidth`.
-public final class StateLabels {
+final class StateLabels {
     /// Font size of both lines, 14 pt; not in docs/reference.md: MJRefresh's MJRefreshLabelFont.
-    public static let fontSize = 14.0
+    static let fontSize = 14.0
     /// Weight of the state line: bold (MJRefresh's MJRefreshLabelFont, `[UIFont boldSystemFontOfSize:14]`).
-    public static let stateFontWeight = FontWeight.bold
+    static let stateFontWeight = FontWeight.bold
     /// Weight of the last-updated line: bold too; not in docs/reference.md: MJRefreshStateHeader makes both labels with
     /// `[UILabel mj_label]`, whose font is MJRefreshLabelFont.
-    public static let lastUpdatedFontWeight = FontWeight.bold
+    static let lastUpdatedFontWeight = FontWeight.bold
     /// Colour of both lines; not in docs/reference.md: MJRefresh's MJRefreshLabelTextColor, RGB (90, 90, 90).
-    public static let textColor = Color(rgb: 90, 90, 90)
+    static let textColor = Color(rgb: 90, 90, 90)
     /// How far left of the text a picture is placed, 25 pt; not in docs/reference.md: MJRefresh's
     /// MJRefreshLabelLeftInset.
-    public static let labelLeftInset = 25.0
+    static let labelLeftInset = 25.0
 
-    public let stateLabel = TextLayer()
-    public let lastUpdatedLabel = TextLayer()
+    let stateLabel = TextLayer()
+    let lastUpdatedLabel = TextLayer()
 
     /// Font size of both lines, in points.
-    public var fontSize = StateLabels.fontSize {
+    var fontSize = StateLabels.fontSize {
         didSet {
             for label in [stateLabel, lastUpdatedLabel] { label.fontSize = fontSize }
             textsAreCurrent = false
         }
     }
     /// Colour of both lines.
-    public var textColor = StateLabels.textColor {
+    var textColor = StateLabels.textColor {
         didSet { for label in [stateLabel, lastUpdatedLabel] { label.foregroundColor = textColor } }
     }
     /// How far left of the wider line the picture ends (or is centred, for the classic arrow), in points.
-    public var labelLeftInset = StateLabels.labelLeftInset { didSet { layoutIsCurrent = false } }
+    var labelLeftInset = StateLabels.labelLeftInset { didSet { layoutIsCurrent = false } }
 
     private weak var control: RefreshControl?
     private var state = RefreshState.idle
@@ -50,10 +50,10 @@ public final class StateLabels {
     private var shownDate: RefreshDate?
     private var laidOutSize = Size(-1, -1)
     /// The width of the wider visible line, in points, as last measured.
-    public private(set) var textWidth = 0.0
+    private(set) var textWidth = 0.0
 
     /// Both lines, added to `layer`.
-    public init(in layer: Layer) {
+    init(in layer: Layer) {
         stateLabel.fontWeight = StateLabels.stateFontWeight
         lastUpdatedLabel.fontWeight = StateLabels.lastUpdatedFontWeight
         for label in [stateLabel, lastUpdatedLabel] {
@@ -66,15 +66,15 @@ public final class StateLabels {
     }
 
     /// Whether the lines show (MJRefreshStateHeader's `stateLabel.hidden` and `lastUpdatedTimeLabel.hidden`).
-    public var showsState = true { didSet { textsAreCurrent = false } }
-    public var showsLastUpdated = true { didSet { textsAreCurrent = false } }
+    var showsState = true { didSet { textsAreCurrent = false } }
+    var showsLastUpdated = true { didSet { textsAreCurrent = false } }
 
-    public func didMove(to control: RefreshControl?) {
+    func didMove(to control: RefreshControl?) {
         self.control = control
         textsAreCurrent = false
     }
 
-    public func transition(to state: RefreshState) {
+    func transition(to state: RefreshState) {
         self.state = state
         textsAreCurrent = false
     }
@@ -83,7 +83,7 @@ public final class StateLabels {
     /// layout changed, so that the caller places its picture again. `fallback` gives the effect's texts when it
     /// has no control.
     @discardableResult
-    public func update(size: Size, showsResult: Bool, fallback: (RefreshLanguage) -> RefreshStrings) -> Bool {
+    func update(size: Size, showsResult: Bool, fallback: (RefreshLanguage) -> RefreshStrings) -> Bool {
         let language = control?.language ?? .english
         let date = control?.lastUpdated
         if !textsAreCurrent || language != shownLanguage || date != shownDate {
@@ -115,11 +115,11 @@ public final class StateLabels {
     }
 
     /// Whether any line shows.
-    public var isVisible: Bool { showsState || showsLastUpdated }
+    var isVisible: Bool { showsState || showsLastUpdated }
 
     /// The x `labelLeftInset` left of the wider line's left edge: MJRefresh's normal header centres its arrow there,
     /// its gif header ends its image there.
-    public func pictureRightEdge(headerWidth: Double) -> Double {
+    func pictureRightEdge(headerWidth: Double) -> Double {
         headerWidth / 2 - textWidth / 2 - labelLeftInset
     }
 }

@@ -2,7 +2,7 @@ import Geometry
 import Motion
 
 /// One of the two scrolling axes; the physics is written once and runs on each.
-public enum Axis: Sendable, CaseIterable {
+enum Axis: Sendable, CaseIterable {
     case horizontal
     case vertical
 }

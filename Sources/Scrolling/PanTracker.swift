@@ -8,7 +8,7 @@ import Geometry
 public struct PanTracker: Sendable {
 
     /// Where the finger went down.
-    public private(set) var startLocation = Point.zero
+    private(set) var startLocation = Point.zero
     /// Where the finger is now.
     public private(set) var location = Point.zero
 
@@ -19,7 +19,7 @@ public struct PanTracker: Sendable {
 
     /// Seconds of the stamping clock per second of the finger's time (a slowed clock runs below 1); the velocity,
     /// its 100 ms window and its cap are all in the finger's time.
-    public var clockRate = 1.0
+    var clockRate = 1.0
     /// The window, weights and cap of the release velocity (docs/reference.md §2 by default).
     public var physics = PhysicsStyle()
 

@@ -7,43 +7,43 @@ import Styles
 /// `DecelerationRate`s); the scroll view, the pan tracker and the rubber band read them from the style they are given,
 /// and a style file's "physics" section overrides any of them.
 public struct PhysicsStyle: StyleValue {
-    public var normalDecelerationRate = DecelerationRate.normal.rawValue
-    public var fastDecelerationRate = DecelerationRate.fast.rawValue
+    var normalDecelerationRate = DecelerationRate.normal.rawValue
+    var fastDecelerationRate = DecelerationRate.fast.rawValue
     /// c, the band's stiffness: how much of the finger's motion the content follows at the edge (docs/reference.md §2).
-    public var rubberBandCoefficient = 0.55
+    var rubberBandCoefficient = 0.55
     /// The bounce: mass 1, stiffness 100, damping ratio 1, critically damped (docs/reference.md §2).
     public var bounceMass = 1.0
     public var bounceStiffness = 100.0
-    public var bounceDampingRatio = 1.0
+    var bounceDampingRatio = 1.0
     /// The bounce stops within this many pixels of its edge: 0.5/scale pt (docs/reference.md §2).
-    public var bounceRestPixels = 0.5
+    var bounceRestPixels = 0.5
     /// Weights of the oldest, middle and newest of the last three sample-pair velocities (docs/reference.md §2).
-    public var velocityWeightOldest = 0.6
-    public var velocityWeightMiddle = 0.35
-    public var velocityWeightNewest = 0.05
+    var velocityWeightOldest = 0.6
+    var velocityWeightMiddle = 0.35
+    var velocityWeightNewest = 0.05
     /// Samples older than this, before the newest, do not count towards the velocity: 100 ms (docs/reference.md §2).
-    public var velocityWindow = 0.1
+    var velocityWindow = 0.1
     /// The fastest release velocity, in points per second (docs/reference.md §2).
-    public var maxVelocity = 8000.0
+    var maxVelocity = 8000.0
     /// Below this speed, in points per second, a release is not a fling (docs/reference.md §2).
-    public var minFlingVelocity = 100.0
+    var minFlingVelocity = 100.0
     /// `setContentOffset(_:animated: true)` takes 0.3 s on an ease-in-ease-out curve. UIKit does not document its
     /// duration or curve; this is an assumption, not a measurement.
-    public var contentOffsetAnimationDuration = 0.3
+    var contentOffsetAnimationDuration = 0.3
     /// A wheel gesture ends, and an overscroll it made snaps back, this long after its last event. Not from
     /// docs/reference.md: a pause between notches longer than a frame or two means the hand has left the wheel.
-    public var wheelEndDelay = 0.1
+    var wheelEndDelay = 0.1
 
     public init() {}
 
     /// The bounce as a spring: c = ζ·2·√(k·m).
-    public var bounceSpring: Spring {
+    var bounceSpring: Spring {
         Spring(mass: bounceMass, stiffness: bounceStiffness,
                damping: bounceDampingRatio * 2 * (bounceStiffness * bounceMass).squareRoot())
     }
 
     /// The rate a scroll view set to `rate` decelerates at: the style's for `.normal` and `.fast`, any other as set.
-    public func deceleration(for rate: DecelerationRate) -> DecelerationRate {
+    func deceleration(for rate: DecelerationRate) -> DecelerationRate {
         if rate == .normal { return DecelerationRate(rawValue: normalDecelerationRate) }
         if rate == .fast { return DecelerationRate(rawValue: fastDecelerationRate) }
         return rate

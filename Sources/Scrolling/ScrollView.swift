@@ -83,11 +83,11 @@ public final class ScrollView {
         didSet { if topPullTravel != oldValue { notify(.topPullTravel) } }
     }
     /// Whether a vertical drag moves content no taller than the viewport (it then only rubber-bands).
-    public var alwaysBounceVertical = false
+    var alwaysBounceVertical = false
     /// Whether a horizontal drag moves content no wider than the viewport.
-    public var alwaysBounceHorizontal = false
+    var alwaysBounceHorizontal = false
     /// How quickly momentum fades after a fling; `.normal` and `.fast` take their rates from `physics`.
-    public var decelerationRate = DecelerationRate.normal
+    var decelerationRate = DecelerationRate.normal
     /// The physics' parameters. A change applies to what starts next (a release, a drag's next move, a bounce); a
     /// motion under way keeps the path it was planned with.
     public var physics = PhysicsStyle() {
@@ -101,7 +101,7 @@ public final class ScrollView {
         set { panTracker.clockRate = newValue }
     }
     /// Pixels per point of the screen: the bounce stops within half a pixel, 0.5/scale pt (docs/reference.md §2).
-    public var displayScale = 2.0
+    var displayScale = 2.0
 
     /// The finger's samples, translation and release velocity.
     public private(set) var panTracker = PanTracker()
@@ -130,10 +130,10 @@ public final class ScrollView {
     // MARK: Bounds
 
     /// The smallest content offset: the top of the content (less the top inset) at the top of the viewport.
-    public var minContentOffset: Point { Point(minOffset(.horizontal), minOffset(.vertical)) }
+    var minContentOffset: Point { Point(minOffset(.horizontal), minOffset(.vertical)) }
 
     /// The largest content offset: the bottom of the content (plus the bottom inset) at the bottom of the viewport.
-    public var maxContentOffset: Point { Point(maxOffset(.horizontal), maxOffset(.vertical)) }
+    var maxContentOffset: Point { Point(maxOffset(.horizontal), maxOffset(.vertical)) }
 
     func minOffset(_ axis: Axis) -> Double { -inset.leading(axis) }
 
@@ -143,7 +143,7 @@ public final class ScrollView {
 
     /// Whether a drag moves the content on `axis`: the content is larger than the viewport there, or the view
     /// always bounces on that axis.
-    public func canScroll(_ axis: Axis) -> Bool {
+    func canScroll(_ axis: Axis) -> Bool {
         let always = axis == .horizontal ? alwaysBounceHorizontal : alwaysBounceVertical
         return always || contentSize[axis] + inset.leading(axis) + inset.trailing(axis) > boundsSize[axis]
     }
@@ -233,7 +233,7 @@ public final class ScrollView {
 
     /// Changes the inset over `duration` seconds along `timing`, from the current one; `completion` runs once when
     /// it arrives (not when another inset change replaces it). A duration of 0 or less changes it at once.
-    public func setContentInset(_ newInset: EdgeInsets, duration: Double, timing: TimingFunction = .easeInEaseOut,
+    func setContentInset(_ newInset: EdgeInsets, duration: Double, timing: TimingFunction = .easeInEaseOut,
                                 completion: (() -> Void)? = nil) {
         guard duration > 0 && duration.isFinite else {
             contentInset = newInset

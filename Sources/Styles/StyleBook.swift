@@ -40,7 +40,7 @@ public struct StyleCatalog: Sendable {
 public struct StyleBook: Sendable {
     /// The top-level key the `styles` command writes the sources under; a reader ignores it, so that listing can be
     /// saved and edited as a style file.
-    public static let sourcesKey = "sources"
+    static let sourcesKey = "sources"
 
     public struct Entry: Sendable {
         public let key: String

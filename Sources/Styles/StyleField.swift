@@ -230,13 +230,13 @@ public enum FrameSegment: Equatable, Sendable {
     case frames(Double, Double)
 
     /// The frame numbers a style file may give: far beyond any animation's, short of losing precision.
-    public static let frameRange = -1e6...1e6
+    static let frameRange = -1e6...1e6
 }
 
 /// A text shown in the header, in the lab's two languages.
 public struct LocalizedText: Equatable, Sendable {
     /// The longest text a style file may give, in UTF-8 bytes: a header's line, not a document.
-    public static let maxLength = 200
+    static let maxLength = 200
 
     public var english: String
     public var chinese: String

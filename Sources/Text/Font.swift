@@ -3,10 +3,10 @@ import Geometry
 import Raster
 
 /// A font could not be found or loaded; the message names the font, the file and the Debian package to install.
-public struct FontError: Error, CustomStringConvertible, Equatable {
-    public let description: String
+struct FontError: Error, CustomStringConvertible, Equatable {
+    let description: String
 
-    public init(description: String) { self.description = description }
+    init(description: String) { self.description = description }
 }
 
 /// A glyph's outline in font units (y growing downwards, origin on the baseline), kept so that every size and
@@ -16,7 +16,7 @@ public struct GlyphOutline: Sendable {
     /// Bounds of the control points in font units; the outline lies inside.
     public let bounds: Rect
     /// TrueType outlines fill non-zero; a font may ask for even-odd.
-    public let isEvenOdd: Bool
+    let isEvenOdd: Bool
     /// The path packed for `GlyphMaskRasterizer`, once per glyph rather than once per rendering.
     public let packed: PackedPath
 
@@ -36,30 +36,30 @@ public struct GlyphOutline: Sendable {
 /// `FT_Face`): use one per thread.
 public final class Font {
     /// Where Debian's fonts-dejavu-core installs DejaVu Sans, the default font.
-    public static let dejaVuSansPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
+    static let dejaVuSansPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf"
     /// Where the same package installs its bold face.
-    public static let dejaVuSansBoldPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
+    static let dejaVuSansBoldPath = "/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf"
 
     public let path: String
     /// The face inside the file (a `.ttc` collection holds several).
-    public let faceIndex: Int
+    let faceIndex: Int
     /// Design units per em: outline coordinates are in these units.
     public let unitsPerEm: Double
     /// Height above the baseline that lines reserve, in font units (hhea ascender).
-    public let ascender: Double
+    let ascender: Double
     /// Depth below the baseline that lines reserve, in font units, positive (minus the hhea descender).
-    public let descender: Double
+    let descender: Double
     /// Distance between baselines of consecutive lines, in font units (hhea ascender − descender + line gap).
-    public let lineSpacing: Double
+    let lineSpacing: Double
     /// True when the font has a TrueType `kern` table that `FT_Get_Kerning` reads.
-    public let hasKerning: Bool
+    let hasKerning: Bool
     /// How much a synthesized bold widens each stroke's outline, in font units: 0 for the face as drawn. A bold
     /// asked of a family without a bold face (the Chinese fonts) is made so, as browsers synthesize it.
-    public let emboldening: Double
+    let emboldening: Double
 
     /// FreeType's synthetic bold strength, `FT_GlyphSlot_Embolden`'s: a 24th of the em, the outline widened by
     /// that on each axis and the advance by as much (docs/reference.md §7).
-    public static let emboldeningPerEm = 1.0 / 24
+    static let emboldeningPerEm = 1.0 / 24
 
     private var library: FT_Library?
     private var face: FT_Face?
@@ -104,19 +104,19 @@ public final class Font {
     }
 
     /// The font's family name, as its file states it.
-    public var familyName: String {
+    var familyName: String {
         guard let name = face?.pointee.family_name else { return "" }
         return String(cString: name)
     }
 
     /// The face's style name, as its file states it ("Book", "Bold").
-    public var styleName: String {
+    var styleName: String {
         guard let name = face?.pointee.style_name else { return "" }
         return String(cString: name)
     }
 
     /// True when the font has a glyph for `scalar`.
-    public func hasGlyph(for scalar: Unicode.Scalar) -> Bool {
+    func hasGlyph(for scalar: Unicode.Scalar) -> Bool {
         glyphIndex(for: scalar) != 0
     }
 
@@ -142,7 +142,7 @@ public final class Font {
     }
 
     /// The kerning adjustment between glyphs `left` and `right`, in font units (usually negative: closer).
-    public func kerning(_ left: UInt32, _ right: UInt32) -> Double {
+    func kerning(_ left: UInt32, _ right: UInt32) -> Double {
         guard hasKerning, let face else { return 0 }
         var v = FT_Vector()
         guard FT_Get_Kerning(face, left, right, FT_UInt(FT_KERNING_UNSCALED.rawValue), &v) == 0 else { return 0 }
@@ -151,7 +151,7 @@ public final class Font {
 
     /// The outline of `scalar`'s glyph at `size` per em, with its origin on the baseline at (0, 0) and y growing
     /// downwards, as on screen. A character the font lacks gives the font's missing-glyph outline.
-    public func glyphPath(for scalar: Unicode.Scalar, size: Double) -> Path {
+    func glyphPath(for scalar: Unicode.Scalar, size: Double) -> Path {
         let s = size / unitsPerEm
         return outline(glyph: glyphIndex(for: scalar)).path.applying(AffineTransform(scaleX: s, y: s))
     }

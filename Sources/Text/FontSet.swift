@@ -17,13 +17,13 @@ public enum FontWeight: Hashable, Sendable {
 /// each directory listed in the environment variable `REFRESHLAB_FONT_PATH` (colon-separated), for the file
 /// name of `debianPath`; then `debianPath` itself.
 public struct FontRequest: Hashable, Sendable {
-    public let family: String
+    let family: String
     /// The face's style as fontconfig names it ("Bold"), or nil for the family's regular face.
     public let style: String?
     public let package: String
-    public let debianPath: String
+    let debianPath: String
     /// Face in the file when found by path (a `.ttc` holds several); fontconfig reports its own.
-    public let faceIndex: Int
+    let faceIndex: Int
 
     public init(family: String, style: String? = nil, package: String, debianPath: String, faceIndex: Int = 0) {
         self.family = family
@@ -37,7 +37,7 @@ public struct FontRequest: Hashable, Sendable {
     public static let dejaVuSans = FontRequest(family: "DejaVu Sans", package: "fonts-dejavu-core",
                                                debianPath: Font.dejaVuSansPath)
     /// The bold face of the default font, for bold Latin text (as `UIFont.boldSystemFont(ofSize:)`).
-    public static let dejaVuSansBold = FontRequest(family: "DejaVu Sans", style: "Bold", package: "fonts-dejavu-core",
+    static let dejaVuSansBold = FontRequest(family: "DejaVu Sans", style: "Bold", package: "fonts-dejavu-core",
                                                    debianPath: Font.dejaVuSansBoldPath)
     /// The first choice for Chinese text.
     public static let wenQuanYiMicroHei = FontRequest(family: "WenQuanYi Micro Hei", package: "fonts-wqy-microhei",
@@ -48,7 +48,7 @@ public struct FontRequest: Hashable, Sendable {
                                                 faceIndex: 2)
 
     /// The environment variable holding extra font directories.
-    public static let searchPathVariable = "REFRESHLAB_FONT_PATH"
+    static let searchPathVariable = "REFRESHLAB_FONT_PATH"
 
     /// The file and face that provide this family, or nil when none is installed.
     public func locate() -> (path: String, faceIndex: Int)? {
@@ -74,7 +74,7 @@ public struct FontRequest: Hashable, Sendable {
     }
 
     /// The family, with the style when there is one: "DejaVu Sans Bold".
-    public var displayName: String { style.map { family + " " + $0 } ?? family }
+    var displayName: String { style.map { family + " " + $0 } ?? family }
 
     /// Asks fontconfig for `family` in `style` (any when nil); nil unless the best match really is that family and
     /// that style.

@@ -7,25 +7,25 @@
 /// two list splices, so drawing from a warm cache allocates nothing and hashes nothing expensive.
 public final class GlyphCache {
     /// Sub-pixel x positions a glyph is rendered at, as a power of two: 2 bits, pens snapped to quarter pixels.
-    public static let subpixelBits = 2
+    static let subpixelBits = 2
     /// Sub-pixel x positions a glyph is rendered at: 4.
-    public static let subpixelPositions = 1 << subpixelBits
+    static let subpixelPositions = 1 << subpixelBits
     /// Largest pixel size per em a glyph is rendered at; beyond it glyphs draw nothing (a mask of a bigger
     /// glyph would be megabytes, and no screen text needs one).
-    public static let maxPixelSize = 2048.0
+    static let maxPixelSize = 2048.0
     /// Default bound on the bytes of cached masks: about 10 000 glyphs of 24×28 px.
     public static let defaultByteLimit = 8 << 20
     /// Default bound on the number of cached masks.
     public static let defaultEntryLimit = 8192
 
-    public let byteLimit: Int
-    public let entryLimit: Int
+    let byteLimit: Int
+    let entryLimit: Int
     /// Bytes held by cached masks.
-    public private(set) var byteCount = 0
+    private(set) var byteCount = 0
     /// Masks held.
     public private(set) var count = 0
     /// Lookups answered from the cache, lookups that rendered, and masks evicted, since init.
-    public private(set) var hits = 0, misses = 0, evictions = 0
+    private(set) var hits = 0, misses = 0, evictions = 0
 
     private let rasterizer = GlyphRasterizer()
     private let tableMask: Int

@@ -20,7 +20,7 @@ public struct GlyphMask {
     public let runs: UnsafePointer<UInt16>?
 
     /// Flags a run whose pixels are all 255.
-    public static let solidRun: UInt16 = 0x8000
+    static let solidRun: UInt16 = 0x8000
 
     public init(left: Int, top: Int, width: Int, height: Int, coverage: UnsafePointer<UInt8>?,
                 runs: UnsafePointer<UInt16>? = nil) {

@@ -30,7 +30,7 @@ public struct TextLine: Sendable {
     }
 
     /// The ellipsis that ends a truncated line.
-    public static let ellipsis: Unicode.Scalar = "\u{2026}"
+    static let ellipsis: Unicode.Scalar = "\u{2026}"
 
     /// Font size, in points per em.
     public let size: Double
@@ -44,7 +44,7 @@ public struct TextLine: Sendable {
     /// Distance from this line's baseline to the next one's, in points.
     public let lineHeight: Double
     /// True when the text was cut to fit and ends with an ellipsis.
-    public private(set) var isTruncated = false
+    private(set) var isTruncated = false
 
     /// Lays out `text` at `size` points per em. With `maxWidth`, text wider than it is cut at a character and
     /// ends with "…" so that the whole fits (only the ellipsis, or nothing, when even little fits). Line breaks

@@ -77,7 +77,7 @@ public struct JSONSyntaxError: Error, Equatable, CustomStringConvertible {
 /// A recursive-descent JSON parser over UTF-8 bytes (RFC 8259).
 public struct JSONReader {
     /// Nesting deeper than this is refused, so a hostile file cannot exhaust the stack.
-    public static let maxDepth = 512
+    static let maxDepth = 512
 
     private let bytes: [UInt8]
     private var index = 0
@@ -525,7 +525,7 @@ public struct JSONTape: Sendable {
     public var numbers: [Double] = []
     /// For a string, its index in `strings`; for an array or object, the index of the value after its last
     /// descendant (its next sibling's, or the end of its parent's); -1 otherwise.
-    public var links: [Int] = []
+    var links: [Int] = []
     /// For an object's field, the index of its key in `strings`; -1 for the root and array elements.
     public var keys: [Int] = []
     /// The strings and keys, in document order.

@@ -61,7 +61,7 @@ public enum UserFile {
     }
 
     /// A byte count as people read it: "1 MB", "64 MB", "512 bytes".
-    public static func describe(bytes: Int) -> String {
+    static func describe(bytes: Int) -> String {
         if bytes >= 1 << 20 && bytes % (1 << 20) == 0 { return "\(bytes >> 20) MB" }
         if bytes >= 1 << 10 && bytes % (1 << 10) == 0 { return "\(bytes >> 10) KB" }
         return "\(bytes) bytes"

@@ -1,4 +1,5 @@
 import Geometry
+@testable import Layers
 import Motion
 import Raster
 import Refresh

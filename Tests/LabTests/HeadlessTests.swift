@@ -5,7 +5,7 @@ import Geometry
 @testable import Lab
 import Motion
 import Raster
-import Refresh
+@testable import Refresh
 import Testing
 import TestSupport
 import Colors

@@ -4,13 +4,13 @@ import Glibc
 import Darwin
 #endif
 import Motion
-import Raster
+@testable import Raster
 import Testing
 import TestSupport
 @testable import Lab
 @testable import Recording
 @testable import Scenes
-import UserFiles
+@testable import UserFiles
 
 /// Every reader of a user's file, given what is not a file of its kind: a pipe with no writer, an endless device, a
 /// folder, and a file one byte over its limit. Each is one error naming the path, at once: never a hang, never a

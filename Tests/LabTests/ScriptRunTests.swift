@@ -7,7 +7,7 @@ import Colors
 @testable import UserFiles
 import Motion
 import Raster
-import Refresh
+@testable import Refresh
 import Testing
 import TestSupport
 

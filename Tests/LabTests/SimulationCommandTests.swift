@@ -3,8 +3,8 @@ import Geometry
 import Colors
 import Motion
 import Raster
-import Refresh
-import Text
+@testable import Refresh
+@testable import Text
 import Testing
 import TestSupport
 

@@ -6,7 +6,7 @@ import Colors
 import Layers
 import Motion
 import Raster
-import Refresh
+@testable import Refresh
 import Testing
 import TestSupport
 import Text

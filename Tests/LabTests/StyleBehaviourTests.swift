@@ -1,7 +1,7 @@
 import Geometry
 import Motion
-import Refresh
-import Scrolling
+@testable import Refresh
+@testable import Scrolling
 import TestSupport
 @testable import Lab
 import Raster

@@ -1,7 +1,8 @@
 import Geometry
 import Motion
 @testable import Lab
-import Refresh
+@testable import Refresh
+@testable import Scrolling
 import Styles
 import Synchronization
 import Testing

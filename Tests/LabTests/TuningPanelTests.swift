@@ -4,7 +4,7 @@ import Motion
 import Colors
 @testable import UserFiles
 import Raster
-import Refresh
+@testable import Refresh
 import Scrolling
 import Styles
 import Testing

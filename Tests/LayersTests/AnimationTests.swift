@@ -1,6 +1,6 @@
 import Geometry
 import Layers
-import Motion
+@testable import Motion
 import Raster
 import Testing
 import TestSupport

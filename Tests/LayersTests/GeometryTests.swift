@@ -1,5 +1,5 @@
 import Geometry
-import Layers
+@testable import Layers
 import Raster
 import Testing
 import Colors

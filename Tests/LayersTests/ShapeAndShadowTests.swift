@@ -2,9 +2,9 @@
 import Glibc
 #endif
 import Geometry
-import Layers
+@testable import Layers
 import Motion
-import Raster
+@testable import Raster
 import Testing
 import TestSupport
 import Colors

@@ -1,10 +1,10 @@
 import Geometry
 @testable import Lab
 import Layers
-import Lottie
+@testable import Lottie
 import Motion
 import Raster
-import Refresh
+@testable import Refresh
 import Scrolling
 import Testing
 @testable import UserFiles

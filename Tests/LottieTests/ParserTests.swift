@@ -1,5 +1,5 @@
 @testable import Lab
-import Lottie
+@testable import Lottie
 import Testing
 import TestSupport
 

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Geometry
 @testable import Lab
-import Lottie
+@testable import Lottie
 import Motion
 import Raster
 import Testing

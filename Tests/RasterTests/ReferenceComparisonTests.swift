@@ -1,5 +1,5 @@
 import Geometry
-import Raster
+@testable import Raster
 import Testing
 import TestSupport
 

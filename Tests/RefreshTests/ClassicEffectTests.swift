@@ -2,7 +2,8 @@
 import Glibc
 #endif
 import Geometry
-import Refresh
+@testable import Layers
+@testable import Refresh
 import Testing
 import Text
 import TestSupport

@@ -1,8 +1,8 @@
 import Geometry
-import Layers
+@testable import Layers
 import Motion
 import Raster
-import Refresh
+@testable import Refresh
 import Testing
 import Colors
 import TestSupport

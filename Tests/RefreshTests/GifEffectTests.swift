@@ -1,6 +1,6 @@
 import Geometry
 import Raster
-import Refresh
+@testable import Refresh
 import Testing
 import TestSupport
 

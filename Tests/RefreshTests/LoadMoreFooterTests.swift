@@ -1,6 +1,6 @@
 import Geometry
-import Refresh
-import Scrolling
+@testable import Refresh
+@testable import Scrolling
 import Testing
 
 /// A 600 pt viewport over a list, with a footer, driven by a scripted finger at 60 frames a second.

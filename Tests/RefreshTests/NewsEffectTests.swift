@@ -2,7 +2,7 @@ import Geometry
 import Layers
 import Motion
 import Raster
-import Refresh
+@testable import Refresh
 import Scrolling
 import Testing
 import Text

@@ -3,7 +3,7 @@ import Glibc
 #endif
 import Geometry
 import Styles
-import Refresh
+@testable import Refresh
 import Motion
 import Scrolling
 import Testing

@@ -1,6 +1,6 @@
 import Geometry
 import Layers
-import Refresh
+@testable import Refresh
 import Scrolling
 
 /// A tiny effect that only records what the controller tells it.

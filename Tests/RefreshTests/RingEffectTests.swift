@@ -1,7 +1,7 @@
 import Geometry
-import Layers
+@testable import Layers
 import Raster
-import Refresh
+@testable import Refresh
 import Testing
 import Colors
 import TestSupport

@@ -23,21 +23,21 @@ public final class ClassicEffect: StyledEffect {
     // MARK: Constants
 
     /// How long the arrow takes to flip, 0.18 s (EGORefreshTableHeaderView's FLIP_ANIMATION_DURATION).
-    public static let flipDuration = 0.18
+    static let flipDuration = 0.18
     /// The arrow's turn while armed, a hair short of −180° (MJRefresh's transform rotation 0.000001 − π): negative
     /// is anticlockwise on a screen whose y grows downwards, so the shorter way there takes the arrow's tip from
     /// the bottom through the right to the top, and back the same way.
-    public static let flippedAngle = 0.000001 - Double.pi
+    static let flippedAngle = 0.000001 - Double.pi
     /// The arrow image's size, 15 × 40 pt; not in docs/reference.md: MJRefresh's arrow.png.
-    public static let arrowSize = Size(15, 40)
+    static let arrowSize = Size(15, 40)
     /// The arrow's colour; not in docs/reference.md: the grey of MJRefresh's arrow.png.
-    public static let arrowColor = Color(rgb: 150, 150, 150)
+    static let arrowColor = Color(rgb: 150, 150, 150)
     /// The arrow's line width, 1.5 pt; not in docs/reference.md: read off MJRefresh's arrow.png.
-    public static let arrowLineWidth = 1.5
+    static let arrowLineWidth = 1.5
     /// The activity indicator: UIActivityIndicatorView's gray style, 20 pt, 12 spokes 2 pt wide from 4.5 to 9.5 pt
     /// out, grey RGB (128, 128, 128), fading to 0.2 behind the leading spoke, a turn a second in 12 steps; not in
     /// docs/reference.md: measured off UIActivityIndicatorView.
-    public static let spinnerStyle = ActivityIndicatorStyle()
+    static let spinnerStyle = ActivityIndicatorStyle()
 
     public private(set) var metrics: RefreshMetrics
     /// The parameters in use; a change shows from the next frame and keeps the pull or refresh under way.
@@ -51,13 +51,13 @@ public final class ClassicEffect: StyledEffect {
     }
     public let layer = Layer()
     /// The state and last-updated lines, MJRefreshStateHeader's, as the gif header's.
-    public let labels: StateLabels
+    let labels: StateLabels
     public var stateLabel: TextLayer { labels.stateLabel }
-    public var lastUpdatedLabel: TextLayer { labels.lastUpdatedLabel }
+    var lastUpdatedLabel: TextLayer { labels.lastUpdatedLabel }
     /// The arrow, turned about its centre by `arrowAngle`.
     public let arrow = ShapeLayer()
     /// The activity indicator: 12 spokes, turned in steps of 30°.
-    public let spinner = ActivityIndicatorLayer(style: ClassicEffect.spinnerStyle)
+    let spinner = ActivityIndicatorLayer(style: ClassicEffect.spinnerStyle)
 
     private var state = RefreshState.idle
     private var flipFrom = 0.0, flipTo = 0.0, flipStart = -Double.infinity
@@ -66,11 +66,11 @@ public final class ClassicEffect: StyledEffect {
     private var arrowIsPlaced = false
 
     /// The arrow's turn in the last frame, radians clockwise on the screen (negative: anticlockwise).
-    public private(set) var arrowAngle = 0.0
+    private(set) var arrowAngle = 0.0
     /// How many 30° steps the indicator has turned in the last frame (0…11).
-    public private(set) var spinnerStep = 0
+    private(set) var spinnerStep = 0
     /// The indicator's alpha in the last frame (it fades out while the inset goes back).
-    public var spinnerAlpha: Double { spinner.fade }
+    var spinnerAlpha: Double { spinner.fade }
 
     public init(style: Style = Style()) {
         self.style = style
@@ -128,7 +128,7 @@ public final class ClassicEffect: StyledEffect {
 
     /// The arrow's turn at `time`: it flips to `flippedAngle` (−180°, through the right) over 0.18 s when armed and
     /// back when disarmed (ease in, ease out, as a UIView animation), from wherever it was.
-    public func arrowAngle(at time: Double) -> Double {
+    func arrowAngle(at time: Double) -> Double {
         let f = (time - flipStart) / style.flipDuration
         guard f < 1 else { return flipTo }
         return flipFrom + (flipTo - flipFrom) * TimingFunction.easeInEaseOut.value(at: Swift.max(0, f))
@@ -200,18 +200,18 @@ extension ClassicEffect {
     /// The classic header's parameters; the defaults are the constants above and MJRefresh's metrics.
     public struct Style: StyleValue {
         public var headerHeight = RefreshMetrics.classicHeaderHeight
-        public var insertDuration = RefreshMetrics.classicInsertDuration
-        public var removeDuration = RefreshMetrics.classicRemoveDuration
-        public var flipDuration = ClassicEffect.flipDuration
+        var insertDuration = RefreshMetrics.classicInsertDuration
+        var removeDuration = RefreshMetrics.classicRemoveDuration
+        var flipDuration = ClassicEffect.flipDuration
         public var fontSize = StateLabels.fontSize
         public var textColor = StateLabels.textColor
-        public var labelLeftInset = StateLabels.labelLeftInset
-        public var arrowSize = ClassicEffect.arrowSize
-        public var arrowColor = ClassicEffect.arrowColor
-        public var arrowLineWidth = ClassicEffect.arrowLineWidth
+        var labelLeftInset = StateLabels.labelLeftInset
+        var arrowSize = ClassicEffect.arrowSize
+        var arrowColor = ClassicEffect.arrowColor
+        var arrowLineWidth = ClassicEffect.arrowLineWidth
 
         /// The texts it shows, in both languages.
-        public var texts = HeaderTexts(RefreshStrings.standard)
+        var texts = HeaderTexts(RefreshStrings.standard)
 
         public init() {}
 

@@ -12,57 +12,57 @@ import Colors
 /// the top dot fades in over the first 15 pt; from 15 to 55 pt the line runs through four stages of 10 pt, one
 /// per side of the diamond, each stage stretching the line from its dot to the next (first 5 pt) and then pulling
 /// its tail after it (last 5 pt). The line's trim changes only with the pull, so a still frame re-strokes nothing.
-public final class DotsEffect: StyledEffect {
+final class DotsEffect: StyledEffect {
     // MARK: Constants (docs/reference.md §1, Four dots)
 
     /// The header's side, 35 pt (MSRefreshHeader: SURefreshHeaderHeight, a 35×35 header).
-    public static let headerSide = 35.0
+    static let headerSide = 35.0
     /// Dot radius (MSRefreshHeader: SURefreshPointRadius 5).
-    public static let dotRadius = 5.0
+    static let dotRadius = 5.0
     /// The joining line's width, a dot's diameter (MSRefreshHeader: lineWidth = 2 × radius).
-    public static let lineWidth = 2 * dotRadius
+    static let lineWidth = 2 * dotRadius
     /// Top dot colour (MSRefreshHeader: RGB 90, 200, 200).
-    public static let topColor = Color(rgb: 90, 200, 200)
+    static let topColor = Color(rgb: 90, 200, 200)
     /// Left dot colour (MSRefreshHeader: RGB 250, 85, 78).
-    public static let leftColor = Color(rgb: 250, 85, 78)
+    static let leftColor = Color(rgb: 250, 85, 78)
     /// Bottom dot colour (MSRefreshHeader: RGB 92, 201, 105).
-    public static let bottomColor = Color(rgb: 92, 201, 105)
+    static let bottomColor = Color(rgb: 92, 201, 105)
     /// Right dot colour (MSRefreshHeader: RGB 253, 175, 75).
-    public static let rightColor = Color(rgb: 253, 175, 75)
+    static let rightColor = Color(rgb: 253, 175, 75)
     /// The pull that arms the header and where it stops moving (MSRefreshHeader: SURefreshPullLen 55).
-    public static let pullLength = 55.0
+    static let pullLength = 55.0
     /// The pull where the line starts, 40 pt before the end (MSRefreshHeader: SURefreshPullLen − 40 = 15).
-    public static let lineStart = pullLength - 40
+    static let lineStart = pullLength - 40
     /// The top dot's opacity is p over this, until the line starts (MSRefreshHeader: progress / 20).
-    public static let fadeInLength = 20.0
+    static let fadeInLength = 20.0
     /// The pull of one stage, one side of the diamond (MSRefreshHeader: 4 stages of 10 pt).
-    public static let stageLength = 10.0
+    static let stageLength = 10.0
     /// Half a stage: the line stretches for this much, then its tail follows (MSRefreshHeader: halves of 5 pt).
-    public static let halfStage = stageLength / 2
+    static let halfStage = stageLength / 2
     /// The stroke fraction the line gains per point of pull: a quarter of the path per half stage (MSRefreshHeader: sub
     /// / 40 × 2).
-    public static let strokePerPoint = 1.0 / 20
+    static let strokePerPoint = 1.0 / 20
     /// The shortest tail the line keeps behind the next dot until late in a stage (MSRefreshHeader: (k+1)/4 − 0.1).
-    public static let tailLength = 0.1
+    static let tailLength = 0.1
     /// The header's y while it moves with the pull at half speed: −(35 + (p − 35)/2) (MSRefreshHeader).
-    public static let followRate = 0.5
+    static let followRate = 0.5
     /// Where the header stays once p ≥ 55: −(55 − (55 − 35)/2) = −45 (MSRefreshHeader).
-    public static let pinnedY = -(pullLength - (pullLength - headerSide) / 2)
+    static let pinnedY = -(pullLength - (pullLength - headerSide) / 2)
     /// How long the refreshing inset takes to come in and to go (MSRefreshHeader: UIView animation of 0.5 s).
-    public static let insetDuration = 0.5
+    static let insetDuration = 0.5
     /// One turn of the header while refreshing, linear, repeated (MSRefreshHeader: rotationAni 1.0 s, 0 → 2π).
-    public static let turnDuration = 1.0
+    static let turnDuration = 1.0
     /// How far each dot moves inward and back, twice per turn (MSRefreshHeader: SURefreshTranslatLen 5).
-    public static let breathDistance = 5.0
+    static let breathDistance = 5.0
     /// The breathing keyframes as fractions of the distance: in, out, in, out (MSRefreshHeader: 0, 5, 0, 5, 0).
     static let breathKeyframes = [0.0, 1, 0, 1, 0]
 
     /// Fires on release at 55; the inset of 55 comes in and goes over 0.5 s with UIView's default curve. The header
     /// is drawn behind the rows, as MSRefreshHeader inserts it at index 0 of the scroll view: below a 35 pt pull,
     /// where it still reaches under the content's top, the first row covers it.
-    public private(set) var metrics: RefreshMetrics
+    private(set) var metrics: RefreshMetrics
     /// The parameters in use; a change shows from the next frame and keeps the pull or refresh under way.
-    public var style: Style {
+    var style: Style {
         didSet { styleDidChange() }
     }
 
@@ -76,26 +76,26 @@ public final class DotsEffect: StyledEffect {
     // MARK: The pose at a pull
 
     /// What the header shows at one pull.
-    public struct Pose: Equatable, Sendable {
+    struct Pose: Equatable, Sendable {
         /// The header's top in the content's coordinates (0 is the content's top; the header is above, negative).
-        public var headerY: Double
-        public var topOpacity: Double
-        public var strokeStart: Double
-        public var strokeEnd: Double
+        var headerY: Double
+        var topOpacity: Double
+        var strokeStart: Double
+        var strokeEnd: Double
         /// The sub-phase 0…7 (two per stage), or 8 once all four dots show.
-        public var subPhase: Int
-        public var showsLeft: Bool
-        public var showsBottom: Bool
-        public var showsRight: Bool
+        var subPhase: Int
+        var showsLeft: Bool
+        var showsBottom: Bool
+        var showsRight: Bool
         /// The colour of the dot the line is leaving.
-        public var lineColor: Color
+        var lineColor: Color
     }
 
     /// The sub-phase given once the whole diamond shows.
-    public static let completePhase = 8
+    static let completePhase = 8
 
     /// The pose at pull `p` (points past the content's resting top).
-    public static func pose(pull p: Double, style s: Style = Style()) -> Pose {
+    static func pose(pull p: Double, style s: Style = Style()) -> Pose {
         let y: Double
         if p <= s.headerSide {
             y = -p
@@ -133,12 +133,12 @@ public final class DotsEffect: StyledEffect {
     // MARK: Layers
 
     /// The 35 × 35 header; it turns about its centre while refreshing.
-    public let layer = Layer()
-    public let line = ShapeLayer()
-    public let topDot: ShapeLayer
-    public let leftDot: ShapeLayer
-    public let bottomDot: ShapeLayer
-    public let rightDot: ShapeLayer
+    let layer = Layer()
+    let line = ShapeLayer()
+    let topDot: ShapeLayer
+    let leftDot: ShapeLayer
+    let bottomDot: ShapeLayer
+    let rightDot: ShapeLayer
 
     private var busy = false
     private var lastPull = Double.nan
@@ -148,10 +148,10 @@ public final class DotsEffect: StyledEffect {
     private let breaths: [KeyframeAnimation<Double>]
 
     /// The dots' centres in the header: top, left, bottom, right.
-    public static let centres = [Point(headerSide / 2, dotRadius), Point(dotRadius, headerSide / 2),
+    static let centres = [Point(headerSide / 2, dotRadius), Point(dotRadius, headerSide / 2),
                                  Point(headerSide / 2, headerSide - dotRadius), Point(headerSide - dotRadius, headerSide / 2)]
 
-    public init(style: Style = Style()) {
+    init(style: Style = Style()) {
         self.style = style
         metrics = DotsEffect.metrics(for: style)
         layer.name = "dots"
@@ -215,7 +215,7 @@ public final class DotsEffect: StyledEffect {
 
     // MARK: Frames
 
-    public func update(pull: RefreshPull) {
+    func update(pull: RefreshPull) {
         let width = pull.headerSize.width
         // While refreshing and ending the header keeps the look it had when it fired.
         let p = busy ? style.pullLength : pull.distance
@@ -239,7 +239,7 @@ public final class DotsEffect: StyledEffect {
         line.strokeColor = pose.lineColor
     }
 
-    public func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
+    func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
         let time = pull.time
         switch new {
         case .refreshing:
@@ -266,41 +266,41 @@ public final class DotsEffect: StyledEffect {
 
 extension DotsEffect {
     /// The four dots' parameters; the defaults are the constants above.
-    public struct Style: StyleValue {
-        public var headerSide = DotsEffect.headerSide
-        public var dotRadius = DotsEffect.dotRadius
-        public var lineWidth = DotsEffect.lineWidth
-        public var topColor = DotsEffect.topColor
-        public var leftColor = DotsEffect.leftColor
-        public var bottomColor = DotsEffect.bottomColor
-        public var rightColor = DotsEffect.rightColor
-        public var pullLength = DotsEffect.pullLength
-        public var fadeInLength = DotsEffect.fadeInLength
-        public var stageLength = DotsEffect.stageLength
-        public var tailLength = DotsEffect.tailLength
-        public var followRate = DotsEffect.followRate
-        public var insetDuration = DotsEffect.insetDuration
+    struct Style: StyleValue {
+        var headerSide = DotsEffect.headerSide
+        var dotRadius = DotsEffect.dotRadius
+        var lineWidth = DotsEffect.lineWidth
+        var topColor = DotsEffect.topColor
+        var leftColor = DotsEffect.leftColor
+        var bottomColor = DotsEffect.bottomColor
+        var rightColor = DotsEffect.rightColor
+        var pullLength = DotsEffect.pullLength
+        var fadeInLength = DotsEffect.fadeInLength
+        var stageLength = DotsEffect.stageLength
+        var tailLength = DotsEffect.tailLength
+        var followRate = DotsEffect.followRate
+        var insetDuration = DotsEffect.insetDuration
         /// UIView's default animation curve, as the demo's animateWithDuration uses.
-        public var insetTiming = TimingFunction.easeInEaseOut
-        public var turnDuration = DotsEffect.turnDuration
-        public var breathDistance = DotsEffect.breathDistance
+        var insetTiming = TimingFunction.easeInEaseOut
+        var turnDuration = DotsEffect.turnDuration
+        var breathDistance = DotsEffect.breathDistance
 
-        public init() {}
+        init() {}
 
         /// The pull where the line starts: four stages before the end.
-        public var lineStart: Double { pullLength - 4 * stageLength }
-        public var halfStage: Double { stageLength / 2 }
+        var lineStart: Double { pullLength - 4 * stageLength }
+        var halfStage: Double { stageLength / 2 }
         /// A quarter of the path per half stage.
-        public var strokePerPoint: Double { 0.25 / halfStage }
+        var strokePerPoint: Double { 0.25 / halfStage }
         /// Where the header stays once fully pulled.
-        public var pinnedY: Double { -(headerSide + (pullLength - headerSide) * followRate) }
+        var pinnedY: Double { -(headerSide + (pullLength - headerSide) * followRate) }
         /// The dots' centres in the header: top, left, bottom, right.
-        public var centres: [Point] {
+        var centres: [Point] {
             [Point(headerSide / 2, dotRadius), Point(dotRadius, headerSide / 2),
              Point(headerSide / 2, headerSide - dotRadius), Point(headerSide - dotRadius, headerSide / 2)]
         }
 
-        public static var fields: [StyleField<Style>] {
+        static var fields: [StyleField<Style>] {
             [
                 .number("headerSide", \.headerSide, "pt", 10...200, "the square header's side"),
                 .number("dotRadius", \.dotRadius, "pt", 0.5...50, "each dot's radius"),

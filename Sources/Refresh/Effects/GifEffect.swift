@@ -7,7 +7,7 @@ import Styles
 /// One state's pictures and how long each shows: what MJRefreshGifHeader's `setImages:duration:forState:` gives.
 public struct ImageSequence: Equatable, Sendable {
     /// MJRefresh's `setImages:forState:` shows each image 0.1 s (docs/reference.md §1, MJRefreshGifHeader).
-    public static let defaultFrameDuration = 0.1
+    static let defaultFrameDuration = 0.1
     /// How far before its computed end an image already gives way to the next: rounding of sums of delays.
     static let boundarySlack = 1e-9
 
@@ -112,12 +112,12 @@ public struct GifHeaderImages: Equatable, Sendable {
 public final class GifEffect: StyledEffect {
     /// The box the picture is fitted into, 50 × 50 pt: the tallest square that fits MJRefresh's 54 pt header with
     /// a 2 pt margin; not in docs/reference.md.
-    public static let defaultImageSize = Size(50, 50)
+    static let defaultImageSize = Size(50, 50)
 
     public private(set) var metrics: RefreshMetrics
     public let layer = Layer()
-    public let imageLayer = ImageLayer()
-    public let labels: StateLabels
+    let imageLayer = ImageLayer()
+    let labels: StateLabels
     /// The parameters in use; a change shows from the next frame and keeps the pull or refresh under way.
     public var style: Style {
         didSet {
@@ -136,7 +136,7 @@ public final class GifEffect: StyledEffect {
     }
 
     /// The state whose images show in the last frame, and which of them.
-    public private(set) var shownState = GifHeaderState.idle
+    private(set) var shownState = GifHeaderState.idle
     public private(set) var frameIndex = 0
 
     private var state = RefreshState.idle
@@ -167,7 +167,7 @@ public final class GifEffect: StyledEffect {
     }
 
     /// The state whose images a header in `state` shows (MJRefresh's Idle, Pulling and Refreshing).
-    public static func imageState(for state: RefreshState) -> GifHeaderState {
+    static func imageState(for state: RefreshState) -> GifHeaderState {
         switch state {
         case .armed: .pulling
         case .willRefresh, .refreshing: .refreshing
@@ -241,13 +241,13 @@ extension GifEffect {
     /// The image-sequence header's parameters: MJRefresh's header height and lines, and the picture's box.
     public struct Style: StyleValue {
         public var headerHeight = RefreshMetrics.classicHeaderHeight
-        public var imageSize = GifEffect.defaultImageSize
+        var imageSize = GifEffect.defaultImageSize
         public var fontSize = StateLabels.fontSize
         public var textColor = StateLabels.textColor
-        public var labelLeftInset = StateLabels.labelLeftInset
+        var labelLeftInset = StateLabels.labelLeftInset
 
         /// The texts it shows, in both languages.
-        public var texts = HeaderTexts(RefreshStrings.standard)
+        var texts = HeaderTexts(RefreshStrings.standard)
 
         public init() {}
 

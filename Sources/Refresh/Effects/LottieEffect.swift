@@ -68,7 +68,7 @@ public final class LottieEffect: StyledEffect {
     }
 
     /// How long the end segment plays, in seconds; 0 without one.
-    public var endDuration: Double {
+    var endDuration: Double {
         guard let a = animation, let end = segments.end, a.frameRate > 0 else { return 0 }
         return Swift.max(0, end.end - end.start) / a.frameRate
     }
@@ -172,7 +172,7 @@ extension LottieEffect {
         /// 60 pt: room for a 50 pt animation with margins, as Lottie pull-to-refresh headers are usually made.
         public var headerHeight = 60.0
         /// The box the animation is fitted into, keeping its proportions; [0, 0] fits it in the header.
-        public var animationSize = Size(0, 0)
+        var animationSize = Size(0, 0)
         /// How far the box's centre sits from the header's centre, in points (y down).
         public var offsetX = 0.0
         public var offsetY = 0.0

@@ -27,39 +27,39 @@ import Colors
 ///  y = 38  │          └───────┘        ┌ banner, 32 tall (hidden) ┐   │
 ///  y = 70  └──────────────────────────────────────────────────────────┘  ← the content's top
 /// ```
-public final class NewsEffect: StyledEffect {
+final class NewsEffect: StyledEffect {
     /// Trigger distance and refreshing inset, 70 pt (RefreshControl_News: threshold 70).
-    public static let threshold = 70.0
+    static let threshold = 70.0
     /// The trigger distance is never set below 45 pt (RefreshControl_News).
-    public static let minimumThreshold = 45.0
+    static let minimumThreshold = 45.0
     /// The banner's height, and the inset the first collapse stage ends at, 32 pt (RefreshControl_News).
-    public static let bannerHeight = 32.0
+    static let bannerHeight = 32.0
     /// The grey top view's height, 150 pt, taller than the header so a long pull shows no gap (RefreshControl_News).
-    public static let topViewHeight = 150.0
+    static let topViewHeight = 150.0
     /// The top view's grey, RGB (235, 235, 235) (RefreshControl_News).
-    public static let topViewColor = Color(rgb: 235, 235, 235)
+    static let topViewColor = Color(rgb: 235, 235, 235)
     /// The animated image's side, 48 pt (RefreshControl_News: 48×48 image view).
-    public static let imageSide = 48.0
+    static let imageSide = 48.0
     /// The image's animation cycles through its frames in 0.6 s (RefreshControl_News: animationDuration 0.6).
-    public static let imageCycleDuration = 0.6
+    static let imageCycleDuration = 0.6
     /// The label's font size, 14 pt (RefreshControl_News).
-    public static let labelFontSize = 14.0
+    static let labelFontSize = 14.0
     /// The label's grey, RGB (102, 102, 102) (RefreshControl_News).
-    public static let labelColor = Color(rgb: 102, 102, 102)
+    static let labelColor = Color(rgb: 102, 102, 102)
     /// Each collapse stage of the inset takes 0.2 s (RefreshControl_News: animateWithDuration 0.2).
-    public static let collapseDuration = 0.2
+    static let collapseDuration = 0.2
     /// The banner stays 1.5 s before the inset returns (RefreshControl_News: delay 1.5).
-    public static let bannerHoldDuration = 1.5
+    static let bannerHoldDuration = 1.5
     /// The banner's background, RGB (220, 232, 244) (RefreshControl_News).
-    public static let bannerColor = Color(rgb: 220, 232, 244)
+    static let bannerColor = Color(rgb: 220, 232, 244)
     /// The banner's text colour, RGB (69, 141, 243), at 14 pt like the label (RefreshControl_News).
-    public static let bannerTextColor = Color(rgb: 69, 141, 243)
+    static let bannerTextColor = Color(rgb: 69, 141, 243)
     /// Each half of the banner's bounce takes 0.25 s, ease-in (RefreshControl_News: animateWithDuration 0.25).
-    public static let bounceHalfDuration = 0.25
+    static let bounceHalfDuration = 0.25
     /// The scale the bounce overshoots to, 1.1, before it settles at exactly 1 (docs/reference.md §1, News).
-    public static let bounceScale = 1.1
+    static let bounceScale = 1.1
     /// The banner fades out over 0.25 s once the inset is back (docs/reference.md §1, News).
-    public static let fadeOutDuration = 0.25
+    static let fadeOutDuration = 0.25
 
     /// The image's frames: a page with one, two, three, then four lines of text on it. Not from docs/reference.md:
     /// our own drawing of "news loading" for the demo's animated image.
@@ -72,9 +72,9 @@ public final class NewsEffect: StyledEffect {
     /// crisp. Not from docs/reference.md.
     static let layoutGrid = 0.5
 
-    public private(set) var metrics: RefreshMetrics
+    private(set) var metrics: RefreshMetrics
     /// The parameters in use; a change shows from the next frame and keeps the pull or refresh under way.
-    public var style: Style {
+    var style: Style {
         didSet { styleDidChange() }
     }
 
@@ -85,21 +85,21 @@ public final class NewsEffect: StyledEffect {
                                    RefreshInsetStage(delay: s.bannerHoldDuration, inset: 0, duration: s.collapseDuration)],
                        hasResultRow: true)
     }
-    public let layer = Layer()
+    let layer = Layer()
 
     /// The grey view with the image and the label; hidden while the banner shows.
-    public let topView = Layer()
+    let topView = Layer()
     /// The page outline and its lines, one path per frame.
-    public let image = ShapeLayer()
+    let image = ShapeLayer()
     /// The red headline bar on the page, which does not change.
     private let headline = ShapeLayer()
-    public let label = TextLayer()
+    let label = TextLayer()
     /// The message banner at the bottom of the header: its animations are the ones a finger pauses.
-    public let banner = Layer()
-    public let bannerLabel = TextLayer()
+    let banner = Layer()
+    let bannerLabel = TextLayer()
 
     /// The image's frames, built once.
-    public let frames: [Path]
+    let frames: [Path]
     /// The language of the texts shown, the pull's as last given.
     private var language = RefreshLanguage.english
     private(set) var state = RefreshState.idle
@@ -111,13 +111,13 @@ public final class NewsEffect: StyledEffect {
     /// The time the running refresh ended; the banner comes when the first collapse stage is over.
     private var finishTime: Double?
     /// The parent time at which the banner appeared, while it is (or was) shown for the current refresh.
-    public private(set) var bannerStartTime: Double?
+    private(set) var bannerStartTime: Double?
     /// The banner's local time at which its fade-out ends, while it fades.
     private var fadeEndLocalTime: Double?
     /// True while a finger holds the list and the banner's animations are frozen.
-    public private(set) var isBannerPaused = false
+    private(set) var isBannerPaused = false
 
-    public init(style: Style = Style()) {
+    init(style: Style = Style()) {
         self.style = style
         metrics = NewsEffect.metrics(for: style)
         var frames: [Path] = []
@@ -188,7 +188,7 @@ public final class NewsEffect: StyledEffect {
 
     // MARK: RefreshEffect
 
-    public func update(pull: RefreshPull) {
+    func update(pull: RefreshPull) {
         if pull.language != language {
             language = pull.language
             refreshTexts()
@@ -225,9 +225,9 @@ public final class NewsEffect: StyledEffect {
     }
 
     /// True while a finger holds the banner: the controller's wait before the inset returns stands still too.
-    public var holdsFinishing: Bool { isBannerPaused }
+    var holdsFinishing: Bool { isBannerPaused }
 
-    public func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
+    func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
         let time = pull.time
         state = new
         language = pull.language
@@ -280,7 +280,7 @@ public final class NewsEffect: StyledEffect {
 
     /// The news header's own short texts (docs/reference.md §1, News: 下拉刷新 / 释放刷新 / 加载中 / 加载完成), MJRefresh's for
     /// the rest.
-    public static func newsStrings(_ language: RefreshLanguage) -> RefreshStrings {
+    static func newsStrings(_ language: RefreshLanguage) -> RefreshStrings {
         var strings = RefreshStrings.standard(language)
         switch language {
         case .english:
@@ -297,12 +297,12 @@ public final class NewsEffect: StyledEffect {
         return strings
     }
 
-    public func strings(for language: RefreshLanguage) -> RefreshStrings {
+    func strings(for language: RefreshLanguage) -> RefreshStrings {
         style.texts.strings(language, over: NewsEffect.newsStrings(language))
     }
 
     /// The banner says how many new items came, as NetEase's does.
-    public var reportsNewItems: Bool { true }
+    var reportsNewItems: Bool { true }
 
     /// The texts of the current state and language.
     private func refreshTexts() {
@@ -392,32 +392,32 @@ public final class NewsEffect: StyledEffect {
 
 extension NewsEffect {
     /// The news banner's parameters; the defaults are the constants above.
-    public struct Style: StyleValue {
-        public var threshold = NewsEffect.threshold
-        public var minimumThreshold = NewsEffect.minimumThreshold
-        public var bannerHeight = NewsEffect.bannerHeight
-        public var topViewHeight = NewsEffect.topViewHeight
-        public var topViewColor = NewsEffect.topViewColor
-        public var imageSide = NewsEffect.imageSide
-        public var imageLabelGap = NewsEffect.imageLabelGap
-        public var imageCycleDuration = NewsEffect.imageCycleDuration
-        public var labelFontSize = NewsEffect.labelFontSize
-        public var labelColor = NewsEffect.labelColor
-        public var headlineColor = NewsEffect.headlineColor
-        public var collapseDuration = NewsEffect.collapseDuration
-        public var bannerHoldDuration = NewsEffect.bannerHoldDuration
-        public var bannerColor = NewsEffect.bannerColor
-        public var bannerTextColor = NewsEffect.bannerTextColor
-        public var bounceHalfDuration = NewsEffect.bounceHalfDuration
-        public var bounceScale = NewsEffect.bounceScale
-        public var fadeOutDuration = NewsEffect.fadeOutDuration
+    struct Style: StyleValue {
+        var threshold = NewsEffect.threshold
+        var minimumThreshold = NewsEffect.minimumThreshold
+        var bannerHeight = NewsEffect.bannerHeight
+        var topViewHeight = NewsEffect.topViewHeight
+        var topViewColor = NewsEffect.topViewColor
+        var imageSide = NewsEffect.imageSide
+        var imageLabelGap = NewsEffect.imageLabelGap
+        var imageCycleDuration = NewsEffect.imageCycleDuration
+        var labelFontSize = NewsEffect.labelFontSize
+        var labelColor = NewsEffect.labelColor
+        var headlineColor = NewsEffect.headlineColor
+        var collapseDuration = NewsEffect.collapseDuration
+        var bannerHoldDuration = NewsEffect.bannerHoldDuration
+        var bannerColor = NewsEffect.bannerColor
+        var bannerTextColor = NewsEffect.bannerTextColor
+        var bounceHalfDuration = NewsEffect.bounceHalfDuration
+        var bounceScale = NewsEffect.bounceScale
+        var fadeOutDuration = NewsEffect.fadeOutDuration
 
         /// The texts it shows, in both languages.
-        public var texts = HeaderTexts(NewsEffect.newsStrings)
+        var texts = HeaderTexts(NewsEffect.newsStrings)
 
-        public init() {}
+        init() {}
 
-        public static var fields: [StyleField<Style>] {
+        static var fields: [StyleField<Style>] {
             [
                 .number("threshold", \.threshold, "pt", 45...1000,
                         "the pull that arms the header (its trigger), and the refreshing inset"),

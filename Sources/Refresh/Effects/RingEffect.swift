@@ -15,19 +15,19 @@ import Colors
 ///
 /// On screen the arc starts at `startTrim + rotation + groupRotation` turns and sweeps `endTrim − startTrim` turns;
 /// the arrowhead sits at its head. Trims may exceed 1: only the sum matters on screen.
-public struct RingPose: Equatable, Sendable {
+struct RingPose: Equatable, Sendable {
     /// Where the arc starts, in turns before the rotations.
-    public var startTrim: Double
+    var startTrim: Double
     /// Where the arc ends (its head), in turns before the rotations.
-    public var endTrim: Double
+    var endTrim: Double
     /// The ring's own rotation, in turns.
-    public var rotation: Double
+    var rotation: Double
     /// The rotation of the whole drawing, in turns (the indeterminate cycle's 216° per cycle).
-    public var groupRotation: Double
+    var groupRotation: Double
     /// The arrowhead's scale, 0 (none) to 1.
-    public var arrowScale: Double
+    var arrowScale: Double
 
-    public init(startTrim: Double, endTrim: Double, rotation: Double, groupRotation: Double = 0, arrowScale: Double = 0) {
+    init(startTrim: Double, endTrim: Double, rotation: Double, groupRotation: Double = 0, arrowScale: Double = 0) {
         self.startTrim = startTrim
         self.endTrim = endTrim
         self.rotation = rotation
@@ -36,10 +36,10 @@ public struct RingPose: Equatable, Sendable {
     }
 
     /// The arc's length in turns.
-    public var sweep: Double { endTrim - startTrim }
+    var sweep: Double { endTrim - startTrim }
 
     /// Where the arc's tail is on screen, in turns in 0..<1.
-    public var screenStart: Double {
+    var screenStart: Double {
         let a = startTrim + rotation + groupRotation
         return a - a.rounded(.down)
     }
@@ -57,90 +57,90 @@ public struct RingPose: Equatable, Sendable {
 ///
 /// Everything is worked out from the frame's time and the pull in `update(pull:)` (no layer animations), as the
 /// Android drawable works out its frame in `draw`: any frame can be drawn, stepped or recorded on its own.
-public final class RingEffect: StyledEffect {
+final class RingEffect: StyledEffect {
     // MARK: Constants (docs/reference.md §1, Ring)
 
     /// The disc's diameter, 40 pt (ZNRefreshHUD's 40×40 disc; CircularProgressDrawable's normal circle).
-    public static let circleDiameter = 40.0
+    static let circleDiameter = 40.0
     /// Radius of the arc's centre line, 7.5 pt (CircularProgressDrawable, normal size).
-    public static let centerRadius = 7.5
+    static let centerRadius = 7.5
     /// Width of the arc, 2.5 pt (CircularProgressDrawable, normal size).
-    public static let strokeWidth = 2.5
+    static let strokeWidth = 2.5
     /// Base of the arrowhead at scale 1, 10 pt (CircularProgressDrawable, normal size).
-    public static let arrowWidth = 10.0
+    static let arrowWidth = 10.0
     /// Height of the arrowhead at scale 1, 5 pt (CircularProgressDrawable, normal size).
-    public static let arrowHeight = 5.0
+    static let arrowHeight = 5.0
     /// The pull that arms the ring and the spinner's resting offset, 64 pt (SwipeRefreshLayout's circle target).
-    public static let dragDistance = 64.0
+    static let dragDistance = 64.0
     /// Pull beyond the threshold over which the tension term grows, 2 × 64 pt (SwipeRefreshLayout's slingshot).
-    public static let maxExtraPull = 2 * dragDistance
+    static let maxExtraPull = 2 * dragDistance
     /// Share of the drag distance before the arc starts to grow, 0.4 (SwipeRefreshLayout: max(d − 0.4, 0)).
-    public static let arcStartFraction = 0.4
+    static let arcStartFraction = 0.4
     /// The drag rotation's start, −0.25 turn, before the factor 0.5 (SwipeRefreshLayout's moveSpinner).
-    public static let dragRotationStart = -0.25
+    static let dragRotationStart = -0.25
     /// The drag rotation's turn per unit of a, 0.4 (SwipeRefreshLayout's moveSpinner).
-    public static let dragRotationPerA = 0.4
+    static let dragRotationPerA = 0.4
     /// The drag rotation's turn per unit of tension, 2 (SwipeRefreshLayout's moveSpinner).
-    public static let dragRotationPerTension = 2.0
+    static let dragRotationPerTension = 2.0
     /// The factor on the whole drag rotation, 0.5 (SwipeRefreshLayout's moveSpinner).
-    public static let dragRotationFactor = 0.5
+    static let dragRotationFactor = 0.5
     /// Longest arc, 0.8 turn (CircularProgressDrawable's MAX_PROGRESS_ARC).
-    public static let maxArc = 0.8
+    static let maxArc = 0.8
     /// Shortest arc of the cycle, 0.01 turn (CircularProgressDrawable's MIN_PROGRESS_ARC).
-    public static let minArc = 0.01
+    static let minArc = 0.01
     /// Arc alpha below the threshold, 0.3 (ZNRefreshHUD and SwipeRefreshLayout's starting alpha).
-    public static let faintAlpha = 0.3
+    static let faintAlpha = 0.3
     /// Arc alpha at or past the threshold, 1.0.
-    public static let fullAlpha = 1.0
+    static let fullAlpha = 1.0
     /// How long the alpha takes to change, 0.3 s (SwipeRefreshLayout's ALPHA_ANIMATION_DURATION 300 ms).
-    public static let alphaDuration = 0.3
+    static let alphaDuration = 0.3
     /// One indeterminate cycle, 1.332 s (CircularProgressDrawable's ANIMATION_DURATION 1332 ms).
-    public static let cycleDuration = 1.332
+    static let cycleDuration = 1.332
     /// The phase that shrinks a visible drag arc before the cycles, 0.666 s (half a cycle).
-    public static let shrinkDuration = cycleDuration / 2
+    static let shrinkDuration = cycleDuration / 2
     /// The ring's advance per cycle, 0.21 turn (1 − (0.8 − 0.01)).
-    public static let ringRotationPerCycle = 1 - (maxArc - minArc)
+    static let ringRotationPerCycle = 1 - (maxArc - minArc)
     /// The whole drawing's turn per cycle, 216° = 0.6 turn (1080° / 5).
-    public static let groupRotationPerCycle = 216.0 / 360
+    static let groupRotationPerCycle = 216.0 / 360
     /// Share of a cycle after which the colour blends to the next, 0.75 (the last 25 %).
-    public static let colorChangeStart = 0.75
+    static let colorChangeStart = 0.75
     /// The finish: the disc scales to 0.01 over 0.3 s (ZNRefreshHUD), while the inset goes back.
-    public static let finishDuration = 0.3
+    static let finishDuration = 0.3
     /// The disc's scale at the end of the finish, 0.01 (ZNRefreshHUD).
-    public static let finishScale = 0.01
+    static let finishScale = 0.01
     /// The disc's shadow opacity, 0.15 (ZNRefreshHUD).
-    public static let shadowOpacity = 0.15
+    static let shadowOpacity = 0.15
     /// The shadow's blur, 3.5 pt; not in docs/reference.md: Android's CircleImageView (shadow radius 3.5 dp).
-    public static let shadowRadius = 3.5
+    static let shadowRadius = 3.5
     /// The shadow's drop, 1.75 pt down; not in docs/reference.md: Android's CircleImageView (y offset 1.75 dp).
-    public static let shadowOffset = Size(0, 1.75)
+    static let shadowOffset = Size(0, 1.75)
     /// The cycle's colours: the Qidian orange first; the others are not in docs/reference.md (Material demo colours).
-    public static let colors = [Color(rgb: 255, 149, 0), Color(rgb: 66, 133, 244), Color(rgb: 219, 68, 55),
+    static let colors = [Color(rgb: 255, 149, 0), Color(rgb: 66, 133, 244), Color(rgb: 219, 68, 55),
                                 Color(rgb: 15, 157, 88)]
 
     /// The parameters in use; a change shows from the next frame and keeps the pull or refresh under way.
-    public var style: Style {
+    var style: Style {
         didSet { styleDidChange() }
     }
-    public private(set) var metrics: RefreshMetrics
-    public let layer = Layer()
+    private(set) var metrics: RefreshMetrics
+    let layer = Layer()
     /// The white disc; it rides with the pull and scales away at the end.
-    public let disc = Layer()
+    let disc = Layer()
     /// The arc and the arrowhead, turned so the arc starts at `pose.screenStart`.
     private let spinner = Layer()
-    public let arc = ShapeLayer()
-    public let arrow = ShapeLayer()
+    let arc = ShapeLayer()
+    let arrow = ShapeLayer()
 
     // MARK: What the last frame showed
 
     /// The pose of the last frame.
-    public private(set) var pose = RingPose(startTrim: 0, endTrim: 0, rotation: dragRotationStart * dragRotationFactor)
+    private(set) var pose = RingPose(startTrim: 0, endTrim: 0, rotation: dragRotationStart * dragRotationFactor)
     /// The arc's alpha in the last frame.
-    public private(set) var arcAlpha = faintAlpha
+    private(set) var arcAlpha = faintAlpha
     /// The arc's colour (before alpha) in the last frame.
-    public private(set) var color = colors[0]
+    private(set) var color = colors[0]
     /// The disc's scale in the last frame.
-    public private(set) var discScale = 1.0
+    private(set) var discScale = 1.0
 
     // MARK: Timelines
 
@@ -158,7 +158,7 @@ public final class RingEffect: StyledEffect {
     /// The arrow's scale its path was built for.
     private var arrowPathScale = -1.0
 
-    public init(style: Style = Style()) {
+    init(style: Style = Style()) {
         self.style = style
         metrics = RingEffect.metrics(for: style)
         disc.backgroundColor = .white
@@ -219,7 +219,7 @@ public final class RingEffect: StyledEffect {
 
     /// SwipeRefreshLayout's tension term for `extra` points of pull beyond the threshold: with
     /// s = max(0, min(extra, 2·64)/64), t = (s/4 − (s/4)²)·2, so t grows from 0 to 0.5 and stops at 2 × 64 pt.
-    public static func tension(extra: Double, style s: Style = Style()) -> Double {
+    static func tension(extra: Double, style s: Style = Style()) -> Double {
         let s = Swift.max(0, Swift.min(extra, s.maxExtraPull) / s.dragDistance)
         let q = s / 4
         return (q - q * q) * 2
@@ -227,7 +227,7 @@ public final class RingEffect: StyledEffect {
 
     /// The pose while dragging at `distance` points with the threshold at `trigger`: d = min(1, distance/trigger),
     /// a = max(d − 0.4, 0)·5/3, end trim min(0.8, 0.8a), arrow scale min(1, a), rotation (−0.25 + 0.4a + 2t)·0.5.
-    public static func dragPose(distance: Double, trigger: Double? = nil, style s: Style = Style()) -> RingPose {
+    static func dragPose(distance: Double, trigger: Double? = nil, style s: Style = Style()) -> RingPose {
         let trigger = trigger ?? s.dragDistance
         let d = Swift.min(1, Swift.max(0, distance / trigger))
         let a = Swift.max(d - s.arcStartFraction, 0) * 5 / 3
@@ -241,7 +241,7 @@ public final class RingEffect: StyledEffect {
     /// (SwipeRefreshLayout), so below the threshold the disc comes down with the pull, its bottom `distance` below
     /// the list's top, and past it slows under the tension; refreshing it rests with its bottom 64 pt below the top
     /// of the list.
-    public static func circleTop(distance: Double, trigger: Double? = nil, style s: Style = Style()) -> Double {
+    static func circleTop(distance: Double, trigger: Double? = nil, style s: Style = Style()) -> Double {
         let trigger = trigger ?? s.dragDistance
         let d = Swift.min(1, Swift.max(0, distance / trigger))
         let fromListTop = -s.circleDiameter + s.dragDistance * d + 2 * s.dragDistance * tension(extra: distance - trigger)
@@ -251,7 +251,7 @@ public final class RingEffect: StyledEffect {
     /// The shrink phase `fraction` (0…1) of the way: the tail catches up to 0.01 short of the head and the ring
     /// turns on to the next whole turn (⌊rotation/0.8⌋ + 1, as CircularProgressDrawable). The arrow is off from the
     /// start: SwipeRefreshLayout turns it off when the refresh starts, it does not shrink it.
-    public static func shrinkPose(from p: RingPose, fraction f: Double, style s: Style = Style()) -> RingPose {
+    static func shrinkPose(from p: RingPose, fraction f: Double, style s: Style = Style()) -> RingPose {
         let target = (p.rotation / s.maxArc).rounded(.down) + 1
         return RingPose(startTrim: p.startTrim + (p.endTrim - s.minArc - p.startTrim) * f, endTrim: p.endTrim,
                         rotation: p.rotation + (target - p.rotation) * f, groupRotation: 0, arrowScale: 0)
@@ -261,7 +261,7 @@ public final class RingEffect: StyledEffect {
     /// In each cycle the head grows from tail + 0.01 to tail + 0.8 over the first half (fast-out-slow-in), then the
     /// tail follows to head − 0.01; the next cycle starts from that tail, the ring 0.21 turn and the whole drawing
     /// 216° further on, so the arc never jumps.
-    public static func cyclePose(origin: RingPose, elapsed: Double, style s: Style = Style()) -> RingPose {
+    static func cyclePose(origin: RingPose, elapsed: Double, style s: Style = Style()) -> RingPose {
         let cycles = Swift.max(0, elapsed) / s.cycleDuration
         let n = cycles.rounded(.down)
         let u = cycles - n
@@ -281,7 +281,7 @@ public final class RingEffect: StyledEffect {
 
     /// The colour `elapsed` seconds into the cycles: cycle n shows colour n, blending linearly to colour n + 1 in
     /// its last 25 %.
-    public static func cycleColor(elapsed: Double, style s: Style = Style()) -> Color {
+    static func cycleColor(elapsed: Double, style s: Style = Style()) -> Color {
         let cycles = Swift.max(0, elapsed) / s.cycleDuration
         let n = cycles.rounded(.down)
         let u = cycles - n
@@ -296,7 +296,7 @@ public final class RingEffect: StyledEffect {
 
     // MARK: RefreshEffect
 
-    public func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
+    func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
         let time = pull.time
         state = new
         switch new {
@@ -332,7 +332,7 @@ public final class RingEffect: StyledEffect {
         }
     }
 
-    public func update(pull: RefreshPull) {
+    func update(pull: RefreshPull) {
         let time = pull.time
         layer.frame = Rect(origin: .zero, size: pull.headerSize)
         if pull.isDragging { isReset = false }
@@ -382,7 +382,7 @@ public final class RingEffect: StyledEffect {
     }
 
     /// The arc's alpha at `time` on its 300 ms change (ease in, ease out, as Android's default interpolator).
-    public func alpha(at time: Double) -> Double {
+    func alpha(at time: Double) -> Double {
         let f = (time - alphaStart) / style.alphaDuration
         guard f < 1 else { return alphaTo }
         return alphaFrom + (alphaTo - alphaFrom) * TimingFunction.easeInEaseOut.value(at: Swift.max(0, f))
@@ -414,42 +414,42 @@ public final class RingEffect: StyledEffect {
 
 extension RingEffect {
     /// The ring's parameters; the defaults are the constants above.
-    public struct Style: StyleValue {
-        public var circleDiameter = RingEffect.circleDiameter
-        public var centerRadius = RingEffect.centerRadius
-        public var strokeWidth = RingEffect.strokeWidth
-        public var arrowWidth = RingEffect.arrowWidth
-        public var arrowHeight = RingEffect.arrowHeight
-        public var dragDistance = RingEffect.dragDistance
-        public var arcStartFraction = RingEffect.arcStartFraction
-        public var maxArc = RingEffect.maxArc
-        public var minArc = RingEffect.minArc
-        public var faintAlpha = RingEffect.faintAlpha
-        public var fullAlpha = RingEffect.fullAlpha
-        public var alphaDuration = RingEffect.alphaDuration
-        public var cycleDuration = RingEffect.cycleDuration
-        public var groupRotationPerCycle = RingEffect.groupRotationPerCycle
-        public var colorChangeStart = RingEffect.colorChangeStart
-        public var finishDuration = RingEffect.finishDuration
-        public var finishScale = RingEffect.finishScale
-        public var shadowOpacity = RingEffect.shadowOpacity
-        public var shadowRadius = RingEffect.shadowRadius
-        public var shadowOffset = RingEffect.shadowOffset
-        public var colors = RingEffect.colors
-        public var dragRate = FloatingPlacement.androidDragRate
-        public var floatDuration = FloatingPlacement.androidAnimationDuration
-        public var floatTiming = FloatingPlacement.androidTiming
+    struct Style: StyleValue {
+        var circleDiameter = RingEffect.circleDiameter
+        var centerRadius = RingEffect.centerRadius
+        var strokeWidth = RingEffect.strokeWidth
+        var arrowWidth = RingEffect.arrowWidth
+        var arrowHeight = RingEffect.arrowHeight
+        var dragDistance = RingEffect.dragDistance
+        var arcStartFraction = RingEffect.arcStartFraction
+        var maxArc = RingEffect.maxArc
+        var minArc = RingEffect.minArc
+        var faintAlpha = RingEffect.faintAlpha
+        var fullAlpha = RingEffect.fullAlpha
+        var alphaDuration = RingEffect.alphaDuration
+        var cycleDuration = RingEffect.cycleDuration
+        var groupRotationPerCycle = RingEffect.groupRotationPerCycle
+        var colorChangeStart = RingEffect.colorChangeStart
+        var finishDuration = RingEffect.finishDuration
+        var finishScale = RingEffect.finishScale
+        var shadowOpacity = RingEffect.shadowOpacity
+        var shadowRadius = RingEffect.shadowRadius
+        var shadowOffset = RingEffect.shadowOffset
+        var colors = RingEffect.colors
+        var dragRate = FloatingPlacement.androidDragRate
+        var floatDuration = FloatingPlacement.androidAnimationDuration
+        var floatTiming = FloatingPlacement.androidTiming
 
-        public init() {}
+        init() {}
 
         /// Pull beyond the threshold over which the tension grows: twice the drag distance.
-        public var maxExtraPull: Double { 2 * dragDistance }
+        var maxExtraPull: Double { 2 * dragDistance }
         /// The phase that shrinks a visible drag arc: half a cycle.
-        public var shrinkDuration: Double { cycleDuration / 2 }
+        var shrinkDuration: Double { cycleDuration / 2 }
         /// The ring's advance per cycle: what the arc does not cover.
-        public var ringRotationPerCycle: Double { 1 - (maxArc - minArc) }
+        var ringRotationPerCycle: Double { 1 - (maxArc - minArc) }
 
-        public static var fields: [StyleField<Style>] {
+        static var fields: [StyleField<Style>] {
             [
                 .number("circleDiameter", \.circleDiameter, "pt", 8...200, "the white disc's diameter"),
                 .number("centerRadius", \.centerRadius, "pt", 1...100, "radius of the arc's centre line"),

@@ -17,46 +17,46 @@ import Colors
 /// Layout: the 157 × 44 refresh view is centred across the header. Short of 44 pt it rests at the bottom of the
 /// header, so the list uncovers it; past 44 pt its top follows the top of the gap, so the blob hangs from there
 /// and stretches down to 7 pt above the content. The blob's outline is rebuilt only when the pull changes it.
-public final class StickyEffect: StyledEffect {
+final class StickyEffect: StyledEffect {
     // MARK: Constants (docs/reference.md §1, Sticky)
 
     /// The header's original height, 44 pt (ZNStickyRefresher: originalHeight).
-    public static let originalHeight = 44.0
+    static let originalHeight = 44.0
     /// The width of the refresh view that holds the blob and the result row (ZNStickyRefresher: 157×44 view).
-    public static let viewWidth = 157.0
+    static let viewWidth = 157.0
     /// Blob radius R (ZNStickyRefresher: 30×30 blob).
-    public static let blobRadius = 15.0
+    static let blobRadius = 15.0
     /// The blob's left edge inside the refresh view (ZNStickyRefresher: blob at (63, 7)).
-    public static let blobX = 63.0
+    static let blobX = 63.0
     /// The margin above and below the blob (ZNStickyRefresher: margin 7, the blob's y).
-    public static let blobMargin = 7.0
+    static let blobMargin = 7.0
     /// How far past the original height the blob stretches (ZNStickyRefresher: maximum stretch 44).
-    public static let maxStretch = 44.0
+    static let maxStretch = 44.0
     /// How much the top circle shrinks at full stretch: s = 1 − 0.6·(H − 44)/44 (ZNStickyRefresher: maximum scale
     /// factor 0.6).
-    public static let maxScaleFactor = 0.6
+    static let maxScaleFactor = 0.6
     /// The blob's fill, UIKit's dark grey (white 1/3) at alpha 0.6 (ZNStickyRefresher: dark grey, alpha 0.6).
-    public static let blobColor = Color(white: 1.0 / 3.0, alpha: 0.6)
+    static let blobColor = Color(white: 1.0 / 3.0, alpha: 0.6)
     /// The refresh icon's side (ZNStickyRefresher: a 20×20 icon).
-    public static let iconSize = 20.0
+    static let iconSize = 20.0
     /// The icon's offset inside the blob (ZNStickyRefresher: icon at (5, 5)).
-    public static let iconInset = 5.0
+    static let iconInset = 5.0
     /// The pull that fires the refresh: twice the original height (ZNStickyRefresher: height > 2·originalHeight).
-    public static let triggerHeight = 2 * originalHeight
+    static let triggerHeight = 2 * originalHeight
     /// How long the blob takes to fade and collapse when a refresh begins (ZNStickyRefresher: 0.15 s).
-    public static let blobFadeDuration = 0.15
+    static let blobFadeDuration = 0.15
     /// When the spinner starts after the refresh begins (ZNStickyRefresher: 0.2 s later).
-    public static let spinnerDelay = 0.2
+    static let spinnerDelay = 0.2
     /// How long the result row takes to fade in (ZNStickyRefresher: 0.5 s).
-    public static let resultFadeDuration = 0.5
+    static let resultFadeDuration = 0.5
     /// How long the result stays before the inset collapses (ZNStickyRefresher: a 0.5 s wait).
-    public static let resultWait = 0.5
+    static let resultWait = 0.5
     /// How long the inset takes to collapse after the result (ZNStickyRefresher: 0.5 s).
-    public static let collapseDuration = 0.5
+    static let collapseDuration = 0.5
     /// The result row's font size (ZNStickyRefresher: 14 pt).
-    public static let resultFontSize = 14.0
+    static let resultFontSize = 14.0
     /// The result row's colour (ZNStickyRefresher: grey 0.54).
-    public static let resultColor = Color(white: 0.54)
+    static let resultColor = Color(white: 0.54)
 
     // Sizes of the drawn icons, not given by docs/reference.md: chosen to read like the phone's at these sizes.
 
@@ -75,9 +75,9 @@ public final class StickyEffect: StyledEffect {
 
     /// The metrics: fires at 88 with the finger down, adds 44 at once, keeps the result 0.5 s + 0.5 s, then takes
     /// the inset back over 0.5 s with UIView's default curve.
-    public private(set) var metrics: RefreshMetrics
+    private(set) var metrics: RefreshMetrics
     /// The parameters in use; a change shows from the next frame and keeps the pull or refresh under way.
-    public var style: Style {
+    var style: Style {
         didSet { styleDidChange() }
     }
 
@@ -91,22 +91,22 @@ public final class StickyEffect: StyledEffect {
     // MARK: The blob's geometry
 
     /// The blob's outline at one header height, in the blob's own coordinates (x 0…30, y 0…H − 14).
-    public struct BlobGeometry: Equatable, Sendable {
+    struct BlobGeometry: Equatable, Sendable {
         /// The header height it was made for, clamped to 44…88.
-        public var height: Double
+        var height: Double
         /// s = 1 − 0.6·(H − 44)/44, from 1 at 44 to 0.4 at 88; the icon scales by it.
-        public var scale: Double
-        public var topCenter: Point
+        var scale: Double
+        var topCenter: Point
         /// R·s.
-        public var topRadius: Double
-        public var bottomCenter: Point
+        var topRadius: Double
+        var bottomCenter: Point
         /// R·s².
-        public var bottomRadius: Double
+        var bottomRadius: Double
         /// The control points of the curve down the left side and of the one up the right side.
-        public var leftControl: Point
-        public var rightControl: Point
+        var leftControl: Point
+        var rightControl: Point
 
-        public init(height: Double, style: Style = Style()) {
+        init(height: Double, style: Style = Style()) {
             blobMargin = style.blobMargin
             let r = style.blobRadius
             let h = Swift.min(Swift.max(height, style.originalHeight), style.triggerHeight)
@@ -126,11 +126,11 @@ public final class StickyEffect: StyledEffect {
         /// The margin above and below the blob it was made with.
         var blobMargin: Double
 
-        public var boxHeight: Double { height - 2 * blobMargin }
+        var boxHeight: Double { height - 2 * blobMargin }
 
         /// The closed outline: the top half circle left to right, the right curve down, the bottom half circle
         /// right to left, the left curve up.
-        public var path: Path {
+        var path: Path {
             var p = Path()
             p.addArc(center: topCenter, radius: topRadius, startAngle: Double.pi, endAngle: 2 * Double.pi,
                      clockwise: true)
@@ -145,7 +145,7 @@ public final class StickyEffect: StyledEffect {
     // MARK: Phases
 
     /// ZNStickyRefresher's own states, which the effect goes through as the control's state and the pull change.
-    public enum Phase: Equatable, Sendable {
+    enum Phase: Equatable, Sendable {
         /// At rest, nothing pulled.
         case original
         /// Pulled less than the original height.
@@ -157,24 +157,24 @@ public final class StickyEffect: StyledEffect {
         case failed
     }
 
-    public private(set) var phase = Phase.original {
+    private(set) var phase = Phase.original {
         didSet { if phase != oldValue { phaseDidChange?(phase) } }
     }
     /// Called with each new phase.
-    public var phaseDidChange: ((Phase) -> Void)?
+    var phaseDidChange: ((Phase) -> Void)?
 
     // MARK: Layers
 
-    public let layer = Layer()
+    let layer = Layer()
     /// The 157 × 44 refresh view, centred across the header.
-    public let refreshView = Layer()
+    let refreshView = Layer()
     /// The blob's box, hung from its top edge and cut to its bounds, so that collapsing its height hides it.
-    public let blob = Layer()
-    public let blobShape = ShapeLayer()
+    let blob = Layer()
+    let blobShape = ShapeLayer()
     /// The refresh icon, scaled by s about its centre.
-    public let icon = Layer()
-    public let spinner = ActivityIndicatorLayer(style: StickyEffect.spinnerStyle)
-    public let resultRow = ResultRowLayer()
+    let icon = Layer()
+    let spinner = ActivityIndicatorLayer(style: StickyEffect.spinnerStyle)
+    let resultRow = ResultRowLayer()
 
     private var busy = false
     /// The header height the blob was last laid out for; NaN forces a layout.
@@ -186,7 +186,7 @@ public final class StickyEffect: StyledEffect {
     private let spinnerHold: BasicAnimation<Double>
     private let resultFade: BasicAnimation<Double>
 
-    public init(style: Style = Style()) {
+    init(style: Style = Style()) {
         self.style = style
         metrics = StickyEffect.metrics(for: style)
         layer.name = "sticky"
@@ -247,13 +247,13 @@ public final class StickyEffect: StyledEffect {
     }
 
     /// MJRefresh's texts, with the style's results in their place.
-    public func strings(for language: RefreshLanguage) -> RefreshStrings {
+    func strings(for language: RefreshLanguage) -> RefreshStrings {
         style.texts.strings(language, over: RefreshStrings.standard(language))
     }
 
     // MARK: Frames
 
-    public func update(pull: RefreshPull) {
+    func update(pull: RefreshPull) {
         let h = pull.distance
         // Short of 44 the view rests at the header's bottom; past it, its top follows the top of the gap.
         let frame = Rect(x: 0, y: style.originalHeight - Swift.max(h, style.originalHeight),
@@ -281,7 +281,7 @@ public final class StickyEffect: StyledEffect {
         icon.transform = AffineTransform(scaleX: g.scale, y: g.scale)
     }
 
-    public func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
+    func transition(from old: RefreshState, to new: RefreshState, pull: RefreshPull) {
         switch new {
         case .refreshing:
             busy = true
@@ -418,9 +418,9 @@ public final class StickyEffect: StyledEffect {
 ///
 /// The icon's place depends on the text's width, which only the renderer's fonts know: the row measures the line
 /// when it draws (once per string) and puts the icon a gap to the left of it.
-public final class ResultRowLayer: TextLayer {
+final class ResultRowLayer: TextLayer {
     /// The icon's outline in a `StickyEffect.resultIconSize` box, filled with the text's colour.
-    public var iconPath = Path()
+    var iconPath = Path()
     private var measured: (string: String, size: Double, fonts: ObjectIdentifier, width: Double)?
 
     /// The width of the current string as the renderer lays it out, measured once per string.
@@ -432,7 +432,7 @@ public final class ResultRowLayer: TextLayer {
         return width
     }
 
-    public override func draw(in context: LayerDrawingContext) {
+    override func draw(in context: LayerDrawingContext) {
         super.draw(in: context)
         guard !string.isEmpty, !iconPath.isEmpty, let text = context.renderer.loadTextRenderer() else { return }
         let (color, size) = textPresentation(at: context.time)
@@ -443,7 +443,7 @@ public final class ResultRowLayer: TextLayer {
         context.fill(iconPath, offset: origin, color: color)
     }
 
-    public override func contentBounds(at time: Double) -> Rect? {
+    override func contentBounds(at time: Double) -> Rect? {
         guard let box = super.contentBounds(at: time) else { return nil }
         let extra = StickyEffect.resultIconGap + StickyEffect.resultIconSize
         let b = presentation(at: time).bounds
@@ -452,35 +452,35 @@ public final class ResultRowLayer: TextLayer {
         return Rect(x: box.minX - extra, y: top, width: box.width + extra, height: bottom - top)
     }
 
-    public override var contentPrimitiveCount: Int { string.isEmpty ? 0 : 2 }
+    override var contentPrimitiveCount: Int { string.isEmpty ? 0 : 2 }
 }
 
 extension StickyEffect {
     /// The sticky header's parameters; the defaults are the constants above.
-    public struct Style: StyleValue {
-        public var originalHeight = StickyEffect.originalHeight
-        public var triggerHeight = StickyEffect.triggerHeight
-        public var viewWidth = StickyEffect.viewWidth
-        public var blobRadius = StickyEffect.blobRadius
-        public var blobX = StickyEffect.blobX
-        public var blobMargin = StickyEffect.blobMargin
-        public var maxStretch = StickyEffect.maxStretch
-        public var maxScaleFactor = StickyEffect.maxScaleFactor
-        public var blobColor = StickyEffect.blobColor
-        public var blobFadeDuration = StickyEffect.blobFadeDuration
-        public var spinnerDelay = StickyEffect.spinnerDelay
-        public var resultFadeDuration = StickyEffect.resultFadeDuration
-        public var resultWait = StickyEffect.resultWait
-        public var collapseDuration = StickyEffect.collapseDuration
-        public var resultFontSize = StickyEffect.resultFontSize
-        public var resultColor = StickyEffect.resultColor
+    struct Style: StyleValue {
+        var originalHeight = StickyEffect.originalHeight
+        var triggerHeight = StickyEffect.triggerHeight
+        var viewWidth = StickyEffect.viewWidth
+        var blobRadius = StickyEffect.blobRadius
+        var blobX = StickyEffect.blobX
+        var blobMargin = StickyEffect.blobMargin
+        var maxStretch = StickyEffect.maxStretch
+        var maxScaleFactor = StickyEffect.maxScaleFactor
+        var blobColor = StickyEffect.blobColor
+        var blobFadeDuration = StickyEffect.blobFadeDuration
+        var spinnerDelay = StickyEffect.spinnerDelay
+        var resultFadeDuration = StickyEffect.resultFadeDuration
+        var resultWait = StickyEffect.resultWait
+        var collapseDuration = StickyEffect.collapseDuration
+        var resultFontSize = StickyEffect.resultFontSize
+        var resultColor = StickyEffect.resultColor
 
         /// The texts it shows, in both languages.
-        public var texts = HeaderTexts(RefreshStrings.standard)
+        var texts = HeaderTexts(RefreshStrings.standard)
 
-        public init() {}
+        init() {}
 
-        public static var fields: [StyleField<Style>] {
+        static var fields: [StyleField<Style>] {
             [
                 .number("originalHeight", \.originalHeight, "pt", 10...500,
                         "the header's height, where the blob starts to stretch, and the refreshing inset"),
