@@ -27,8 +27,8 @@ struct ShapeScene {
     /// A parametric shape (rectangle, ellipse, star) before it is appended as a path, and the same rounded.
     private var scratch = BezierShape.empty, roundedScratch = BezierShape.empty
     /// The rounded-corner modifiers of the groups being visited, outermost group first, each with its place in its
-    /// group; `roundingLevels` holds where each group's begin, and `groupPlaces` the place of each inner group in
-    /// the group around it. A modifier rounds the paths above it in its group, those of inner groups included.
+    /// group; `roundingLevels` holds where each group's modifiers begin, and `groupPlaces` the place of each inner
+    /// group in the group around it. A modifier rounds the paths above it in its group, inner groups' included.
     private var roundings: [(place: Int, radius: Double)] = []
     private var roundingLevels: [Int] = [], groupPlaces: [Int] = []
     /// A trimmed path being built, swapped with the path it replaces, and one piece of it.
