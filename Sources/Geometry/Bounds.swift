@@ -68,15 +68,21 @@ extension Path {
 }
 
 /// Running minimum and maximum of points.
+@usableFromInline
 struct BoundsAccumulator {
+    @usableFromInline
     var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
 
-    @inline(__always)
+    @inlinable
+    init() {}
+
+    @inlinable @inline(__always)
     mutating func add(_ p: Point) {
         minX = Swift.min(minX, p.x); maxX = Swift.max(maxX, p.x)
         minY = Swift.min(minY, p.y); maxY = Swift.max(maxY, p.y)
     }
 
+    @inlinable
     var rect: Rect {
         guard minX <= maxX, minY <= maxY else { return .zero }
         return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)

@@ -149,3 +149,23 @@ public struct EdgeInsets: Hashable, Sendable, CustomStringConvertible {
 
     public var description: String { "{top \(top), left \(left), bottom \(bottom), right \(right)}" }
 }
+
+extension Rect {
+    /// The axis-aligned box holding this rectangle mapped through `t` (`.zero` when no corner is a number).
+    /// Inlinable: the layer renderer takes a box for every layer of every frame.
+    @inlinable
+    public func boundingBox(through t: AffineTransform) -> Rect {
+        if t.b == 0 && t.c == 0 {
+            let x0 = minX * t.a + t.tx, x1 = maxX * t.a + t.tx
+            let y0 = minY * t.d + t.ty, y1 = maxY * t.d + t.ty
+            return Rect(x: Swift.min(x0, x1), y: Swift.min(y0, y1), width: Swift.abs(x1 - x0),
+                        height: Swift.abs(y1 - y0))
+        }
+        var box = BoundsAccumulator()
+        box.add(t.apply(Point(minX, minY)))
+        box.add(t.apply(Point(maxX, minY)))
+        box.add(t.apply(Point(maxX, maxY)))
+        box.add(t.apply(Point(minX, maxY)))
+        return box.rect
+    }
+}

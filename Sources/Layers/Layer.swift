@@ -97,7 +97,7 @@ open class Layer: MediaTiming {
     public var frame: Rect {
         get {
             let t = transformToSuperlayer(bounds: bounds, position: position, anchorPoint: anchorPoint, transform: transform)
-            return Layer.boundingBox(of: bounds, through: t)
+            return bounds.boundingBox(through: t)
         }
         set {
             bounds.size = newValue.size
@@ -150,21 +150,6 @@ open class Layer: MediaTiming {
         var l = self
         while let s = l.superlayer { l = s }
         return l
-    }
-
-    /// The axis-aligned box holding `rect` mapped through `t`.
-    static func boundingBox(of rect: Rect, through t: AffineTransform) -> Rect {
-        if t.b == 0 && t.c == 0 {
-            let x0 = rect.minX * t.a + t.tx, x1 = rect.maxX * t.a + t.tx
-            let y0 = rect.minY * t.d + t.ty, y1 = rect.maxY * t.d + t.ty
-            return Rect(x: Swift.min(x0, x1), y: Swift.min(y0, y1), width: Swift.abs(x1 - x0), height: Swift.abs(y1 - y0))
-        }
-        var box = BoxBuilder()
-        box.add(t.apply(Point(rect.minX, rect.minY)))
-        box.add(t.apply(Point(rect.maxX, rect.minY)))
-        box.add(t.apply(Point(rect.maxX, rect.maxY)))
-        box.add(t.apply(Point(rect.minX, rect.maxY)))
-        return box.rect ?? .zero
     }
 
     // MARK: Tree

@@ -153,7 +153,7 @@ public final class LayerRenderer {
             }
             return
         }
-        let visible = Layer.boundingBox(of: p.bounds, through: m).intersection(clip)
+        let visible = p.bounds.boundingBox(through: m).intersection(clip)
         guard !visible.isEmpty else { return }
         let radius = Swift.min(p.cornerRadius, p.bounds.width / 2, p.bounds.height / 2)
         if m.b == 0 && m.c == 0 && radius <= 0 {
@@ -188,7 +188,7 @@ public final class LayerRenderer {
                             opacity: Double, clip: Rect, into canvas: Canvas, mask: Bool) {
         let shapeBounds: Rect?
         if let path = p.shadowPath {
-            shapeBounds = path.isEmpty ? nil : Layer.boundingBox(of: path.controlPointBounds, through: m)
+            shapeBounds = path.isEmpty ? nil : path.controlPointBounds.boundingBox(through: m)
         } else {
             shapeBounds = subtreeBounds(layer, p, m, includeShadow: false)
         }
@@ -249,10 +249,10 @@ public final class LayerRenderer {
         }
         let hasBackground = (p.backgroundColor?.alpha ?? 0) > 0
         let hasBorder = p.borderWidth > 0 && (p.borderColor?.alpha ?? 0) > 0
-        if hasBackground || hasBorder { add(Layer.boundingBox(of: p.bounds, through: m)) }
-        if let c = layer.contentBounds(at: time) { add(Layer.boundingBox(of: c, through: m)) }
+        if hasBackground || hasBorder { add(p.bounds.boundingBox(through: m)) }
+        if let c = layer.contentBounds(at: time) { add(c.boundingBox(through: m)) }
         if !layer.sublayers.isEmpty {
-            let limit = layer.masksToBounds ? Layer.boundingBox(of: p.bounds, through: m) : nil
+            let limit = layer.masksToBounds ? p.bounds.boundingBox(through: m) : nil
             for sublayer in layer.sublayers where !sublayer.isHidden {
                 let sp = sublayer.presentation(at: time)
                 let sm = sp.transformToSuperlayer.concatenating(m)
@@ -265,7 +265,7 @@ public final class LayerRenderer {
             }
         }
         if includeShadow, p.shadowOpacity > 0, (p.shadowColor?.alpha ?? 0) > 0 {
-            let shape: Rect? = p.shadowPath.map { Layer.boundingBox(of: $0.controlPointBounds, through: m) } ?? box.rect
+            let shape: Rect? = p.shadowPath.map { $0.controlPointBounds.boundingBox(through: m) } ?? box.rect
             if let shape {
                 let spread = Double(ShadowBlur.spread(sigma: Swift.max(0, p.shadowRadius) * baseScale) + 2)
                 let moved = shape.offsetBy(dx: p.shadowOffset.width * baseScale, dy: p.shadowOffset.height * baseScale)

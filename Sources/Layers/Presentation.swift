@@ -76,7 +76,7 @@ public struct LayerPresentation: Equatable {
 
     /// The frame these values give, as `Layer.frame` computes it from the model.
     public var frame: Rect {
-        Layer.boundingBox(of: bounds, through: transformToSuperlayer)
+        bounds.boundingBox(through: transformToSuperlayer)
     }
 
     /// The map from the layer's coordinates to its superlayer's.

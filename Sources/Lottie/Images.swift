@@ -81,19 +81,6 @@ extension LottieAnimation {
     }
 }
 
-extension PixelBox {
-    /// The pixels covering `rect` mapped through `m`: the box around its four mapped corners.
-    init(covering rect: Rect, through m: AffineTransform) {
-        let a = m.apply(Point(rect.minX, rect.minY)), b = m.apply(Point(rect.maxX, rect.minY))
-        let c = m.apply(Point(rect.minX, rect.maxY)), d = m.apply(Point(rect.maxX, rect.maxY))
-        let minX = Swift.min(Swift.min(a.x, b.x), Swift.min(c.x, d.x))
-        let minY = Swift.min(Swift.min(a.y, b.y), Swift.min(c.y, d.y))
-        let maxX = Swift.max(Swift.max(a.x, b.x), Swift.max(c.x, d.x))
-        let maxY = Swift.max(Swift.max(a.y, b.y), Swift.max(c.y, d.y))
-        self.init(covering: Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY))
-    }
-}
-
 /// Data URIs (RFC 2397) as Bodymovin embeds images: `data:image/png;base64,…`.
 enum DataURI {
     /// The bytes a base64 data URI holds, or nil when `text` is not one (or its base64 is broken).

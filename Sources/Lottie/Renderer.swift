@@ -246,7 +246,7 @@ public final class LottieRenderer {
         case .image(let id):
             guard let image = animation.images[id], let bitmap = image.bitmap else { return }
             // A picture of another shape than its box is cut to the box (exactly so unless the layer is turned).
-            let clip = PixelBox(covering: image.box(of: bitmap), through: matrix).intersection(canvas.pixelBox)
+            let clip = PixelBox(covering: image.box(of: bitmap).boundingBox(through: matrix)).intersection(canvas.pixelBox)
             canvas.draw(bitmap, transform: image.placement(of: bitmap).concatenating(matrix), clip: clip)
         case .shape(let items):
             scene.reset()

@@ -51,7 +51,9 @@ public enum ImageDecoder {
 
     private static func checkSize(_ width: Int, _ height: Int, _ format: Format, name: String, maxPixels: Int)
         throws(ImageError) {
-        guard width > 0, height > 0 else { throw ImageError("cannot read \(format.rawValue) '\(name)': it has no pixels") }
+        guard width > 0, height > 0 else {
+            throw ImageError("cannot read \(format.rawValue) '\(name)': it has no pixels")
+        }
         let (count, overflow) = width.multipliedReportingOverflow(by: height)
         guard !overflow, count <= maxPixels else {
             throw ImageError("cannot read \(format.rawValue) '\(name)': it declares \(width)×\(height) pixels, more "
@@ -64,14 +66,14 @@ public enum ImageDecoder {
         let data = bytes.bindMemory(to: UInt8.self)
         var width: Int32 = 0, height: Int32 = 0
         var message = [CChar](repeating: 0, count: 256)
-        guard cjpeg_size(data.baseAddress, UInt(data.count), &width, &height, &message, message.count) == 0 else {
+        guard cjpeg_read(data.baseAddress, UInt(data.count), &width, &height, nil, &message, message.count) == 0 else {
             throw ImageError("cannot read JPEG '\(name)': \(text(message))")
         }
         let w = Int(width), h = Int(height)
         try checkSize(w, h, .jpeg, name: name, maxPixels: maxPixels)
         var rgb = [UInt8](repeating: 0, count: w * h * 3)
         let failed = rgb.withUnsafeMutableBufferPointer { out in
-            cjpeg_decode(data.baseAddress, UInt(data.count), out.baseAddress, width, height, &message, message.count)
+            cjpeg_read(data.baseAddress, UInt(data.count), &width, &height, out.baseAddress, &message, message.count)
         }
         guard failed == 0 else { throw ImageError("cannot read JPEG '\(name)': \(text(message))") }
         var pixels = [UInt32](repeating: 0, count: w * h)
@@ -98,17 +100,8 @@ public enum ImageDecoder {
             WebPDecodeRGBAInto(data.baseAddress, data.count, out.baseAddress, out.count, width * 4)
         }
         guard done != nil else { throw ImageError("cannot read WebP '\(name)': its image data is broken") }
-        var pixels = [UInt32](repeating: 0, count: w * h)
-        for i in 0..<(w * h) {
-            let a = UInt32(rgba[i * 4 + 3])
-            let r = (UInt32(rgba[i * 4]) * a + 127) / 255
-            let g = (UInt32(rgba[i * 4 + 1]) * a + 127) / 255
-            let b = (UInt32(rgba[i * 4 + 2]) * a + 127) / 255
-            pixels[i] = a << 24 | r << 16 | g << 8 | b
-        }
-        guard let bitmap = Bitmap(width: w, height: h, pixels: pixels) else {
-            throw ImageError("cannot read WebP '\(name)': it has no pixels")
-        }
-        return bitmap
+        let canvas = Canvas(width: w, height: h)
+        PNG.premultiply(rgba, into: canvas.pixels, count: w * h)
+        return Bitmap(canvas)
     }
 }

@@ -106,14 +106,19 @@ public enum PNG {
             throw PNGError(description: "cannot read PNG '\(path)': \(why)")
         }
         let canvas = Canvas(width: width, height: height)
-        for i in 0..<(width * height) {
+        premultiply(rgba, into: canvas.pixels, count: width * height)
+        return canvas
+    }
+
+    /// `count` pixels of straight-alpha RGBA bytes written as premultiplied `0xAARRGGBB`, rounded to nearest.
+    static func premultiply(_ rgba: [UInt8], into pixels: UnsafeMutablePointer<UInt32>, count: Int) {
+        for i in 0..<count {
             let a = UInt32(rgba[i * 4 + 3])
             let r = (UInt32(rgba[i * 4]) * a + 127) / 255
             let g = (UInt32(rgba[i * 4 + 1]) * a + 127) / 255
             let b = (UInt32(rgba[i * 4 + 2]) * a + 127) / 255
-            canvas.pixels[i] = a << 24 | r << 16 | g << 8 | b
+            pixels[i] = a << 24 | r << 16 | g << 8 | b
         }
-        return canvas
     }
 
     private static func message(of image: png_image) -> String {

@@ -18,17 +18,7 @@ import TestSupport
         return path + "/Tests/Fixtures/images"
     }()
 
-    static func fixture(_ name: String) -> [UInt8] {
-        guard let f = fopen(folder + "/" + name, "rb") else { return [] }
-        defer { fclose(f) }
-        var bytes: [UInt8] = [], chunk = [UInt8](repeating: 0, count: 4096)
-        while true {
-            let n = fread(&chunk, 1, chunk.count, f)
-            if n <= 0 { break }
-            bytes += chunk[0..<n]
-        }
-        return bytes
-    }
+    static func fixture(_ name: String) -> [UInt8] { (try? readAll(folder + "/" + name)) ?? [] }
 
     static func base64(_ bytes: [UInt8]) -> String {
         let table = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
