@@ -27,6 +27,7 @@ let package = Package(
         .systemLibrary(name: "CFontconfig", pkgConfig: "fontconfig", providers: [.apt(["libfontconfig-dev"])]),
         .systemLibrary(name: "CJPEG", pkgConfig: "libjpeg", providers: [.apt(["libjpeg62-turbo-dev"])]),
         .systemLibrary(name: "CWebP", pkgConfig: "libwebp", providers: [.apt(["libwebp-dev"])]),
+        .systemLibrary(name: "CDuktape", pkgConfig: "duktape", providers: [.apt(["duktape-dev"])]),
         // A header only: the CPU's prefetch instruction, for the compositor.
         .systemLibrary(name: "CIntrinsics"),
 
@@ -57,7 +58,7 @@ let package = Package(
         .target(name: "Layers", dependencies: ["Geometry", "Colors", "Raster", "Text", "Motion"]),
         // Parameters as data: style values, their schemas, style files and the JSON reader they share.
         .target(name: "Styles", dependencies: ["UserFiles", "Geometry", "Colors", "Motion"]),
-        .target(name: "Lottie", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Motion"]),
+        .target(name: "Lottie", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Motion", "CDuktape"]),
         .target(name: "Scrolling", dependencies: ["Geometry", "Motion", "Styles"]),
         .target(name: "Refresh", dependencies: ["Geometry", "Colors", "Raster", "Text", "Motion", "Layers", "Scrolling", "Styles",
                                                 "Lottie"]),

@@ -10,10 +10,10 @@ out=${1:-.build/fuzz}
 mkdir -p "$out/modules"
 
 # The C libraries' headers and link flags, as Package.swift finds them through pkg-config.
-read -r -a cflags <<<"$(pkg-config --cflags freetype2 fontconfig libpng libgif libjpeg libwebp)"
-read -r -a libs <<<"$(pkg-config --libs freetype2 fontconfig libpng libgif libjpeg libwebp)"
+read -r -a cflags <<<"$(pkg-config --cflags freetype2 fontconfig libpng libgif libjpeg libwebp duktape)"
+read -r -a libs <<<"$(pkg-config --libs freetype2 fontconfig libpng libgif libjpeg libwebp duktape)"
 common=(-sanitize=fuzzer,address -O -parse-as-library -swift-version 6 -suppress-warnings
-        -I "$out/modules" -I Sources/CPNG -I Sources/CGIF -I Sources/CJPEG -I Sources/CWebP -I Sources/CFreeType
+        -I "$out/modules" -I Sources/CPNG -I Sources/CGIF -I Sources/CJPEG -I Sources/CWebP -I Sources/CDuktape -I Sources/CFreeType
         -I Sources/CFontconfig -I Sources/CIntrinsics)
 for flag in "${cflags[@]}"; do common+=(-Xcc "$flag"); done
 

@@ -8,6 +8,7 @@ packages=(
   libfontconfig-dev                                    # finding fonts by family
   libgif-dev                                           # the gif header's animations
   libjpeg62-turbo-dev libwebp-dev                      # JPEG and WebP images in Lottie files
+  duktape-dev                                          # the JavaScript engine of Lottie expressions
   fonts-dejavu-core fonts-wqy-microhei                 # Latin and Chinese text
   cmake ninja-build                                    # the CMake build
   librlottie-dev                                       # the reference renderer of the Lottie tests

@@ -3,7 +3,7 @@ import Lottie
 import Raster
 
 /// The Lottie reader on any bytes, then three frames of the animation it accepted (its first, its middle, and one
-/// past its end) drawn into a canvas of at most 64×64 px.
+/// past its end) drawn into a canvas of at most 64×64 px, its expressions run (and their warnings taken).
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     let input = FuzzInput(data, size)
@@ -15,5 +15,6 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
         // A frame past a budget of work is an error, which is an answer here.
         try? renderer.render(animation, frame: frame, into: canvas, transform: fit)
     }
+    _ = animation.takeExpressionWarnings()
     return 0
 }

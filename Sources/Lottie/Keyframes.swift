@@ -30,9 +30,12 @@ struct Keyframe<Value: Sendable>: Sendable {
 /// A property that is either constant or animated by keyframes, as numbers (a scalar is one number).
 struct Animated: Sendable {
     var keyframes: [Keyframe<[Double]>]
+    /// The After Effects expression that gives the value instead, when the property has one.
+    var expression: ExpressionBinding?
 
-    init(keyframes: [Keyframe<[Double]>]) {
+    init(keyframes: [Keyframe<[Double]>], expression: ExpressionBinding? = nil) {
         self.keyframes = keyframes
+        self.expression = expression
     }
 
     static func constant(_ value: [Double]) -> Animated {
@@ -52,6 +55,7 @@ struct Animated: Sendable {
     /// The value at `frame`, written into `out`, which keeps its storage: a value of any length (a gradient's
     /// stops) evaluated every frame into the same array allocates nothing once the array is large enough.
     func value(at frame: Double, into out: inout [Double]) {
+        if let expression { return expression.engine.value(expression.property, at: frame, into: &out) }
         out.removeAll(keepingCapacity: true)
         guard !keyframes.isEmpty else { return }
         let (index, t) = keyframes.segment(at: frame)
@@ -69,6 +73,7 @@ struct Animated: Sendable {
     /// The value at `frame` when it has at most four numbers (a scalar, a point, a scale, a colour): the same as
     /// `value(at:)` without an array, so evaluating a frame's transforms and colours allocates nothing.
     func sample(at frame: Double) -> AnimatedSample {
+        if let expression { return expression.engine.sample(expression.property, at: frame) }
         guard !keyframes.isEmpty else { return AnimatedSample() }
         let (index, t) = keyframes.segment(at: frame)
         let k = keyframes[index]

@@ -28,8 +28,14 @@ public struct LottieAnimation: Sendable {
     /// The layers that take an offscreen canvas, outermost first, along the path of the layer tree that keeps most
     /// alive at once (`LottieWorkBound`): checked against the memory budget for the canvas of each frame.
     var offscreenChain: [String] = []
+    /// The file's After Effects expressions, compiled; nil when it has none.
+    var expressions: ExpressionEngine?
 
     public var size: Size { Size(width, height) }
+
+    /// Warnings about expressions that failed while frames were drawn since the last call, each once: each such
+    /// expression then gives its keyframed value.
+    public func takeExpressionWarnings() -> [String] { expressions?.takeWarnings() ?? [] }
 
     /// The marker named `name`, if the file has one.
     public func marker(named name: String) -> LottieMarker? { markers.first { $0.name == name } }

@@ -45,6 +45,11 @@ struct LottieParser {
     /// Where each composition's layers are in the file (by the asset's id, nil the main one), in the model's
     /// order: a budget passed at a layer is reported at its place.
     private var layerOffsets: [String?: [Int]] = [:]
+    /// The file's expressions and the properties they read, filled as layers are read.
+    private var expressions = ExpressionEngine(frameRate: 30)
+    /// The expression controls of the layer being read, and its transform's properties there.
+    private var layerEffects: [ExpressionEngine.Effect] = []
+    private var layerTransform: [Int] = []
 
     private mutating func skip(_ feature: String) {
         if let i = unsupported.firstIndex(where: { $0.feature == feature }) {
@@ -89,6 +94,7 @@ struct LottieParser {
         guard op > ip, let layersNode = root["layers"] else {
             throw fail(root, op > ip ? "missing 'layers'" : "'op' (\(op)) should be after 'ip' (\(ip))")
         }
+        expressions = ExpressionEngine(frameRate: fr)
         var precomps: [String: [LottieLayer]] = [:], images: [String: LottieImage] = [:]
         if let assets = root["assets"] {
             guard let list = assets.array else { throw fail(assets, "'assets' should be an array") }
@@ -124,12 +130,18 @@ struct LottieParser {
             markers.append(LottieMarker(name: m["cm"]?.string ?? "", start: tm,
                                         duration: Swift.max(0, m["dr"]?.number ?? 0)))
         }
-        let warning = unsupported.isEmpty ? nil : "not supported, skipped: " + unsupported.map { entry in
-            entry.feature + " (" + entry.layers.map { "'\($0)'" }.joined(separator: ", ") + ")"
-        }.joined(separator: "; ")
+        var warnings: [String] = []
+        if !unsupported.isEmpty {
+            warnings.append("not supported, skipped: " + unsupported.map { entry in
+                entry.feature + " (" + entry.layers.map { "'\($0)'" }.joined(separator: ", ") + ")"
+            }.joined(separator: "; "))
+        }
+        warnings += expressions.compile()
         return LottieAnimation(width: w, height: h, frameRate: fr, inPoint: ip, outPoint: op, layers: layers,
-                               precomps: precomps, images: images, markers: markers, warning: warning,
-                               offscreenChain: bound.offscreenChain)
+                               precomps: precomps, images: images, markers: markers,
+                               warning: warnings.isEmpty ? nil : warnings.joined(separator: "; "),
+                               offscreenChain: bound.offscreenChain,
+                               expressions: expressions.hasExpressions ? expressions : nil)
     }
 
     /// An image asset: a base64 data URI in `p`, or a file named by `u` (a folder, relative to the animation's)
@@ -164,6 +176,9 @@ struct LottieParser {
             if let layer = try layer(item) {
                 out.append(layer)
                 offsets.append(item.offset)
+                expressions.addLayer(expressionLayer(layer), composition: composition)
+            } else {
+                expressions.discardLayer()
             }
         }
         layerOffsets[composition] = offsets
@@ -182,7 +197,6 @@ struct LottieParser {
         let frame = -LottieAnimation.maxFrame...LottieAnimation.maxFrame
         let ty = try number(node, "ty", in: 0...100)
         if node["ddd"]?.number == 1 { skip("3D") }
-        if let ef = node["ef"]?.array, !ef.isEmpty { skip("effects") }
         let kind: LottieLayer.Kind
         switch ty {
         case 0:
@@ -205,17 +219,21 @@ struct LottieParser {
         default: skip("layers of type \(Int(ty))"); return nil
         }
         guard let ks = node["ks"] else { throw fail(node, "a layer needs its transform 'ks'") }
+        let firstReadable = expressions.properties.count
+        let transform = try self.transform(ks, ofLayer: true)
+        layerTransform = Array(firstReadable..<expressions.properties.count)
+        layerEffects = try effects(node)
         var masks: [Mask] = []
         if node["hasMask"]?.number == 1 || node["masksProperties"] != nil {
             for m in node.elements("masksProperties") {
                 let mode = Mask.Mode(rawValue: m["mode"]?.string ?? "a") ?? .add
                 guard let pt = m["pt"] else { throw fail(m, "a mask needs its path 'pt'") }
-                masks.append(Mask(mode: mode, path: try shape(pt), opacity: try animated(m["o"], [100]),
+                masks.append(Mask(mode: mode, path: try shape(pt), opacity: try animated(m["o"], [100], "Mask Opacity"),
                                   inverted: m["inv"]?.number == 1))
             }
         }
         var remap: Animated?
-        if let tm = node["tm"] { remap = try animated(tm, [0]) }
+        if let tm = node["tm"] { remap = try animated(tm, [0], "Time Remap") }
         var blendMode = LottieLayer.BlendMode.normal
         if let bm = node["bm"]?.number, bm.isFinite, bm != 0 {
             if let mode = LottieLayer.BlendMode(rawValue: Int(Swift.min(Swift.max(bm, -1), 100))), mode.isSupported {
@@ -227,13 +245,52 @@ struct LottieParser {
         return LottieLayer(
             name: layerName, index: node["ind"]?.number.map { Int(Swift.min(Swift.max($0, -1e9), 1e9)) },
             parent: node["parent"]?.number.map { Int(Swift.min(Swift.max($0, -1e9), 1e9)) },
-            kind: kind, transform: try transform(ks),
+            kind: kind, transform: transform,
             inPoint: try number(node, "ip", default: -LottieAnimation.maxFrame, in: frame),
             outPoint: try number(node, "op", default: LottieAnimation.maxFrame, in: frame),
             startTime: try number(node, "st", default: 0, in: frame),
             stretch: try stretch(node), timeRemap: remap, masks: masks,
             matte: node["tt"]?.number.flatMap(LottieParser.wholeNumber).flatMap { LottieLayer.Matte(rawValue: $0) },
             isMatteSource: node["td"]?.number == 1, hidden: node["hd"]?.number == 1, blendMode: blendMode)
+    }
+
+    /// The layer's expression controls (sliders, angles, colours, points, checkboxes…), each parameter readable
+    /// by expressions; an effect that draws (a blur, a shadow) is named in the warning.
+    private mutating func effects(_ node: JSONNode) throws(LottieError) -> [ExpressionEngine.Effect] {
+        var out: [ExpressionEngine.Effect] = []
+        for effect in node.elements("ef") {
+            let matchName = effect["mn"]?.string ?? ""
+            guard matchName.hasPrefix("ADBE "), matchName.hasSuffix(" Control") else {
+                skip("effects")
+                continue
+            }
+            var parameters: [Int] = []
+            for parameter in effect.elements("ef") {
+                guard let v = parameter["v"], v.isObject else { continue }
+                _ = try animated(v, [0], parameter["nm"]?.string ?? "", readable: true)
+                let id = expressions.properties.count - 1
+                expressions.identify(id, index: parameter["ix"]?.number.flatMap(LottieParser.wholeNumber),
+                                     matchName: parameter["mn"]?.string)
+                parameters.append(id)
+            }
+            out.append(ExpressionEngine.Effect(name: effect["nm"]?.string ?? "", matchName: matchName,
+                                               index: effect["ix"]?.number.flatMap(LottieParser.wholeNumber),
+                                               parameters: parameters))
+        }
+        return out
+    }
+
+    /// What expressions know of a layer just read: its names, times, size, transform and controls.
+    private mutating func expressionLayer(_ layer: LottieLayer) -> ExpressionEngine.Layer {
+        var width = 0.0, height = 0.0
+        switch layer.kind {
+        case .solid(_, let w, let h), .precomp(_, let w, let h): (width, height) = (w, h)
+        default: break
+        }
+        defer { layerEffects = []; layerTransform = [] }
+        return ExpressionEngine.Layer(name: layer.name, index: layer.index, parent: layer.parent,
+                                      inPoint: layer.inPoint, outPoint: layer.outPoint, startTime: layer.startTime,
+                                      width: width, height: height, transform: layerTransform, effects: layerEffects)
     }
 
     private mutating func items(_ node: JSONNode) throws(LottieError) -> [ShapeItem] {
@@ -262,48 +319,51 @@ struct LottieParser {
             return .group(contents, transform)
         case "tr": return .transform(try self.transform(node))
         case "rc":
-            return .rectangle(position: try animated(node["p"], [0, 0]), size: try animated(node["s"], [0, 0]),
-                              roundness: try animated(node["r"], [0]), reversed: reversed)
+            return .rectangle(position: try animated(node["p"], [0, 0], "Position"),
+                              size: try animated(node["s"], [0, 0], "Size"),
+                              roundness: try animated(node["r"], [0], "Roundness"), reversed: reversed)
         case "el":
-            return .ellipse(position: try animated(node["p"], [0, 0]), size: try animated(node["s"], [0, 0]),
+            return .ellipse(position: try animated(node["p"], [0, 0], "Position"), size: try animated(node["s"], [0, 0], "Size"),
                             reversed: reversed)
         case "sh":
             guard let ks = node["ks"] else { throw fail(node, "a path needs its shape 'ks'") }
             return .path(try shape(ks), reversed: reversed)
         case "sr":
-            return .star(Star(isPolygon: node["sy"]?.number == 2, position: try animated(node["p"], [0, 0]),
-                              points: try animated(node["pt"], [5]), rotation: try animated(node["r"], [0]),
-                              outerRadius: try animated(node["or"], [0]), innerRadius: try animated(node["ir"], [0]),
-                              outerRoundness: try animated(node["os"], [0]),
-                              innerRoundness: try animated(node["is"], [0]), reversed: reversed))
+            return .star(Star(isPolygon: node["sy"]?.number == 2, position: try animated(node["p"], [0, 0], "Position"),
+                              points: try animated(node["pt"], [5], "Points"),
+                              rotation: try animated(node["r"], [0], "Rotation"),
+                              outerRadius: try animated(node["or"], [0], "Outer Radius"),
+                              innerRadius: try animated(node["ir"], [0], "Inner Radius"),
+                              outerRoundness: try animated(node["os"], [0], "Outer Roundness"),
+                              innerRoundness: try animated(node["is"], [0], "Inner Roundness"), reversed: reversed))
         case "fl", "gf":
-            return .fill(Fill(paint: try paint(node, gradient: ty == "gf"), opacity: try animated(node["o"], [100]),
+            return .fill(Fill(paint: try paint(node, gradient: ty == "gf"), opacity: try animated(node["o"], [100], "Opacity"),
                               rule: node["r"]?.number == 2 ? .evenOdd : .nonZero))
         case "st", "gs":
             var dashes: [Animated] = [], offset: Animated?
             for d in node.elements("d") {
-                let v = try animated(d["v"], [0])
+                let v = try animated(d["v"], [0], d["n"]?.string == "o" ? "Offset" : "Dash")
                 if d["n"]?.string == "o" { offset = v } else { dashes.append(v) }
             }
             let cap: LineCap = node["lc"]?.number == 2 ? .round : node["lc"]?.number == 3 ? .square : .butt
             let join: LineJoin = node["lj"]?.number == 2 ? .round : node["lj"]?.number == 3 ? .bevel : .miter
-            return .stroke(Stroke(paint: try paint(node, gradient: ty == "gs"), opacity: try animated(node["o"], [100]),
-                                  width: try animated(node["w"], [1]), cap: cap, join: join,
+            return .stroke(Stroke(paint: try paint(node, gradient: ty == "gs"), opacity: try animated(node["o"], [100], "Opacity"),
+                                  width: try animated(node["w"], [1], "Stroke Width"), cap: cap, join: join,
                                   miterLimit: Swift.min(Swift.max(node["ml"]?.number ?? 4, 1), 100),
                                   dashes: dashes, dashOffset: offset))
         case "tm":
-            return .trim(Trim(start: try animated(node["s"], [0]), end: try animated(node["e"], [100]),
-                              offset: try animated(node["o"], [0]), individually: node["m"]?.number == 2))
+            return .trim(Trim(start: try animated(node["s"], [0], "Start"), end: try animated(node["e"], [100], "End"),
+                              offset: try animated(node["o"], [0], "Offset"), individually: node["m"]?.number == 2))
         case "rd":
-            return .roundCorners(radius: try animated(node["r"], [0]))
+            return .roundCorners(radius: try animated(node["r"], [0], "Radius"))
         case "rp":
             let tr = node["tr"]
             var step = Transform.identity
             if let tr { step = try transform(tr) }
-            return .repeater(Repeater(copies: try animated(node["c"], [1]), offset: try animated(node["o"], [0]),
+            return .repeater(Repeater(copies: try animated(node["c"], [1], "Copies"), offset: try animated(node["o"], [0], "Offset"),
                                       above: node["m"]?.number != 2, transform: step,
-                                      startOpacity: try animated(tr?["so"], [100]),
-                                      endOpacity: try animated(tr?["eo"], [100])))
+                                      startOpacity: try animated(tr?["so"], [100], "Start Opacity"),
+                                      endOpacity: try animated(tr?["eo"], [100], "End Opacity")))
         default:
             let names = ["mm": "merge paths", "tw": "twist",
                          "pb": "pucker and bloat", "zz": "zig zag", "op": "offset paths"]
@@ -313,39 +373,56 @@ struct LottieParser {
     }
 
     private mutating func paint(_ node: JSONNode, gradient: Bool) throws(LottieError) -> Paint {
-        guard gradient else { return .color(try animated(node["c"], [0, 0, 0, 1])) }
+        guard gradient else { return .color(try animated(node["c"], [0, 0, 0, 1], "Color")) }
         guard let g = node["g"] else { throw fail(node, "a gradient needs its stops 'g'") }
         let count = Int(try number(g, "p", in: 0...1000))
-        return .gradient(Gradient(isRadial: node["t"]?.number == 2, start: try animated(node["s"], [0, 0]),
-                                  end: try animated(node["e"], [0, 0]), colorStopCount: count,
-                                  stops: try animated(g["k"], []), highlightLength: try animated(node["h"], [0]),
-                                  highlightAngle: try animated(node["a"], [0])))
+        return .gradient(Gradient(isRadial: node["t"]?.number == 2,
+                                  start: try animated(node["s"], [0, 0], "Start Point"),
+                                  end: try animated(node["e"], [0, 0], "End Point"), colorStopCount: count,
+                                  stops: try animated(g["k"], [], "Colors"),
+                                  highlightLength: try animated(node["h"], [0], "Highlight Length"),
+                                  highlightAngle: try animated(node["a"], [0], "Highlight Angle")))
     }
 
-    private mutating func transform(_ node: JSONNode) throws(LottieError) -> Transform {
+    /// A transform; a layer's registers each part with the expressions, which read them by name.
+    private mutating func transform(_ node: JSONNode, ofLayer: Bool = false) throws(LottieError) -> Transform {
         var t = Transform.identity
-        t.anchor = try animated(node["a"], [0, 0])
+        t.anchor = try animated(node["a"], [0, 0], "Anchor Point", readable: ofLayer)
         if let p = node["p"], p["s"]?.number == 1 {
-            t.positionX = try animated(p["x"], [0])
-            t.positionY = try animated(p["y"], [0])
+            t.positionX = try animated(p["x"], [0], "X Position", readable: ofLayer)
+            t.positionY = try animated(p["y"], [0], "Y Position", readable: ofLayer)
         } else {
-            t.position = try animated(node["p"], [0, 0])
+            t.position = try animated(node["p"], [0, 0], "Position", readable: ofLayer)
         }
-        t.scale = try animated(node["s"], [100, 100])
-        t.rotation = try animated(node["r"] ?? node["rz"], [0])
-        t.opacity = try animated(node["o"], [100])
-        t.skew = try animated(node["sk"], [0])
-        t.skewAxis = try animated(node["sa"], [0])
+        t.scale = try animated(node["s"], [100, 100], "Scale", readable: ofLayer)
+        t.rotation = try animated(node["r"] ?? node["rz"], [0], "Rotation", readable: ofLayer)
+        t.opacity = try animated(node["o"], [100], "Opacity", readable: ofLayer)
+        t.skew = try animated(node["sk"], [0], "Skew", readable: ofLayer)
+        t.skewAxis = try animated(node["sa"], [0], "Skew Axis", readable: ofLayer)
         if node["rx"] != nil || node["ry"] != nil || node["or"] != nil { skip("3D") }
         return t
     }
 
-    /// A keyframed number or vector (`{"a": 0|1, "k": …}`); `fallback` when the file leaves it out.
-    private mutating func animated(_ node: JSONNode?, _ fallback: [Double]) throws(LottieError) -> Animated {
+    /// A keyframed number or vector (`{"a": 0|1, "k": …}`); `fallback` when the file leaves it out. `name` is
+    /// After Effects' name for it, by which expressions and their warnings know it. A property with an expression
+    /// (`x`) is bound to it; a `readable` one (a layer's transform, an expression control) is registered even
+    /// without one, for other expressions to read.
+    private mutating func animated(_ node: JSONNode?, _ fallback: [Double], _ name: String = "",
+                                   readable: Bool = false) throws(LottieError) -> Animated {
+        var value = try keyframed(node, fallback)
+        let source = node?["x"]?.string
+        guard source != nil || readable else { return value }
+        let index = node?["ix"]?.number.flatMap(LottieParser.wholeNumber)
+        let id = expressions.register(value, name: name, index: index, matchName: node?["mn"]?.string,
+                                      source: source)
+        if source != nil { value.expression = ExpressionBinding(engine: expressions, property: id) }
+        return value
+    }
+
+    private mutating func keyframed(_ node: JSONNode?, _ fallback: [Double]) throws(LottieError) -> Animated {
         guard let node else { return .constant(fallback) }
         if node.number != nil || node.array != nil, let n = node.numbers { return .constant(n) }  // a bare value
         guard let k = node["k"] else { throw fail(node, "an animated property needs its value 'k'") }
-        if node["x"]?.string != nil { skip("expressions") }
         if let n = k.numbers { return .constant(n) }
         guard let list = k.array, !list.isEmpty else { throw fail(k, "'k' should be a number, an array or keyframes") }
         var keyframes: [Keyframe<[Double]>] = []
@@ -387,7 +464,7 @@ struct LottieParser {
     /// A path property: a shape, or keyframes whose values are one-element arrays of shapes.
     private mutating func shape(_ node: JSONNode) throws(LottieError) -> AnimatedShape {
         guard let k = node["k"] else { throw fail(node, "a path property needs its value 'k'") }
-        if node["x"]?.string != nil { skip("expressions") }
+        if node["x"]?.string != nil { skip("expressions on paths") }
         if k.isObject, k["v"] != nil {
             return AnimatedShape(keyframes: [Keyframe(time: 0, value: try bezier(k), endValue: nil, hold: true,
                                                       easing: [], outTangent: nil, inTangent: nil)])

@@ -46,16 +46,17 @@ import TestSupport
             ["ddd": 0, "ind": 1, "ty": 5, "nm": "Title", "ks": Lot.transform(), "ip": 0, "op": 60, "st": 0],
             Lot.shapeLayer("Blurred", [Lot.group([Lot.rect([50, 50], [20, 20]), Lot.fill(Fixtures.red)])], ind: 2,
                            extra: [("ef", [["ty": 29, "nm": "blur"]])]),
-            Lot.shapeLayer("Scripted", [Lot.group([Lot.rect([50, 50], [20, 20]),
-                                                   ["ty": "fl", "c": ["a": 0, "k": [1, 0, 0, 1], "x": "wiggle(1,2)"],
-                                                    "o": Lot.value(100), "r": 1]])], ind: 3),
+            Lot.shapeLayer("Scripted", [Lot.group([
+                ["ty": "sh", "ks": ["a": 0, "k": ["v": [[0, 0], [10, 0], [10, 10]], "i": [[0, 0], [0, 0], [0, 0]],
+                                                  "o": [[0, 0], [0, 0], [0, 0]], "c": 1], "x": "$bm_rt = value"]],
+                Lot.fill(Fixtures.red)])], ind: 3),
             Lot.shapeLayer("Deep", [["ty": "mm", "mm": 1]], ind: 4, extra: [("ddd", 1)]),
             ["ddd": 0, "ind": 5, "ty": 6, "nm": "Sound", "ks": Lot.transform(), "ip": 0, "op": 60, "st": 0],
         ], assets: [["id": "sound", "w": 10, "h": 10]])
         let animation = try parse(json)
         let warning = try #require(animation.warning)
         #expect(warning == "not supported, skipped: assets with neither layers nor a picture ('asset sound'); "
-                + "text layers ('Title'); effects ('Blurred'); expressions ('Scripted'); 3D ('Deep'); "
+                + "text layers ('Title'); effects ('Blurred'); expressions on paths ('Scripted'); 3D ('Deep'); "
                 + "merge paths ('Deep'); layers of type 6 ('Sound')")
         // What is supported still draws: the three shape layers, not the text or the sound.
         #expect(animation.layers.count == 3)

@@ -355,13 +355,19 @@ public final class Simulation {
     private func renderHeader(at time: Double, transform: AffineTransform, clip: Rect) {
         refreshControl.headerLayer.render(into: canvas, at: time, transform: transform, clip: clip, renderer: renderer)
         // Said as a file that cannot be read is: a toast and a line on standard error, once while it lasts.
-        let error = (refreshControl.effect as? LottieEffect)?.renderError
+        let lottie = refreshControl.effect as? LottieEffect
+        let error = lottie?.renderError
         if error != headerRenderError {
             headerRenderError = error
             if let error {
                 showToast("Animation frame not drawn whole", detail: error.description)
                 FileLines.standardError("lottie header: \(error)")
             }
+        }
+        // An expression that failed draws its keyframes from then on; each is told once.
+        for warning in lottie?.animation?.takeExpressionWarnings() ?? [] {
+            showToast("Expression not run", detail: warning)
+            FileLines.standardError("lottie header: \(warning)")
         }
     }
 

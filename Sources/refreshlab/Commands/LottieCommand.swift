@@ -82,6 +82,7 @@ struct LottieCommand: ParsableCommand {
         } catch {
             throw LabError("\(file): \(error.description)")
         }
+        for warning in animation.takeExpressionWarnings() { FileLines.standardError("\(file): \(warning)") }
         if let out { try PNG.write(canvas, to: out) }
         if let iterations = try iterationCount() {
             // The frame drew once above, so the file is within every budget at this size; the renderer and the
