@@ -230,12 +230,20 @@ struct BezierShape: Sendable {
 /// A path property: a constant shape or keyframes of shapes with the same number of vertices.
 struct AnimatedShape: Sendable {
     var keyframes: [Keyframe<BezierShape>]
+    /// The After Effects expression that gives the shape instead, when the path has one.
+    var expression: ExpressionBinding?
 
-    init(keyframes: [Keyframe<BezierShape>]) {
+    init(keyframes: [Keyframe<BezierShape>], expression: ExpressionBinding? = nil) {
         self.keyframes = keyframes
+        self.expression = expression
     }
 
     func value(at frame: Double) -> BezierShape? {
+        if let expression {
+            var shape = BezierShape(vertices: [], inTangents: [], outTangents: [], closed: false)
+            expression.engine.path(expression.property, at: frame) { shape = $0 }
+            return shape
+        }
         guard !keyframes.isEmpty else { return nil }
         let (index, t) = keyframes.segment(at: frame)
         let k = keyframes[index]
@@ -246,6 +254,15 @@ struct AnimatedShape: Sendable {
 
     /// The shape at `frame`, as `value(at:)` gives it, written into `shape`, whose arrays keep their storage.
     func sample(at frame: Double, into shape: inout BezierShape) {
+        if let expression {
+            shape.removeAll()
+            return expression.engine.path(expression.property, at: frame) { value in
+                shape.closed = value.closed
+                for i in value.vertices.indices {
+                    shape.append(value.vertices[i], in: value.inTangents[i], out: value.outTangents[i])
+                }
+            }
+        }
         shape.removeAll()
         guard !keyframes.isEmpty else { return }
         let (index, t) = keyframes.segment(at: frame)
@@ -281,6 +298,11 @@ struct AnimatedShape: Sendable {
 
     /// Appends the shape at `frame` to `path`, mapped through `m`, as `value(at:)` gives it, without making it.
     func append(at frame: Double, to path: inout Path, reversed: Bool, transform m: AffineTransform) {
+        if let expression {
+            return expression.engine.path(expression.property, at: frame) {
+                $0.append(to: &path, reversed: reversed, transform: m)
+            }
+        }
         guard !keyframes.isEmpty else { return }
         let (index, t) = keyframes.segment(at: frame)
         let k = keyframes[index]

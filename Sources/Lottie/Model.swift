@@ -131,15 +131,21 @@ struct Transform: Sendable {
 
     /// The matrix at `frame`: anchor, then scale, skew, rotation and position, as After Effects applies them.
     func matrix(at frame: Double) -> AffineTransform {
-        let a = anchor.sample(at: frame), s = scale.sample(at: frame)
         var p = position.sample(at: frame)
         if let positionX, let positionY {
             p.count = 2
             p.values.x = positionX.scalar(at: frame)
             p.values.y = positionY.scalar(at: frame)
         }
-        let r = rotation.scalar(at: frame) * .pi / 180
-        let sk = skew.scalar(at: frame), sa = skewAxis.scalar(at: frame) * .pi / 180
+        return Transform.matrix(anchor: anchor.sample(at: frame), position: p, scale: scale.sample(at: frame),
+                                rotation: rotation.scalar(at: frame), skew: skew.scalar(at: frame),
+                                skewAxis: skewAxis.scalar(at: frame))
+    }
+
+    /// The matrix of a transform's values (angles in degrees, scale in %).
+    static func matrix(anchor a: AnimatedSample, position p: AnimatedSample, scale s: AnimatedSample,
+                       rotation: Double, skew sk: Double, skewAxis: Double) -> AffineTransform {
+        let r = rotation * .pi / 180, sa = skewAxis * .pi / 180
         var m = AffineTransform(translationX: -a.at(0), y: -a.at(1))
             .concatenating(AffineTransform(scaleX: s.at(0, 100) / 100, y: s.at(1, 100) / 100))
         if sk != 0 {

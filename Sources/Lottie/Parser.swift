@@ -50,6 +50,9 @@ struct LottieParser {
     /// The expression controls of the layer being read, and its transform's properties there.
     private var layerEffects: [ExpressionEngine.Effect] = []
     private var layerTransform: [Int] = []
+    /// The shape layer's contents as expressions see them, while they are read: the groups open, outermost first.
+    private var contentStack: [ExpressionEngine.ContentNode] = []
+    private var layerContent: ExpressionEngine.ContentNode?
 
     private mutating func skip(_ feature: String) {
         if let i = unsupported.firstIndex(where: { $0.feature == feature }) {
@@ -197,6 +200,7 @@ struct LottieParser {
         let frame = -LottieAnimation.maxFrame...LottieAnimation.maxFrame
         let ty = try number(node, "ty", in: 0...100)
         if node["ddd"]?.number == 1 { skip("3D") }
+        if let sy = node["sy"]?.array, !sy.isEmpty { skip("layer styles") }
         let kind: LottieLayer.Kind
         switch ty {
         case 0:
@@ -210,7 +214,10 @@ struct LottieParser {
         case 3: kind = .null
         case 4:
             guard let shapes = node["shapes"] else { throw fail(node, "a shape layer needs 'shapes'") }
+            contentStack = [ExpressionEngine.ContentNode(name: "Contents", matchName: "ADBE Root Vectors Group",
+                                                         index: 2)]
             kind = .shape(try items(shapes))
+            layerContent = contentStack.removeLast()
         case 2:
             guard let id = node["refId"]?.string else { throw fail(node, "an image layer needs a 'refId'") }
             kind = .image(id: id)
@@ -226,7 +233,12 @@ struct LottieParser {
         var masks: [Mask] = []
         if node["hasMask"]?.number == 1 || node["masksProperties"] != nil {
             for m in node.elements("masksProperties") {
-                let mode = Mask.Mode(rawValue: m["mode"]?.string ?? "a") ?? .add
+                let code = m["mode"]?.string ?? "a"
+                let mode = Mask.Mode(rawValue: code) ?? .add
+                if Mask.Mode(rawValue: code) == nil {
+                    let names = ["f": "difference", "l": "lighten", "da": "darken"]
+                    skip("masks of mode '\(code)'\(names[code].map { " (\($0))" } ?? ""), drawn as add")
+                }
                 guard let pt = m["pt"] else { throw fail(m, "a mask needs its path 'pt'") }
                 masks.append(Mask(mode: mode, path: try shape(pt), opacity: try animated(m["o"], [100], "Mask Opacity"),
                                   inverted: m["inv"]?.number == 1))
@@ -260,7 +272,8 @@ struct LottieParser {
         var out: [ExpressionEngine.Effect] = []
         for effect in node.elements("ef") {
             let matchName = effect["mn"]?.string ?? ""
-            guard matchName.hasPrefix("ADBE "), matchName.hasSuffix(" Control") else {
+            // Expression controls, and pseudo effects (controls grouped by a script), draw nothing.
+            guard (matchName.hasPrefix("ADBE ") && matchName.hasSuffix(" Control")) || matchName.hasPrefix("Pseudo/") else {
                 skip("effects")
                 continue
             }
@@ -270,7 +283,8 @@ struct LottieParser {
                 _ = try animated(v, [0], parameter["nm"]?.string ?? "", readable: true)
                 let id = expressions.properties.count - 1
                 expressions.identify(id, index: parameter["ix"]?.number.flatMap(LottieParser.wholeNumber),
-                                     matchName: parameter["mn"]?.string)
+                                     matchName: parameter["mn"]?.string,
+                                     controlType: parameter["ty"]?.number.flatMap(LottieParser.wholeNumber))
                 parameters.append(id)
             }
             out.append(ExpressionEngine.Effect(name: effect["nm"]?.string ?? "", matchName: matchName,
@@ -287,10 +301,11 @@ struct LottieParser {
         case .solid(_, let w, let h), .precomp(_, let w, let h): (width, height) = (w, h)
         default: break
         }
-        defer { layerEffects = []; layerTransform = [] }
+        defer { layerEffects = []; layerTransform = []; layerContent = nil }
         return ExpressionEngine.Layer(name: layer.name, index: layer.index, parent: layer.parent,
                                       inPoint: layer.inPoint, outPoint: layer.outPoint, startTime: layer.startTime,
-                                      width: width, height: height, transform: layerTransform, effects: layerEffects)
+                                      width: width, height: height, transform: layerTransform, effects: layerEffects,
+                                      content: layerContent)
     }
 
     private mutating func items(_ node: JSONNode) throws(LottieError) -> [ShapeItem] {
@@ -298,7 +313,15 @@ struct LottieParser {
         var out: [ShapeItem] = []
         for item in list {
             if item["hd"]?.number == 1 { continue }
-            if let shape = try shapeItem(item) { out.append(shape) }
+            contentStack.append(ExpressionEngine.ContentNode(
+                name: item["nm"]?.string ?? "", matchName: item["mn"]?.string ?? "",
+                index: item["ix"]?.number.flatMap(LottieParser.wholeNumber)))
+            let shape = try shapeItem(item)
+            let node = contentStack.removeLast()
+            if let shape {
+                out.append(shape)
+                if !contentStack.isEmpty { contentStack[contentStack.count - 1].children.append(node) }
+            }
         }
         return out
     }
@@ -411,10 +434,11 @@ struct LottieParser {
                                    readable: Bool = false) throws(LottieError) -> Animated {
         var value = try keyframed(node, fallback)
         let source = node?["x"]?.string
-        guard source != nil || readable else { return value }
+        guard source != nil || readable || !contentStack.isEmpty else { return value }
         let index = node?["ix"]?.number.flatMap(LottieParser.wholeNumber)
         let id = expressions.register(value, name: name, index: index, matchName: node?["mn"]?.string,
                                       source: source)
+        if !contentStack.isEmpty { contentStack[contentStack.count - 1].properties.append(id) }
         if source != nil { value.expression = ExpressionBinding(engine: expressions, property: id) }
         return value
     }
@@ -463,8 +487,18 @@ struct LottieParser {
 
     /// A path property: a shape, or keyframes whose values are one-element arrays of shapes.
     private mutating func shape(_ node: JSONNode) throws(LottieError) -> AnimatedShape {
+        var shape = try keyframedShape(node)
+        let source = node["x"]?.string
+        guard source != nil || !contentStack.isEmpty else { return shape }
+        let id = expressions.registerPath(shape, name: "Path", index: node["ix"]?.number.flatMap(LottieParser.wholeNumber),
+                                          source: source)
+        if !contentStack.isEmpty { contentStack[contentStack.count - 1].properties.append(id) }
+        if source != nil { shape.expression = ExpressionBinding(engine: expressions, property: id) }
+        return shape
+    }
+
+    private func keyframedShape(_ node: JSONNode) throws(LottieError) -> AnimatedShape {
         guard let k = node["k"] else { throw fail(node, "a path property needs its value 'k'") }
-        if node["x"]?.string != nil { skip("expressions on paths") }
         if k.isObject, k["v"] != nil {
             return AnimatedShape(keyframes: [Keyframe(time: 0, value: try bezier(k), endValue: nil, hold: true,
                                                       easing: [], outTangent: nil, inTangent: nil)])

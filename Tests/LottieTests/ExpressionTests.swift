@@ -1,4 +1,5 @@
 import Testing
+import Geometry
 @testable import Lottie
 
 /// After Effects expressions run by Duktape: the helpers against values worked out by hand from After Effects'
@@ -141,6 +142,93 @@ import Testing
         let timeless = Self.subject(try parse(Self.file("seedRandom(5, true); $bm_rt = random();",
                                                         value: #"{"a":0,"k":0}"#))).rotation
         #expect(timeless.scalar(at: 1) == timeless.scalar(at: 7))
+    }
+
+    // MARK: Shapes, paths and spaces
+
+    /// Layers: "Controls" (1, a null at (40, 60) with a slider "Gain" of 7, a layer control "Target" naming layer
+    /// 3 and a pseudo effect "Trace" whose "Progress" is 25), "Subject" (2, a shape layer whose rotation or path
+    /// carries `expression`) and "Wire" (3, child of Controls at (100, 100), scale 200 %, with "Group 1" holding the
+    /// open path "Path 1" from (0, 0) to (100, 0) and a transform moved by (10, 20)).
+    static func shapes(_ expression: String, onPath: Bool = false) -> String {
+        let x = jsString("var $bm_rt;\n" + expression)
+        let line = #"{"v":[[0,0],[100,0]],"i":[[0,0],[0,0]],"o":[[0,0],[0,0]],"c":false}"#
+        let subjectPath = onPath ? #"{"a":0,"k":\#(line),"ix":2,"x":\#(x)}"# : #"{"a":0,"k":\#(line)}"#
+        let rotation = onPath ? #"{"a":0,"k":0}"# : #"{"a":0,"k":0,"ix":10,"x":\#(x)}"#
+        return """
+            {"fr":30,"ip":0,"op":300,"w":100,"h":100,"layers":[
+            {"ty":3,"nm":"Controls","ind":1,"ip":0,"op":300,"st":0,"ks":{"p":{"a":0,"k":[40,60,0]}},"ef":[
+             {"ty":5,"nm":"Gain","mn":"ADBE Slider Control","ix":1,"ef":[{"ty":0,"nm":"Slider",
+              "mn":"ADBE Slider Control-0001","ix":1,"v":{"a":0,"k":7}}]},
+             {"ty":5,"nm":"Target","mn":"ADBE Layer Control","ix":2,"ef":[{"ty":10,"nm":"Layer",
+              "mn":"ADBE Layer Control-0001","ix":1,"v":{"a":0,"k":3}}]},
+             {"ty":5,"nm":"Trace","mn":"Pseudo/Trace","ix":3,"ef":[{"ty":0,"nm":"Progress",
+              "mn":"Pseudo/Trace-0001","ix":1,"v":{"a":0,"k":25}}]}]},
+            {"ty":4,"nm":"Subject","ind":2,"ip":0,"op":300,"st":0,"ks":{"r":\(rotation)},
+             "shapes":[{"ty":"sh","nm":"Path 1","ks":\(subjectPath)}]},
+            {"ty":4,"nm":"Wire","ind":3,"parent":1,"ip":0,"op":300,"st":0,
+             "ks":{"p":{"a":0,"k":[100,100,0]},"s":{"a":0,"k":[200,200,100]}},
+             "shapes":[{"ty":"gr","nm":"Group 1","mn":"ADBE Vector Group","ix":1,"it":[
+              {"ty":"sh","nm":"Path 1","mn":"ADBE Vector Shape - Group","ix":1,"ks":{"a":0,"k":\(line),"ix":2}},
+              {"ty":"tr","nm":"Transform","p":{"a":0,"k":[10,20]},"a":{"a":0,"k":[0,0]},"s":{"a":0,"k":[100,100]},
+               "r":{"a":0,"k":0},"o":{"a":0,"k":100}}]}]}]}
+            """
+    }
+
+    static func shapeRotation(_ expression: String) throws -> Double {
+        subject(try parse(shapes(expression))).rotation.scalar(at: 0)
+    }
+
+    @Test func readsShapeContentsByNameInternalNameAndIndex() throws {
+        #expect(try Self.shapeRotation("$bm_rt = thisComp.layer('Wire').content('Group 1').content('Path 1').path.points()[1][0];") == 100)
+        #expect(try Self.shapeRotation("$bm_rt = thisComp.layer('Wire')('ADBE Root Vectors Group')(1)('ADBE Vectors Group')(1)('ADBE Vector Shape').points()[1][0];") == 100)
+        #expect(try Self.shapeRotation("$bm_rt = thisComp.layer('Wire').content('Group 1').transform.position[1];") == 20)
+        #expect(try Self.shapeRotation("$bm_rt = thisComp.layer('Wire').content('Group 1').content('Path 1').path.isClosed() ? 1 : 2;") == 2)
+    }
+
+    /// Along the 100-long straight path: a quarter of the way is x = 25, the tangent points along +x, the normal
+    /// along −y (After Effects' normal turns the tangent a quarter turn).
+    @Test func pointsAlongAPath() throws {
+        let path = "thisComp.layer('Wire').content('Group 1').content('Path 1').path"
+        #expect(abs(try Self.shapeRotation("$bm_rt = \(path).pointOnPath(0.25)[0];") - 25) < 1e-9)
+        #expect(abs(try Self.shapeRotation("$bm_rt = \(path).pointOnPath(1)[0];") - 100) < 1e-9)
+        #expect(abs(try Self.shapeRotation("var t = \(path).tangentOnPath(0.5); $bm_rt = radiansToDegrees(Math.atan2(t[1], t[0]));")) < 1e-9)
+        #expect(abs(try Self.shapeRotation("$bm_rt = \(path).normalOnPath(0.5)[1];") + 1) < 1e-9)
+    }
+
+    /// Wire's point (5, 0): scaled by 2 and moved to (100, 100) in Controls' space, then moved by (40, 60).
+    @Test func mapsPointsBetweenALayerAndItsComposition() throws {
+        #expect(try Self.shapeRotation("$bm_rt = thisComp.layer('Wire').toComp([5, 0])[0];") == 150)
+        #expect(try Self.shapeRotation("$bm_rt = thisComp.layer('Wire').toComp([5, 0])[1];") == 160)
+        #expect(abs(try Self.shapeRotation("$bm_rt = thisComp.layer('Wire').fromComp([150, 160])[0];") - 5) < 1e-9)
+        #expect(try Self.shapeRotation("$bm_rt = thisComp.layer('Wire').toWorld(thisComp.layer('Wire').anchorPoint)[0];") == 140)
+    }
+
+    @Test func layerControlsAnswerAsTheirLayerAndPseudoEffectsAreRead() throws {
+        #expect(try Self.shapeRotation("$bm_rt = thisComp.layer('Controls').effect('Target')('Layer').index;") == 3)
+        #expect(try Self.shapeRotation("$bm_rt = thisComp.layer('Controls').effect('Target')(1).content('Group 1').transform.position[0];") == 10)
+        #expect(try Self.shapeRotation("$bm_rt = thisComp.layer('Controls').effect('Pseudo/Trace')('Pseudo/Trace-0001');") == 25)
+    }
+
+    @Test func pathExpressionsGiveShapes() throws {
+        let made = try parse(Self.shapes("$bm_rt = createPath([[0, 0], [thisComp.layer(1).effect('Gain')(1), 5]], [], [], false);",
+                                         onPath: true))
+        guard case .shape(let items) = made.layers[1].kind, case .path(let path, _) = items[0] else {
+            Issue.record("no path")
+            return
+        }
+        let shape = try #require(path.value(at: 0))
+        #expect(shape.vertices == [Point(0, 0), Point(7, 5)] && !shape.closed)
+        // Its own points, moved: thisProperty reads the keyframed path.
+        let moved = try parse(Self.shapes("var p = thisProperty.points(); p[1] = [p[1][0], 30]; $bm_rt = createPath(p, thisProperty.inTangents(), thisProperty.outTangents(), thisProperty.isClosed());",
+                                          onPath: true))
+        guard case .shape(let movedItems) = moved.layers[1].kind, case .path(let movedPath, _) = movedItems[0] else { return }
+        #expect(movedPath.value(at: 0)?.vertices == [Point(0, 0), Point(100, 30)])
+        // A number where a path is wanted falls back to the keyframes, with a warning.
+        let wrong = try parse(Self.shapes("$bm_rt = 3;", onPath: true))
+        guard case .shape(let wrongItems) = wrong.layers[1].kind, case .path(let wrongPath, _) = wrongItems[0] else { return }
+        #expect(wrongPath.value(at: 0)?.vertices == [Point(0, 0), Point(100, 0)])
+        #expect(wrong.takeExpressionWarnings().first?.contains("should give a path") == true)
     }
 
     // MARK: Failures

@@ -56,11 +56,24 @@ import TestSupport
         let animation = try parse(json)
         let warning = try #require(animation.warning)
         #expect(warning == "not supported, skipped: assets with neither layers nor a picture ('asset sound'); "
-                + "text layers ('Title'); effects ('Blurred'); expressions on paths ('Scripted'); 3D ('Deep'); "
+                + "text layers ('Title'); effects ('Blurred'); 3D ('Deep'); "
                 + "merge paths ('Deep'); layers of type 6 ('Sound')")
         // What is supported still draws: the three shape layers, not the text or the sound.
         #expect(animation.layers.count == 3)
         _ = ours(animation, frame: 10)
+    }
+
+    @Test func maskModesDrawnAsAddAndLayerStylesAreNamed() throws {
+        let mask: J = ["mode": "f", "pt": ["a": 0, "k": ["v": [[0, 0], [10, 0], [10, 10]], "i": [[0, 0], [0, 0], [0, 0]],
+                                                         "o": [[0, 0], [0, 0], [0, 0]], "c": 1]], "o": Lot.value(100)]
+        let json = Lot.composition(layers: [
+            Lot.shapeLayer("Masked", [Lot.group([Lot.rect([50, 50], [20, 20]), Lot.fill(Fixtures.red)])], ind: 1,
+                           extra: [("hasMask", 1), ("masksProperties", [mask])]),
+            Lot.shapeLayer("Styled", [Lot.group([Lot.rect([50, 50], [20, 20]), Lot.fill(Fixtures.red)])], ind: 2,
+                           extra: [("sy", [["ty": 0, "nm": "Stroke"]])]),
+        ])
+        #expect(try parse(json).warning == "not supported, skipped: masks of mode 'f' (difference), drawn as add "
+                + "('Masked'); layer styles ('Styled')")
     }
 
     @Test func hostileNumbersCostBoundedWork() throws {

@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import CDuktape
+import Geometry
 import Motion
 
 /// A property's value given by an After Effects expression: the file's engine and the property's place in it.
@@ -27,9 +28,13 @@ final class ExpressionEngine: @unchecked Sendable {
 
     struct Property {
         var keyframes: Animated
+        /// A path property's shapes (its `keyframes` are then empty).
+        var path: AnimatedShape?
         var name: String
         var index: Int?
         var matchName: String?
+        /// An expression control parameter's kind (`ty`: 0 slider … 10 layer).
+        var controlType: Int?
         var source: String?
         /// The layer holding it: its composition (nil the main one) and its place in that composition's layers.
         var composition: String?
@@ -46,6 +51,16 @@ final class ExpressionEngine: @unchecked Sendable {
         var width: Double, height: Double
         var transform: [Int] = []
         var effects: [Effect] = []
+        var content: ContentNode?
+    }
+
+    /// A shape layer's group or item, with its properties, as `content(…)` finds it.
+    struct ContentNode {
+        var name: String
+        var matchName: String
+        var index: Int?
+        var properties: [Int] = []
+        var children: [ContentNode] = []
     }
 
     struct Effect {
@@ -75,6 +90,7 @@ final class ExpressionEngine: @unchecked Sendable {
     private var reported: Set<Int> = []
     private var warnings: [String] = []
     private var scratch: [Double] = []
+    private var scratchShape = BezierShape(vertices: [], inTangents: [], outTangents: [], closed: false)
 
     init(frameRate: Double) {
         self.frameRate = frameRate
@@ -102,10 +118,19 @@ final class ExpressionEngine: @unchecked Sendable {
         return properties.count - 1
     }
 
+    /// Adds a path property with an expression; its id.
+    func registerPath(_ shape: AnimatedShape, name: String, index: Int?, source: String?) -> Int {
+        properties.append(Property(keyframes: Animated(keyframes: []), path: shape, name: name, index: index,
+                                   matchName: "ADBE Vector Shape", source: source))
+        pending.append(properties.count - 1)
+        return properties.count - 1
+    }
+
     /// Gives a registered property the index and internal name its file gives it elsewhere than on its value.
-    func identify(_ id: Int, index: Int?, matchName: String?) {
+    func identify(_ id: Int, index: Int?, matchName: String?, controlType: Int?) {
         properties[id].index = index
         properties[id].matchName = matchName
+        properties[id].controlType = controlType
     }
 
     /// Places the layer just read, with the properties registered since the previous one, in `composition`.
@@ -148,10 +173,11 @@ final class ExpressionEngine: @unchecked Sendable {
             \(ExpressionLibrary.source)
             var __ev = [];
             var __comps = __defineCompositions(\(compositionsJSON()));
-            function __propertyFor(id, name, index, comp, position) {
+            function __propertyFor(id, name, index, comp, position, isPath) {
               if (__properties[id]) { return __properties[id]; }
               var layer = __comps[comp].__layers[position];
               var p = new __Property(id, name, index, layer, __group('Contents', 2, layer, []));
+              p.isPath = isPath;
               __properties[id] = p;
               return p;
             }
@@ -178,7 +204,8 @@ final class ExpressionEngine: @unchecked Sendable {
             }
             let key = jsString(p.composition ?? "")
             let wrapper = "__ev[\(slots)] = (" + ExpressionEngine.wrapper(code)
-                + ")(__propertyFor(\(id), \(jsString(p.name)), \(p.index.map { String($0) } ?? "null"), \(key), \(p.layer)));"
+                + ")(__propertyFor(\(id), \(jsString(p.name)), \(p.index.map { String($0) } ?? "null"), \(key), "
+                + "\(p.layer), \(p.path != nil)));"
             if let error = run(wrapper, name: "expression") {
                 failures.append(label(id) + ": " + error)
                 continue
@@ -194,13 +221,14 @@ final class ExpressionEngine: @unchecked Sendable {
     static func wrapper(_ code: String) -> String {
         let layerNames = ["index", "name", "inPoint", "outPoint", "startTime", "hasParent", "parent", "width",
                           "height", "transform", "effect", "content", "toComp", "fromComp", "toWorld", "fromWorld"]
+        // fromCompToSurface is fromComp for a layer without 3D (lottie-web's alias).
         let propertyNames = ["loopOut", "loopIn", "loopOutDuration", "loopInDuration", "valueAtTime",
                              "velocityAtTime", "speedAtTime", "key", "nearestKey"]
         var prefix = "function(__p){var thisProperty=__p,thisLayer=__p.layer,thisComp=thisLayer.comp,"
             + "numKeys=__p.numKeys,time=0,value,velocity,speed,position,rotation,scale,anchorPoint,opacity;"
         for n in layerNames { prefix += "var \(n)=thisLayer.\(n);" }
         for n in propertyNames { prefix += "var \(n)=function(a,b){return __p.\(n)(a,b)};" }
-        prefix += "var loop_out=loopOut,loop_in=loopIn;"
+        prefix += "var loop_out=loopOut,loop_in=loopIn,fromCompToSurface=fromComp;"
             + "var comp=function(){throw new ReferenceError('comp(): other compositions are not read by expressions')};"
             + "var wiggle=function(f,a,o,m,t){return __p.wiggle(f,a,o,m,t===undefined?time:t)};"
             + "var seedRandom=function(s,tl){__p.__seed=Math.floor(+s)||0;__p.__timeless=!!tl;__p.__reseed(__now)};"
@@ -214,7 +242,7 @@ final class ExpressionEngine: @unchecked Sendable {
             + "var tr=thisLayer.transform;position=tr.position;rotation=tr.rotation;scale=tr.scale;"
             + "anchorPoint=tr.anchorPoint;opacity=tr.opacity;"
             + (needsVelocity ? "velocity=__p.velocityAtTime(time);speed=length(velocity);" : "")
-            + "return __out(__run())}finally{__now=__saved}}}"
+            + "return __out(__run(),__p.isPath)}finally{__now=__saved}}}"
         return prefix + code + suffix
     }
 
@@ -257,6 +285,68 @@ final class ExpressionEngine: @unchecked Sendable {
         guard count > 0, let result else { return properties[id].keyframes.value(at: frame, into: &out) }
         out.removeAll(keepingCapacity: true)
         for i in 0..<count { out.append(result[i]) }
+    }
+
+    /// The path property's shape at `frame`, handed to `body`: its expression's, or its keyframes' when the
+    /// expression cannot give one. The shape is the engine's own, reused from call to call.
+    func path(_ id: Int, at frame: Double, _ body: (BezierShape) -> Void) {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        let count = evaluate(id, at: frame)
+        if count < 2 || !readPath(count) {
+            properties[id].path?.sample(at: frame, into: &scratchShape)
+        }
+        body(scratchShape)
+    }
+
+    /// Reads a path left in `result` (closed, vertex count, then each vertex and its two tangents) into
+    /// `scratchShape`; false when the numbers do not make one.
+    private func readPath(_ count: Int) -> Bool {
+        guard let result, result[1] >= 0, result[1] <= Double((count - 2) / 6), count == 2 + 6 * Int(result[1])
+        else { return false }
+        scratchShape.removeAll()
+        scratchShape.closed = result[0] != 0
+        for k in 0..<Int(result[1]) {
+            let r = result + 2 + 6 * k
+            scratchShape.append(Point(r[0], r[1]), in: Point(r[2], r[3]), out: Point(r[4], r[5]))
+        }
+        return true
+    }
+
+    /// The property's value at `frame` as the transforms use it: its expression's, or its keyframes'.
+    private func sampleInside(_ id: Int, at frame: Double) -> AnimatedSample {
+        let count = evaluate(id, at: frame)
+        guard count > 0, let result else { return properties[id].keyframes.sample(at: frame) }
+        var out = AnimatedSample()
+        out.count = Swift.min(count, 4)
+        for i in 0..<out.count { out.values[i] = result[i] }
+        return out
+    }
+
+    /// Most parents followed up from a layer, as the renderer follows them.
+    private static let maxParentDepth = 64
+
+    /// The matrix from the layer's own space to its composition's at `frame`, through its parents.
+    fileprivate func layerMatrix(composition: String?, position: Int, at frame: Double) -> AffineTransform? {
+        guard let layers = compositions[composition], layers.indices.contains(position) else { return nil }
+        var m = AffineTransform.identity
+        var current: Int? = position, steps = 0
+        while let i = current, steps < ExpressionEngine.maxParentDepth {
+            let layer = layers[i]
+            var parts: [String: AnimatedSample] = [:]
+            for id in layer.transform { parts[properties[id].name] = sampleInside(id, at: frame) }
+            var p = parts["Position"] ?? AnimatedSample([0, 0])
+            if let x = parts["X Position"], let y = parts["Y Position"] {
+                p = AnimatedSample([x.at(0), y.at(0)])
+            }
+            m = m.concatenating(Transform.matrix(
+                anchor: parts["Anchor Point"] ?? AnimatedSample(), position: p,
+                scale: parts["Scale"] ?? AnimatedSample([100, 100]), rotation: parts["Rotation"]?.at(0) ?? 0,
+                skew: parts["Skew"]?.at(0) ?? 0, skewAxis: parts["Skew Axis"]?.at(0) ?? 0))
+            current = layer.parent.flatMap { ind in layers.firstIndex { $0.index == ind } }
+            steps += 1
+        }
+        return m
     }
 
     /// Runs the property's expression at `frame`: the count of numbers it left in `result`, or 0 when it has
@@ -333,6 +423,10 @@ final class ExpressionEngine: @unchecked Sendable {
 
     fileprivate func pushValue(_ ctx: OpaquePointer, _ id: Int, at frame: Double) {
         let count = evaluate(id, at: frame)
+        if properties[id].path != nil {
+            if count < 2 || !readPath(count) { properties[id].path?.sample(at: frame, into: &scratchShape) }
+            return pushShape(ctx, scratchShape)
+        }
         guard count > 0, let result else { return pushKeyframed(ctx, id, at: frame) }
         push(ctx, UnsafeBufferPointer(start: result, count: count))
     }
@@ -348,6 +442,35 @@ final class ExpressionEngine: @unchecked Sendable {
             duk_put_prop_index(ctx, array, duk_uarridx_t(i))
         }
     }
+
+    fileprivate func pushPath(_ ctx: OpaquePointer, _ id: Int, at frame: Double) {
+        properties[id].path?.sample(at: frame, into: &scratchShape)
+        pushShape(ctx, scratchShape)
+    }
+
+    /// A shape as the library's path data: `{v, i, o, c}`.
+    private func pushShape(_ ctx: OpaquePointer, _ shape: BezierShape) {
+        let object = duk_push_object(ctx)
+        for (key, points) in [("v", shape.vertices), ("i", shape.inTangents), ("o", shape.outTangents)] {
+            let array = duk_push_array(ctx)
+            for (i, p) in points.enumerated() {
+                push(ctx, [p.x, p.y])
+                duk_put_prop_index(ctx, array, duk_uarridx_t(i))
+            }
+            duk_put_prop_string(ctx, object, key)
+        }
+        duk_push_boolean(ctx, shape.closed ? 1 : 0)
+        duk_put_prop_string(ctx, object, "c")
+    }
+
+    /// The times of the property's keyframes, in frames; none for a constant.
+    fileprivate func keyTimes(_ id: Int) -> [Double] {
+        guard id >= 0, id < properties.count else { return [] }
+        if let path = properties[id].path { return path.keyframes.count > 1 ? path.keyframes.map(\.time) : [] }
+        return keyframes(id)?.map(\.time) ?? []
+    }
+
+    fileprivate func isPath(_ id: Int) -> Bool { id >= 0 && id < properties.count && properties[id].path != nil }
 
     fileprivate func keyframes(_ id: Int) -> [Keyframe<[Double]>]? {
         guard id >= 0, id < properties.count else { return nil }
@@ -381,11 +504,13 @@ final class ExpressionEngine: @unchecked Sendable {
                 let effects = l.effects.map { e -> String in
                     let params = e.parameters.map { id -> String in
                         let p = properties[id]
-                        return "{\"id\":\(id),\"name\":\(jsString(p.name)),\"matchName\":\(jsString(p.matchName ?? "")),\"index\":\(p.index.map { String($0) } ?? "null")}"
+                        return "{\"id\":\(id),\"name\":\(jsString(p.name)),\"matchName\":\(jsString(p.matchName ?? "")),"
+                            + "\"index\":\(p.index.map { String($0) } ?? "null"),\"type\":\(p.controlType ?? -1)}"
                     }.joined(separator: ",")
                     return "{\"name\":\(jsString(e.name)),\"matchName\":\(jsString(e.matchName)),\"index\":\(e.index.map { String($0) } ?? "null"),\"params\":[\(params)]}"
                 }.joined(separator: ",")
-                return "{\"name\":\(jsString(l.name)),\"index\":\(l.index.map { String($0) } ?? "null"),"
+                let content = l.content.map(contentJSON) ?? "null"
+                return "{\"name\":\(jsString(l.name)),\"index\":\(l.index.map { String($0) } ?? "null"),\"content\":\(content),"
                     + "\"parent\":\(l.parent.map { String($0) } ?? "null"),\"inPoint\":\(jsNumber(l.inPoint)),"
                     + "\"outPoint\":\(jsNumber(l.outPoint)),\"startTime\":\(jsNumber(l.startTime)),"
                     + "\"width\":\(jsNumber(l.width)),\"height\":\(jsNumber(l.height)),"
@@ -394,6 +519,17 @@ final class ExpressionEngine: @unchecked Sendable {
             parts.append("\(jsString(key ?? "")):{\"name\":\(jsString(key ?? "")),\"width\":0,\"height\":0,\"layers\":[\(list.joined(separator: ","))]}")
         }
         return "{" + parts.joined(separator: ",") + "}"
+    }
+
+    private func contentJSON(_ node: ContentNode) -> String {
+        let members = node.properties.map { id -> String in
+            let p = properties[id]
+            return "{\"id\":\(id),\"name\":\(jsString(p.name)),\"matchName\":\(jsString(p.matchName ?? "")),"
+                + "\"index\":\(p.index.map { String($0) } ?? "null"),\"isPath\":\(p.path != nil)}"
+        }.joined(separator: ",")
+        return "{\"name\":\(jsString(node.name)),\"matchName\":\(jsString(node.matchName)),"
+            + "\"index\":\(node.index.map { String($0) } ?? "null"),\"props\":[\(members)],"
+            + "\"children\":[\(node.children.map(contentJSON).joined(separator: ","))]}"
     }
 
     /// The transform's property names as `thisLayer.transform` spells them.
@@ -451,21 +587,39 @@ private let expressionNatives: [(String, duk_c_function, Int)] = [
     ("__value", { ctx in
         let engine = ExpressionEngine.from(ctx)
         let id = Int(duk_to_int(ctx, 0))
-        guard let ctx, engine.keyframes(id) != nil else { return 0 }
+        guard let ctx, engine.keyframes(id) != nil || engine.isPath(id) else { return 0 }
         engine.pushValue(ctx, id, at: duk_to_number(ctx, 1))
         return 1
     }, 2),
+    ("__rawPath", { ctx in
+        let engine = ExpressionEngine.from(ctx)
+        let id = Int(duk_to_int(ctx, 0))
+        guard let ctx, engine.isPath(id) else { return 0 }
+        engine.pushPath(ctx, id, at: duk_to_number(ctx, 1))
+        return 1
+    }, 2),
     ("__keyCount", { ctx in
-        duk_push_int(ctx, duk_int_t(ExpressionEngine.from(ctx).keyframes(Int(duk_to_int(ctx, 0)))?.count ?? 0))
+        duk_push_int(ctx, duk_int_t(ExpressionEngine.from(ctx).keyTimes(Int(duk_to_int(ctx, 0))).count))
         return 1
     }, 1),
     ("__keyTime", { ctx in
-        guard let k = ExpressionEngine.from(ctx).keyframes(Int(duk_to_int(ctx, 0))) else { return 0 }
+        let times = ExpressionEngine.from(ctx).keyTimes(Int(duk_to_int(ctx, 0)))
         let i = Int(duk_to_int(ctx, 1))
-        guard k.indices.contains(i) else { return 0 }
-        duk_push_number(ctx, k[i].time)
+        guard times.indices.contains(i) else { return 0 }
+        duk_push_number(ctx, times[i])
         return 1
     }, 2),
+    // (composition, layer, frame, x, y, inverse): a point from the layer's space to its composition's, or back.
+    ("__layerPoint", { ctx in
+        let engine = ExpressionEngine.from(ctx)
+        let key = String(cString: duk_safe_to_lstring(ctx, 0, nil))
+        guard let ctx, let m = engine.layerMatrix(composition: key.isEmpty ? nil : key, position: Int(duk_to_int(ctx, 1)),
+                                                  at: duk_to_number(ctx, 2)) else { return 0 }
+        let p = Point(duk_to_number(ctx, 3), duk_to_number(ctx, 4))
+        let q = duk_to_boolean(ctx, 5) != 0 ? (m.inverted?.apply(p) ?? p) : m.apply(p)
+        engine.push(ctx, [q.x, q.y])
+        return 1
+    }, 6),
     ("__keyValue", { ctx in
         let engine = ExpressionEngine.from(ctx)
         guard let ctx, let k = engine.keyframes(Int(duk_to_int(ctx, 0))) else { return 0 }

@@ -8,7 +8,7 @@
 enum ExpressionLibrary {
     static let source = #"""
 var __now = 0;
-var __result = new Float64Array(1024);
+var __result = new Float64Array(8192);
 Object.defineProperty(this, '__tick', { writable: false, configurable: false, value: (function () {
   var n = 0;
   return function () {
@@ -25,9 +25,65 @@ RegExp = undefined;
 function __isNumber(a) { return typeof a === 'number' || a instanceof Number || typeof a === 'boolean'; }
 function __isArray(a) { return a instanceof Array || a instanceof Float64Array; }
 
-// The value an expression leaves in $bm_rt, copied into __result; the count of numbers.
-function __out(r) {
+// A path: vertices `v`, in and out tangents `i` and `o` relative to them, closed or not, as Bodymovin writes one.
+function __Path(v, i, o, c) { this.v = v; this.i = i; this.o = o; this.c = !!c; }
+__Path.prototype = {
+  // The point a fraction `perc` of the way along the path, by length (64 steps a segment).
+  pointOnPath: function (perc) { return this.__along(perc).point; },
+  tangentOnPath: function (perc) { return this.__along(perc).tangent; },
+  normalOnPath: function (perc) { var t = this.__along(perc).tangent; return [t[1], -t[0]]; },
+  __along: function (perc) {
+    var n = this.v.length, segments = this.c ? n : n - 1, pts = [], total = 0, k, j;
+    if (n === 0) { return { point: [0, 0], tangent: [1, 0] }; }
+    pts.push([this.v[0][0], this.v[0][1], 0]);
+    for (k = 0; k < segments; k += 1) {
+      var a = this.v[k], b = this.v[(k + 1) % n], o = this.o[k] || [0, 0], i = this.i[(k + 1) % n] || [0, 0];
+      for (j = 1; j <= 64; j += 1) {
+        var t = j / 64, u = 1 - t;
+        var x = u * u * u * a[0] + 3 * u * u * t * (a[0] + o[0]) + 3 * u * t * t * (b[0] + i[0]) + t * t * t * b[0];
+        var y = u * u * u * a[1] + 3 * u * u * t * (a[1] + o[1]) + 3 * u * t * t * (b[1] + i[1]) + t * t * t * b[1];
+        var last = pts[pts.length - 1];
+        total += Math.sqrt((x - last[0]) * (x - last[0]) + (y - last[1]) * (y - last[1]));
+        pts.push([x, y, total]);
+      }
+    }
+    var target = Math.min(Math.max(+perc, 0), 1) * total;
+    for (k = 1; k < pts.length; k += 1) {
+      if (pts[k][2] >= target || k === pts.length - 1) {
+        var p = pts[k - 1], q = pts[k], span = q[2] - p[2], f = span > 0 ? (target - p[2]) / span : 0;
+        var dx = q[0] - p[0], dy = q[1] - p[1], len = Math.sqrt(dx * dx + dy * dy) || 1;
+        return { point: [p[0] + dx * f, p[1] + dy * f], tangent: [dx / len, dy / len] };
+      }
+    }
+    return { point: [pts[0][0], pts[0][1]], tangent: [1, 0] };
+  },
+  points: function () { return this.v.map(function (p) { return [p[0], p[1]]; }); },
+  inTangents: function () { return this.i.map(function (p) { return [p[0], p[1]]; }); },
+  outTangents: function () { return this.o.map(function (p) { return [p[0], p[1]]; }); },
+  isClosed: function () { return this.c; }
+};
+function createPath(points, inTangents, outTangents, closed) {
+  var zero = function () { return [0, 0]; };
+  return new __Path(points, inTangents || points.map(zero), outTangents || points.map(zero), closed === undefined ? true : closed);
+}
+
+// The value an expression leaves in $bm_rt, copied into __result; the count of numbers. A path is written as
+// closed (0 or 1), its vertex count, then each vertex with its in and out tangents.
+function __out(r, isPath) {
   if (r === undefined || r === null) { throw new Error('the expression sets no value ($bm_rt)'); }
+  if (r instanceof __Property) { r = r.value; }
+  if (isPath) {
+    if (!(r instanceof __Path)) { throw new TypeError("a path's expression should give a path (createPath)"); }
+    var count = r.v.length;
+    if (2 + 6 * count > __result.length) { throw new RangeError('a path of ' + count + ' vertices is too long'); }
+    __result[0] = r.c ? 1 : 0; __result[1] = count;
+    for (var k = 0; k < count; k += 1) {
+      var at = 2 + 6 * k, vi = r.i[k] || [0, 0], vo = r.o[k] || [0, 0];
+      __result[at] = +r.v[k][0]; __result[at + 1] = +r.v[k][1];
+      __result[at + 2] = +vi[0]; __result[at + 3] = +vi[1]; __result[at + 4] = +vo[0]; __result[at + 5] = +vo[1];
+    }
+    return 2 + 6 * count;
+  }
   if (__isArray(r)) {
     var n = Math.min(r.length, __result.length);
     for (var i = 0; i < n; i += 1) {
@@ -205,10 +261,20 @@ function __Property(id, name, index, layer, group) {
   this.__seed = 0; this.__timeless = false; this.__state = 1;
 }
 __Property.prototype = {
-  get value() { return __value(this.id, __now); },
+  get value() { return this.__wrap(__value(this.id, __now)); },
   get numKeys() { return __keyCount(this.id); },
-  raw: function (frame) { return __raw(this.id, frame); },
-  valueAtTime: function (t) { return __value(this.id, t * __fr); },
+  raw: function (frame) { return this.isPath ? this.__wrap(__rawPath(this.id, frame)) : __raw(this.id, frame); },
+  __wrap: function (v) { return this.isPath ? new __Path(v.v, v.i, v.o, v.c) : v; },
+  points: function (t) { return this.__at(t).points(); },
+  inTangents: function (t) { return this.__at(t).inTangents(); },
+  outTangents: function (t) { return this.__at(t).outTangents(); },
+  isClosed: function () { return this.__at().isClosed(); },
+  pointOnPath: function (perc, t) { return this.__at(t).pointOnPath(perc); },
+  tangentOnPath: function (perc, t) { return this.__at(t).tangentOnPath(perc); },
+  normalOnPath: function (perc, t) { return this.__at(t).normalOnPath(perc); },
+  get path() { return this; },
+  __at: function (t) { return t === undefined ? this.value : this.__wrap(__value(this.id, t * __fr)); },
+  valueAtTime: function (t) { return this.__wrap(__value(this.id, t * __fr)); },
   velocityAtTime: function (t) {
     var a = __value(this.id, t * __fr), b = __value(this.id, (t - 0.001) * __fr);
     if (!__isArray(a)) { return (a - b) / 0.001; }
@@ -325,6 +391,8 @@ function __group(name, index, parentGroup, members) {
     for (var i = 0; i < members.length; i += 1) {
       var m = members[i];
       if (m.name === key || m.matchName === key || m.propertyIndex === key || i + 1 === key) {
+        // A layer control's value is a layer's index; it answers as that layer.
+        if (m.__type === 10) { return m.layer.comp.layer(+m.value); }
         return m instanceof __Property ? __read(m) : m;
       }
     }
@@ -338,6 +406,48 @@ function __group(name, index, parentGroup, members) {
     if (!p) { throw new RangeError('propertyGroup(' + n + '): no group that far up'); }
     return p;
   };
+  return g;
+}
+
+// A shape layer's group or item: called with a child's or a property's name, internal name or index.
+function __content(d, parentGroup, layer) {
+  var children = [], props = [];
+  var g = function (key) {
+    if (key === 'ADBE Vectors Group' || key === 'Contents') { return g; }
+    for (var i = 0; i < children.length; i += 1) {
+      var c = children[i];
+      if (c.name === key || c.matchName === key || i + 1 === key) { return c; }
+    }
+    for (var j = 0; j < props.length; j += 1) {
+      var p = props[j];
+      if (p.name === key || p.matchName === key || p.__key === key) { return p.isPath ? p : __read(p); }
+    }
+    throw new ReferenceError('no ' + JSON.stringify(key) + ' in ' + d.name);
+  };
+  Object.defineProperty(g, 'name', { value: d.name });
+  g.matchName = d.matchName; g.propertyIndex = d.index; g.parentGroup = parentGroup; g.content = g;
+  g.propertyGroup = function (n) {
+    var q = g;
+    for (var i = 0; i < (n === undefined ? 1 : n) && q; i += 1) { q = q.parentGroup; }
+    if (!q) { throw new RangeError('propertyGroup(' + n + '): no group that far up'); }
+    return q;
+  };
+  d.props.forEach(function (q) {
+    var p = __properties[q.id] || new __Property(q.id, q.name, q.index, layer, g);
+    p.isPath = q.isPath; p.matchName = q.matchName;
+    p.__key = q.name.charAt(0).toLowerCase() + q.name.slice(1).replace(/ ([a-zA-Z])/g, function (m, c) { return c.toUpperCase(); });
+    __properties[p.id] = p;
+    props.push(p);
+    Object.defineProperty(g, p.__key, { get: function () { return p.isPath ? p : __read(p); } });
+  });
+  d.children.forEach(function (c) {
+    var child = __content(c, g, layer);
+    children.push(child);
+    if (c.matchName === 'ADBE Vector Transform Group' || c.name === 'Transform') {
+      Object.defineProperty(g, 'transform', { get: function () { return child; } });
+    }
+  });
+  g.numProperties = children.length + props.length;
   return g;
 }
 
@@ -356,7 +466,13 @@ function __defineCompositions(comps) {
     comp.numLayers = c.layers.length; comp.pixelAspect = 1; comp.displayStartTime = 0;
     Object.defineProperty(comp, 'name', { value: c.name });
     c.layers.forEach(function (d) {
-      var layer = function (x) { return layer.transform(x); };
+      // A layer called with a group's name gives that group, as After Effects' property tree does.
+      var layer = function (x) {
+        if (x === 'ADBE Root Vectors Group' || x === 'Contents' || x === 2) { return layer.content; }
+        if (x === 'ADBE Effect Parade' || x === 'Effects' || x === 4) { return layer.effect; }
+        if (x === 'ADBE Transform Group' || x === 'Transform' || x === 1) { return layer.transform; }
+        return layer.transform(x);
+      };
       layer.comp = comp; layer.index = d.index; layer.width = d.width; layer.height = d.height;
       layer.inPoint = d.inPoint / __fr; layer.outPoint = d.outPoint / __fr; layer.startTime = d.startTime / __fr;
       Object.defineProperty(layer, 'name', { value: d.name });
@@ -388,17 +504,28 @@ function __defineCompositions(comps) {
         g.matchName = e.matchName;
         e.params.forEach(function (q) {
           var p = __properties[q.id] || new __Property(q.id, q.name, q.index, layer, g);
-          p.matchName = q.matchName;
+          p.matchName = q.matchName; p.__type = q.type;
           __properties[p.id] = p;
           params.push(p);
         });
         effects.push(g);
       });
       layer.effect = effectGroup;
-      layer.content = function (x) { throw new ReferenceError('content(' + JSON.stringify(x) + '): shape contents are not read by expressions yet'); };
-      ['toComp', 'fromComp', 'toWorld', 'fromWorld'].forEach(function (m) {
-        layer[m] = function () { throw new ReferenceError(m + ' is not supported yet'); };
+      layer.content = d.content ? __content(d.content, layer, layer) :
+        function (x) { throw new ReferenceError('content(' + JSON.stringify(x) + '): the layer has no shapes'); };
+      ['anchorPoint', 'position', 'scale', 'rotation', 'opacity'].forEach(function (m) {
+        Object.defineProperty(layer, m, { get: function () { return layer.transform[m]; } });
       });
+      // Points between the layer's space and its composition's (through its parents), at time t or now.
+      var place = comps[key].layers.indexOf(d);
+      var mapPoint = function (inverse) {
+        return function (p, t) {
+          var q = __layerPoint(key, place, t === undefined ? __now : t * __fr, p[0], p[1], inverse);
+          return p.length > 2 ? [q[0], q[1], p[2]] : q;
+        };
+      };
+      layer.toComp = layer.toWorld = mapPoint(false);
+      layer.fromComp = layer.fromWorld = mapPoint(true);
       layer.__parent = d.parent;
       layers.push(layer);
     });
