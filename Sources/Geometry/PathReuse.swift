@@ -20,6 +20,15 @@ extension Path {
             for e in other.elements { append(e) }
         }
     }
+
+    /// Appends `other`, carrying on the current contour when `other` starts where that contour ends (its first
+    /// move left out); otherwise as `append(contentsOf:)`.
+    public mutating func append(continuing other: Path) {
+        guard let current = currentPoint, case .move(let start)? = other.elements.first,
+              current.distance(to: start) <= 1e-9 * Swift.max(1, Swift.abs(start.x) + Swift.abs(start.y))
+        else { return append(contentsOf: other) }
+        for e in other.elements.dropFirst() { append(e) }
+    }
 }
 
 extension Stroker {

@@ -186,19 +186,23 @@ struct ShapeScene {
         cutPath.removeAll(keepingCapacity: true)
         if b > a {
             keep(index, from, Swift.min(to, 1), spanning: a, b)
-            // The part past 1 comes round from the start: all of it when the offset took both ends past 1
+            // The part past 1 comes round from the start: all of it when the offset took both ends past 1. On a
+            // closed path kept through its end, it carries on the same contour, which a fill closes once
             // (docs/reference.md §8).
-            keep(index, Swift.max(from - 1, 0), to - 1, spanning: a, b)
+            let through = shapes[index].elements.last == .close && Swift.min(to, 1) >= b && from - 1 <= a
+            keep(index, Swift.max(from - 1, 0), to - 1, spanning: a, b, continuing: through)
         }
         swap(&shapes[index], &cutPath)
     }
 
-    /// Appends to `cutPath` the part of path `index` (which covers `a…b` of the whole) inside `lo…hi`.
-    private mutating func keep(_ index: Int, _ lo: Double, _ hi: Double, spanning a: Double, _ b: Double) {
+    /// Appends to `cutPath` the part of path `index` (which covers `a…b` of the whole) inside `lo…hi`, carrying
+    /// on its last contour when `continuing` and the part starts where that contour ends.
+    private mutating func keep(_ index: Int, _ lo: Double, _ hi: Double, spanning a: Double, _ b: Double,
+                               continuing: Bool = false) {
         guard hi > lo else { return }
         let s = (Swift.max(lo, a) - a) / (b - a), e = (Swift.min(hi, b) - a) / (b - a)
         guard e > s else { return }
         shapes[index].trimmed(from: s, to: e, into: &piece)
-        cutPath.append(contentsOf: piece)
+        if continuing { cutPath.append(continuing: piece) } else { cutPath.append(contentsOf: piece) }
     }
 }

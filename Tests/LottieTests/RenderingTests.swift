@@ -244,6 +244,19 @@ import Testing
         #expect(alpha(c, 10, 50) == 255 && alpha(c, 90, 50) == 255 && alpha(c, 50, 50) == 0)
     }
 
+    /// The square (0, 0) → (100, 0) → (100, 100) → (0, 100), 400 long, trimmed 37.5…87.5 % and offset by 90°:
+    /// 250…450, i.e. from (50, 100) round through (0, 100) and (0, 0) to (50, 0). lottie-web carries the part past
+    /// the end on as one contour, so the fill is the left half; filled as two pieces it would be the triangle
+    /// (50, 100), (0, 100), (0, 0) and a line.
+    @Test func aTrimWrappingRoundAClosedPathFillsOneContour() throws {
+        let layer = Lot.shapeLayer("t", [Lot.group([Lot.path([[0, 0], [100, 0], [100, 100], [0, 100]]),
+                                                    Lot.fill(Fixtures.red),
+                                                    Lot.trim(s: 37.5, e: 87.5, o: 90)])])
+        let c = try render([layer])
+        #expect(alpha(c, 10, 5) == 255 && alpha(c, 40, 20) == 255 && alpha(c, 25, 90) == 255)
+        #expect(alpha(c, 60, 50) == 0 && alpha(c, 90, 10) == 0)
+    }
+
     @Test("An offset taking both ends of a trim past the end wraps both: 60…80 % by 270° is 35…55 %, and equal ends draw nothing")
     func trimsWrapBothEnds() throws {
         func line(s: Double, e: Double, o: Double) throws -> Canvas {
