@@ -60,6 +60,11 @@ let benchmarks: @Sendable () -> Void = {
             LottieEffect(animation: animation)
         }
     }
+    if let animation = LottieBench.file(at: LottieBench.expressionsFixture)?.animation {
+        refreshingHeader("header lottie with expressions (Tests/Fixtures/lottie/expressions.json) refreshing") {
+            LottieEffect(animation: animation)
+        }
+    }
     if let path = ResourceLocator.path(GifEffect.defaultAnimationResource),
        let images = try? GifEffect.readAnimation(at: path).animation {
         refreshingHeader("header gif (default pictures) refreshing, looping sequence") { GifEffect(images: images) }
@@ -85,12 +90,20 @@ enum LottieBench {
         if let extra = getenv("LOTTIE_BENCH_FILES") {
             paths += String(cString: extra).split(separator: ":").map(String.init)
         }
-        return paths.compactMap { path in
-            guard let bytes = readBytes(path), let animation = try? LottieFile.parse(bytes, file: path)
-            else { return nil }
-            let name = path.split(separator: "/").last.map(String.init) ?? path
-            return LottieBenchFile(name: name, bytes: bytes, animation: animation)
-        }
+        return paths.compactMap(file(at:))
+    }
+
+    static func file(at path: String) -> LottieBenchFile? {
+        guard let bytes = readBytes(path), let animation = try? LottieFile.parse(bytes, file: path) else { return nil }
+        let name = path.split(separator: "/").last.map(String.init) ?? path
+        return LottieBenchFile(name: name, bytes: bytes, animation: animation)
+    }
+
+    /// The test fixture whose expressions read controls, loop, wiggle, map points between layers and drive a path.
+    static var expressionsFixture: String {
+        let here = "\(#filePath)"
+        let root = here.range(of: "/Benchmarks/Benchmarks/").map { String(here[..<$0.lowerBound]) } ?? "."
+        return root + "/Tests/Fixtures/lottie/expressions.json"
     }
 }
 

@@ -327,22 +327,33 @@ final class ExpressionEngine: @unchecked Sendable {
     private static let maxParentDepth = 64
 
     /// The matrix from the layer's own space to its composition's at `frame`, through its parents.
-    fileprivate func layerMatrix(composition: String?, position: Int, at frame: Double) -> AffineTransform? {
-        guard let layers = compositions[composition], layers.indices.contains(position) else { return nil }
+    fileprivate func layerMatrix(composition number: Int, position: Int, at frame: Double) -> AffineTransform? {
+        guard compositionOrder.indices.contains(number), let layers = compositions[compositionOrder[number]],
+              layers.indices.contains(position) else { return nil }
         var m = AffineTransform.identity
         var current: Int? = position, steps = 0
         while let i = current, steps < ExpressionEngine.maxParentDepth {
             let layer = layers[i]
-            var parts: [String: AnimatedSample] = [:]
-            for id in layer.transform { parts[properties[id].name] = sampleInside(id, at: frame) }
-            var p = parts["Position"] ?? AnimatedSample([0, 0])
-            if let x = parts["X Position"], let y = parts["Y Position"] {
-                p = AnimatedSample([x.at(0), y.at(0)])
+            var anchor = AnimatedSample(), position = AnimatedSample(), scale = AnimatedSample()
+            var rotation = 0.0, skew = 0.0, skewAxis = 0.0
+            scale.count = 2
+            scale.values = SIMD4(100, 100, 0, 0)
+            for id in layer.transform {
+                let v = sampleInside(id, at: frame)
+                switch properties[id].name {
+                case "Anchor Point": anchor = v
+                case "Position": position = v
+                case "X Position": position.values.x = v.at(0); position.count = 2
+                case "Y Position": position.values.y = v.at(0); position.count = 2
+                case "Scale": scale = v
+                case "Rotation": rotation = v.at(0)
+                case "Skew": skew = v.at(0)
+                case "Skew Axis": skewAxis = v.at(0)
+                default: break
+                }
             }
-            m = m.concatenating(Transform.matrix(
-                anchor: parts["Anchor Point"] ?? AnimatedSample(), position: p,
-                scale: parts["Scale"] ?? AnimatedSample([100, 100]), rotation: parts["Rotation"]?.at(0) ?? 0,
-                skew: parts["Skew"]?.at(0) ?? 0, skewAxis: parts["Skew Axis"]?.at(0) ?? 0))
+            m = m.concatenating(Transform.matrix(anchor: anchor, position: position, scale: scale, rotation: rotation,
+                                                 skew: skew, skewAxis: skewAxis))
             current = layer.parent.flatMap { ind in layers.firstIndex { $0.index == ind } }
             steps += 1
         }
@@ -451,23 +462,41 @@ final class ExpressionEngine: @unchecked Sendable {
     /// A shape as the library's path data: `{v, i, o, c}`.
     private func pushShape(_ ctx: OpaquePointer, _ shape: BezierShape) {
         let object = duk_push_object(ctx)
-        for (key, points) in [("v", shape.vertices), ("i", shape.inTangents), ("o", shape.outTangents)] {
-            let array = duk_push_array(ctx)
-            for (i, p) in points.enumerated() {
-                push(ctx, [p.x, p.y])
-                duk_put_prop_index(ctx, array, duk_uarridx_t(i))
-            }
-            duk_put_prop_string(ctx, object, key)
-        }
+        pushPoints(ctx, shape.vertices)
+        duk_put_prop_string(ctx, object, "v")
+        pushPoints(ctx, shape.inTangents)
+        duk_put_prop_string(ctx, object, "i")
+        pushPoints(ctx, shape.outTangents)
+        duk_put_prop_string(ctx, object, "o")
         duk_push_boolean(ctx, shape.closed ? 1 : 0)
         duk_put_prop_string(ctx, object, "c")
     }
 
-    /// The times of the property's keyframes, in frames; none for a constant.
-    fileprivate func keyTimes(_ id: Int) -> [Double] {
-        guard id >= 0, id < properties.count else { return [] }
-        if let path = properties[id].path { return path.keyframes.count > 1 ? path.keyframes.map(\.time) : [] }
-        return keyframes(id)?.map(\.time) ?? []
+    /// An array of `[x, y]` arrays.
+    private func pushPoints(_ ctx: OpaquePointer, _ points: [Point]) {
+        let array = duk_push_array(ctx)
+        for (i, p) in points.enumerated() {
+            let pair = duk_push_array(ctx)
+            duk_push_number(ctx, p.x)
+            duk_put_prop_index(ctx, pair, 0)
+            duk_push_number(ctx, p.y)
+            duk_put_prop_index(ctx, pair, 1)
+            duk_put_prop_index(ctx, array, duk_uarridx_t(i))
+        }
+    }
+
+    /// How many keyframes the property has; none for a constant.
+    fileprivate func keyCount(_ id: Int) -> Int {
+        guard id >= 0, id < properties.count else { return 0 }
+        if let path = properties[id].path { return path.keyframes.count > 1 ? path.keyframes.count : 0 }
+        return keyframes(id)?.count ?? 0
+    }
+
+    /// The time of keyframe `i`, in frames.
+    fileprivate func keyTime(_ id: Int, _ i: Int) -> Double? {
+        guard i >= 0, i < keyCount(id) else { return nil }
+        if let path = properties[id].path { return path.keyframes[i].time }
+        return properties[id].keyframes.keyframes[i].time
     }
 
     fileprivate func isPath(_ id: Int) -> Bool { id >= 0 && id < properties.count && properties[id].path != nil }
@@ -516,7 +545,8 @@ final class ExpressionEngine: @unchecked Sendable {
                     + "\"width\":\(jsNumber(l.width)),\"height\":\(jsNumber(l.height)),"
                     + "\"transform\":{\(transform)},\"effects\":[\(effects)]}"
             }
-            parts.append("\(jsString(key ?? "")):{\"name\":\(jsString(key ?? "")),\"width\":0,\"height\":0,\"layers\":[\(list.joined(separator: ","))]}")
+            parts.append("\(jsString(key ?? "")):{\"name\":\(jsString(key ?? "")),\"number\":\(parts.count),"
+                + "\"width\":0,\"height\":0,\"layers\":[\(list.joined(separator: ","))]}")
         }
         return "{" + parts.joined(separator: ",") + "}"
     }
@@ -599,21 +629,20 @@ private let expressionNatives: [(String, duk_c_function, Int)] = [
         return 1
     }, 2),
     ("__keyCount", { ctx in
-        duk_push_int(ctx, duk_int_t(ExpressionEngine.from(ctx).keyTimes(Int(duk_to_int(ctx, 0))).count))
+        duk_push_int(ctx, duk_int_t(ExpressionEngine.from(ctx).keyCount(Int(duk_to_int(ctx, 0)))))
         return 1
     }, 1),
     ("__keyTime", { ctx in
-        let times = ExpressionEngine.from(ctx).keyTimes(Int(duk_to_int(ctx, 0)))
-        let i = Int(duk_to_int(ctx, 1))
-        guard times.indices.contains(i) else { return 0 }
-        duk_push_number(ctx, times[i])
+        guard let time = ExpressionEngine.from(ctx).keyTime(Int(duk_to_int(ctx, 0)), Int(duk_to_int(ctx, 1)))
+        else { return 0 }
+        duk_push_number(ctx, time)
         return 1
     }, 2),
-    // (composition, layer, frame, x, y, inverse): a point from the layer's space to its composition's, or back.
+    // (composition's number, layer, frame, x, y, inverse): a point from the layer's space to its composition's, or
+    // back.
     ("__layerPoint", { ctx in
         let engine = ExpressionEngine.from(ctx)
-        let key = String(cString: duk_safe_to_lstring(ctx, 0, nil))
-        guard let ctx, let m = engine.layerMatrix(composition: key.isEmpty ? nil : key, position: Int(duk_to_int(ctx, 1)),
+        guard let ctx, let m = engine.layerMatrix(composition: Int(duk_to_int(ctx, 0)), position: Int(duk_to_int(ctx, 1)),
                                                   at: duk_to_number(ctx, 2)) else { return 0 }
         let p = Point(duk_to_number(ctx, 3), duk_to_number(ctx, 4))
         let q = duk_to_boolean(ctx, 5) != 0 ? (m.inverted?.apply(p) ?? p) : m.apply(p)

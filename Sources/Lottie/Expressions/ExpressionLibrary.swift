@@ -520,7 +520,7 @@ function __defineCompositions(comps) {
       var place = comps[key].layers.indexOf(d);
       var mapPoint = function (inverse) {
         return function (p, t) {
-          var q = __layerPoint(key, place, t === undefined ? __now : t * __fr, p[0], p[1], inverse);
+          var q = __layerPoint(c.number, place, t === undefined ? __now : t * __fr, p[0], p[1], inverse);
           return p.length > 2 ? [q[0], q[1], p[2]] : q;
         };
       };
