@@ -90,6 +90,15 @@ final class ExpressionEngine: @unchecked Sendable {
     private var reported: Set<Int> = []
     private var warnings: [String] = []
     private var scratch: [Double] = []
+    /// Each property's last value, by the frame it was worked out for: a frame reads a property many times
+    /// (its layer's children, other expressions), and an expression gives the same value for the same frame.
+    private var cache: [CachedValue] = []
+
+    private struct CachedValue {
+        var frame = Double.nan
+        var count = 0
+        var values: [Double] = []
+    }
     private var scratchShape = BezierShape(vertices: [], inTangents: [], outTangents: [], closed: false)
 
     init(frameRate: Double) {
@@ -118,7 +127,7 @@ final class ExpressionEngine: @unchecked Sendable {
         return properties.count - 1
     }
 
-    /// Adds a path property with an expression; its id.
+    /// Adds a path property (with its expression, if it has one); its id.
     func registerPath(_ shape: AnimatedShape, name: String, index: Int?, source: String?) -> Int {
         properties.append(Property(keyframes: Animated(keyframes: []), path: shape, name: name, index: index,
                                    matchName: "ADBE Vector Shape", source: source))
@@ -191,6 +200,7 @@ final class ExpressionEngine: @unchecked Sendable {
         var size: duk_size_t = 0
         result = duk_get_buffer_data(ctx, -1, &size)?.assumingMemoryBound(to: Double.self)
         duk_pop(ctx)
+        cache = Array(repeating: CachedValue(), count: properties.count)
         var slots = 0
         for id in properties.indices {
             guard let source = properties[id].source else { continue }
@@ -236,13 +246,19 @@ final class ExpressionEngine: @unchecked Sendable {
             + "var gaussRandom=function(a,b){return __random(__p,a,b,true)};"
             + "var posterizeTime=function(f){time=f>0?Math.floor(time*f)/f:0;value=__p.raw(time*__fr)};"
             + "var __run=function(){var $bm_rt;"
-        let needsVelocity = code.contains("velocity") || code.contains("speed")
+        // The names that read other properties are set only when the expression uses them: reading the layer's
+        // whole transform for every expression would run each of its expressions as well.
+        let used = ExpressionGuard.names(in: code)
+        var reads = ""
+        for n in ["position", "rotation", "scale", "anchorPoint", "opacity"] where used.contains(n) {
+            reads += "\(n)=thisLayer.transform.\(n);"
+        }
+        if used.contains("velocity") || used.contains("speed") {
+            reads += "velocity=__p.velocityAtTime(time);speed=length(velocity);"
+        }
         let suffix = "\n;return $bm_rt};"
             + "return function(__f){var __saved=__now;__now=__f;try{time=__f/__fr;value=__p.raw(__f);__p.__reseed(__f);"
-            + "var tr=thisLayer.transform;position=tr.position;rotation=tr.rotation;scale=tr.scale;"
-            + "anchorPoint=tr.anchorPoint;opacity=tr.opacity;"
-            + (needsVelocity ? "velocity=__p.velocityAtTime(time);speed=length(velocity);" : "")
-            + "return __out(__run(),__p.isPath)}finally{__now=__saved}}}"
+            + reads + "return __out(__run(),__p.isPath)}finally{__now=__saved}}}"
         return prefix + code + suffix
     }
 
@@ -364,7 +380,11 @@ final class ExpressionEngine: @unchecked Sendable {
     /// none, is already being evaluated (an expression reading itself, directly or through others), or failed.
     fileprivate func evaluate(_ id: Int, at frame: Double) -> Int {
         guard let ctx = context, let slot = properties[id].slot, !disabled.contains(id), !running.contains(id),
-              frame.isFinite else { return 0 }
+              frame.isFinite, let result else { return 0 }
+        if cache[id].frame == frame {
+            for i in 0..<cache[id].count { result[i] = cache[id].values[i] }
+            return cache[id].count
+        }
         if depth == 0 {
             clock_gettime(CLOCK_MONOTONIC, &deadline)
             let nanoseconds = Int(ExpressionEngine.timeBudget * 1e9) + deadline.tv_nsec
@@ -387,10 +407,17 @@ final class ExpressionEngine: @unchecked Sendable {
             fail(id, message)
             return 0
         }
-        let count = Int(duk_get_int(ctx, -1))
+        let count = Swift.min(Int(duk_get_int(ctx, -1)), ExpressionEngine.resultCapacity)
         duk_pop(ctx)
+        cache[id].frame = frame
+        cache[id].count = count
+        cache[id].values.removeAll(keepingCapacity: true)
+        cache[id].values.append(contentsOf: UnsafeBufferPointer(start: result, count: count))
         return count
     }
+
+    /// How many numbers an expression's result may hold (`__result` in the library).
+    static let resultCapacity = 8192
 
     private func fail(_ id: Int, _ message: String) {
         let outOfTime = message.contains("ran past its time budget")

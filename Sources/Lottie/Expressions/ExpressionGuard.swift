@@ -85,6 +85,18 @@ enum ExpressionGuard {
         return String(decoding: out, as: UTF8.self)
     }
 
+    /// The names the source uses as variables (not as `.property`), for the engine to set only those it needs.
+    static func names(in source: String) -> Set<String> {
+        let bytes = Array(source.utf8)
+        guard let tokens = try? tokenize(bytes) else { return [] }
+        var out: Set<String> = []
+        for (i, t) in tokens.enumerated() where t.kind == .name {
+            if i > 0, tokens[i - 1].kind == .punctuation, bytes[tokens[i - 1].start] == UInt8(ascii: ".") { continue }
+            out.insert(t.text(bytes))
+        }
+        return out
+    }
+
     struct Token {
         enum Kind { case name, number, string, punctuation }
         var kind: Kind
