@@ -11,7 +11,9 @@ import Colors
 ///
 /// Layers are drawn bottom (the last in the file) to top. A layer goes straight onto its target unless it needs a
 /// group of its own — opacity below 1, masks, a track matte or a blend mode — when it is drawn into an offscreen
-/// canvas, masked, matted and put down with its opacity and blend mode, as After Effects composites it. Inside a
+/// canvas, masked, matted and put down with its opacity and blend mode, as After Effects composites it. Such a
+/// group's work covers only the pixels that can show: drawing is confined to its masks' reach within what its
+/// target keeps, and masking, matting, compositing and clearing cover what was drawn there. Inside a
 /// shape layer, each fill and stroke paints every path above it in its group and in the groups above it, after
 /// every trim below those paths; paints lower in the list are drawn first. The rasterizers, stroker, offscreen
 /// canvases, paths and tables are kept between frames: a steady frame allocates nothing.
@@ -25,8 +27,12 @@ public final class LottieRenderer {
     private let rasterizer = Rasterizer()
     private let masks = MaskRasterizer()
     private let stroker = Stroker()
-    /// Offscreen canvases of the current target's size, free for the next group that needs one.
+    /// Offscreen canvases of the current target's size, free for the next group that needs one; all transparent.
     private var free: [Canvas] = []
+    /// The pixels of the current target that can still show, to which drawing is confined, and the pixels drawing
+    /// has changed in it so far: what a group's later passes cover and what its canvas is cleared of.
+    private var clip = PixelBox.empty
+    private var touched = PixelBox.empty
     private var coverage: [Float] = []
     /// Kept between layers and frames, so that a steady frame allocates nothing once they have grown: the shape
     /// layer's contents, the paths a paint covers, a stroke in its own space and its outline, a mask's path, the
@@ -72,6 +78,8 @@ public final class LottieRenderer {
         drawsLeft = layerDrawBudget
         offscreenAlive = 0
         failure = nil
+        clip = canvas.pixelBox
+        touched = .empty
         drawComposition(animation.layers, animation, frame: frame, transform: transform, into: canvas, depth: 0)
         if let failure { throw failure }
     }
@@ -95,16 +103,26 @@ public final class LottieRenderer {
             return nil
         }
         offscreenAlive += bytes
-        if let c = free.popLast() {
-            c.clear(to: .clear)
-            return c
-        }
-        return Canvas(width: canvas.width, height: canvas.height)
+        return free.popLast() ?? Canvas(width: canvas.width, height: canvas.height)
     }
 
-    private func release(_ canvas: Canvas) {
+    /// Gives back a canvas, clearing `drawn`, all it was drawn on, so that it is transparent for the next group.
+    private func release(_ canvas: Canvas, drawn: PixelBox) {
+        canvas.clear(drawn)
         offscreenAlive -= LottieRenderer.offscreenBytes(width: canvas.width, height: canvas.height)
         free.append(canvas)
+    }
+
+    /// Runs `draw` with drawing confined to `region` of a fresh target, and returns the pixels it changed; the
+    /// current target's clip and changed pixels are as they were afterwards.
+    private func confined(to region: PixelBox, _ draw: () -> Void) -> PixelBox {
+        let saved = (clip, touched)
+        clip = region
+        touched = .empty
+        draw()
+        let drawn = touched
+        (clip, touched) = saved
+        return drawn
     }
 
     /// Counts one layer drawn; false (the frame failing) past the budget of layer draws.
@@ -141,34 +159,82 @@ public final class LottieRenderer {
                 drawContents(layer, animation, frame: frame, matrix: matrix, into: canvas, depth: depth)
                 continue
             }
+            // Only pixels within the masks' reach and the target's clip can show; outside them the group stays
+            // transparent, so a layer that cannot show is not drawn.
+            let region = maskReach(layer.masks, frame: frame, matrix: matrix)
+            guard !region.isEmpty else { continue }
             guard let group = acquire(like: canvas, for: layer) else { return }
-            drawContents(layer, animation, frame: frame, matrix: matrix, into: group, depth: depth)
-            if !layer.masks.isEmpty { applyMasks(layer.masks, frame: frame, matrix: matrix, to: group) }
-            if let source = matteSource, let mode = layer.matte {
-                guard let matte = acquire(like: canvas, for: source) else { return release(group) }
-                if frame >= source.inPoint && frame < source.outPoint, spendDraw(on: source) {
+            let drawn = confined(to: region) {
+                drawContents(layer, animation, frame: frame, matrix: matrix, into: group, depth: depth)
+            }
+            var box = drawn.intersection(region)
+            if !layer.masks.isEmpty, !box.isEmpty {
+                applyMasks(layer.masks, frame: frame, matrix: matrix, to: group, in: box)
+            }
+            if let source = matteSource, let mode = layer.matte, !box.isEmpty {
+                guard let matte = acquire(like: canvas, for: source) else { return release(group, drawn: drawn) }
+                let shown = confined(to: box) {
+                    guard frame >= source.inPoint && frame < source.outPoint, spendDraw(on: source) else { return }
                     let m = worldMatrix(source, in: layers, frame: frame).concatenating(transform)
                     let o = unitClamped(source.transform.opacity.scalar(at: frame) / 100)
                     drawContents(source, animation, frame: frame, matrix: m, into: matte, depth: depth)
-                    if !source.masks.isEmpty { applyMasks(source.masks, frame: frame, matrix: m, to: matte) }
-                    if o < 1 { scale(matte, by: o) }
+                    let inside = touched.intersection(box)
+                    if !source.masks.isEmpty, !inside.isEmpty {
+                        applyMasks(source.masks, frame: frame, matrix: m, to: matte, in: inside)
+                    }
+                    if o < 1 { scale(matte, by: o, in: inside) }
                 }
-                applyMatte(matte, mode, to: group)
-                release(matte)
+                applyMatte(matte, mode, to: group, in: box)
+                // Where the matte is transparent, an alpha or luma matte leaves nothing.
+                if mode == .alpha || mode == .luma { box = box.intersection(shown) }
+                release(matte, drawn: shown)
             }
-            if layer.blendMode == .normal {
-                canvas.composite(group, in: canvas.pixelBox, opacity: opacity)
-            } else {
-                LottieRenderer.blend(group, onto: canvas, layer.blendMode, opacity: opacity)
+            if !box.isEmpty {
+                if layer.blendMode == .normal {
+                    canvas.composite(group, in: box, opacity: opacity)
+                } else {
+                    LottieRenderer.blend(group, onto: canvas, layer.blendMode, opacity: opacity, in: box)
+                }
+                touched = touched.union(box)
             }
-            release(group)
+            release(group, drawn: drawn)
         }
+    }
+
+    /// The pixels of the current clip where a layer's masks can leave anything: all of the clip without masks,
+    /// else what the masks added (each within its path's bounds, or everywhere inverted) less what an intersected
+    /// mask leaves out. Subtracted masks are not followed, only ever giving a larger box.
+    private func maskReach(_ list: [Mask], frame: Double, matrix: AffineTransform) -> PixelBox {
+        guard let first = list.first else { return clip }
+        var reach = first.mode == .subtract || first.mode == .none ? clip : .empty
+        for mask in list where mask.mode == .add || mask.mode == .intersect {
+            let support: PixelBox
+            if !(unitClamped(mask.opacity.scalar(at: frame) / 100) > 0) {
+                support = .empty
+            } else if mask.inverted {
+                support = clip
+            } else {
+                maskPath.removeAll(keepingCapacity: true)
+                mask.path.append(at: frame, to: &maskPath, reversed: false, transform: .identity)
+                if maskPath.isEmpty {
+                    support = .empty
+                } else {
+                    let r = maskPath.controlPointBounds.boundingBox(through: matrix)
+                    // One pixel more on each side, against rounding between these bounds and the rasterizer's.
+                    support = r.minX.isFinite && r.minY.isFinite && r.maxX.isFinite && r.maxY.isFinite
+                        ? PixelBox(covering: r).outset(by: 1).intersection(clip) : clip
+                }
+            }
+            reach = mask.mode == .add ? reach.union(support) : reach.intersection(support)
+        }
+        return reach.intersection(clip)
     }
 
     /// Puts `source` (a layer's composited result) onto `canvas` with a separable blend mode, in premultiplied
     /// colour: co = cs·(1 − αb) + cb·(1 − αs) + αs·αb·B(Cb, Cs), αo = αs + αb − αs·αb (W3C Compositing and
     /// Blending, which lottie-web's renderers use), Cs and Cb being the colours before premultiplication.
-    static func blend(_ source: Canvas, onto canvas: Canvas, _ mode: LottieLayer.BlendMode, opacity: Double) {
+    static func blend(_ source: Canvas, onto canvas: Canvas, _ mode: LottieLayer.BlendMode, opacity: Double,
+                      in box: PixelBox) {
         let o = unitClamped(opacity)
         @inline(__always) func mix(_ cb: Double, _ cs: Double) -> Double {
             switch mode {
@@ -183,7 +249,9 @@ public final class LottieRenderer {
             default: return cs
             }
         }
-        for i in 0..<canvas.pixelCount {
+        let box = box.intersection(canvas.pixelBox)
+        for y in box.minY..<box.maxY {
+            for i in (y * canvas.width + box.minX)..<(y * canvas.width + box.maxX) {
             let s = source.pixels[i]
             guard s >> 24 != 0 else { continue }
             let b = canvas.pixels[i]
@@ -196,6 +264,7 @@ public final class LottieRenderer {
             }
             let alpha = UInt32((Swift.min(1, sa + ba - sa * ba) * 255).rounded()) << 24
             canvas.pixels[i] = alpha | channel(16) | channel(8) | channel(0)
+            }
         }
     }
 
@@ -223,8 +292,9 @@ public final class LottieRenderer {
         switch layer.kind {
         case .null: return
         case .solid(let color, let w, let h):
-            rasterizer.fill(Path.rect(Rect(x: 0, y: 0, width: w, height: h)), transform: matrix, color: color,
-                            into: canvas)
+            let drawn = rasterizer.fill(Path.rect(Rect(x: 0, y: 0, width: w, height: h)), transform: matrix,
+                                        color: color, clip: clip.rect, into: canvas)
+            touched = touched.union(drawn)
         case .precomp(let id, let w, let h):
             guard let layers = animation.precomps[id] else { return }
             var time = (frame - layer.startTime) / layer.stretch
@@ -238,16 +308,26 @@ public final class LottieRenderer {
                                        depth: depth + 1)
             }
             // A precomposition shows only what lies inside its own bounds, as in After Effects.
-            guard let group = acquire(like: canvas, for: layer) else { return }
-            drawComposition(layers, animation, frame: time, transform: matrix, into: group, depth: depth + 1)
-            clip(group, to: Rect(x: 0, y: 0, width: w, height: h), matrix: matrix)
-            canvas.composite(group, in: canvas.pixelBox)
-            release(group)
+            let bounds = Rect(x: 0, y: 0, width: w, height: h)
+            let region = PixelBox(covering: bounds.boundingBox(through: matrix)).outset(by: 1).intersection(clip)
+            guard !region.isEmpty, let group = acquire(like: canvas, for: layer) else { return }
+            let drawn = confined(to: region) {
+                drawComposition(layers, animation, frame: time, transform: matrix, into: group, depth: depth + 1)
+            }
+            let box = drawn.intersection(region)
+            if !box.isEmpty {
+                clip(group, to: bounds, matrix: matrix, in: box)
+                canvas.composite(group, in: box)
+                touched = touched.union(box)
+            }
+            release(group, drawn: drawn)
         case .image(let id):
             guard let image = animation.images[id], let bitmap = image.bitmap else { return }
             // A picture of another shape than its box is cut to the box (exactly so unless the layer is turned).
-            let clip = PixelBox(covering: image.box(of: bitmap).boundingBox(through: matrix)).intersection(canvas.pixelBox)
-            canvas.draw(bitmap, transform: image.placement(of: bitmap).concatenating(matrix), clip: clip)
+            // Not confined to the clip: where a row starts changes how the picture is sampled along it.
+            let box = PixelBox(covering: image.box(of: bitmap).boundingBox(through: matrix)).intersection(canvas.pixelBox)
+            canvas.draw(bitmap, transform: image.placement(of: bitmap).concatenating(matrix), clip: box)
+            touched = touched.union(box)
         case .shape(let items):
             scene.reset()
             scene.collect(items, frame: frame, matrix: matrix, opacity: 1)
@@ -315,9 +395,10 @@ public final class LottieRenderer {
         guard alpha > 0 else { return }
         switch paint {
         case .color(let c):
-            rasterizer.fill(path, transform: transform,
-                            color: LottieRenderer.color(c.sample(at: frame)).withAlphaMultiplied(by: alpha),
-                            rule: rule, into: canvas)
+            let drawn = rasterizer.fill(path, transform: transform,
+                                        color: LottieRenderer.color(c.sample(at: frame)).withAlphaMultiplied(by: alpha),
+                                        rule: rule, clip: clip.rect, into: canvas)
+            touched = touched.union(drawn)
         case .gradient(let g):
             guard let inverse = group.inverted else { return }
             ramp.update(g, frame: frame, alpha: alpha)
@@ -347,7 +428,9 @@ public final class LottieRenderer {
                     if radius <= 0 {
                         t = 1
                     } else if focus == s {
-                        t = (q - s).length / radius
+                        // (q − s).length, written out so that it inlines.
+                        let dx = q.x - s.x, dy = q.y - s.y
+                        t = (dx * dx + dy * dy).squareRoot() / radius
                     } else {
                         let f = q - focus, fd = f.dot(d)
                         t = (fd - (fd * fd - a * f.dot(f)).squareRoot()) / a
@@ -362,21 +445,26 @@ public final class LottieRenderer {
         }
     }
 
-    /// Fills `path` (pixel coordinates) with a colour computed per pixel at its centre.
+    /// Fills `path` (pixel coordinates) with a colour computed per pixel at its centre, within the clip.
     private func shade(_ path: Path, rule: FillRule, into canvas: Canvas, color: (Point) -> UInt32) {
+        // The mask covers the path's box whatever the clip, so that its coverage is the same either way.
         guard let box = pixelBox(of: path, in: canvas) else { return }
-        guard let mask = masks.fill(path, transform: AffineTransform(translationX: -Double(box.minX),
+        let shown = box.intersection(clip)
+        guard !shown.isEmpty,
+              let mask = masks.fill(path, transform: AffineTransform(translationX: -Double(box.minX),
                                                                      y: -Double(box.minY)),
-                                    rule: rule, width: box.width, height: box.height) else { return }
-        for y in 0..<box.height {
+                                    rule: rule, width: box.width, height: box.height,
+                                    rows: (shown.minY - box.minY)..<(shown.maxY - box.minY)) else { return }
+        for y in (shown.minY - box.minY)..<(shown.maxY - box.minY) {
             let row = canvas.pixels + ((box.minY + y) * canvas.width + box.minX)
-            for x in 0..<box.width {
+            for x in (shown.minX - box.minX)..<(shown.maxX - box.minX) {
                 let c = UInt32(mask[y * box.width + x])
                 guard c > 0 else { continue }
                 let src = color(Point(Double(box.minX + x) + 0.5, Double(box.minY + y) + 0.5))
                 row[x] = Pixel.sourceOver(c == 255 ? src : Pixel.scale(src, by: c), row[x])
             }
         }
+        touched = touched.union(shown)
     }
 
     private func pixelBox(of path: Path, in canvas: Canvas) -> PixelBox? {
@@ -398,9 +486,10 @@ public final class LottieRenderer {
 
     // MARK: Masks and mattes
 
-    private func applyMasks(_ list: [Mask], frame: Double, matrix: AffineTransform, to canvas: Canvas) {
-        let n = canvas.pixelCount
-        if coverage.count != n { coverage = [Float](repeating: 0, count: n) }
+    /// Multiplies the pixels of `box` by the masks' combined coverage.
+    private func applyMasks(_ list: [Mask], frame: Double, matrix: AffineTransform, to canvas: Canvas, in box: PixelBox) {
+        let w = box.width, n = w * box.height, stride = canvas.width
+        if coverage.count < n { coverage = [Float](repeating: 0, count: n) }
         let initial: Float = list.first.map { $0.mode == .subtract || $0.mode == .none } ?? false ? 1 : 0
         coverage.withUnsafeMutableBufferPointer { acc in
             acc.update(repeating: initial)
@@ -409,57 +498,82 @@ public final class LottieRenderer {
                 maskPath.removeAll(keepingCapacity: true)
                 mask.path.append(at: frame, to: &maskPath, reversed: false, transform: .identity)
                 let bytes = maskPath.isEmpty ? nil
-                    : masks.fill(maskPath, transform: matrix, width: canvas.width, height: canvas.height)
-                for i in 0..<n {
-                    var m = Float(bytes?[i] ?? 0) / 255
-                    if mask.inverted { m = 1 - m }
-                    m *= o
-                    switch mask.mode {
-                    case .add: acc[i] = acc[i] + m - acc[i] * m
-                    case .subtract: acc[i] *= 1 - m
-                    case .intersect: acc[i] *= m
-                    case .none: break
+                    : masks.fill(maskPath, transform: matrix, width: canvas.width, height: canvas.height,
+                                 rows: box.minY..<box.maxY)
+                for y in 0..<box.height {
+                    let row = bytes.map { $0 + ((box.minY + y) * stride + box.minX) }
+                    for x in 0..<w {
+                        let i = y * w + x
+                        var m = Float(row?[x] ?? 0) / 255
+                        if mask.inverted { m = 1 - m }
+                        m *= o
+                        switch mask.mode {
+                        case .add: acc[i] = acc[i] + m - acc[i] * m
+                        case .subtract: acc[i] *= 1 - m
+                        case .intersect: acc[i] *= m
+                        case .none: break
+                        }
                     }
                 }
             }
-            for i in 0..<n {
-                let a = UInt32((acc[i] * 255).rounded())
+            for y in 0..<box.height {
+                let row = canvas.pixels + ((box.minY + y) * stride + box.minX)
+                for x in 0..<w {
+                    let a = LottieRenderer.rounded(acc[y * w + x] * 255)
+                    if a < 255 { row[x] = a == 0 ? 0 : Pixel.scale(row[x], by: a) }
+                }
+            }
+        }
+    }
+
+    /// `v.rounded()` (halves away from zero) for 0 ≤ v < 2³¹, without the library call it compiles to: the
+    /// fraction `v − ⌊v⌋` is exact, so comparing it with a half rounds exactly as `roundf` does.
+    @inline(__always)
+    static func rounded(_ v: Float) -> UInt32 {
+        let t = Int32(v)
+        return UInt32(t) &+ (v - Float(t) >= 0.5 ? 1 : 0)
+    }
+
+    /// Keeps only what lies inside `rect` (mapped through `matrix`), with anti-aliased sides, in the pixels of
+    /// `box`: a precomposition's bounds, as a single added mask would keep them.
+    private func clip(_ canvas: Canvas, to rect: Rect, matrix: AffineTransform, in box: PixelBox) {
+        maskPath.removeAll(keepingCapacity: true)
+        maskPath.addRect(rect)
+        let bytes = masks.fill(maskPath, transform: matrix, width: canvas.width, height: canvas.height,
+                               rows: box.minY..<box.maxY)
+        for y in box.minY..<box.maxY {
+            for i in (y * canvas.width + box.minX)..<(y * canvas.width + box.maxX) {
+                let a = UInt32(bytes?[i] ?? 0)
                 if a < 255 { canvas.pixels[i] = a == 0 ? 0 : Pixel.scale(canvas.pixels[i], by: a) }
             }
         }
     }
 
-    /// Keeps only what lies inside `rect` (mapped through `matrix`), with anti-aliased sides: a precomposition's
-    /// bounds, as a single added mask would keep them.
-    private func clip(_ canvas: Canvas, to rect: Rect, matrix: AffineTransform) {
-        maskPath.removeAll(keepingCapacity: true)
-        maskPath.addRect(rect)
-        let bytes = masks.fill(maskPath, transform: matrix, width: canvas.width, height: canvas.height)
-        for i in 0..<canvas.pixelCount {
-            let a = UInt32(bytes?[i] ?? 0)
-            if a < 255 { canvas.pixels[i] = a == 0 ? 0 : Pixel.scale(canvas.pixels[i], by: a) }
-        }
-    }
-
-    private func applyMatte(_ matte: Canvas, _ mode: LottieLayer.Matte, to canvas: Canvas) {
-        for i in 0..<canvas.pixelCount {
-            let p = matte.pixels[i]
-            var a: UInt32
-            switch mode {
-            case .alpha, .alphaInverted: a = p >> 24
-            case .luma, .lumaInverted:
-                // Luminance of the premultiplied colour: transparent counts as black, as After Effects has it.
-                let r = Double((p >> 16) & 0xFF), g = Double((p >> 8) & 0xFF), b = Double(p & 0xFF)
-                a = UInt32(Swift.min(255, (0.2125 * r + 0.7154 * g + 0.0721 * b).rounded()))
+    private func applyMatte(_ matte: Canvas, _ mode: LottieLayer.Matte, to canvas: Canvas, in box: PixelBox) {
+        for y in box.minY..<box.maxY {
+            for i in (y * canvas.width + box.minX)..<(y * canvas.width + box.maxX) {
+                let p = matte.pixels[i]
+                var a: UInt32
+                switch mode {
+                case .alpha, .alphaInverted: a = p >> 24
+                case .luma, .lumaInverted:
+                    // Luminance of the premultiplied colour: transparent counts as black, as After Effects has it.
+                    let r = Double((p >> 16) & 0xFF), g = Double((p >> 8) & 0xFF), b = Double(p & 0xFF)
+                    a = UInt32(Swift.min(255, (0.2125 * r + 0.7154 * g + 0.0721 * b).rounded()))
+                }
+                if mode == .alphaInverted || mode == .lumaInverted { a = 255 - a }
+                if a < 255 { canvas.pixels[i] = a == 0 ? 0 : Pixel.scale(canvas.pixels[i], by: a) }
             }
-            if mode == .alphaInverted || mode == .lumaInverted { a = 255 - a }
-            if a < 255 { canvas.pixels[i] = a == 0 ? 0 : Pixel.scale(canvas.pixels[i], by: a) }
         }
     }
 
-    private func scale(_ canvas: Canvas, by opacity: Double) {
+    private func scale(_ canvas: Canvas, by opacity: Double, in box: PixelBox) {
         let a = UInt32((opacity * 255).rounded())
-        for i in 0..<canvas.pixelCount { canvas.pixels[i] = Pixel.scale(canvas.pixels[i], by: a) }
+        for y in box.minY..<box.maxY {
+            for i in (y * canvas.width + box.minX)..<(y * canvas.width + box.maxX) {
+                canvas.pixels[i] = Pixel.scale(canvas.pixels[i], by: a)
+            }
+        }
     }
 }
 
@@ -507,8 +621,12 @@ struct GradientRamp {
         }
     }
 
+    /// The colour at `t`, clamped to 0…1, from the nearest of the table's entries (halves rounded up, as
+    /// `rounded()` does, but without its library call: the fraction `v − ⌊v⌋` is exact).
+    @inline(__always)
     func pixel(at t: Double) -> UInt32 {
-        let i = t.isNaN ? 0 : Int((Swift.min(Swift.max(t, 0), 1) * 255).rounded())
-        return table[i]
+        let v = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), 1) * 255
+        let i = Int(v)
+        return table[v - Double(i) >= 0.5 ? i + 1 : i]
     }
 }

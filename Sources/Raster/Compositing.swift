@@ -36,6 +36,14 @@ public struct PixelBox: Hashable, Sendable, CustomStringConvertible {
         return b.isEmpty ? .empty : b
     }
 
+    /// The smallest box holding both; an empty box adds nothing.
+    public func union(_ o: PixelBox) -> PixelBox {
+        if isEmpty { return o }
+        if o.isEmpty { return self }
+        return PixelBox(minX: Swift.min(minX, o.minX), minY: Swift.min(minY, o.minY),
+                        maxX: Swift.max(maxX, o.maxX), maxY: Swift.max(maxY, o.maxY))
+    }
+
     /// The box grown by `d` pixels on every side.
     public func outset(by d: Int) -> PixelBox {
         isEmpty ? self : PixelBox(minX: minX - d, minY: minY - d, maxX: maxX + d, maxY: maxY + d)

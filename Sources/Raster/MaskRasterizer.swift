@@ -43,10 +43,15 @@ public final class MaskRasterizer {
     /// `Path.controlPointBounds` does: a caller that keeps them (a glyph outline) saves a pass over the path.
     /// Returns nil, drawing nothing, when the box is empty, or when a coordinate is not finite or lies beyond
     /// `Rasterizer.maxCoordinate`.
+    ///
+    /// `rows`, when given, are the only rows the caller reads: the others are left as they were, which saves
+    /// sweeping a large mask of which a small part is wanted. The rows given hold exactly the bytes a whole fill
+    /// would.
     public func fill(_ path: Path, transform: AffineTransform = .identity, rule: FillRule = .nonZero,
-                     width: Int, height: Int, bounds: Rect? = nil) -> UnsafePointer<UInt8>? {
+                     width: Int, height: Int, bounds: Rect? = nil, rows: Range<Int>? = nil) -> UnsafePointer<UInt8>? {
         guard width > 0, height > 0, width <= MaskRasterizer.maxSide, height <= MaskRasterizer.maxSide,
               let box = MaskRasterizer.mappedBox(path, transform, bounds) else { return nil }
+        let wanted = rows.map { $0.clamped(to: 0..<height) } ?? 0..<height
         let count = width &* height
         if count > maskCapacity {
             mask.deallocate()
@@ -66,14 +71,59 @@ public final class MaskRasterizer {
             }
             var sink = InteriorCells(cells: interior, stride: width &+ 2, maxX: w, maxY: h)
             path.flattenForFill(transform: transform, tolerance: tol, into: &sink)
-            CoverageSweep.rows(interior, stride: width &+ 2, width: width, from: 0, to: height &- 1, rule: rule,
-                               into: mask)
+            guard rows != nil else {
+                CoverageSweep.rows(interior, stride: width &+ 2, width: width, from: 0, to: height &- 1, rule: rule,
+                                   into: mask)
+                return UnsafePointer(mask)
+            }
+            // Edges stay within the rows of the path's box (one more each side against rounding); rows outside it
+            // hold no cells and sweep to zero bytes, and its rows outside those wanted only need their cells cleared.
+            let first = Swift.max(0, Int(Swift.max(box.minY, 0)) &- 1)
+            let last = Swift.min(height &- 1, CoverageCells.lastIndex(Swift.min(box.maxY, h)) &+ 1)
+            MaskRasterizer.sweep(interior, stride: width &+ 2, width: width, rows: first...last, wanted: wanted,
+                                 rule: rule, into: mask)
         } else {
             cells.begin(area: ClipBox(minX: 0, minY: 0, maxX: w, maxY: h))
             path.flattenForFill(transform: transform, tolerance: tol, into: &cells)
-            CoverageSweep.write(cells: &cells, rule: rule, width: width, height: height, into: mask)
+            guard rows != nil else {
+                CoverageSweep.write(cells: &cells, rule: rule, width: width, height: height, into: mask)
+                return UnsafePointer(mask)
+            }
+            if cells.isEmpty {
+                (mask + wanted.lowerBound &* width).update(repeating: 0, count: wanted.count &* width)
+                return UnsafePointer(mask)
+            }
+            // The cells' origin is the mask's (0, 0), so their rows are the mask's.
+            let first = Swift.max(cells.minRow, 0), last = Swift.min(cells.maxRow, height &- 1)
+            (cells.bits + first &* cells.wordsPerRow).update(repeating: 0,
+                                                             count: (last &- first &+ 1) &* cells.wordsPerRow)
+            MaskRasterizer.sweep(cells.cells, stride: cells.stride, width: width, rows: first...last, wanted: wanted,
+                                 rule: rule, into: mask)
         }
         return UnsafePointer(mask)
+    }
+
+    /// Sweeps the wanted rows among `rows` (those that may hold cells), zeroes the wanted rows outside them in the
+    /// mask, and clears the cells of the unwanted ones, restoring the all-zero cells a fill starts from.
+    private static func sweep(_ cells: UnsafeMutablePointer<Int32>, stride: Int, width: Int, rows: ClosedRange<Int>,
+                              wanted: Range<Int>, rule: FillRule, into mask: UnsafeMutablePointer<UInt8>) {
+        guard !wanted.isEmpty else {
+            (cells + rows.lowerBound &* stride).update(repeating: 0, count: rows.count &* stride)
+            return
+        }
+        let a = Swift.max(rows.lowerBound, wanted.lowerBound), b = Swift.min(rows.upperBound, wanted.upperBound &- 1)
+        if a > b {
+            (mask + wanted.lowerBound &* width).update(repeating: 0, count: wanted.count &* width)
+            (cells + rows.lowerBound &* stride).update(repeating: 0, count: rows.count &* stride)
+            return
+        }
+        if wanted.lowerBound < a { (mask + wanted.lowerBound &* width).update(repeating: 0, count: (a &- wanted.lowerBound) &* width) }
+        if b &+ 1 < wanted.upperBound {
+            (mask + (b &+ 1) &* width).update(repeating: 0, count: (wanted.upperBound &- b &- 1) &* width)
+        }
+        if rows.lowerBound < a { (cells + rows.lowerBound &* stride).update(repeating: 0, count: (a &- rows.lowerBound) &* stride) }
+        if b < rows.upperBound { (cells + (b &+ 1) &* stride).update(repeating: 0, count: (rows.upperBound &- b) &* stride) }
+        CoverageSweep.rows(cells, stride: stride, width: width, from: a, to: b, rule: rule, into: mask)
     }
 
     /// How far, in pixels, a path's mapped bounds may pass the box's sides and still count as inside: rounding
