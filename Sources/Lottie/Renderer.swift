@@ -41,6 +41,8 @@ public final class LottieRenderer {
     private var combined = Path(), local = Path(), outline = Path(), maskPath = Path()
     private var dashes: [Double] = []
     private var ramp = GradientRamp()
+    /// One row of a gradient's table entries.
+    private var gradientRow: [Int32] = []
     /// The current frame's budgets: layer draws left, bytes of offscreen canvases alive, and the first budget
     /// passed, after which nothing more is drawn.
     private var drawsLeft = 0
@@ -316,7 +318,11 @@ public final class LottieRenderer {
             }
             let box = drawn.intersection(region)
             if !box.isEmpty {
-                clip(group, to: bounds, matrix: matrix, in: box)
+                // Pixels wholly inside the bounds keep all they have: an upright rectangle holding the box clips nothing.
+                let mapped = bounds.boundingBox(through: matrix), r = box.rect
+                let inside = matrix.b == 0 && matrix.c == 0 && mapped.minX <= r.minX && mapped.minY <= r.minY
+                    && mapped.maxX >= r.maxX && mapped.maxY >= r.maxY
+                if !inside { clip(group, to: bounds, matrix: matrix, in: box) }
                 canvas.composite(group, in: box)
                 touched = touched.union(box)
             }
@@ -415,38 +421,18 @@ public final class LottieRenderer {
                 let angle = atan2(e.y - s.y, e.x - s.x) + g.highlightAngle.scalar(at: frame) * .pi / 180
                 if h.isFinite, angle.isFinite, h != 0 { focus = s + Point(cos(angle), sin(angle)) * (radius * h) }
             }
-            // For the conical gradient: |q − t·d| = t·radius, q and d measured from the focus, solved for t ≥ 0.
-            let d = s - focus, a = d.dot(d) - radius * radius
+            let place = GradientPlacement(inverse: inverse, isRadial: g.isRadial, start: s, end: e, radius: radius,
+                                          focus: focus)
             if transform != .identity {
                 maskPath.removeAll(keepingCapacity: true)
                 for element in path.elements { maskPath.append(LottieRenderer.map(element, transform)) }
             }
-            shade(transform == .identity ? path : maskPath, rule: rule, into: canvas) { p in
-                let q = inverse.apply(p)
-                let t: Double
-                if g.isRadial {
-                    if radius <= 0 {
-                        t = 1
-                    } else if focus == s {
-                        // (q − s).length, written out so that it inlines.
-                        let dx = q.x - s.x, dy = q.y - s.y
-                        t = (dx * dx + dy * dy).squareRoot() / radius
-                    } else {
-                        let f = q - focus, fd = f.dot(d)
-                        t = (fd - (fd * fd - a * f.dot(f)).squareRoot()) / a
-                    }
-                } else {
-                    let d = e - s
-                    let len2 = d.dot(d)
-                    t = len2 > 0 ? (q - s).dot(d) / len2 : 0
-                }
-                return ramp.pixel(at: t)
-            }
+            shade(transform == .identity ? path : maskPath, rule: rule, place, into: canvas)
         }
     }
 
-    /// Fills `path` (pixel coordinates) with a colour computed per pixel at its centre, within the clip.
-    private func shade(_ path: Path, rule: FillRule, into canvas: Canvas, color: (Point) -> UInt32) {
+    /// Fills `path` (pixel coordinates) with a gradient's colour at each pixel's centre, within the clip.
+    private func shade(_ path: Path, rule: FillRule, _ place: GradientPlacement, into canvas: Canvas) {
         // The mask covers the path's box whatever the clip, so that its coverage is the same either way.
         guard let box = pixelBox(of: path, in: canvas) else { return }
         let shown = box.intersection(clip)
@@ -455,13 +441,25 @@ public final class LottieRenderer {
                                                                      y: -Double(box.minY)),
                                     rule: rule, width: box.width, height: box.height,
                                     rows: (shown.minY - box.minY)..<(shown.maxY - box.minY)) else { return }
-        for y in (shown.minY - box.minY)..<(shown.maxY - box.minY) {
-            let row = canvas.pixels + ((box.minY + y) * canvas.width + box.minX)
-            for x in (shown.minX - box.minX)..<(shown.maxX - box.minX) {
-                let c = UInt32(mask[y * box.width + x])
-                guard c > 0 else { continue }
-                let src = color(Point(Double(box.minX + x) + 0.5, Double(box.minY + y) + 0.5))
-                row[x] = Pixel.sourceOver(c == 255 ? src : Pixel.scale(src, by: c), row[x])
+        if gradientRow.count < shown.width { gradientRow = [Int32](repeating: 0, count: shown.width) }
+        let ramp = self.ramp
+        gradientRow.withUnsafeMutableBufferPointer { entries in
+            let entry = entries.baseAddress!
+            for y in shown.minY..<shown.maxY {
+                place.entries(y: y, from: shown.minX, count: shown.width, into: entry)
+                let row = canvas.pixels + (y * canvas.width + shown.minX)
+                let coverage = mask + ((y - box.minY) * box.width + (shown.minX - box.minX))
+                for x in 0..<shown.width {
+                    let c = UInt32(coverage[x])
+                    guard c > 0 else { continue }
+                    let src = ramp.pixel(entry: entry[x])
+                    if c == 255 {
+                        // An opaque colour over anything is itself, as source-over would compute it.
+                        row[x] = src >> 24 == 255 ? src : Pixel.sourceOver(src, row[x])
+                    } else {
+                        row[x] = Pixel.sourceOver(Pixel.scale(src, by: c), row[x])
+                    }
+                }
             }
         }
         touched = touched.union(shown)
@@ -621,12 +619,93 @@ struct GradientRamp {
         }
     }
 
-    /// The colour at `t`, clamped to 0…1, from the nearest of the table's entries (halves rounded up, as
-    /// `rounded()` does, but without its library call: the fraction `v − ⌊v⌋` is exact).
+    /// The colour of an entry from `entry(_:)`.
     @inline(__always)
-    func pixel(at t: Double) -> UInt32 {
-        let v = t.isNaN ? 0 : Swift.min(Swift.max(t, 0), 1) * 255
-        let i = Int(v)
-        return table[v - Double(i) >= 0.5 ? i + 1 : i]
+    func pixel(entry i: Int32) -> UInt32 { table[Int(i)] }
+
+    /// The table's entry for `t`: t clamped to 0…1 (NaN taken as 0), times 255, rounded with halves up, as
+    /// `rounded()` does. Without its library call, and without a conversion that could trap, so that a loop of
+    /// them can run as vector instructions: adding 1.5·2⁵² rounds to the nearest integer (halves to even) and leaves
+    /// it in the low bits; the difference from the rounded value is exact, and a half left over is rounded up.
+    @inline(__always)
+    static func entry(_ t: Double) -> Int32 {
+        let v = t != t ? 0 : Swift.min(Swift.max(t, 0), 1) * 255
+        let shifted = v + 6_755_399_441_055_744.0
+        let n = Int32(truncatingIfNeeded: shifted.bitPattern)
+        return v - (shifted - 6_755_399_441_055_744.0) >= 0.5 ? n &+ 1 : n
+    }
+}
+
+/// Where pixels fall along a gradient, as entries of its `GradientRamp`: t runs from 0 at the start (or a radial
+/// gradient's focus) to 1 at the end (or its circle). A row at a time, with the arithmetic a single point would
+/// get, in a loop the compiler can turn into vector instructions.
+struct GradientPlacement {
+    enum Kind { case constant(Double), linear, circle, conical }
+    /// From pixels to the gradient's space.
+    let inverse: AffineTransform
+    let kind: Kind
+    /// The start (a radial gradient's centre) and, for a linear gradient, the vector to the end and its squared
+    /// length; for a radial one, the radius, the focus, the centre measured from the focus and `a` below.
+    let start: Point, along: Point, scalar: Double, focus: Point
+
+    init(inverse: AffineTransform, isRadial: Bool, start s: Point, end e: Point, radius: Double, focus: Point) {
+        self.inverse = inverse
+        self.start = s
+        self.focus = focus
+        if isRadial {
+            // For the conical gradient: |q − t·d| = t·radius, q and d measured from the focus, solved for t ≥ 0.
+            let d = s - focus
+            along = d
+            if radius <= 0 {
+                kind = .constant(1); scalar = 0
+            } else if focus == s {
+                kind = .circle; scalar = radius
+            } else {
+                kind = .conical; scalar = d.dot(d) - radius * radius
+            }
+        } else {
+            let d = e - s
+            along = d
+            scalar = d.dot(d)
+            kind = scalar > 0 ? .linear : .constant(0)
+        }
+    }
+
+    /// The entries of `count` pixels of row `y` from column `x0`.
+    func entries(y: Int, from x0: Int, count: Int, into out: UnsafeMutablePointer<Int32>) {
+        let m = inverse, s = start, d = along, k = scalar, f0 = focus
+        let py = Double(y) + 0.5
+        // Columns counted in 32 bits: converting those to doubles is a vector instruction at every CPU level, and
+        // a double stepped by one would keep the loop from being vectorised at all.
+        let first = Int32(truncatingIfNeeded: x0), n = Int32(truncatingIfNeeded: count)
+        var i: Int32 = 0
+        switch kind {
+        case .constant(let t):
+            out.update(repeating: GradientRamp.entry(t), count: count)
+        case .linear:
+            while i < n {
+                let px = Double(first &+ i) + 0.5
+                let qx = m.a * px + m.c * py + m.tx, qy = m.b * px + m.d * py + m.ty
+                out[Int(i)] = GradientRamp.entry(((qx - s.x) * d.x + (qy - s.y) * d.y) / k)
+                i &+= 1
+            }
+        case .circle:
+            while i < n {
+                let px = Double(first &+ i) + 0.5
+                let qx = m.a * px + m.c * py + m.tx, qy = m.b * px + m.d * py + m.ty
+                let dx = qx - s.x, dy = qy - s.y
+                out[Int(i)] = GradientRamp.entry((dx * dx + dy * dy).squareRoot() / k)
+                i &+= 1
+            }
+        case .conical:
+            while i < n {
+                let px = Double(first &+ i) + 0.5
+                let qx = m.a * px + m.c * py + m.tx, qy = m.b * px + m.d * py + m.ty
+                let fx = qx - f0.x, fy = qy - f0.y
+                let fd = fx * d.x + fy * d.y
+                out[Int(i)] = GradientRamp.entry((fd - (fd * fd - k * (fx * fx + fy * fy)).squareRoot()) / k)
+                i &+= 1
+            }
+        }
     }
 }
