@@ -440,7 +440,7 @@ public final class LottieRenderer {
               let mask = masks.fill(path, transform: AffineTransform(translationX: -Double(box.minX),
                                                                      y: -Double(box.minY)),
                                     rule: rule, width: box.width, height: box.height,
-                                    rows: (shown.minY - box.minY)..<(shown.maxY - box.minY)) else { return }
+                                    window: shown.offsetBy(dx: -box.minX, dy: -box.minY)) else { return }
         if gradientRow.count < shown.width { gradientRow = [Int32](repeating: 0, count: shown.width) }
         let ramp = self.ramp
         gradientRow.withUnsafeMutableBufferPointer { entries in
@@ -497,7 +497,7 @@ public final class LottieRenderer {
                 mask.path.append(at: frame, to: &maskPath, reversed: false, transform: .identity)
                 let bytes = maskPath.isEmpty ? nil
                     : masks.fill(maskPath, transform: matrix, width: canvas.width, height: canvas.height,
-                                 rows: box.minY..<box.maxY)
+                                 window: box)
                 for y in 0..<box.height {
                     let row = bytes.map { $0 + ((box.minY + y) * stride + box.minX) }
                     for x in 0..<w {
@@ -538,7 +538,7 @@ public final class LottieRenderer {
         maskPath.removeAll(keepingCapacity: true)
         maskPath.addRect(rect)
         let bytes = masks.fill(maskPath, transform: matrix, width: canvas.width, height: canvas.height,
-                               rows: box.minY..<box.maxY)
+                               window: box)
         for y in box.minY..<box.maxY {
             for i in (y * canvas.width + box.minX)..<(y * canvas.width + box.maxX) {
                 let a = UInt32(bytes?[i] ?? 0)
