@@ -34,6 +34,9 @@ public final class LottieRenderer {
     private var clip = PixelBox.empty
     private var touched = PixelBox.empty
     private var coverage: [Float] = []
+    /// A mask's coverage for each of its bytes, and one mask's alpha for each.
+    private var maskTable = [Float](repeating: 0, count: 256)
+    private var maskAlpha = [UInt8](repeating: 0, count: 256)
     /// Kept between layers and frames, so that a steady frame allocates nothing once they have grown: the shape
     /// layer's contents, the paths a paint covers, a stroke in its own space and its outline, a mask's path, the
     /// dash lengths, a gradient's stop values and colour table.
@@ -485,12 +488,17 @@ public final class LottieRenderer {
     // MARK: Masks and mattes
 
     /// Multiplies the pixels of `box` by the masks' combined coverage.
+    ///
+    /// Each mask's contribution depends only on its coverage byte, so it is worked out once per byte value into a
+    /// table, with the arithmetic a pixel would get; one mask alone (most files) goes from byte to alpha directly.
     private func applyMasks(_ list: [Mask], frame: Double, matrix: AffineTransform, to canvas: Canvas, in box: PixelBox) {
         let w = box.width, n = w * box.height, stride = canvas.width
-        if coverage.count < n { coverage = [Float](repeating: 0, count: n) }
         let initial: Float = list.first.map { $0.mode == .subtract || $0.mode == .none } ?? false ? 1 : 0
+        var active = 0
+        for mask in list where mask.mode != .none { active += 1 }
+        if active > 1, coverage.count < n { coverage = [Float](repeating: 0, count: n) }
         coverage.withUnsafeMutableBufferPointer { acc in
-            acc.update(repeating: initial)
+            if active > 1 { acc.update(repeating: initial) }
             for mask in list where mask.mode != .none {
                 let o = Float(unitClamped(mask.opacity.scalar(at: frame) / 100))
                 maskPath.removeAll(keepingCapacity: true)
@@ -498,21 +506,45 @@ public final class LottieRenderer {
                 let bytes = maskPath.isEmpty ? nil
                     : masks.fill(maskPath, transform: matrix, width: canvas.width, height: canvas.height,
                                  window: box)
-                for y in 0..<box.height {
-                    let row = bytes.map { $0 + ((box.minY + y) * stride + box.minX) }
-                    for x in 0..<w {
-                        let i = y * w + x
-                        var m = Float(row?[x] ?? 0) / 255
+                maskTable.withUnsafeMutableBufferPointer { table in
+                    for c in 0..<256 {
+                        var m = Float(c) / 255
                         if mask.inverted { m = 1 - m }
-                        m *= o
-                        switch mask.mode {
-                        case .add: acc[i] = acc[i] + m - acc[i] * m
-                        case .subtract: acc[i] *= 1 - m
-                        case .intersect: acc[i] *= m
-                        case .none: break
-                        }
+                        table[c] = m * o
                     }
                 }
+                if active == 1 {
+                    // The combined coverage is this mask's over the initial value: an alpha for each byte.
+                    maskAlpha.withUnsafeMutableBufferPointer { alpha in
+                        for c in 0..<256 {
+                            let a = LottieRenderer.combine(initial, maskTable[c], mask.mode)
+                            alpha[c] = UInt8(truncatingIfNeeded: LottieRenderer.rounded(a * 255))
+                        }
+                    }
+                    maskAlpha.withUnsafeBufferPointer { alpha in
+                        for y in box.minY..<box.maxY {
+                            let row = canvas.pixels + (y * stride + box.minX)
+                            let src = bytes.map { $0 + (y * stride + box.minX) }
+                            for x in 0..<w {
+                                let a = UInt32(alpha[Int(src?[x] ?? 0)])
+                                if a < 255 { row[x] = a == 0 ? 0 : Pixel.scale(row[x], by: a) }
+                            }
+                        }
+                    }
+                    return
+                }
+                maskTable.withUnsafeBufferPointer { table in
+                    for y in 0..<box.height {
+                        let src = bytes.map { $0 + ((box.minY + y) * stride + box.minX) }
+                        let line = acc.baseAddress! + y * w
+                        for x in 0..<w { line[x] = LottieRenderer.combine(line[x], table[Int(src?[x] ?? 0)], mask.mode) }
+                    }
+                }
+            }
+            guard active > 1 else {
+                // No mask counts: the initial value everywhere.
+                if initial == 0 { for y in box.minY..<box.maxY { (canvas.pixels + (y * stride + box.minX)).update(repeating: 0, count: w) } }
+                return
             }
             for y in 0..<box.height {
                 let row = canvas.pixels + ((box.minY + y) * stride + box.minX)
@@ -521,6 +553,17 @@ public final class LottieRenderer {
                     if a < 255 { row[x] = a == 0 ? 0 : Pixel.scale(row[x], by: a) }
                 }
             }
+        }
+    }
+
+    /// A mask's coverage `m` combined into the coverage so far, `acc`.
+    @inline(__always)
+    static func combine(_ acc: Float, _ m: Float, _ mode: Mask.Mode) -> Float {
+        switch mode {
+        case .add: return acc + m - acc * m
+        case .subtract: return acc * (1 - m)
+        case .intersect: return acc * m
+        case .none: return acc
         }
     }
 
