@@ -18,6 +18,9 @@ public protocol FillPipeline {
                           into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int)
     /// Sets `count` pixels from `pixels` on to `value` (a canvas cleared before each frame).
     static func fill(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, with value: UInt32)
+    /// Writes the gradient's table entries of `count` pixels of row `y` from column `x0`.
+    static func gradientEntries(_ gradient: GradientGeometry, y: Int, from x0: Int, count: Int,
+                                into out: UnsafeMutablePointer<Int32>)
 }
 
 extension FillPipeline {
@@ -142,5 +145,10 @@ public enum PortableFill: FillPipeline {
 
     public static func fill(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, with value: UInt32) {
         fillKernel(pixels, count: count, with: value)
+    }
+
+    public static func gradientEntries(_ gradient: GradientGeometry, y: Int, from x0: Int, count: Int,
+                                       into out: UnsafeMutablePointer<Int32>) {
+        gradient.entriesKernel(y: y, from: x0, count: count, into: out)
     }
 }

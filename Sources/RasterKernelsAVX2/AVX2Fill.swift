@@ -21,4 +21,9 @@ public enum AVX2Fill: FillPipeline {
     public static func fill(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, with value: UInt32) {
         fillKernel(pixels, count: count, with: value)
     }
+
+    public static func gradientEntries(_ gradient: GradientGeometry, y: Int, from x0: Int, count: Int,
+                                       into out: UnsafeMutablePointer<Int32>) {
+        gradient.entriesKernel(y: y, from: x0, count: count, into: out)
+    }
 }

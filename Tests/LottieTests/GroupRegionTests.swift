@@ -234,18 +234,4 @@ import TestSupport
         for _ in 0..<10_000 { values.append(Float(g.double(in: 0...255))) }
         for v in values { #expect(LottieRenderer.rounded(v) == UInt32(v.rounded()), "\(v)") }
     }
-
-    @Test func aGradientsTableEntryIsTheRoundedPosition() {
-        var ts: [Double] = [0, 1, -1, 2, .nan, .infinity, -.infinity, 0.5, 1.0 / 510, 3.0 / 510]
-        for k in 0..<255 {
-            let half = (Double(k) + 0.5) / 255
-            ts += [half, half.nextDown, half.nextUp]
-        }
-        var g = SeededRandom(seed: 4)
-        for _ in 0..<10_000 { ts.append(g.double(in: -0.1...1.1)) }
-        for t in ts {
-            let expected = t.isNaN ? 0 : Int((min(max(t, 0), 1) * 255).rounded())
-            #expect(Int(GradientRamp.entry(t)) == expected, "\(t)")
-        }
-    }
 }
