@@ -445,23 +445,13 @@ public final class LottieRenderer {
                                     rule: rule, width: box.width, height: box.height,
                                     window: shown.offsetBy(dx: -box.minX, dy: -box.minY)) else { return }
         if gradientRow.count < shown.width { gradientRow = [Int32](repeating: 0, count: shown.width) }
-        let ramp = self.ramp
-        gradientRow.withUnsafeMutableBufferPointer { entries in
-            let entry = entries.baseAddress!
-            for y in shown.minY..<shown.maxY {
-                place.entries(y: y, from: shown.minX, count: shown.width, into: entry)
-                let row = canvas.pixels + (y * canvas.width + shown.minX)
-                let coverage = mask + ((y - box.minY) * box.width + (shown.minX - box.minX))
-                for x in 0..<shown.width {
-                    let c = UInt32(coverage[x])
-                    guard c > 0 else { continue }
-                    let src = ramp.pixel(entry: entry[x])
-                    if c == 255 {
-                        // An opaque colour over anything is itself, as source-over would compute it.
-                        row[x] = src >> 24 == 255 ? src : Pixel.sourceOver(src, row[x])
-                    } else {
-                        row[x] = Pixel.sourceOver(Pixel.scale(src, by: c), row[x])
-                    }
+        ramp.withColors { colors in
+            gradientRow.withUnsafeMutableBufferPointer { entries in
+                let entry = entries.baseAddress!
+                for y in shown.minY..<shown.maxY {
+                    place.entries(y: y, from: shown.minX, count: shown.width, into: entry)
+                    canvas.shade(row: y, from: shown.minX, count: shown.width, entries: entry, colors: colors,
+                                 coverage: mask + ((y - box.minY) * box.width + (shown.minX - box.minX)))
                 }
             }
         }
@@ -662,7 +652,8 @@ struct GradientRamp {
         }
     }
 
-    /// The colour of an entry from a `GradientPlacement`.
-    @inline(__always)
-    func pixel(entry i: Int32) -> UInt32 { table[Int(i)] }
+    /// The 256 colours, for a `GradientPlacement`'s entries to index.
+    func withColors(_ body: (UnsafePointer<UInt32>) -> Void) {
+        table.withUnsafeBufferPointer { body($0.baseAddress!) }
+    }
 }

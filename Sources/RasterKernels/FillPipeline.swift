@@ -21,6 +21,12 @@ public protocol FillPipeline {
     /// Writes the gradient's table entries of `count` pixels of row `y` from column `x0`.
     static func gradientEntries(_ gradient: GradientGeometry, y: Int, from x0: Int, count: Int,
                                 into out: UnsafeMutablePointer<Int32>)
+    /// Puts `count` pixels of `source`, scaled by `alpha` (1…255), source-over those at `dst`.
+    static func compositeRow(_ source: UnsafePointer<UInt32>, onto dst: UnsafeMutablePointer<UInt32>, count: Int,
+                             alpha: UInt32)
+    /// Puts the colours `colors[entries[i]]` at coverages `coverage[i]` source-over the `count` pixels at `dst`.
+    static func shadeRow(entries: UnsafePointer<Int32>, colors: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>,
+                         onto dst: UnsafeMutablePointer<UInt32>, count: Int)
 }
 
 extension FillPipeline {
@@ -150,5 +156,15 @@ public enum PortableFill: FillPipeline {
     public static func gradientEntries(_ gradient: GradientGeometry, y: Int, from x0: Int, count: Int,
                                        into out: UnsafeMutablePointer<Int32>) {
         gradient.entriesKernel(y: y, from: x0, count: count, into: out)
+    }
+
+    public static func compositeRow(_ source: UnsafePointer<UInt32>, onto dst: UnsafeMutablePointer<UInt32>,
+                                    count: Int, alpha: UInt32) {
+        PixelRows.compositeKernel(source, onto: dst, count: count, alpha: alpha)
+    }
+
+    public static func shadeRow(entries: UnsafePointer<Int32>, colors: UnsafePointer<UInt32>,
+                                coverage: UnsafePointer<UInt8>, onto dst: UnsafeMutablePointer<UInt32>, count: Int) {
+        PixelRows.shadeKernel(entries: entries, colors: colors, coverage: coverage, onto: dst, count: count)
     }
 }
