@@ -38,10 +38,10 @@ public final class LottieRenderer {
     private var maskTable = [Float](repeating: 0, count: 256)
     private var maskAlpha = [UInt8](repeating: 0, count: 256)
     /// Kept between layers and frames, so that a steady frame allocates nothing once they have grown: the shape
-    /// layer's contents, the paths a paint covers, a stroke in its own space and its outline, a mask's path, the
-    /// dash lengths, a gradient's stop values and colour table.
+    /// layer's contents, the paths a paint covers, a stroke in its own space and its outline, a mask's path, a
+    /// solid's rectangle, the dash lengths, a gradient's stop values and colour table.
     private var scene = ShapeScene()
-    private var combined = Path(), local = Path(), outline = Path(), maskPath = Path()
+    private var combined = Path(), local = Path(), outline = Path(), maskPath = Path(), rectPath = Path()
     private var dashes: [Double] = []
     private var ramp = GradientRamp()
     /// One row of a gradient's table entries.
@@ -297,8 +297,9 @@ public final class LottieRenderer {
         switch layer.kind {
         case .null: return
         case .solid(let color, let w, let h):
-            let drawn = rasterizer.fill(Path.rect(Rect(x: 0, y: 0, width: w, height: h)), transform: matrix,
-                                        color: color, clip: clip.rect, into: canvas)
+            rectPath.removeAll(keepingCapacity: true)
+            rectPath.addRect(Rect(x: 0, y: 0, width: w, height: h))
+            let drawn = rasterizer.fill(rectPath, transform: matrix, color: color, clip: clip.rect, into: canvas)
             touched = touched.union(drawn)
         case .precomp(let id, let w, let h):
             guard let layers = animation.precomps[id] else { return }
