@@ -513,12 +513,26 @@ public final class LottieRenderer {
                         }
                     }
                     maskAlpha.withUnsafeBufferPointer { alpha in
+                        // Runs of eight bytes that keep their pixels whole (fully inside the mask) or clear them
+                        // (fully outside) are taken at once; this is most of a mask.
+                        let keep = alpha[255] == 255, drop = alpha[0] == 0
                         for y in box.minY..<box.maxY {
                             let row = canvas.pixels + (y * stride + box.minX)
-                            let src = bytes.map { $0 + (y * stride + box.minX) }
-                            for x in 0..<w {
-                                let a = UInt32(alpha[Int(src?[x] ?? 0)])
+                            guard let src = bytes.map({ $0 + (y * stride + box.minX) }) else {
+                                let a = UInt32(alpha[0])
+                                if a < 255 { for x in 0..<w { row[x] = a == 0 ? 0 : Pixel.scale(row[x], by: a) } }
+                                continue
+                            }
+                            var x = 0
+                            while x < w {
+                                if x + 8 <= w {
+                                    let eight = UnsafeRawPointer(src + x).loadUnaligned(as: UInt64.self)
+                                    if eight == ~0 && keep { x += 8; continue }
+                                    if eight == 0 && drop { (row + x).update(repeating: 0, count: 8); x += 8; continue }
+                                }
+                                let a = UInt32(alpha[Int(src[x])])
                                 if a < 255 { row[x] = a == 0 ? 0 : Pixel.scale(row[x], by: a) }
+                                x += 1
                             }
                         }
                     }
