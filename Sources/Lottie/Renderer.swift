@@ -257,18 +257,18 @@ public final class LottieRenderer {
         let box = box.intersection(canvas.pixelBox)
         for y in box.minY..<box.maxY {
             for i in (y * canvas.width + box.minX)..<(y * canvas.width + box.maxX) {
-            let s = source.pixels[i]
-            guard s >> 24 != 0 else { continue }
-            let b = canvas.pixels[i]
-            let sa = Double(s >> 24) / 255 * o, ba = Double(b >> 24) / 255
-            @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
-                let cs = Double((s >> shift) & 0xFF) / 255 * o, cb = Double((b >> shift) & 0xFF) / 255
-                var c = cs * (1 - ba) + cb * (1 - sa)
-                if sa > 0 && ba > 0 { c += sa * ba * mix(Swift.min(cb / ba, 1), Swift.min(cs / sa, 1)) }
-                return UInt32((unitClamped(c) * 255).rounded()) << shift
-            }
-            let alpha = UInt32((Swift.min(1, sa + ba - sa * ba) * 255).rounded()) << 24
-            canvas.pixels[i] = alpha | channel(16) | channel(8) | channel(0)
+                let s = source.pixels[i]
+                guard s >> 24 != 0 else { continue }
+                let b = canvas.pixels[i]
+                let sa = Double(s >> 24) / 255 * o, ba = Double(b >> 24) / 255
+                @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
+                    let cs = Double((s >> shift) & 0xFF) / 255 * o, cb = Double((b >> shift) & 0xFF) / 255
+                    var c = cs * (1 - ba) + cb * (1 - sa)
+                    if sa > 0 && ba > 0 { c += sa * ba * mix(Swift.min(cb / ba, 1), Swift.min(cs / sa, 1)) }
+                    return UInt32((unitClamped(c) * 255).rounded()) << shift
+                }
+                let alpha = UInt32((Swift.min(1, sa + ba - sa * ba) * 255).rounded()) << 24
+                canvas.pixels[i] = alpha | channel(16) | channel(8) | channel(0)
             }
         }
     }
@@ -322,10 +322,12 @@ public final class LottieRenderer {
             }
             let box = drawn.intersection(region)
             if !box.isEmpty {
-                // Pixels wholly inside the bounds keep all they have: an upright rectangle holding the box clips nothing.
-                let mapped = bounds.boundingBox(through: matrix), r = box.rect
+                // Pixels wholly inside the bounds keep all they have: an upright rectangle holding the box (and
+                // within the rasterizer's reach, past which its coverage is none) clips nothing.
+                let mapped = bounds.boundingBox(through: matrix), r = box.rect, limit = Rasterizer.maxCoordinate
                 let inside = matrix.b == 0 && matrix.c == 0 && mapped.minX <= r.minX && mapped.minY <= r.minY
-                    && mapped.maxX >= r.maxX && mapped.maxY >= r.maxY
+                    && mapped.maxX >= r.maxX && mapped.maxY >= r.maxY && mapped.minX >= -limit
+                    && mapped.minY >= -limit && mapped.maxX <= limit && mapped.maxY <= limit
                 if !inside { clip(group, to: bounds, matrix: matrix, in: box) }
                 canvas.composite(group, in: box)
                 touched = touched.union(box)
@@ -335,7 +337,8 @@ public final class LottieRenderer {
             guard let image = animation.images[id], let bitmap = image.bitmap else { return }
             // A picture of another shape than its box is cut to the box (exactly so unless the layer is turned).
             // Not confined to the clip: where a row starts changes how the picture is sampled along it.
-            let box = PixelBox(covering: image.box(of: bitmap).boundingBox(through: matrix)).intersection(canvas.pixelBox)
+            let box = PixelBox(covering: image.box(of: bitmap).boundingBox(through: matrix))
+                .intersection(canvas.pixelBox)
             canvas.draw(bitmap, transform: image.placement(of: bitmap).concatenating(matrix), clip: box)
             touched = touched.union(box)
         case .shape(let items):
@@ -482,7 +485,8 @@ public final class LottieRenderer {
     ///
     /// Each mask's contribution depends only on its coverage byte, so it is worked out once per byte value into a
     /// table, with the arithmetic a pixel would get; one mask alone (most files) goes from byte to alpha directly.
-    private func applyMasks(_ list: [Mask], frame: Double, matrix: AffineTransform, to canvas: Canvas, in box: PixelBox) {
+    private func applyMasks(_ list: [Mask], frame: Double, matrix: AffineTransform, to canvas: Canvas,
+                            in box: PixelBox) {
         let w = box.width, n = w * box.height, stride = canvas.width
         let initial: Float = list.first.map { $0.mode == .subtract || $0.mode == .none } ?? false ? 1 : 0
         var active = 0
@@ -542,13 +546,17 @@ public final class LottieRenderer {
                     for y in 0..<box.height {
                         let src = bytes.map { $0 + ((box.minY + y) * stride + box.minX) }
                         let line = acc.baseAddress! + y * w
-                        for x in 0..<w { line[x] = LottieRenderer.combine(line[x], table[Int(src?[x] ?? 0)], mask.mode) }
+                        for x in 0..<w {
+                            line[x] = LottieRenderer.combine(line[x], table[Int(src?[x] ?? 0)], mask.mode)
+                        }
                     }
                 }
             }
             guard active > 1 else {
                 // No mask counts: the initial value everywhere.
-                if initial == 0 { for y in box.minY..<box.maxY { (canvas.pixels + (y * stride + box.minX)).update(repeating: 0, count: w) } }
+                if initial == 0 {
+                    for y in box.minY..<box.maxY { (canvas.pixels + (y * stride + box.minX)).update(repeating: 0, count: w) }
+                }
                 return
             }
             for y in 0..<box.height {

@@ -64,7 +64,8 @@ public final class MaskRasterizer {
         let reach = PixelBox(minX: Swift.max(0, Int(Swift.min(Swift.max(box.minX, 0), w)) &- 1),
                              minY: Swift.max(0, Int(Swift.min(Swift.max(box.minY, 0), h)) &- 1),
                              maxX: Swift.min(width &+ 2, Int(Swift.min(Swift.max(box.maxX, 0), w)) &+ 4),
-                             maxY: Swift.min(height, CoverageCells.lastIndex(Swift.min(Swift.max(box.maxY, 0), h)) &+ 2))
+                             maxY: Swift.min(height,
+                                             CoverageCells.lastIndex(Swift.min(Swift.max(box.maxY, 0), h)) &+ 2))
         let wanted = window?.intersection(PixelBox(minX: 0, minY: 0, maxX: width, maxY: height))
         if box.minX >= -slack, box.minY >= -slack, box.maxX <= w + slack, box.maxY <= h + slack {
             // The path lies inside the box (a glyph in its own box always does): no clipping, no bookkeeping.

@@ -62,11 +62,12 @@ import TestSupport
 
     @Test func aMaskPartlyOffTheCanvasKeepsExactlyItsPixels() throws {
         // Whole-pixel sides: coverage is all or nothing.
-        let c = try render(GroupRegionTests.masked([GroupRegionTests.mask("a", GroupRegionTests.box(-30, 20, 40, 130))]))
+        let left = GroupRegionTests.mask("a", GroupRegionTests.box(-30, 20, 40, 130))
+        let c = try render(GroupRegionTests.masked([left]))
         try expectPixels(c, inside: 0xFFFF_FFFF) { x, y in x < 40 && y >= 20 }
         // At half opacity the group is put down scaled, over the backdrop.
-        let half = try render(GroupRegionTests.masked([GroupRegionTests.mask("a", GroupRegionTests.box(60, -10, 130, 50))],
-                                                      opacity: 50))
+        let corner = GroupRegionTests.mask("a", GroupRegionTests.box(60, -10, 130, 50))
+        let half = try render(GroupRegionTests.masked([corner], opacity: 50))
         let blue = half[0, 99]
         try expectPixels(half, inside: Pixel.sourceOver(Pixel.scale(0xFFFF_FFFF, by: 128), blue)) { x, y in
             x >= 60 && y < 50
@@ -75,7 +76,8 @@ import TestSupport
 
     @Test func aLayerWhoseMasksLieOffTheCanvasChangesNothing() throws {
         let off = GroupRegionTests.box(150, 150, 200, 220)
-        try expectPixels(try render(GroupRegionTests.masked([GroupRegionTests.mask("a", off)])), inside: 0) { _, _ in false }
+        let away = GroupRegionTests.masked([GroupRegionTests.mask("a", off)])
+        try expectPixels(try render(away), inside: 0) { _, _ in false }
         // Intersected with a mask off the canvas, an added one on it leaves nothing either.
         let cut = [GroupRegionTests.mask("a", GroupRegionTests.box(10, 10, 90, 90)), GroupRegionTests.mask("i", off)]
         try expectPixels(try render(GroupRegionTests.masked(cut)), inside: 0) { _, _ in false }
@@ -201,7 +203,8 @@ import TestSupport
         let json = Lot.composition(layers: [
             masked, precomp,
             Lot.shapeLayer("matte", [Lot.group([Lot.ellipse([0, 0], [50, 50]), Lot.fill([1, 1, 1, 1])])],
-                           ks: Lot.transform(animated: ["p": Lot.animated([K(t: 0, s: [110, 50]), K(t: 59, s: [-20, 60])])]),
+                           ks: Lot.transform(animated: ["p": Lot.animated([K(t: 0, s: [110, 50]),
+                                                                           K(t: 59, s: [-20, 60])])]),
                            ind: 3, extra: [("td", 1)]),
             Lot.shapeLayer("red", [Lot.group([Lot.rect([50, 50], [100, 100]), Lot.fill([1, 0, 0, 1])])], ind: 4,
                            extra: [("tt", 1)]),

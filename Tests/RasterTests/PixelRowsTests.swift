@@ -28,7 +28,9 @@ import RasterKernels
                 var out = under
                 source.withUnsafeBufferPointer { s in
                     out.withUnsafeMutableBufferPointer { d in
-                        if count > 0 { path.pipeline.compositeRow(s.baseAddress!, onto: d.baseAddress!, count: count, alpha: alpha) }
+                        if count > 0 {
+                            path.pipeline.compositeRow(s.baseAddress!, onto: d.baseAddress!, count: count, alpha: alpha)
+                        }
                     }
                 }
                 #expect(out == expected, "\(path), row \(n)")
