@@ -98,16 +98,22 @@ struct Animated: Sendable {
         let e = (k.easing.first ?? .linear).value(at: t)
         let p0 = Point(from[0], from[1]), p3 = Point(to[0], to[1])
         let p1 = p0 + o, p2 = p3 + i
-        func at(_ s: Double) -> Point {
+        // The point operations and the distance written out, in the same order, so that the walks below inline.
+        @inline(__always) func at(_ s: Double) -> Point {
             let u = 1 - s
-            return p0 * (u * u * u) + p1 * (3 * u * u * s) + p2 * (3 * u * s * s) + p3 * (s * s * s)
+            let a = u * u * u, b = 3 * u * u * s, c = 3 * u * s * s, d = s * s * s
+            return Point(p0.x * a + p1.x * b + p2.x * c + p3.x * d, p0.y * a + p1.y * b + p2.y * c + p3.y * d)
+        }
+        @inline(__always) func distance(_ p: Point, _ q: Point) -> Double {
+            let dx = p.x - q.x, dy = p.y - q.y
+            return (dx * dx + dy * dy).squareRoot()
         }
         // Arc length by a fixed polyline, walked twice (the total, then the target) rather than kept in an array.
         let steps = Animated.spatialSteps
         var total = 0.0, last = p0
         for j in 1...steps {
             let p = at(Double(j) / Double(steps))
-            total += p.distance(to: last)
+            total += distance(p, last)
             last = p
         }
         guard total > 0, total.isFinite else { return nil }
@@ -116,7 +122,7 @@ struct Animated: Sendable {
         last = p0
         while true {
             let p = at(Double(j) / Double(steps))
-            span = p.distance(to: last)
+            span = distance(p, last)
             if j >= steps || before + span >= target { break }
             before += span
             last = p

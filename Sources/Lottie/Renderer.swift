@@ -11,7 +11,9 @@ import Colors
 ///
 /// Layers are drawn bottom (the last in the file) to top. A layer goes straight onto its target unless it needs a
 /// group of its own — opacity below 1, masks, a track matte or a blend mode — when it is drawn into an offscreen
-/// canvas, masked, matted and put down with its opacity and blend mode, as After Effects composites it. Inside a
+/// canvas, masked, matted and put down with its opacity and blend mode, as After Effects composites it. Such a
+/// group's work covers only the pixels that can show: drawing is confined to its masks' reach within what its
+/// target keeps, and masking, matting, compositing and clearing cover what was drawn there. Inside a
 /// shape layer, each fill and stroke paints every path above it in its group and in the groups above it, after
 /// every trim below those paths; paints lower in the list are drawn first. The rasterizers, stroker, offscreen
 /// canvases, paths and tables are kept between frames: a steady frame allocates nothing.
@@ -25,16 +27,25 @@ public final class LottieRenderer {
     private let rasterizer = Rasterizer()
     private let masks = MaskRasterizer()
     private let stroker = Stroker()
-    /// Offscreen canvases of the current target's size, free for the next group that needs one.
+    /// Offscreen canvases of the current target's size, free for the next group that needs one; all transparent.
     private var free: [Canvas] = []
+    /// The pixels of the current target that can still show, to which drawing is confined, and the pixels drawing
+    /// has changed in it so far: what a group's later passes cover and what its canvas is cleared of.
+    private var clip = PixelBox.empty
+    private var touched = PixelBox.empty
     private var coverage: [Float] = []
+    /// A mask's coverage for each of its bytes, and one mask's alpha for each.
+    private var maskTable = [Float](repeating: 0, count: 256)
+    private var maskAlpha = [UInt8](repeating: 0, count: 256)
     /// Kept between layers and frames, so that a steady frame allocates nothing once they have grown: the shape
-    /// layer's contents, the paths a paint covers, a stroke in its own space and its outline, a mask's path, the
-    /// dash lengths, a gradient's stop values and colour table.
+    /// layer's contents, the paths a paint covers, a stroke in its own space and its outline, a mask's path, a
+    /// solid's rectangle, the dash lengths, a gradient's stop values and colour table.
     private var scene = ShapeScene()
-    private var combined = Path(), local = Path(), outline = Path(), maskPath = Path()
+    private var combined = Path(), local = Path(), outline = Path(), maskPath = Path(), rectPath = Path()
     private var dashes: [Double] = []
     private var ramp = GradientRamp()
+    /// One row of a gradient's table entries.
+    private var gradientRow: [Int32] = []
     /// The current frame's budgets: layer draws left, bytes of offscreen canvases alive, and the first budget
     /// passed, after which nothing more is drawn.
     private var drawsLeft = 0
@@ -72,6 +83,8 @@ public final class LottieRenderer {
         drawsLeft = layerDrawBudget
         offscreenAlive = 0
         failure = nil
+        clip = canvas.pixelBox
+        touched = .empty
         drawComposition(animation.layers, animation, frame: frame, transform: transform, into: canvas, depth: 0)
         if let failure { throw failure }
     }
@@ -95,16 +108,26 @@ public final class LottieRenderer {
             return nil
         }
         offscreenAlive += bytes
-        if let c = free.popLast() {
-            c.clear(to: .clear)
-            return c
-        }
-        return Canvas(width: canvas.width, height: canvas.height)
+        return free.popLast() ?? Canvas(width: canvas.width, height: canvas.height)
     }
 
-    private func release(_ canvas: Canvas) {
+    /// Gives back a canvas, clearing `drawn`, all it was drawn on, so that it is transparent for the next group.
+    private func release(_ canvas: Canvas, drawn: PixelBox) {
+        canvas.clear(drawn)
         offscreenAlive -= LottieRenderer.offscreenBytes(width: canvas.width, height: canvas.height)
         free.append(canvas)
+    }
+
+    /// Runs `draw` with drawing confined to `region` of a fresh target, and returns the pixels it changed; the
+    /// current target's clip and changed pixels are as they were afterwards.
+    private func confined(to region: PixelBox, _ draw: () -> Void) -> PixelBox {
+        let saved = (clip, touched)
+        clip = region
+        touched = .empty
+        draw()
+        let drawn = touched
+        (clip, touched) = saved
+        return drawn
     }
 
     /// Counts one layer drawn; false (the frame failing) past the budget of layer draws.
@@ -141,34 +164,82 @@ public final class LottieRenderer {
                 drawContents(layer, animation, frame: frame, matrix: matrix, into: canvas, depth: depth)
                 continue
             }
+            // Only pixels within the masks' reach and the target's clip can show; outside them the group stays
+            // transparent, so a layer that cannot show is not drawn.
+            let region = maskReach(layer.masks, frame: frame, matrix: matrix)
+            guard !region.isEmpty else { continue }
             guard let group = acquire(like: canvas, for: layer) else { return }
-            drawContents(layer, animation, frame: frame, matrix: matrix, into: group, depth: depth)
-            if !layer.masks.isEmpty { applyMasks(layer.masks, frame: frame, matrix: matrix, to: group) }
-            if let source = matteSource, let mode = layer.matte {
-                guard let matte = acquire(like: canvas, for: source) else { return release(group) }
-                if frame >= source.inPoint && frame < source.outPoint, spendDraw(on: source) {
+            let drawn = confined(to: region) {
+                drawContents(layer, animation, frame: frame, matrix: matrix, into: group, depth: depth)
+            }
+            var box = drawn.intersection(region)
+            if !layer.masks.isEmpty, !box.isEmpty {
+                applyMasks(layer.masks, frame: frame, matrix: matrix, to: group, in: box)
+            }
+            if let source = matteSource, let mode = layer.matte, !box.isEmpty {
+                guard let matte = acquire(like: canvas, for: source) else { return release(group, drawn: drawn) }
+                let shown = confined(to: box) {
+                    guard frame >= source.inPoint && frame < source.outPoint, spendDraw(on: source) else { return }
                     let m = worldMatrix(source, in: layers, frame: frame).concatenating(transform)
                     let o = unitClamped(source.transform.opacity.scalar(at: frame) / 100)
                     drawContents(source, animation, frame: frame, matrix: m, into: matte, depth: depth)
-                    if !source.masks.isEmpty { applyMasks(source.masks, frame: frame, matrix: m, to: matte) }
-                    if o < 1 { scale(matte, by: o) }
+                    let inside = touched.intersection(box)
+                    if !source.masks.isEmpty, !inside.isEmpty {
+                        applyMasks(source.masks, frame: frame, matrix: m, to: matte, in: inside)
+                    }
+                    if o < 1 { scale(matte, by: o, in: inside) }
                 }
-                applyMatte(matte, mode, to: group)
-                release(matte)
+                applyMatte(matte, mode, to: group, in: box)
+                // Where the matte is transparent, an alpha or luma matte leaves nothing.
+                if mode == .alpha || mode == .luma { box = box.intersection(shown) }
+                release(matte, drawn: shown)
             }
-            if layer.blendMode == .normal {
-                canvas.composite(group, in: canvas.pixelBox, opacity: opacity)
-            } else {
-                LottieRenderer.blend(group, onto: canvas, layer.blendMode, opacity: opacity)
+            if !box.isEmpty {
+                if layer.blendMode == .normal {
+                    canvas.composite(group, in: box, opacity: opacity)
+                } else {
+                    LottieRenderer.blend(group, onto: canvas, layer.blendMode, opacity: opacity, in: box)
+                }
+                touched = touched.union(box)
             }
-            release(group)
+            release(group, drawn: drawn)
         }
+    }
+
+    /// The pixels of the current clip where a layer's masks can leave anything: all of the clip without masks,
+    /// else what the masks added (each within its path's bounds, or everywhere inverted) less what an intersected
+    /// mask leaves out. Subtracted masks are not followed, only ever giving a larger box.
+    private func maskReach(_ list: [Mask], frame: Double, matrix: AffineTransform) -> PixelBox {
+        guard let first = list.first else { return clip }
+        var reach = first.mode == .subtract || first.mode == .none ? clip : .empty
+        for mask in list where mask.mode == .add || mask.mode == .intersect {
+            let support: PixelBox
+            if !(unitClamped(mask.opacity.scalar(at: frame) / 100) > 0) {
+                support = .empty
+            } else if mask.inverted {
+                support = clip
+            } else {
+                maskPath.removeAll(keepingCapacity: true)
+                mask.path.append(at: frame, to: &maskPath, reversed: false, transform: .identity)
+                if maskPath.isEmpty {
+                    support = .empty
+                } else {
+                    let r = maskPath.controlPointBounds.boundingBox(through: matrix)
+                    // One pixel more on each side, against rounding between these bounds and the rasterizer's.
+                    support = r.minX.isFinite && r.minY.isFinite && r.maxX.isFinite && r.maxY.isFinite
+                        ? PixelBox(covering: r).outset(by: 1).intersection(clip) : clip
+                }
+            }
+            reach = mask.mode == .add ? reach.union(support) : reach.intersection(support)
+        }
+        return reach.intersection(clip)
     }
 
     /// Puts `source` (a layer's composited result) onto `canvas` with a separable blend mode, in premultiplied
     /// colour: co = cs·(1 − αb) + cb·(1 − αs) + αs·αb·B(Cb, Cs), αo = αs + αb − αs·αb (W3C Compositing and
     /// Blending, which lottie-web's renderers use), Cs and Cb being the colours before premultiplication.
-    static func blend(_ source: Canvas, onto canvas: Canvas, _ mode: LottieLayer.BlendMode, opacity: Double) {
+    static func blend(_ source: Canvas, onto canvas: Canvas, _ mode: LottieLayer.BlendMode, opacity: Double,
+                      in box: PixelBox) {
         let o = unitClamped(opacity)
         @inline(__always) func mix(_ cb: Double, _ cs: Double) -> Double {
             switch mode {
@@ -183,19 +254,22 @@ public final class LottieRenderer {
             default: return cs
             }
         }
-        for i in 0..<canvas.pixelCount {
-            let s = source.pixels[i]
-            guard s >> 24 != 0 else { continue }
-            let b = canvas.pixels[i]
-            let sa = Double(s >> 24) / 255 * o, ba = Double(b >> 24) / 255
-            @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
-                let cs = Double((s >> shift) & 0xFF) / 255 * o, cb = Double((b >> shift) & 0xFF) / 255
-                var c = cs * (1 - ba) + cb * (1 - sa)
-                if sa > 0 && ba > 0 { c += sa * ba * mix(Swift.min(cb / ba, 1), Swift.min(cs / sa, 1)) }
-                return UInt32((unitClamped(c) * 255).rounded()) << shift
+        let box = box.intersection(canvas.pixelBox)
+        for y in box.minY..<box.maxY {
+            for i in (y * canvas.width + box.minX)..<(y * canvas.width + box.maxX) {
+                let s = source.pixels[i]
+                guard s >> 24 != 0 else { continue }
+                let b = canvas.pixels[i]
+                let sa = Double(s >> 24) / 255 * o, ba = Double(b >> 24) / 255
+                @inline(__always) func channel(_ shift: UInt32) -> UInt32 {
+                    let cs = Double((s >> shift) & 0xFF) / 255 * o, cb = Double((b >> shift) & 0xFF) / 255
+                    var c = cs * (1 - ba) + cb * (1 - sa)
+                    if sa > 0 && ba > 0 { c += sa * ba * mix(Swift.min(cb / ba, 1), Swift.min(cs / sa, 1)) }
+                    return UInt32((unitClamped(c) * 255).rounded()) << shift
+                }
+                let alpha = UInt32((Swift.min(1, sa + ba - sa * ba) * 255).rounded()) << 24
+                canvas.pixels[i] = alpha | channel(16) | channel(8) | channel(0)
             }
-            let alpha = UInt32((Swift.min(1, sa + ba - sa * ba) * 255).rounded()) << 24
-            canvas.pixels[i] = alpha | channel(16) | channel(8) | channel(0)
         }
     }
 
@@ -223,8 +297,10 @@ public final class LottieRenderer {
         switch layer.kind {
         case .null: return
         case .solid(let color, let w, let h):
-            rasterizer.fill(Path.rect(Rect(x: 0, y: 0, width: w, height: h)), transform: matrix, color: color,
-                            into: canvas)
+            rectPath.removeAll(keepingCapacity: true)
+            rectPath.addRect(Rect(x: 0, y: 0, width: w, height: h))
+            let drawn = rasterizer.fill(rectPath, transform: matrix, color: color, clip: clip.rect, into: canvas)
+            touched = touched.union(drawn)
         case .precomp(let id, let w, let h):
             guard let layers = animation.precomps[id] else { return }
             var time = (frame - layer.startTime) / layer.stretch
@@ -238,16 +314,33 @@ public final class LottieRenderer {
                                        depth: depth + 1)
             }
             // A precomposition shows only what lies inside its own bounds, as in After Effects.
-            guard let group = acquire(like: canvas, for: layer) else { return }
-            drawComposition(layers, animation, frame: time, transform: matrix, into: group, depth: depth + 1)
-            clip(group, to: Rect(x: 0, y: 0, width: w, height: h), matrix: matrix)
-            canvas.composite(group, in: canvas.pixelBox)
-            release(group)
+            let bounds = Rect(x: 0, y: 0, width: w, height: h)
+            let region = PixelBox(covering: bounds.boundingBox(through: matrix)).outset(by: 1).intersection(clip)
+            guard !region.isEmpty, let group = acquire(like: canvas, for: layer) else { return }
+            let drawn = confined(to: region) {
+                drawComposition(layers, animation, frame: time, transform: matrix, into: group, depth: depth + 1)
+            }
+            let box = drawn.intersection(region)
+            if !box.isEmpty {
+                // Pixels wholly inside the bounds keep all they have: an upright rectangle holding the box (and
+                // within the rasterizer's reach, past which its coverage is none) clips nothing.
+                let mapped = bounds.boundingBox(through: matrix), r = box.rect, limit = Rasterizer.maxCoordinate
+                let inside = matrix.b == 0 && matrix.c == 0 && mapped.minX <= r.minX && mapped.minY <= r.minY
+                    && mapped.maxX >= r.maxX && mapped.maxY >= r.maxY && mapped.minX >= -limit
+                    && mapped.minY >= -limit && mapped.maxX <= limit && mapped.maxY <= limit
+                if !inside { clip(group, to: bounds, matrix: matrix, in: box) }
+                canvas.composite(group, in: box)
+                touched = touched.union(box)
+            }
+            release(group, drawn: drawn)
         case .image(let id):
             guard let image = animation.images[id], let bitmap = image.bitmap else { return }
             // A picture of another shape than its box is cut to the box (exactly so unless the layer is turned).
-            let clip = PixelBox(covering: image.box(of: bitmap).boundingBox(through: matrix)).intersection(canvas.pixelBox)
-            canvas.draw(bitmap, transform: image.placement(of: bitmap).concatenating(matrix), clip: clip)
+            // Not confined to the clip: where a row starts changes how the picture is sampled along it.
+            let box = PixelBox(covering: image.box(of: bitmap).boundingBox(through: matrix))
+                .intersection(canvas.pixelBox)
+            canvas.draw(bitmap, transform: image.placement(of: bitmap).concatenating(matrix), clip: box)
+            touched = touched.union(box)
         case .shape(let items):
             scene.reset()
             scene.collect(items, frame: frame, matrix: matrix, opacity: 1)
@@ -315,9 +408,10 @@ public final class LottieRenderer {
         guard alpha > 0 else { return }
         switch paint {
         case .color(let c):
-            rasterizer.fill(path, transform: transform,
-                            color: LottieRenderer.color(c.sample(at: frame)).withAlphaMultiplied(by: alpha),
-                            rule: rule, into: canvas)
+            let drawn = rasterizer.fill(path, transform: transform,
+                                        color: LottieRenderer.color(c.sample(at: frame)).withAlphaMultiplied(by: alpha),
+                                        rule: rule, clip: clip.rect, into: canvas)
+            touched = touched.union(drawn)
         case .gradient(let g):
             guard let inverse = group.inverted else { return }
             ramp.update(g, frame: frame, alpha: alpha)
@@ -334,49 +428,38 @@ public final class LottieRenderer {
                 let angle = atan2(e.y - s.y, e.x - s.x) + g.highlightAngle.scalar(at: frame) * .pi / 180
                 if h.isFinite, angle.isFinite, h != 0 { focus = s + Point(cos(angle), sin(angle)) * (radius * h) }
             }
-            // For the conical gradient: |q − t·d| = t·radius, q and d measured from the focus, solved for t ≥ 0.
-            let d = s - focus, a = d.dot(d) - radius * radius
+            let place = GradientPlacement(inverse: inverse, isRadial: g.isRadial, start: s, end: e, radius: radius,
+                                          focus: focus)
             if transform != .identity {
                 maskPath.removeAll(keepingCapacity: true)
                 for element in path.elements { maskPath.append(LottieRenderer.map(element, transform)) }
             }
-            shade(transform == .identity ? path : maskPath, rule: rule, into: canvas) { p in
-                let q = inverse.apply(p)
-                let t: Double
-                if g.isRadial {
-                    if radius <= 0 {
-                        t = 1
-                    } else if focus == s {
-                        t = (q - s).length / radius
-                    } else {
-                        let f = q - focus, fd = f.dot(d)
-                        t = (fd - (fd * fd - a * f.dot(f)).squareRoot()) / a
-                    }
-                } else {
-                    let d = e - s
-                    let len2 = d.dot(d)
-                    t = len2 > 0 ? (q - s).dot(d) / len2 : 0
-                }
-                return ramp.pixel(at: t)
-            }
+            shade(transform == .identity ? path : maskPath, rule: rule, place, into: canvas)
         }
     }
 
-    /// Fills `path` (pixel coordinates) with a colour computed per pixel at its centre.
-    private func shade(_ path: Path, rule: FillRule, into canvas: Canvas, color: (Point) -> UInt32) {
+    /// Fills `path` (pixel coordinates) with a gradient's colour at each pixel's centre, within the clip.
+    private func shade(_ path: Path, rule: FillRule, _ place: GradientPlacement, into canvas: Canvas) {
+        // The mask covers the path's box whatever the clip, so that its coverage is the same either way.
         guard let box = pixelBox(of: path, in: canvas) else { return }
-        guard let mask = masks.fill(path, transform: AffineTransform(translationX: -Double(box.minX),
+        let shown = box.intersection(clip)
+        guard !shown.isEmpty,
+              let mask = masks.fill(path, transform: AffineTransform(translationX: -Double(box.minX),
                                                                      y: -Double(box.minY)),
-                                    rule: rule, width: box.width, height: box.height) else { return }
-        for y in 0..<box.height {
-            let row = canvas.pixels + ((box.minY + y) * canvas.width + box.minX)
-            for x in 0..<box.width {
-                let c = UInt32(mask[y * box.width + x])
-                guard c > 0 else { continue }
-                let src = color(Point(Double(box.minX + x) + 0.5, Double(box.minY + y) + 0.5))
-                row[x] = Pixel.sourceOver(c == 255 ? src : Pixel.scale(src, by: c), row[x])
+                                    rule: rule, width: box.width, height: box.height,
+                                    window: shown.offsetBy(dx: -box.minX, dy: -box.minY)) else { return }
+        if gradientRow.count < shown.width { gradientRow = [Int32](repeating: 0, count: shown.width) }
+        ramp.withColors { colors in
+            gradientRow.withUnsafeMutableBufferPointer { entries in
+                let entry = entries.baseAddress!
+                for y in shown.minY..<shown.maxY {
+                    place.entries(y: y, from: shown.minX, count: shown.width, into: entry)
+                    canvas.shade(row: y, from: shown.minX, count: shown.width, entries: entry, colors: colors,
+                                 coverage: mask + ((y - box.minY) * box.width + (shown.minX - box.minX)))
+                }
             }
         }
+        touched = touched.union(shown)
     }
 
     private func pixelBox(of path: Path, in canvas: Canvas) -> PixelBox? {
@@ -398,68 +481,153 @@ public final class LottieRenderer {
 
     // MARK: Masks and mattes
 
-    private func applyMasks(_ list: [Mask], frame: Double, matrix: AffineTransform, to canvas: Canvas) {
-        let n = canvas.pixelCount
-        if coverage.count != n { coverage = [Float](repeating: 0, count: n) }
+    /// Multiplies the pixels of `box` by the masks' combined coverage.
+    ///
+    /// Each mask's contribution depends only on its coverage byte, so it is worked out once per byte value into a
+    /// table, with the arithmetic a pixel would get; one mask alone (most files) goes from byte to alpha directly.
+    private func applyMasks(_ list: [Mask], frame: Double, matrix: AffineTransform, to canvas: Canvas,
+                            in box: PixelBox) {
+        let w = box.width, n = w * box.height, stride = canvas.width
         let initial: Float = list.first.map { $0.mode == .subtract || $0.mode == .none } ?? false ? 1 : 0
+        var active = 0
+        for mask in list where mask.mode != .none { active += 1 }
+        if active > 1, coverage.count < n { coverage = [Float](repeating: 0, count: n) }
         coverage.withUnsafeMutableBufferPointer { acc in
-            acc.update(repeating: initial)
+            if active > 1 { acc.update(repeating: initial) }
             for mask in list where mask.mode != .none {
                 let o = Float(unitClamped(mask.opacity.scalar(at: frame) / 100))
                 maskPath.removeAll(keepingCapacity: true)
                 mask.path.append(at: frame, to: &maskPath, reversed: false, transform: .identity)
                 let bytes = maskPath.isEmpty ? nil
-                    : masks.fill(maskPath, transform: matrix, width: canvas.width, height: canvas.height)
-                for i in 0..<n {
-                    var m = Float(bytes?[i] ?? 0) / 255
-                    if mask.inverted { m = 1 - m }
-                    m *= o
-                    switch mask.mode {
-                    case .add: acc[i] = acc[i] + m - acc[i] * m
-                    case .subtract: acc[i] *= 1 - m
-                    case .intersect: acc[i] *= m
-                    case .none: break
+                    : masks.fill(maskPath, transform: matrix, width: canvas.width, height: canvas.height,
+                                 window: box)
+                maskTable.withUnsafeMutableBufferPointer { table in
+                    for c in 0..<256 {
+                        var m = Float(c) / 255
+                        if mask.inverted { m = 1 - m }
+                        table[c] = m * o
+                    }
+                }
+                if active == 1 {
+                    // The combined coverage is this mask's over the initial value: an alpha for each byte.
+                    maskAlpha.withUnsafeMutableBufferPointer { alpha in
+                        for c in 0..<256 {
+                            let a = LottieRenderer.combine(initial, maskTable[c], mask.mode)
+                            alpha[c] = UInt8(truncatingIfNeeded: LottieRenderer.rounded(a * 255))
+                        }
+                    }
+                    maskAlpha.withUnsafeBufferPointer { alpha in
+                        // Runs of eight bytes that keep their pixels whole (fully inside the mask) or clear them
+                        // (fully outside) are taken at once; this is most of a mask.
+                        let keep = alpha[255] == 255, drop = alpha[0] == 0
+                        for y in box.minY..<box.maxY {
+                            let row = canvas.pixels + (y * stride + box.minX)
+                            guard let src = bytes.map({ $0 + (y * stride + box.minX) }) else {
+                                let a = UInt32(alpha[0])
+                                if a < 255 { for x in 0..<w { row[x] = a == 0 ? 0 : Pixel.scale(row[x], by: a) } }
+                                continue
+                            }
+                            var x = 0
+                            while x < w {
+                                if x + 8 <= w {
+                                    let eight = UnsafeRawPointer(src + x).loadUnaligned(as: UInt64.self)
+                                    if eight == ~0 && keep { x += 8; continue }
+                                    if eight == 0 && drop { (row + x).update(repeating: 0, count: 8); x += 8; continue }
+                                }
+                                let a = UInt32(alpha[Int(src[x])])
+                                if a < 255 { row[x] = a == 0 ? 0 : Pixel.scale(row[x], by: a) }
+                                x += 1
+                            }
+                        }
+                    }
+                    return
+                }
+                maskTable.withUnsafeBufferPointer { table in
+                    for y in 0..<box.height {
+                        let src = bytes.map { $0 + ((box.minY + y) * stride + box.minX) }
+                        let line = acc.baseAddress! + y * w
+                        for x in 0..<w {
+                            line[x] = LottieRenderer.combine(line[x], table[Int(src?[x] ?? 0)], mask.mode)
+                        }
                     }
                 }
             }
-            for i in 0..<n {
-                let a = UInt32((acc[i] * 255).rounded())
+            guard active > 1 else {
+                // No mask counts: the initial value everywhere.
+                if initial == 0 {
+                    for y in box.minY..<box.maxY { (canvas.pixels + (y * stride + box.minX)).update(repeating: 0, count: w) }
+                }
+                return
+            }
+            for y in 0..<box.height {
+                let row = canvas.pixels + ((box.minY + y) * stride + box.minX)
+                for x in 0..<w {
+                    let a = LottieRenderer.rounded(acc[y * w + x] * 255)
+                    if a < 255 { row[x] = a == 0 ? 0 : Pixel.scale(row[x], by: a) }
+                }
+            }
+        }
+    }
+
+    /// A mask's coverage `m` combined into the coverage so far, `acc`.
+    @inline(__always)
+    static func combine(_ acc: Float, _ m: Float, _ mode: Mask.Mode) -> Float {
+        switch mode {
+        case .add: return acc + m - acc * m
+        case .subtract: return acc * (1 - m)
+        case .intersect: return acc * m
+        case .none: return acc
+        }
+    }
+
+    /// `v.rounded()` (halves away from zero) for 0 ≤ v < 2³¹, without the library call it compiles to: the
+    /// fraction `v − ⌊v⌋` is exact, so comparing it with a half rounds exactly as `roundf` does.
+    @inline(__always)
+    static func rounded(_ v: Float) -> UInt32 {
+        let t = Int32(v)
+        return UInt32(t) &+ (v - Float(t) >= 0.5 ? 1 : 0)
+    }
+
+    /// Keeps only what lies inside `rect` (mapped through `matrix`), with anti-aliased sides, in the pixels of
+    /// `box`: a precomposition's bounds, as a single added mask would keep them.
+    private func clip(_ canvas: Canvas, to rect: Rect, matrix: AffineTransform, in box: PixelBox) {
+        maskPath.removeAll(keepingCapacity: true)
+        maskPath.addRect(rect)
+        let bytes = masks.fill(maskPath, transform: matrix, width: canvas.width, height: canvas.height,
+                               window: box)
+        for y in box.minY..<box.maxY {
+            for i in (y * canvas.width + box.minX)..<(y * canvas.width + box.maxX) {
+                let a = UInt32(bytes?[i] ?? 0)
                 if a < 255 { canvas.pixels[i] = a == 0 ? 0 : Pixel.scale(canvas.pixels[i], by: a) }
             }
         }
     }
 
-    /// Keeps only what lies inside `rect` (mapped through `matrix`), with anti-aliased sides: a precomposition's
-    /// bounds, as a single added mask would keep them.
-    private func clip(_ canvas: Canvas, to rect: Rect, matrix: AffineTransform) {
-        maskPath.removeAll(keepingCapacity: true)
-        maskPath.addRect(rect)
-        let bytes = masks.fill(maskPath, transform: matrix, width: canvas.width, height: canvas.height)
-        for i in 0..<canvas.pixelCount {
-            let a = UInt32(bytes?[i] ?? 0)
-            if a < 255 { canvas.pixels[i] = a == 0 ? 0 : Pixel.scale(canvas.pixels[i], by: a) }
-        }
-    }
-
-    private func applyMatte(_ matte: Canvas, _ mode: LottieLayer.Matte, to canvas: Canvas) {
-        for i in 0..<canvas.pixelCount {
-            let p = matte.pixels[i]
-            var a: UInt32
-            switch mode {
-            case .alpha, .alphaInverted: a = p >> 24
-            case .luma, .lumaInverted:
-                // Luminance of the premultiplied colour: transparent counts as black, as After Effects has it.
-                let r = Double((p >> 16) & 0xFF), g = Double((p >> 8) & 0xFF), b = Double(p & 0xFF)
-                a = UInt32(Swift.min(255, (0.2125 * r + 0.7154 * g + 0.0721 * b).rounded()))
+    private func applyMatte(_ matte: Canvas, _ mode: LottieLayer.Matte, to canvas: Canvas, in box: PixelBox) {
+        for y in box.minY..<box.maxY {
+            for i in (y * canvas.width + box.minX)..<(y * canvas.width + box.maxX) {
+                let p = matte.pixels[i]
+                var a: UInt32
+                switch mode {
+                case .alpha, .alphaInverted: a = p >> 24
+                case .luma, .lumaInverted:
+                    // Luminance of the premultiplied colour: transparent counts as black, as After Effects has it.
+                    let r = Double((p >> 16) & 0xFF), g = Double((p >> 8) & 0xFF), b = Double(p & 0xFF)
+                    a = UInt32(Swift.min(255, (0.2125 * r + 0.7154 * g + 0.0721 * b).rounded()))
+                }
+                if mode == .alphaInverted || mode == .lumaInverted { a = 255 - a }
+                if a < 255 { canvas.pixels[i] = a == 0 ? 0 : Pixel.scale(canvas.pixels[i], by: a) }
             }
-            if mode == .alphaInverted || mode == .lumaInverted { a = 255 - a }
-            if a < 255 { canvas.pixels[i] = a == 0 ? 0 : Pixel.scale(canvas.pixels[i], by: a) }
         }
     }
 
-    private func scale(_ canvas: Canvas, by opacity: Double) {
+    private func scale(_ canvas: Canvas, by opacity: Double, in box: PixelBox) {
         let a = UInt32((opacity * 255).rounded())
-        for i in 0..<canvas.pixelCount { canvas.pixels[i] = Pixel.scale(canvas.pixels[i], by: a) }
+        for y in box.minY..<box.maxY {
+            for i in (y * canvas.width + box.minX)..<(y * canvas.width + box.maxX) {
+                canvas.pixels[i] = Pixel.scale(canvas.pixels[i], by: a)
+            }
+        }
     }
 }
 
@@ -507,8 +675,8 @@ struct GradientRamp {
         }
     }
 
-    func pixel(at t: Double) -> UInt32 {
-        let i = t.isNaN ? 0 : Int((Swift.min(Swift.max(t, 0), 1) * 255).rounded())
-        return table[i]
+    /// The 256 colours, for a `GradientPlacement`'s entries to index.
+    func withColors(_ body: (UnsafePointer<UInt32>) -> Void) {
+        table.withUnsafeBufferPointer { body($0.baseAddress!) }
     }
 }

@@ -55,8 +55,9 @@ public final class Canvas {
 
 /// Operations on single premultiplied `0xAARRGGBB` pixels.
 public enum Pixel {
-    /// Source-over: `src + dst × (1 − src.alpha)`, per channel, rounded as 8-bit arithmetic does.
-    @inline(__always)
+    /// Source-over: `src + dst × (1 − src.alpha)`, per channel, rounded as 8-bit arithmetic does. Inlinable, as
+    /// is `scale`: other modules' pixel loops call them for every pixel.
+    @inlinable @inline(__always)
     public static func sourceOver(_ src: UInt32, _ dst: UInt32) -> UInt32 {
         let inv = 255 - (src >> 24)
         // Two channels at a time in one 32-bit word: red and blue, then alpha and green.
@@ -68,7 +69,7 @@ public enum Pixel {
     }
 
     /// Every channel of a premultiplied pixel scaled by `coverage` / 255.
-    @inline(__always)
+    @inlinable @inline(__always)
     public static func scale(_ p: UInt32, by coverage: UInt32) -> UInt32 {
         var rb = (p & 0x00FF_00FF) &* coverage &+ 0x0080_0080
         rb = ((rb &+ ((rb >> 8) & 0x00FF_00FF)) >> 8) & 0x00FF_00FF

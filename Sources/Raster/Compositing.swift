@@ -1,5 +1,6 @@
 import Geometry
 import Colors
+import RasterKernels
 
 /// A box of whole pixels, [minX, maxX) × [minY, maxY): the unit of the region operations below.
 public struct PixelBox: Hashable, Sendable, CustomStringConvertible {
@@ -36,6 +37,14 @@ public struct PixelBox: Hashable, Sendable, CustomStringConvertible {
         return b.isEmpty ? .empty : b
     }
 
+    /// The smallest box holding both; an empty box adds nothing.
+    public func union(_ o: PixelBox) -> PixelBox {
+        if isEmpty { return o }
+        if o.isEmpty { return self }
+        return PixelBox(minX: Swift.min(minX, o.minX), minY: Swift.min(minY, o.minY),
+                        maxX: Swift.max(maxX, o.maxX), maxY: Swift.max(maxY, o.maxY))
+    }
+
     /// The box grown by `d` pixels on every side.
     public func outset(by d: Int) -> PixelBox {
         isEmpty ? self : PixelBox(minX: minX - d, minY: minY - d, maxX: maxX + d, maxY: maxY + d)
@@ -69,24 +78,22 @@ extension Canvas {
         let o = opacity.isNaN ? 0 : Swift.min(Swift.max(opacity, 0), 1)
         let alpha = UInt32((o * 255).rounded())
         guard !b.isEmpty, alpha > 0 else { return }
-        let n = b.width
+        // Eight pixels at a time on the CPU's fill path, each as Pixel.scale and Pixel.sourceOver give it.
+        let pipeline = FillPath.best.pipeline
         for y in b.minY..<b.maxY {
-            let s = source.pixels + (y &* width &+ b.minX), d = pixels + (y &* width &+ b.minX)
-            var i = 0
-            if alpha == 255 {
-                while i < n {
-                    let p = s[i]
-                    if p != 0 { d[i] = p >> 24 == 255 ? p : Pixel.sourceOver(p, d[i]) }
-                    i &+= 1
-                }
-            } else {
-                while i < n {
-                    let p = s[i]
-                    if p != 0 { d[i] = Pixel.sourceOver(Pixel.scale(p, by: alpha), d[i]) }
-                    i &+= 1
-                }
-            }
+            pipeline.compositeRow(source.pixels + (y &* width &+ b.minX), onto: pixels + (y &* width &+ b.minX),
+                                  count: b.width, alpha: alpha)
         }
+    }
+
+    /// Puts colours from `colors` (premultiplied), the one `entries[i]` names for each pixel, at the coverages in
+    /// `coverage`, source-over `count` pixels of row `y` from column `x0`: a gradient's colours under its shape.
+    /// The row must lie on the canvas and every entry within the table.
+    public func shade(row y: Int, from x0: Int, count: Int, entries: UnsafePointer<Int32>,
+                      colors: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>) {
+        precondition(y >= 0 && y < height && x0 >= 0 && count >= 0 && x0 + count <= width, "row outside the canvas")
+        FillPath.best.pipeline.shadeRow(entries: entries, colors: colors, coverage: coverage,
+                                        onto: pixels + (y &* width &+ x0), count: count)
     }
 
     /// Multiplies every pixel of `box` by the alpha of the same pixel of `mask` (destination-in): what is left is

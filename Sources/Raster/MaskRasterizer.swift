@@ -43,8 +43,12 @@ public final class MaskRasterizer {
     /// `Path.controlPointBounds` does: a caller that keeps them (a glyph outline) saves a pass over the path.
     /// Returns nil, drawing nothing, when the box is empty, or when a coordinate is not finite or lies beyond
     /// `Rasterizer.maxCoordinate`.
+    ///
+    /// `window`, when given, is the only part of the mask the caller reads: the bytes there are exactly those a
+    /// whole fill gives, and the others are left as they were. Only the cells the path's box can reach are swept,
+    /// which saves sweeping a large mask of which a small part is wanted.
     public func fill(_ path: Path, transform: AffineTransform = .identity, rule: FillRule = .nonZero,
-                     width: Int, height: Int, bounds: Rect? = nil) -> UnsafePointer<UInt8>? {
+                     width: Int, height: Int, bounds: Rect? = nil, window: PixelBox? = nil) -> UnsafePointer<UInt8>? {
         guard width > 0, height > 0, width <= MaskRasterizer.maxSide, height <= MaskRasterizer.maxSide,
               let box = MaskRasterizer.mappedBox(path, transform, bounds) else { return nil }
         let count = width &* height
@@ -55,6 +59,14 @@ public final class MaskRasterizer {
         }
         let tol = tolerance > 0 && tolerance.isFinite ? tolerance : Rasterizer.defaultTolerance
         let w = Double(width), h = Double(height), slack = MaskRasterizer.slack
+        // The cells an edge can reach: its ends are clamped (or clipped) to the box, a piece adds to its pixel and
+        // the two right of it, and one more on each side allows for rounding between these bounds and the edges.
+        let reach = PixelBox(minX: Swift.max(0, Int(Swift.min(Swift.max(box.minX, 0), w)) &- 1),
+                             minY: Swift.max(0, Int(Swift.min(Swift.max(box.minY, 0), h)) &- 1),
+                             maxX: Swift.min(width &+ 2, Int(Swift.min(Swift.max(box.maxX, 0), w)) &+ 4),
+                             maxY: Swift.min(height,
+                                             CoverageCells.lastIndex(Swift.min(Swift.max(box.maxY, 0), h)) &+ 2))
+        let wanted = window?.intersection(PixelBox(minX: 0, minY: 0, maxX: width, maxY: height))
         if box.minX >= -slack, box.minY >= -slack, box.maxX <= w + slack, box.maxY <= h + slack {
             // The path lies inside the box (a glyph in its own box always does): no clipping, no bookkeeping.
             let cellCount = (width &+ 2) &* height
@@ -66,14 +78,86 @@ public final class MaskRasterizer {
             }
             var sink = InteriorCells(cells: interior, stride: width &+ 2, maxX: w, maxY: h)
             path.flattenForFill(transform: transform, tolerance: tol, into: &sink)
-            CoverageSweep.rows(interior, stride: width &+ 2, width: width, from: 0, to: height &- 1, rule: rule,
-                               into: mask)
+            if let wanted {
+                MaskRasterizer.sweep(interior, stride: width &+ 2, width: width, reach: reach, wanted: wanted,
+                                     rule: rule, into: mask)
+            } else {
+                CoverageSweep.rows(interior, stride: width &+ 2, width: width, from: 0, to: height &- 1, rule: rule,
+                                   into: mask)
+            }
         } else {
             cells.begin(area: ClipBox(minX: 0, minY: 0, maxX: w, maxY: h))
             path.flattenForFill(transform: transform, tolerance: tol, into: &cells)
-            CoverageSweep.write(cells: &cells, rule: rule, width: width, height: height, into: mask)
+            guard let wanted else {
+                CoverageSweep.write(cells: &cells, rule: rule, width: width, height: height, into: mask)
+                return UnsafePointer(mask)
+            }
+            // The cells' origin is the mask's (0, 0); edges clipped to the box lie on its sides, within `reach`'s
+            // columns, and the rows written are the ones the cells kept track of.
+            var rows = reach
+            if cells.isEmpty {
+                rows.maxY = rows.minY
+            } else {
+                rows.minY = cells.minRow
+                rows.maxY = cells.maxRow &+ 1
+                (cells.bits + cells.minRow &* cells.wordsPerRow).update(
+                    repeating: 0, count: (cells.maxRow &- cells.minRow &+ 1) &* cells.wordsPerRow)
+            }
+            MaskRasterizer.sweep(cells.cells, stride: cells.stride, width: width, reach: rows, wanted: wanted,
+                                 rule: rule, into: mask)
         }
         return UnsafePointer(mask)
+    }
+
+    /// Writes the `wanted` bytes of the mask from cells that are zero outside `reach` (`stride` cells a row, the
+    /// box's width plus spare cells), and leaves every cell zero. Outside `reach` a row's running sum is zero,
+    /// and right of it the sum stays what it was at its last column.
+    private static func sweep(_ cells: UnsafeMutablePointer<Int32>, stride: Int, width: Int, reach: PixelBox,
+                              wanted: PixelBox, rule: FillRule, into mask: UnsafeMutablePointer<UInt8>) {
+        switch rule {
+        case .nonZero:
+            sweep(cells, stride: stride, width: width, reach: reach, wanted: wanted, into: mask, NonZeroCoverage.self)
+        case .evenOdd:
+            sweep(cells, stride: stride, width: width, reach: reach, wanted: wanted, into: mask, EvenOddCoverage.self)
+        }
+    }
+
+    @inline(__always)
+    private static func sweep<Rule: CoverageRule>(_ cells: UnsafeMutablePointer<Int32>, stride: Int, width: Int,
+                                                  reach: PixelBox, wanted: PixelBox,
+                                                  into mask: UnsafeMutablePointer<UInt8>, _ rule: Rule.Type) {
+        let c0 = reach.minX, c1 = reach.maxX
+        for row in Swift.min(reach.minY, wanted.minY)..<Swift.max(reach.maxY, wanted.maxY) {
+            let line = cells + row &* stride
+            let inReach = row >= reach.minY && row < reach.maxY && c0 < c1
+            guard row >= wanted.minY && row < wanted.maxY else {
+                if inReach { (line + c0).update(repeating: 0, count: c1 &- c0) }
+                continue
+            }
+            let out = mask + row &* width
+            guard inReach else {
+                (out + wanted.minX).update(repeating: 0, count: wanted.width)
+                continue
+            }
+            // The running sum over the reached cells, in place, then bytes where wanted and the cells zeroed.
+            var acc: Int32 = 0
+            var i = c0
+            while i < c1 {
+                acc &+= line[i]
+                line[i] = acc
+                i &+= 1
+            }
+            let tail = UInt8(truncatingIfNeeded: Rule.coverage(acc))
+            var x = wanted.minX
+            while x < Swift.min(wanted.maxX, c0) { out[x] = 0; x &+= 1 }
+            let end = Swift.min(wanted.maxX, c1)
+            while x < end {
+                out[x] = UInt8(truncatingIfNeeded: Rule.coverage(line[x]))
+                x &+= 1
+            }
+            while x < wanted.maxX { out[x] = tail; x &+= 1 }
+            (line + c0).update(repeating: 0, count: c1 &- c0)
+        }
     }
 
     /// How far, in pixels, a path's mapped bounds may pass the box's sides and still count as inside: rounding

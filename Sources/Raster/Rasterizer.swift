@@ -65,22 +65,27 @@ public final class Rasterizer {
     /// (pixel coordinates; a fractional clip gives partial coverage along its sides).
     ///
     /// A path with a NaN or infinite coordinate, or one beyond `maxCoordinate`, is skipped: nothing is drawn.
+    /// Returns the pixels the fill may have changed (empty when none), for a caller that keeps track of them.
+    @discardableResult
     public func fill(_ path: Path, transform: AffineTransform = .identity, color: Color,
-                     rule: FillRule = .nonZero, clip: Rect? = nil, into canvas: Canvas) {
-        guard color.alpha > 0, !path.isEmpty else { return }
-        guard let box = Rasterizer.clipBox(canvas: canvas, clip: clip) else { return }
+                     rule: FillRule = .nonZero, clip: Rect? = nil, into canvas: Canvas) -> PixelBox {
+        guard color.alpha > 0, !path.isEmpty else { return .empty }
+        guard let box = Rasterizer.clipBox(canvas: canvas, clip: clip) else { return .empty }
         guard let bounds = Rasterizer.mappedBounds(path, transform),
               bounds.maxX > box.minX, bounds.minX < box.maxX, bounds.maxY > box.minY, bounds.minY < box.maxY
-        else { return }
+        else { return .empty }
         let tol = tolerance > 0 && tolerance.isFinite ? tolerance : Rasterizer.defaultTolerance
 
         // The path lies inside its control points' bounds, so those bounds clip nothing and give the cell buffer
         // its size; a flattened point that rounding puts a hair outside is moved onto the side, harmlessly.
-        cells.begin(area: ClipBox(minX: Swift.max(box.minX, bounds.minX), minY: Swift.max(box.minY, bounds.minY),
-                                  maxX: Swift.min(box.maxX, bounds.maxX), maxY: Swift.min(box.maxY, bounds.maxY)))
+        let area = ClipBox(minX: Swift.max(box.minX, bounds.minX), minY: Swift.max(box.minY, bounds.minY),
+                           maxX: Swift.min(box.maxX, bounds.maxX), maxY: Swift.min(box.maxY, bounds.maxY))
+        cells.begin(area: area)
         pipeline.flatten(path, transform: transform, tolerance: tol, into: &cells)
         pipeline.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: rule == .evenOdd,
                            into: canvas.pixels, canvasWidth: canvas.width)
+        return PixelBox(covering: Rect(x: area.minX, y: area.minY, width: area.maxX - area.minX,
+                                       height: area.maxY - area.minY))
     }
 
     /// Strokes `path` with `style` and fills the outline with `color` (non-zero), as filling

@@ -18,6 +18,15 @@ public protocol FillPipeline {
                           into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int)
     /// Sets `count` pixels from `pixels` on to `value` (a canvas cleared before each frame).
     static func fill(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, with value: UInt32)
+    /// Writes the gradient's table entries of `count` pixels of row `y` from column `x0`.
+    static func gradientEntries(_ gradient: GradientGeometry, y: Int, from x0: Int, count: Int,
+                                into out: UnsafeMutablePointer<Int32>)
+    /// Puts `count` pixels of `source`, scaled by `alpha` (1…255), source-over those at `dst`.
+    static func compositeRow(_ source: UnsafePointer<UInt32>, onto dst: UnsafeMutablePointer<UInt32>, count: Int,
+                             alpha: UInt32)
+    /// Puts the colours `colors[entries[i]]` at coverages `coverage[i]` source-over the `count` pixels at `dst`.
+    static func shadeRow(entries: UnsafePointer<Int32>, colors: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>,
+                         onto dst: UnsafeMutablePointer<UInt32>, count: Int)
 }
 
 extension FillPipeline {
@@ -142,5 +151,20 @@ public enum PortableFill: FillPipeline {
 
     public static func fill(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, with value: UInt32) {
         fillKernel(pixels, count: count, with: value)
+    }
+
+    public static func gradientEntries(_ gradient: GradientGeometry, y: Int, from x0: Int, count: Int,
+                                       into out: UnsafeMutablePointer<Int32>) {
+        gradient.entriesKernel(y: y, from: x0, count: count, into: out)
+    }
+
+    public static func compositeRow(_ source: UnsafePointer<UInt32>, onto dst: UnsafeMutablePointer<UInt32>,
+                                    count: Int, alpha: UInt32) {
+        PixelRows.compositeKernel(source, onto: dst, count: count, alpha: alpha)
+    }
+
+    public static func shadeRow(entries: UnsafePointer<Int32>, colors: UnsafePointer<UInt32>,
+                                coverage: UnsafePointer<UInt8>, onto dst: UnsafeMutablePointer<UInt32>, count: Int) {
+        PixelRows.shadeKernel(entries: entries, colors: colors, coverage: coverage, onto: dst, count: count)
     }
 }

@@ -21,4 +21,19 @@ public enum AVX512Fill: FillPipeline {
     public static func fill(_ pixels: UnsafeMutablePointer<UInt32>, count: Int, with value: UInt32) {
         fillKernel(pixels, count: count, with: value)
     }
+
+    public static func gradientEntries(_ gradient: GradientGeometry, y: Int, from x0: Int, count: Int,
+                                       into out: UnsafeMutablePointer<Int32>) {
+        gradient.entriesKernel(y: y, from: x0, count: count, into: out)
+    }
+
+    public static func compositeRow(_ source: UnsafePointer<UInt32>, onto dst: UnsafeMutablePointer<UInt32>,
+                                    count: Int, alpha: UInt32) {
+        PixelRows.compositeKernel(source, onto: dst, count: count, alpha: alpha)
+    }
+
+    public static func shadeRow(entries: UnsafePointer<Int32>, colors: UnsafePointer<UInt32>,
+                                coverage: UnsafePointer<UInt8>, onto dst: UnsafeMutablePointer<UInt32>, count: Int) {
+        PixelRows.shadeKernel(entries: entries, colors: colors, coverage: coverage, onto: dst, count: count)
+    }
 }

@@ -76,6 +76,47 @@ import TestSupport
         #expect(ink > 0)
     }
 
+    /// A window gives, inside it, the bytes of the whole fill, for paths inside the box and across its sides, and
+    /// leaves the rasterizer as clean as a whole fill does: the next fill matches a fresh rasterizer's.
+    @Test(arguments: [FillRule.nonZero, .evenOdd])
+    func aWindowHoldsTheWholeFillsBytes(rule: FillRule) throws {
+        var g = SeededRandom(seed: 31)
+        let windowed = MaskRasterizer()
+        var ink = 0
+        for n in 0..<120 {
+            let w = g.int(in: 3...40), h = g.int(in: 3...40)
+            // Half the paths inside the box, half across its sides; small ones in a large box too.
+            let inside = n % 2 == 0
+            let path = MaskRasterizerTests.randomPath(&g, in: inside ? 0...1 : -0.5...1.5)
+            let s = g.double(in: 0.1...1)
+            let t = AffineTransform(a: Double(w) * s, b: 0, c: 0, d: Double(h) * s,
+                                    tx: inside ? Double(w) * (1 - s) / 2 : 0.3, ty: inside ? 0 : -0.2)
+            let x0 = g.int(in: -2...w), y0 = g.int(in: -2...h)
+            let window = PixelBox(minX: x0, minY: y0, maxX: x0 + g.int(in: 0...w), maxY: y0 + g.int(in: 0...h))
+            let reference = MaskRasterizer()
+            let whole = reference.fill(path, transform: t, rule: rule, width: w, height: h)
+            let part = windowed.fill(path, transform: t, rule: rule, width: w, height: h, window: window)
+            #expect((whole == nil) == (part == nil))
+            guard let whole, let part else { continue }
+            let cut = window.intersection(PixelBox(minX: 0, minY: 0, maxX: w, maxY: h))
+            for y in cut.minY..<max(cut.minY, cut.maxY) {
+                for x in cut.minX..<cut.maxX {
+                    #expect(part[y * w + x] == whole[y * w + x], "path \(n), pixel (\(x), \(y))")
+                    ink += Int(whole[y * w + x])
+                }
+            }
+            // Whatever the window left in the cells, the next whole fill does not see it.
+            let next = MaskRasterizerTests.randomPath(&g, in: -0.2...1.2)
+            let other = MaskRasterizer()
+            let fresh = try #require(other.fill(next, transform: t, rule: rule, width: w, height: h))
+            let reused = try #require(windowed.fill(next, transform: t, rule: rule, width: w, height: h))
+            #expect(Array(UnsafeBufferPointer(start: reused, count: w * h))
+                    == Array(UnsafeBufferPointer(start: fresh, count: w * h)), "after path \(n)")
+            withExtendedLifetime((reference, other)) {}
+        }
+        #expect(ink > 0)
+    }
+
     @Test func aSmallMaskAfterALargeOneIsCleanAndFull() throws {
         let mask = MaskRasterizer()
         _ = mask.fill(.rect(Rect(x: 0, y: 0, width: 60, height: 60)), width: 60, height: 60)
