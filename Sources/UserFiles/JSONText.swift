@@ -1,6 +1,7 @@
 /// Compact JSON text for strings; Styles adds its values.
 public enum JSONText {
-    /// `s` as a JSON string literal, quotes and escapes included.
+    /// `s` as a JSON string literal, quotes and escapes included; also a JavaScript one (U+2028 and U+2029, which end
+    /// a line in JavaScript source, are escaped).
     public static func string(_ s: String) -> String {
         var out = "\""
         for scalar in s.unicodeScalars {
@@ -10,6 +11,8 @@ public enum JSONText {
             case "\n": out += "\\n"
             case "\t": out += "\\t"
             case "\r": out += "\\r"
+            case "\u{2028}": out += "\\u2028"
+            case "\u{2029}": out += "\\u2029"
             default:
                 if scalar.value < 0x20 {
                     let hex = String(scalar.value, radix: 16)

@@ -1,5 +1,6 @@
 import Testing
 import Geometry
+import UserFiles
 @testable import Lottie
 
 /// After Effects expressions run by Duktape: the helpers against values worked out by hand from After Effects'
@@ -14,7 +15,7 @@ import Geometry
     /// A file whose layer "Subject" (index 2) has `property` (its rotation, unless another key is given) with
     /// `expression`; layer "Controls" (index 1) sits at (40, 60) with a slider "Gain" of 7.
     static func file(_ expression: String, property: String = "r", value: String = ramp) -> String {
-        let x = jsString("var $bm_rt;\n" + expression)
+        let x = JSONText.string("var $bm_rt;\n" + expression)
         let body = value.hasPrefix("{\"a\"") ? String(value.dropLast()) + ",\"ix\":10,\"x\":\(x)}" : value
         return """
             {"fr":30,"ip":0,"op":300,"w":100,"h":100,"layers":[
@@ -104,6 +105,17 @@ import Geometry
         #expect(try Self.rotation("$bm_rt = thisComp.layer('Controls').transform.position.valueAtTime(1)[0];", at: 0) == 40)
     }
 
+    /// A name that ends a line in JavaScript source (U+2028) is written into the compiled code escaped.
+    @Test func namesThatEndLinesInJavaScriptCompile() throws {
+        let source = Self.file("$bm_rt = thisComp.layer('Controls').effect('Gain')(1);")
+            .replacing(#""nm":"Slider","#, with: #""nm":"Line\u2028Break","#)
+            .replacing(#""v":{"a":0,"k":7,"ix":1}"#, with: #""v":{"a":0,"k":7,"ix":1,"x":"$bm_rt = 3;"}"#)
+        let animation = try parse(source)
+        #expect(animation.warning == nil, "\(animation.warning ?? "")")
+        #expect(Self.subject(animation).rotation.scalar(at: 0) == 3)
+        #expect(animation.takeExpressionWarnings().isEmpty)
+    }
+
     @Test func vectorResults() throws {
         let t = Self.subject(try parse(Self.file("$bm_rt = $bm_sum(thisComp.layer('Controls').transform.position, [5, 5]);",
                                                  property: "p", value: #"{"a":0,"k":[0,0,0]}"#)))
@@ -151,7 +163,7 @@ import Geometry
     /// carries `expression`) and "Wire" (3, child of Controls at (100, 100), scale 200 %, with "Group 1" holding the
     /// open path "Path 1" from (0, 0) to (100, 0) and a transform moved by (10, 20)).
     static func shapes(_ expression: String, onPath: Bool = false) -> String {
-        let x = jsString("var $bm_rt;\n" + expression)
+        let x = JSONText.string("var $bm_rt;\n" + expression)
         let line = #"{"v":[[0,0],[100,0]],"i":[[0,0],[0,0]],"o":[[0,0],[0,0]],"c":false}"#
         let subjectPath = onPath ? #"{"a":0,"k":\#(line),"ix":2,"x":\#(x)}"# : #"{"a":0,"k":\#(line)}"#
         let rotation = onPath ? #"{"a":0,"k":0}"# : #"{"a":0,"k":0,"ix":10,"x":\#(x)}"#
@@ -309,3 +321,4 @@ import Geometry
         #expect(animation.expressions!.reservedBytes == reserved)
     }
 }
+

@@ -4,6 +4,7 @@ import Glibc
 import CDuktape
 import Geometry
 import Motion
+import UserFiles
 
 /// A property's value given by an After Effects expression: the file's engine and the property's place in it.
 struct ExpressionBinding: Sendable {
@@ -179,6 +180,7 @@ final class ExpressionEngine: @unchecked Sendable {
         var failures: [String] = []
         let setup = run("""
             var __fr = \(jsNumber(frameRate));
+            var __result = new Float64Array(\(ExpressionEngine.resultCapacity));
             \(ExpressionLibrary.source)
             var __ev = [];
             var __comps = __defineCompositions(\(compositionsJSON()));
@@ -212,9 +214,9 @@ final class ExpressionEngine: @unchecked Sendable {
                 failures.append(label(id) + ": " + error.reason)
                 continue
             }
-            let key = jsString(p.composition ?? "")
+            let key = JSONText.string(p.composition ?? "")
             let wrapper = "__ev[\(slots)] = (" + ExpressionEngine.wrapper(code)
-                + ")(__propertyFor(\(id), \(jsString(p.name)), \(p.index.map { String($0) } ?? "null"), \(key), "
+                + ")(__propertyFor(\(id), \(JSONText.string(p.name)), \(p.index.map { String($0) } ?? "null"), \(key), "
                 + "\(p.layer), \(p.path != nil)));"
             if let error = run(wrapper, name: "expression") {
                 failures.append(label(id) + ": " + error)
@@ -285,12 +287,7 @@ final class ExpressionEngine: @unchecked Sendable {
     func sample(_ id: Int, at frame: Double) -> AnimatedSample {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
-        let count = evaluate(id, at: frame)
-        guard count > 0, let result else { return properties[id].keyframes.sample(at: frame) }
-        var out = AnimatedSample()
-        out.count = Swift.min(count, 4)
-        for i in 0..<out.count { out.values[i] = result[i] }
-        return out
+        return sampleInside(id, at: frame)
     }
 
     /// The property's value at `frame` into `out`, as `sample` gives it, for values of any length.
@@ -329,7 +326,7 @@ final class ExpressionEngine: @unchecked Sendable {
         return true
     }
 
-    /// The property's value at `frame` as the transforms use it: its expression's, or its keyframes'.
+    /// The property's value at `frame`, as `sample` gives it, for a caller already holding the lock.
     private func sampleInside(_ id: Int, at frame: Double) -> AnimatedSample {
         let count = evaluate(id, at: frame)
         guard count > 0, let result else { return properties[id].keyframes.sample(at: frame) }
@@ -416,7 +413,7 @@ final class ExpressionEngine: @unchecked Sendable {
         return count
     }
 
-    /// How many numbers an expression's result may hold (`__result` in the library).
+    /// How many numbers an expression's result may hold (the heap's `__result`).
     static let resultCapacity = 8192
 
     private func fail(_ id: Int, _ message: String) {
@@ -555,24 +552,24 @@ final class ExpressionEngine: @unchecked Sendable {
             let list = layers.map { l -> String in
                 let transform = l.transform.map { id -> String in
                     let p = properties[id]
-                    return "\(jsString(ExpressionEngine.transformKeys[p.name] ?? p.name)):{\"id\":\(id),\"name\":\(jsString(p.name)),\"index\":\(p.index.map { String($0) } ?? "null")}"
+                    return "\(JSONText.string(ExpressionEngine.transformKeys[p.name] ?? p.name)):{\"id\":\(id),\"name\":\(JSONText.string(p.name)),\"index\":\(p.index.map { String($0) } ?? "null")}"
                 }.joined(separator: ",")
                 let effects = l.effects.map { e -> String in
                     let params = e.parameters.map { id -> String in
                         let p = properties[id]
-                        return "{\"id\":\(id),\"name\":\(jsString(p.name)),\"matchName\":\(jsString(p.matchName ?? "")),"
+                        return "{\"id\":\(id),\"name\":\(JSONText.string(p.name)),\"matchName\":\(JSONText.string(p.matchName ?? "")),"
                             + "\"index\":\(p.index.map { String($0) } ?? "null"),\"type\":\(p.controlType ?? -1)}"
                     }.joined(separator: ",")
-                    return "{\"name\":\(jsString(e.name)),\"matchName\":\(jsString(e.matchName)),\"index\":\(e.index.map { String($0) } ?? "null"),\"params\":[\(params)]}"
+                    return "{\"name\":\(JSONText.string(e.name)),\"matchName\":\(JSONText.string(e.matchName)),\"index\":\(e.index.map { String($0) } ?? "null"),\"params\":[\(params)]}"
                 }.joined(separator: ",")
                 let content = l.content.map(contentJSON) ?? "null"
-                return "{\"name\":\(jsString(l.name)),\"index\":\(l.index.map { String($0) } ?? "null"),\"content\":\(content),"
+                return "{\"name\":\(JSONText.string(l.name)),\"index\":\(l.index.map { String($0) } ?? "null"),\"content\":\(content),"
                     + "\"parent\":\(l.parent.map { String($0) } ?? "null"),\"inPoint\":\(jsNumber(l.inPoint)),"
                     + "\"outPoint\":\(jsNumber(l.outPoint)),\"startTime\":\(jsNumber(l.startTime)),"
                     + "\"width\":\(jsNumber(l.width)),\"height\":\(jsNumber(l.height)),"
                     + "\"transform\":{\(transform)},\"effects\":[\(effects)]}"
             }
-            parts.append("\(jsString(key ?? "")):{\"name\":\(jsString(key ?? "")),\"number\":\(parts.count),"
+            parts.append("\(JSONText.string(key ?? "")):{\"name\":\(JSONText.string(key ?? "")),\"number\":\(parts.count),"
                 + "\"width\":0,\"height\":0,\"layers\":[\(list.joined(separator: ","))]}")
         }
         return "{" + parts.joined(separator: ",") + "}"
@@ -581,10 +578,10 @@ final class ExpressionEngine: @unchecked Sendable {
     private func contentJSON(_ node: ContentNode) -> String {
         let members = node.properties.map { id -> String in
             let p = properties[id]
-            return "{\"id\":\(id),\"name\":\(jsString(p.name)),\"matchName\":\(jsString(p.matchName ?? "")),"
+            return "{\"id\":\(id),\"name\":\(JSONText.string(p.name)),\"matchName\":\(JSONText.string(p.matchName ?? "")),"
                 + "\"index\":\(p.index.map { String($0) } ?? "null"),\"isPath\":\(p.path != nil)}"
         }.joined(separator: ",")
-        return "{\"name\":\(jsString(node.name)),\"matchName\":\(jsString(node.matchName)),"
+        return "{\"name\":\(JSONText.string(node.name)),\"matchName\":\(JSONText.string(node.matchName)),"
             + "\"index\":\(node.index.map { String($0) } ?? "null"),\"props\":[\(members)],"
             + "\"children\":[\(node.children.map(contentJSON).joined(separator: ","))]}"
     }
@@ -593,24 +590,6 @@ final class ExpressionEngine: @unchecked Sendable {
     static let transformKeys = ["Anchor Point": "anchorPoint", "Position": "position", "X Position": "xPosition",
                                 "Y Position": "yPosition", "Scale": "scale", "Rotation": "rotation",
                                 "Opacity": "opacity", "Skew": "skew", "Skew Axis": "skewAxis"]
-}
-
-/// A Swift string as a JavaScript (and JSON) string literal.
-func jsString(_ s: String) -> String {
-    var out = "\""
-    for u in s.unicodeScalars {
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\u{2028}": out += "\\u2028"
-        case "\u{2029}": out += "\\u2029"
-        default:
-            if u.value < 0x20 { out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16) } else { out.unicodeScalars.append(u) }
-        }
-    }
-    return out + "\""
 }
 
 /// A finite number as JavaScript writes it; a non-finite one as 0.

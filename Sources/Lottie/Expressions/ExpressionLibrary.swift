@@ -5,11 +5,11 @@
 /// Natives provided by `ExpressionEngine`: `__raw(id, frame)` a property's keyframed value, `__rawPath(id, frame)` a
 /// path's, `__value(id, frame)` a value after its own expression, `__keyCount(id)`, `__keyTime(id, i)`,
 /// `__keyValue(id, i)`, `__layerPoint(composition, layer, frame, x, y, inverse)`, `__inTime()` and
-/// `__bezier(x1, y1, x2, y2, t)`. `__fr` is the file's frame rate, `__now` the frame being evaluated.
+/// `__bezier(x1, y1, x2, y2, t)`. `__fr` is the file's frame rate, `__result` the numbers an expression gives back,
+/// both set by the engine; `__now` is the frame being evaluated.
 enum ExpressionLibrary {
     static let source = #"""
 var __now = 0;
-var __result = new Float64Array(8192);
 // The budget check, kept out of the expressions' reach: neither it nor the clock it reads can be replaced.
 Object.defineProperty(this, '__tick', { writable: false, configurable: false, value: (function () {
   var n = 0, inTime = __inTime;
