@@ -58,7 +58,7 @@ let package = Package(
         .target(name: "Layers", dependencies: ["Geometry", "Colors", "Raster", "Text", "Motion"]),
         // Parameters as data: style values, their schemas, style files and the JSON reader they share.
         .target(name: "Styles", dependencies: ["UserFiles", "Geometry", "Colors", "Motion"]),
-        .target(name: "Lottie", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Motion", "CDuktape"]),
+        .target(name: "Lottie", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Text", "Motion", "CDuktape"]),
         .target(name: "Scrolling", dependencies: ["Geometry", "Motion", "Styles"]),
         .target(name: "Refresh", dependencies: ["Geometry", "Colors", "Raster", "Text", "Motion", "Layers", "Scrolling", "Styles",
                                                 "Lottie"]),

@@ -63,6 +63,8 @@ struct LottieLayer: Sendable {
         case precomp(id: String, width: Double, height: Double)
         /// An image asset, drawn over its box at the layer's origin.
         case image(id: String)
+        /// Text, its first line's baseline at the layer's origin (or in its paragraph box).
+        case text(LottieText)
     }
 
     /// After Effects' blend modes by their Bodymovin number (`bm`); the separable ones are drawn, as the W3C

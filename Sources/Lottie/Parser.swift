@@ -41,7 +41,7 @@ struct LottieParser {
 
     /// Features not drawn, in the order first met, each with the layers concerned.
     private var unsupported: [(feature: String, layers: [String])] = []
-    private var layerName = ""
+    var layerName = ""
     /// Where each composition's layers are in the file (by the asset's id, nil the main one), in the model's
     /// order: a budget passed at a layer is reported at its place.
     private var layerOffsets: [String?: [Int]] = [:]
@@ -53,8 +53,11 @@ struct LottieParser {
     /// The shape layer's contents as expressions see them, while they are read: the groups open, outermost first.
     private var contentStack: [ExpressionEngine.ContentNode] = []
     private var layerContent: ExpressionEngine.ContentNode?
+    /// The file's fonts and glyphs, for its text layers, and how many letters their documents hold so far.
+    var fonts = TextFonts()
+    var textLetters = 0
 
-    private mutating func skip(_ feature: String) {
+    mutating func skip(_ feature: String) {
         if let i = unsupported.firstIndex(where: { $0.feature == feature }) {
             if !unsupported[i].layers.contains(layerName) { unsupported[i].layers.append(layerName) }
         } else {
@@ -62,11 +65,11 @@ struct LottieParser {
         }
     }
 
-    private func fail(_ node: JSONNode, _ reason: String) -> LottieError {
+    func fail(_ node: JSONNode, _ reason: String) -> LottieError {
         LottieError(offset: node.offset, reason: reason)
     }
 
-    private func number(_ node: JSONNode, _ key: String, default value: Double? = nil,
+    func number(_ node: JSONNode, _ key: String, default value: Double? = nil,
                         in range: ClosedRange<Double>) throws(LottieError) -> Double {
         guard let field = node[key] else {
             if let value { return value }
@@ -98,6 +101,7 @@ struct LottieParser {
             throw fail(root, op > ip ? "missing 'layers'" : "'op' (\(op)) should be after 'ip' (\(ip))")
         }
         expressions = ExpressionEngine(frameRate: fr)
+        try readFonts(root)
         var precomps: [String: [LottieLayer]] = [:], images: [String: LottieImage] = [:]
         if let assets = root["assets"] {
             guard let list = assets.array else { throw fail(assets, "'assets' should be an array") }
@@ -133,7 +137,7 @@ struct LottieParser {
             markers.append(LottieMarker(name: m["cm"]?.string ?? "", start: tm,
                                         duration: Swift.max(0, m["dr"]?.number ?? 0)))
         }
-        var warnings: [String] = []
+        var warnings: [String] = fontWarnings()
         if !unsupported.isEmpty {
             warnings.append("not supported, skipped: " + unsupported.map { entry in
                 entry.feature + " (" + entry.layers.map { "'\($0)'" }.joined(separator: ", ") + ")"
@@ -221,7 +225,9 @@ struct LottieParser {
         case 2:
             guard let id = node["refId"]?.string else { throw fail(node, "an image layer needs a 'refId'") }
             kind = .image(id: id)
-        case 5: skip("text layers"); return nil
+        case 5:
+            guard let t = node["t"] else { throw fail(node, "a text layer needs its text 't'") }
+            kind = .text(try text(t))
         case 13: skip("cameras"); return nil
         default: skip("layers of type \(Int(ty))"); return nil
         }
@@ -430,7 +436,7 @@ struct LottieParser {
     /// After Effects' name for it, by which expressions and their warnings know it. A property with an expression
     /// (`x`) is bound to it; a `readable` one (a layer's transform, an expression control) is registered even
     /// without one, for other expressions to read.
-    private mutating func animated(_ node: JSONNode?, _ fallback: [Double], _ name: String = "",
+    mutating func animated(_ node: JSONNode?, _ fallback: [Double], _ name: String = "",
                                    readable: Bool = false) throws(LottieError) -> Animated {
         var value = try keyframed(node, fallback)
         let source = node?["x"]?.string
@@ -522,7 +528,7 @@ struct LottieParser {
         return AnimatedShape(keyframes: keyframes)
     }
 
-    private func bezier(_ node: JSONNode) throws(LottieError) -> BezierShape {
+    func bezier(_ node: JSONNode) throws(LottieError) -> BezierShape {
         func points(_ key: String) throws(LottieError) -> [Point] {
             guard let list = node[key]?.array else { throw fail(node, "a shape needs '\(key)', an array of points") }
             var out: [Point] = []

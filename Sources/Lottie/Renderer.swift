@@ -32,6 +32,8 @@ public final class LottieRenderer {
     /// The pixels of the current target that can still show, to which drawing is confined, and the pixels drawing
     /// has changed in it so far: what a group's later passes cover and what its canvas is cleared of.
     private var clip = PixelBox.empty
+    /// The pixels of the composition, outside which nothing is drawn.
+    private var frameBox = PixelBox.empty
     private var touched = PixelBox.empty
     private var coverage: [Float] = []
     /// A mask's coverage for each of its bytes, and one mask's alpha for each.
@@ -43,6 +45,8 @@ public final class LottieRenderer {
     private var scene = ShapeScene()
     private var combined = Path(), local = Path(), outline = Path(), maskPath = Path(), rectPath = Path()
     private var dashes: [Double] = []
+    /// A text layer's animator values at the current frame.
+    private var textFrame = TextFrame()
     private var ramp = GradientRamp()
     /// One row of a gradient's table entries.
     private var gradientRow: [Int32] = []
@@ -83,10 +87,22 @@ public final class LottieRenderer {
         drawsLeft = layerDrawBudget
         offscreenAlive = 0
         failure = nil
-        clip = canvas.pixelBox
+        frameBox = LottieRenderer.compositionBox(animation.size, transform: transform).intersection(canvas.pixelBox)
+        clip = frameBox
         touched = .empty
         drawComposition(animation.layers, animation, frame: frame, transform: transform, into: canvas, depth: 0)
         if let failure { throw failure }
+    }
+
+    /// The pixels the composition covers, to which its drawing is confined, as lottie-web clips it to its
+    /// size: its box through `transform` with its sides on the nearest pixel edges (the box around it when
+    /// `transform` turns it).
+    static func compositionBox(_ size: Size, transform: AffineTransform) -> PixelBox {
+        let r = Rect(x: 0, y: 0, width: size.width, height: size.height).boundingBox(through: transform)
+        let limit = Double(1 << 30)
+        guard r.minX.isFinite, r.minY.isFinite, r.maxX.isFinite, r.maxY.isFinite else { return .empty }
+        func edge(_ v: Double) -> Int { Int(Swift.min(Swift.max(v.rounded(), -limit), limit)) }
+        return PixelBox(minX: edge(r.minX), minY: edge(r.minY), maxX: edge(r.maxX), maxY: edge(r.maxY))
     }
 
     private func offscreenReason(_ count: Int, _ canvas: Canvas) -> String {
@@ -336,16 +352,55 @@ public final class LottieRenderer {
         case .image(let id):
             guard let image = animation.images[id], let bitmap = image.bitmap else { return }
             // A picture of another shape than its box is cut to the box (exactly so unless the layer is turned).
-            // Not confined to the clip: where a row starts changes how the picture is sampled along it.
-            let box = PixelBox(covering: image.box(of: bitmap).boundingBox(through: matrix))
-                .intersection(canvas.pixelBox)
+            // Confined to the composition's box, not to the clip: where a row starts changes how the picture is
+            // sampled along it.
+            let box = PixelBox(covering: image.box(of: bitmap).boundingBox(through: matrix)).intersection(frameBox)
             canvas.draw(bitmap, transform: image.placement(of: bitmap).concatenating(matrix), clip: box)
             touched = touched.union(box)
+        case .text(let text):
+            drawText(text, frame: frame, matrix: matrix, into: canvas)
         case .shape(let items):
             scene.reset()
             scene.collect(items, frame: frame, matrix: matrix, opacity: 1)
             scene.applyTrims(frame: frame)
             drawPaints(frame: frame, into: canvas)
+        }
+    }
+
+    // MARK: Text
+
+    /// Draws a text layer's letters at `frame`: each glyph filled, and stroked in its own space (so that a scaled
+    /// letter's stroke scales with it) under or over the fill as its document asks.
+    private func drawText(_ text: LottieText, frame: Double, matrix: AffineTransform, into canvas: Canvas) {
+        let layout = text.layout(at: frame)
+        var scratch = TextFrame()
+        swap(&scratch, &textFrame)
+        defer { swap(&scratch, &textFrame) }
+        text.letters(of: layout, at: frame, scratch: &scratch) { glyph, letter in
+            let m = letter.matrix.concatenating(matrix), path = layout.glyphs[glyph]
+            let opacity = unitClamped(letter.opacity)
+            guard opacity > 0 else { return }
+            func fill() {
+                guard let color = letter.fill else { return }
+                touched = touched.union(rasterizer.fill(path, transform: m, color: color.withAlphaMultiplied(by: opacity),
+                                                        clip: clip.rect, into: canvas))
+            }
+            func stroke() {
+                let scale = m.determinant.magnitude.squareRoot()
+                guard let color = letter.stroke, letter.strokeWidth > 0, letter.strokeWidth.isFinite, scale > 0,
+                      Rasterizer.canDraw(path, transform: m, margin: letter.strokeWidth * 4) else { return }
+                let style = StrokeStyle(lineWidth: letter.strokeWidth, lineCap: .butt, lineJoin: .miter, miterLimit: 4)
+                stroker.stroke(path, style: style, tolerance: Rasterizer.defaultTolerance / scale, into: &outline)
+                touched = touched.union(rasterizer.fill(outline, transform: m, color: color.withAlphaMultiplied(by: opacity),
+                                                        clip: clip.rect, into: canvas))
+            }
+            if layout.strokeOverFill {
+                fill()
+                stroke()
+            } else {
+                stroke()
+                fill()
+            }
         }
     }
 

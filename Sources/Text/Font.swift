@@ -46,7 +46,7 @@ public final class Font {
     /// Design units per em: outline coordinates are in these units.
     public let unitsPerEm: Double
     /// Height above the baseline that lines reserve, in font units (hhea ascender).
-    let ascender: Double
+    public let ascender: Double
     /// Depth below the baseline that lines reserve, in font units, positive (minus the hhea descender).
     let descender: Double
     /// Distance between baselines of consecutive lines, in font units (hhea ascender − descender + line gap).

@@ -188,3 +188,26 @@ public final class FontSet {
         return choice
     }
 }
+
+extension FontSet {
+    /// The installed face of `family` in `style` (the family's regular face when that style is not installed),
+    /// then the standard fonts for the characters it lacks; the standard set alone when the family is not
+    /// installed. `substitution` says what was drawn instead of what was asked for, or is nil when nothing was.
+    ///
+    /// For fonts a document names (a Lottie file's), which may be any family: the exact family is required of
+    /// fontconfig, never a look-alike, so that a substitution is always said.
+    public static func family(_ family: String, style: String?) throws -> (fonts: FontSet, substitution: String?) {
+        let standard = try FontSet.standard()
+        let asked = style.map { family + " " + $0 } ?? family
+        var substitution: String?
+        var found = FontRequest.fontconfigMatch(family: family, style: style)
+        if found == nil, style != nil, let regular = FontRequest.fontconfigMatch(family: family) {
+            found = regular
+            substitution = "font '\(asked)' is not installed: drawn with the family's regular face"
+        }
+        guard let found, let font = try? Font(path: found.path, faceIndex: found.faceIndex, package: family) else {
+            return (standard, "font '\(asked)' is not installed: drawn with '\(standard.fonts[0].familyName)'")
+        }
+        return (FontSet(font, fallbacks: standard.fonts, warnings: standard.warnings), substitution)
+    }
+}

@@ -43,7 +43,9 @@ import TestSupport
 
     @Test func unsupportedFeaturesAreNamedOnceWithTheirLayers() throws {
         let json = Lot.composition(layers: [
-            ["ddd": 0, "ind": 1, "ty": 5, "nm": "Title", "ks": Lot.transform(), "ip": 0, "op": 60, "st": 0],
+            ["ddd": 0, "ind": 1, "ty": 5, "nm": "Title", "ks": Lot.transform(), "ip": 0, "op": 60, "st": 0,
+             "t": ["d": ["k": [["s": ["s": 10, "f": "Nowhere", "t": "a", "fc": [1, 0, 0]], "t": 0]], "x": "$bm_rt = 'b'"],
+                   "p": ["m": 0], "m": ["g": 1, "a": Lot.value([0, 0])], "a": []]],
             Lot.shapeLayer("Blurred", [Lot.group([Lot.rect([50, 50], [20, 20]), Lot.fill(Fixtures.red)])], ind: 2,
                            extra: [("ef", [["ty": 29, "nm": "blur"]])]),
             Lot.shapeLayer("Scripted", [Lot.group([
@@ -55,11 +57,12 @@ import TestSupport
         ], assets: [["id": "sound", "w": 10, "h": 10]])
         let animation = try parse(json)
         let warning = try #require(animation.warning)
-        #expect(warning == "not supported, skipped: assets with neither layers nor a picture ('asset sound'); "
-                + "text layers ('Title'); effects ('Blurred'); 3D ('Deep'); "
-                + "merge paths ('Deep'); layers of type 6 ('Sound')")
-        // What is supported still draws: the three shape layers, not the text or the sound.
-        #expect(animation.layers.count == 3)
+        #expect(warning == "font 'Nowhere' is not installed: drawn with 'DejaVu Sans' ('Title'); "
+                + "not supported, skipped: assets with neither layers nor a picture ('asset sound'); "
+                + "text on a path, drawn on a line ('Title'); source text expressions ('Title'); effects ('Blurred'); "
+                + "3D ('Deep'); merge paths ('Deep'); layers of type 6 ('Sound')")
+        // What is supported still draws: the text and the three shape layers, not the sound.
+        #expect(animation.layers.count == 4)
         _ = ours(animation, frame: 10)
     }
 

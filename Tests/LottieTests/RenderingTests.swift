@@ -18,6 +18,15 @@ import Testing
 
     func alpha(_ c: Canvas, _ x: Int, _ y: Int) -> Int { Int(c[x, y] >> 24) }
 
+    @Test func nothingIsDrawnOutsideTheComposition() throws {
+        // A square from −50 to 150 in a 100 × 100 composition, fitted into 200 × 100 px: the composition takes
+        // x 50…150, and only that is drawn, as lottie-web clips its root to the composition's rectangle.
+        let json = Lot.composition(layers: [Lot.shapeLayer("big", [Lot.group([Lot.rect([50, 50], [200, 200]),
+                                                                                Lot.fill(Fixtures.red)])])])
+        let c = ours(try parse(json), frame: 0, width: 200, height: 100)
+        #expect(alpha(c, 49, 50) == 0 && alpha(c, 50, 50) == 255 && alpha(c, 149, 50) == 255 && alpha(c, 150, 50) == 0)
+    }
+
     @Test func skewLeansAlongItsAxis() throws {
         // Skew 45° on axis 0: x' = x − y, so the square's bottom edge moves 20 left of its top.
         let layer = Lot.shapeLayer("skewed", [Lot.group([Lot.rect([10, 10], [20, 20]), Lot.fill(Fixtures.red)])],

@@ -60,8 +60,13 @@ let benchmarks: @Sendable () -> Void = {
             LottieEffect(animation: animation)
         }
     }
-    if let animation = LottieBench.file(at: LottieBench.expressionsFixture)?.animation {
+    if let animation = LottieBench.file(at: LottieBench.fixture("expressions.json"))?.animation {
         refreshingHeader("header lottie with expressions (Tests/Fixtures/lottie/expressions.json) refreshing") {
+            LottieEffect(animation: animation)
+        }
+    }
+    if let animation = LottieBench.file(at: LottieBench.fixture("text.json"))?.animation {
+        refreshingHeader("header lottie with text (Tests/Fixtures/lottie/text.json) refreshing") {
             LottieEffect(animation: animation)
         }
     }
@@ -100,10 +105,11 @@ enum LottieBench {
     }
 
     /// The test fixture whose expressions read controls, loop, wiggle, map points between layers and drive a path.
-    static var expressionsFixture: String {
+    /// The path of one of the tests' Lottie fixtures.
+    static func fixture(_ name: String) -> String {
         let here = "\(#filePath)"
         let root = here.range(of: "/Benchmarks/Benchmarks/").map { String(here[..<$0.lowerBound]) } ?? "."
-        return root + "/Tests/Fixtures/lottie/expressions.json"
+        return root + "/Tests/Fixtures/lottie/" + name
     }
 }
 

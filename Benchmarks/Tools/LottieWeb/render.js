@@ -43,11 +43,22 @@ class Element {
   removeEventListener() {}
   getBBox() { return { x: 0, y: 0, width: 0, height: 0 }; }
   getTotalLength() { return 0; }
+  // lottie-web measures letters of fonts it has no glyphs for by an SVG text element's length at 100 px.
+  getComputedTextLength() {
+    const table = widths[this.attributes['font-family']] || {};
+    let w = 0;
+    for (const c of this.textContent) w += table[c] || 0;
+    return w;
+  }
   getContext() { return { fillRect() {}, fillStyle: '' }; }  // the image preloader's 1×1 canvas
   cloneNode() { const e = new Element(this.tagName); e.attributes = { ...this.attributes }; return e; }
   get offsetWidth() { return 0; }
   get offsetHeight() { return 0; }
 }
+
+// Advances at 100 px of the letters of each font family a file names, measured by the comparing script with the
+// font that family resolves to here (LOTTIE_TEXT_WIDTHS names a JSON file: {family: {letter: width}}).
+const widths = process.env.LOTTIE_TEXT_WIDTHS ? JSON.parse(fs.readFileSync(process.env.LOTTIE_TEXT_WIDTHS, 'utf8')) : {};
 
 const body = new Element('body');
 global.document = {
@@ -71,7 +82,11 @@ const animation = lottie.loadAnimation({ container, renderer: 'svg', loop: false
                                          rendererSettings: { preserveAspectRatio: 'xMidYMid meet' } });
 animation.goToAndStop(Number(frame) - (data.ip || 0), true);
 
-function escape(s) { return String(s).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;'); }
+// Control characters (After Effects ends lines with U+000D, older files with U+0003) are not XML text.
+function escape(s) {
+  return String(s).replace(/&/g, '&amp;').replace(/"/g, '&quot;').replace(/</g, '&lt;')
+    .replace(/[\u0000-\u001f]/g, ' ');
+}
 function write(e) {
   if (e.tagName === '#text') return escape(e.textContent);
   if (e.style.display === 'none') return '';
@@ -80,7 +95,8 @@ function write(e) {
     .filter(([, v]) => v !== '' && v !== undefined && typeof v !== 'function')
     .map(([k, v]) => `${k.replace(/[A-Z]/g, (c) => '-' + c.toLowerCase())}:${v}`);
   if (style.length) attributes += ` style="${escape(style.join(';'))}"`;
-  return `<${e.tagName}${attributes}>${e.children.map(write).join('')}</${e.tagName}>`;
+  const inner = e.children.length ? e.children.map(write).join('') : escape(e.textContent);
+  return `<${e.tagName}${attributes}>${inner}</${e.tagName}>`;
 }
 const svg = container.children[0];
 Object.assign(svg.attributes, { width: String(width), height: String(height), xmlns: 'http://www.w3.org/2000/svg',

@@ -1,0 +1,107 @@
+import Geometry
+import Text
+
+/// The fonts a file's text layers name (`fonts.list`) and the glyph outlines it embeds (`chars`), and the installed
+/// fonts that draw what it does not embed, found through fontconfig by our Text module. Used while the file is
+/// read: layouts keep the outlines they need, so that drawing never touches a font.
+struct TextFonts {
+    struct Entry {
+        var family: String
+        var style: String
+        /// Height above the baseline in % of the size, when the file gives it.
+        var ascent: Double?
+    }
+
+    /// The file's fonts by their name (`fName`), in the file's order: a name not in the list takes the first.
+    private var entries: [(name: String, entry: Entry)] = []
+    /// The file's own glyphs, by family, style and character, at size 100.
+    private var glyphs: [String: (width: Double, outline: Path?)] = [:]
+    /// Installed fonts by family and style, loaded when a document first needs one.
+    private var installed: [String: (fonts: FontSet, substitution: String?)] = [:]
+    /// What was drawn otherwise than the file asks, each with the layers concerned, in the order first met.
+    private(set) var notes: [(message: String, layers: [String])] = []
+
+    var isEmpty: Bool { entries.isEmpty }
+
+    mutating func add(name: String, _ entry: Entry) { entries.append((name, entry)) }
+
+    mutating func addGlyph(_ character: String, family: String, style: String, width: Double, outline: Path?) {
+        glyphs[TextFonts.key(family, style, character)] = (width, outline)
+    }
+
+    private static func key(_ family: String, _ style: String, _ character: String = "") -> String {
+        family + "\u{0}" + style + "\u{0}" + character
+    }
+
+    private mutating func note(_ message: String, layer: String) {
+        if let i = notes.firstIndex(where: { $0.message == message }) {
+            if !notes[i].layers.contains(layer) { notes[i].layers.append(layer) }
+        } else {
+            notes.append((message, [layer]))
+        }
+    }
+
+    /// The font entry for a document's font name: the listed one, else the file's first, else one made of the name.
+    func entry(named name: String) -> Entry {
+        entries.first { $0.name == name }?.entry ?? entries.first?.entry ?? Entry(family: name, style: "", ascent: nil)
+    }
+
+    /// The installed fonts for `entry`, loaded once; nil when no font at all is installed.
+    private mutating func fontSet(_ entry: Entry, layer: String) -> FontSet? {
+        let k = TextFonts.key(entry.family, entry.style)
+        if installed[k] == nil {
+            let regular = ["", "regular", "normal", "book", "roman"].contains(entry.style.lowercased())
+            guard let found = try? FontSet.family(entry.family, style: regular ? nil : entry.style) else {
+                note("no font is installed for text: install one with 'apt-get install fonts-dejavu-core'; text is "
+                     + "not drawn until then", layer: layer)
+                return nil
+            }
+            installed[k] = found
+        }
+        if let message = installed[k]?.substitution { note(message, layer: layer) }
+        return installed[k]?.fonts
+    }
+
+    /// Where the glyphs of `text` in font `name` come from, for layer `layer`: the file's own for the characters
+    /// it embeds, an installed font (of the family, else the standard one, said in `notes`) for the others.
+    mutating func source(forFont name: String, text: String, layer: String) -> GlyphSource {
+        let entry = entry(named: name)
+        let prefix = TextFonts.key(entry.family, entry.style)
+        var missing: [String] = []
+        for c in text where !TextLayout.isLineBreak(String(c)) {
+            if glyphs[prefix + String(c)] == nil && !missing.contains(String(c)) { missing.append(String(c)) }
+        }
+        if !glyphs.isEmpty, !missing.isEmpty {
+            let shown = missing.prefix(8).map { "'\($0)'" }.joined(separator: ", ") + (missing.count > 8 ? "…" : "")
+            note("the file's glyphs of '\(entry.family)' lack \(shown): drawn from the installed font", layer: layer)
+        }
+        let fonts = missing.isEmpty ? nil : fontSet(entry, layer: layer)
+        let own = glyphs
+        func advance(_ c: String) -> Double {
+            if let g = own[prefix + c] { return g.width }
+            guard let fonts else { return 0 }
+            var total = 0.0
+            for scalar in c.unicodeScalars {
+                let (i, glyph) = fonts.resolve(scalar)
+                let font = fonts.font(at: i)
+                total += font.advance(glyph: glyph) * 100 / font.unitsPerEm
+            }
+            return total
+        }
+        func outline(_ c: String) -> Path? {
+            if let g = own[prefix + c] { return g.outline }
+            guard let fonts else { return nil }
+            var path = Path(), x = 0.0
+            for scalar in c.unicodeScalars {
+                let (i, glyph) = fonts.resolve(scalar)
+                let font = fonts.font(at: i), s = 100 / font.unitsPerEm
+                path.append(contentsOf: font.outline(glyph: glyph).path
+                    .applying(AffineTransform(scaleX: s, y: s).concatenating(AffineTransform(translationX: x, y: 0))))
+                x += font.advance(glyph: glyph) * s
+            }
+            return path
+        }
+        let ascent = entry.ascent ?? fonts.map { $0.fonts[0].ascender * 100 / $0.fonts[0].unitsPerEm } ?? 75
+        return GlyphSource(advance: advance, outline: outline, ascent: ascent)
+    }
+}

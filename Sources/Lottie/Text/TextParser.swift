@@ -1,0 +1,141 @@
+import Geometry
+import Colors
+import UserFiles
+
+/// Reading text layers: the file's fonts and glyphs, each layer's documents, laid out as they are read, and its
+/// animators.
+extension LottieParser {
+    /// The most letters all of a file's text documents may hold together: past it a file costs more to lay out
+    /// and draw than any header needs.
+    static let maxTextLetters = 50_000
+
+    /// Reads the font list (`fonts.list`) and the embedded glyphs (`chars`).
+    mutating func readFonts(_ root: JSONNode) throws(LottieError) {
+        for font in root["fonts"]?.elements("list") ?? root.elements("fonts") {
+            guard let name = font["fName"]?.string else { throw fail(font, "a font needs its name 'fName'") }
+            let ascent = font["ascent"]?.number.flatMap { $0.isFinite ? $0 : nil }
+            fonts.add(name: name, TextFonts.Entry(family: font["fFamily"]?.string ?? name,
+                                                 style: font["fStyle"]?.string ?? "", ascent: ascent))
+        }
+        for char in root.elements("chars") {
+            guard let ch = char["ch"]?.string else { throw fail(char, "a glyph needs its character 'ch'") }
+            var outline = Path()
+            if char["t"]?.number == 1 {
+                layerName = "glyph '\(ch)'"
+                skip("animated glyphs")
+            } else {
+                if let data = char["data"] {
+                    for shape in data.elements("shapes") { try glyphPaths(shape, into: &outline) }
+                }
+            }
+            let width = try number(char, "w", default: 0, in: 0...1e6)
+            fonts.addGlyph(ch, family: char["fFamily"]?.string ?? "", style: char["style"]?.string ?? "", width: width,
+                           outline: outline.isEmpty ? nil : outline)
+        }
+    }
+
+    /// A glyph's paths (its `sh` items, in groups at any depth), each closed, as lottie-web draws them.
+    private func glyphPaths(_ item: JSONNode, into outline: inout Path) throws(LottieError) {
+        switch item["ty"]?.string {
+        case "gr":
+            for inner in item.elements("it") { try glyphPaths(inner, into: &outline) }
+        case "sh":
+            guard let k = item["ks"]?["k"] else { throw fail(item, "a path needs its shape 'ks'") }
+            var shape = try bezier(k.isObject ? k : (k.array?.first?["s"]?.array?.first ?? k))
+            shape.closed = true
+            AnimatedShape(keyframes: [Keyframe(time: 0, value: shape)])
+                .append(at: 0, to: &outline, reversed: false, transform: .identity)
+        default:
+            break
+        }
+    }
+
+    /// Notes on fonts drawn otherwise than the file asks, one line each.
+    func fontWarnings() -> [String] {
+        fonts.notes.map { note in note.message + " (" + note.layers.map { "'\($0)'" }.joined(separator: ", ") + ")" }
+    }
+
+    /// A text layer's contents (`t`): its documents laid out, its animators and alignment.
+    mutating func text(_ t: JSONNode) throws(LottieError) -> LottieText {
+        var animators: [TextAnimator] = []
+        for a in t.elements("a") { animators.append(try animator(a)) }
+        if let p = t["p"], p["m"] != nil { skip("text on a path, drawn on a line") }
+        let grouping = t["m"]?["g"]?.number.flatMap(LottieParser.wholeNumber) ?? 1
+        let alignment = try animated(t["m"]?["a"], [0, 0], "Anchor Point Grouping Alignment")
+        guard let d = t["d"] else { throw fail(t, "a text layer needs its documents 'd'") }
+        if d["x"] != nil { skip("source text expressions") }
+        guard let keys = d["k"]?.array, !keys.isEmpty else { throw fail(d, "'d' should hold keyframes of documents in 'k'") }
+        var documents: [(frame: Double, layout: TextLayout)] = []
+        for key in keys {
+            guard let s = key["s"] else { throw fail(key, "a text keyframe needs its document 's'") }
+            let document = try self.document(s)
+            textLetters += document.text.count
+            guard textLetters <= LottieParser.maxTextLetters else {
+                throw fail(s, "the file's text holds more than \(LottieParser.maxTextLetters) letters; "
+                    + "a header shows a few words")
+            }
+            let source = fonts.source(forFont: document.font, text: document.text, layer: layerName)
+            let frame = try number(key, "t", default: 0, in: -LottieAnimation.maxFrame...LottieAnimation.maxFrame)
+            documents.append((frame, TextLayout(document, glyphs: source, grouping: grouping, animators: animators)))
+        }
+        documents.sort { $0.frame < $1.frame }
+        return LottieText(documents: documents, animators: animators, alignment: alignment)
+    }
+
+    /// One text document (a keyframe's `s`).
+    private func document(_ s: JSONNode) throws(LottieError) -> TextDocument {
+        guard let text = s["t"]?.string else { throw fail(s, "a text document needs its text 't'") }
+        func color(_ key: String) -> Color? {
+            guard let c = s[key]?.numbers, c.count >= 3 else { return nil }
+            return LottieRenderer.color(Array(c.prefix(3)))
+        }
+        func point(_ key: String) throws(LottieError) -> Point? {
+            guard let node = s[key] else { return nil }
+            guard let v = node.numbers, v.count >= 2, v[0].isFinite, v[1].isFinite,
+                  abs(v[0]) <= LottieAnimation.maxSide * 4, abs(v[1]) <= LottieAnimation.maxSide * 4
+            else { throw fail(node, "'\(key)' should be two numbers within ±\(Int(LottieAnimation.maxSide * 4))") }
+            return Point(v[0], v[1])
+        }
+        let length = -LottieAnimation.maxSide...LottieAnimation.maxSide
+        let box = try point("sz")
+        return TextDocument(
+            text: text, size: try number(s, "s", default: 10, in: 0...LottieAnimation.maxSide),
+            font: s["f"]?.string ?? "", fill: color("fc"), stroke: color("sc"),
+            strokeWidth: try number(s, "sw", default: 0, in: 0...LottieAnimation.maxSide),
+            strokeOverFill: s["of"].map { $0.kind == .true || ($0.number ?? 0) != 0 } ?? true,
+            justification: s["j"]?.number.flatMap(LottieParser.wholeNumber) ?? 0,
+            tracking: try number(s, "tr", default: 0, in: -1e5...1e5),
+            lineHeight: try number(s, "lh", default: 0, in: length),
+            baselineShift: try number(s, "ls", default: 0, in: length),
+            box: box.map { Size(Swift.max($0.x, 0), Swift.max($0.y, 0)) }, boxPosition: try point("ps"))
+    }
+
+    /// A text animator: its range selector and the properties it animates.
+    private mutating func animator(_ node: JSONNode) throws(LottieError) -> TextAnimator {
+        guard let s = node["s"], let a = node["a"] else { throw fail(node, "a text animator needs its selector 's' and properties 'a'") }
+        if s["t"]?.number == 1 || s["x"] != nil { skip("expression selectors, drawn as range selectors") }
+        if a["rx"] != nil || a["ry"] != nil { skip("3D") }
+        func optional(_ key: String, _ fallback: [Double], _ name: String) throws(LottieError) -> Animated? {
+            guard let v = a[key] else { return nil }
+            return try animated(v, fallback, name)
+        }
+        let selector = TextSelector(
+            start: try animated(s["s"], [0], "Start"), end: try animated(s["e"], [100], "End"),
+            offset: try animated(s["o"], [0], "Offset"), inUnits: s["r"]?.number == 2,
+            basedOn: s["b"]?.number.flatMap(LottieParser.wholeNumber) ?? 1,
+            shape: s["sh"]?.number.flatMap(LottieParser.wholeNumber) ?? 1,
+            easeHigh: try animated(s["xe"], [0], "Ease High"), easeLow: try animated(s["ne"], [0], "Ease Low"),
+            smoothness: try animated(s["sm"], [100], "Smoothness"), amount: try animated(s["a"], [100], "Amount"),
+            randomized: s["rn"]?.number == 1)
+        return TextAnimator(
+            selector: selector, position: try optional("p", [0, 0], "Position"),
+            anchor: try optional("a", [0, 0], "Anchor Point"), scale: try optional("s", [100, 100], "Scale"),
+            rotation: try optional("r", [0], "Rotation"), skew: try optional("sk", [0], "Skew"),
+            skewAxis: try optional("sa", [0], "Skew Axis"), opacity: try optional("o", [100], "Opacity"),
+            fillColor: try optional("fc", [0, 0, 0], "Fill Color"), fillHue: try optional("fh", [0], "Fill Hue"),
+            fillSaturation: try optional("fs", [0], "Fill Saturation"),
+            fillBrightness: try optional("fb", [0], "Fill Brightness"),
+            strokeColor: try optional("sc", [0, 0, 0], "Stroke Color"),
+            strokeWidth: try optional("sw", [0], "Stroke Width"), tracking: try optional("t", [0], "Tracking Amount"))
+    }
+}
