@@ -223,11 +223,12 @@ public final class LottieRenderer {
     }
 
     /// The pixels of the current clip where a layer's masks can leave anything: all of the clip without masks,
-    /// else what the masks added (each within its path's bounds, or everywhere inverted) less what an intersected
-    /// mask leaves out. Subtracted masks are not followed, only ever giving a larger box.
+    /// else the start `applyMasks` takes (all of the clip, or nothing when the first mask that counts adds), with
+    /// what the masks added (each within its path's bounds, or everywhere inverted) less what an intersected mask
+    /// leaves out. Subtracted masks are not followed, only ever giving a larger box.
     private func maskReach(_ list: [Mask], frame: Double, matrix: AffineTransform) -> PixelBox {
-        guard let first = list.first else { return clip }
-        var reach = first.mode == .subtract || first.mode == .none ? clip : .empty
+        guard !list.isEmpty else { return clip }
+        var reach = LottieRenderer.masksStartCovered(list) ? clip : .empty
         for mask in list where mask.mode == .add || mask.mode == .intersect {
             let support: PixelBox
             if !(unitClamped(mask.opacity.scalar(at: frame) / 100) > 0) {
@@ -536,14 +537,15 @@ public final class LottieRenderer {
 
     // MARK: Masks and mattes
 
-    /// Multiplies the pixels of `box` by the masks' combined coverage.
+    /// Multiplies the pixels of `box` by the masks' combined coverage: starting from `masksStartCovered`, each
+    /// mask in the file's order is combined into it (`combine`).
     ///
     /// Each mask's contribution depends only on its coverage byte, so it is worked out once per byte value into a
     /// table, with the arithmetic a pixel would get; one mask alone (most files) goes from byte to alpha directly.
     private func applyMasks(_ list: [Mask], frame: Double, matrix: AffineTransform, to canvas: Canvas,
                             in box: PixelBox) {
         let w = box.width, n = w * box.height, stride = canvas.width
-        let initial: Float = list.first.map { $0.mode == .subtract || $0.mode == .none } ?? false ? 1 : 0
+        let initial: Float = LottieRenderer.masksStartCovered(list) ? 1 : 0
         var active = 0
         for mask in list where mask.mode != .none { active += 1 }
         if active > 1, coverage.count < n { coverage = [Float](repeating: 0, count: n) }
@@ -622,6 +624,15 @@ public final class LottieRenderer {
                 }
             }
         }
+    }
+
+    /// Whether a layer's combined mask coverage starts at 1 (the whole layer) rather than 0. Masks of mode none
+    /// do not count; the first that does decides: one that adds starts from nothing, one that subtracts or
+    /// intersects from the whole layer, so a first intersected mask keeps what lies inside it, as an added one
+    /// would. With no mask that counts the layer is kept whole (docs/reference.md §8, lottie-web's `mask.js`).
+    static func masksStartCovered(_ list: [Mask]) -> Bool {
+        guard let first = list.first(where: { $0.mode != .none }) else { return true }
+        return first.mode != .add
     }
 
     /// A mask's coverage `m` combined into the coverage so far, `acc`.
