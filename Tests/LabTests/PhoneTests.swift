@@ -152,7 +152,7 @@ import TestSupport
         let dt = 1 / phone.refreshRate
         let x = phone.screenSize.width / 2, startY = phone.listFrame.minY + 120
         var sawRefresh = false, lastBar = simulation.navigationBarBottom, lastOffset = scrollView.contentOffset.y
-        var lastFinger = startY
+        var lastFinger = startY, settledFrames = 0
         let pullFrames = Int(0.5 / dt), total = Int(4.5 / dt)
         simulation.handle(.touchDown(Point(x, startY)))
         for frame in 1...total {
@@ -178,8 +178,9 @@ import TestSupport
             lastOffset = scrollView.contentOffset.y
             if control.state == .refreshing { sawRefresh = true }
             // Settled in its refresh, a pushed header is whole between the bar and the content.
-            if control.state == .refreshing && !scrollView.isAnimating && !control.isAnimating && !scrollView.isTracking
+            if control.state == .refreshing && scrollView.runningMotion == .none && !scrollView.isTracking
                 && control.metrics.placement.floating == nil {
+                settledFrames += 1
                 let contentTop = phone.listFrame.minY - scrollView.contentOffset.y
                 let shown = contentTop - simulation.navigationBarBottom
                 if shown < control.metrics.refreshingInset - 0.5 {
@@ -188,6 +189,7 @@ import TestSupport
             }
         }
         #expect(sawRefresh, "\(name): no refresh")
+        #expect(settledFrames > 0 || control.metrics.placement.floating != nil, "\(name): never settled")
         #expect(control.state == .idle, "\(name): still \(control.state)")
         #expect(invariants.problems.isEmpty, "\(invariants.problems)")
     }
