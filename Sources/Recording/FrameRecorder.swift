@@ -139,7 +139,7 @@ public final class FrameRecorder: @unchecked Sendable {
     static let flushInterval = 60
 
     /// Seconds per frame: 1 / the display's refresh rate.
-    public let budget: Double
+    public var budget: Double
     let phaseClock: PhaseClock
     /// How many recent frames the ring keeps.
     public let historyCapacity: Int

@@ -25,10 +25,11 @@ final class AddedInset {
         self.edge = edge
     }
 
-    /// The scroll view's inset on the edge without the added part.
+    /// The scroll view's adjusted inset on the edge without the added part: its own inset plus its safe area, where
+    /// the content rests when the control adds nothing (docs/reference.md §6).
     func base(of scrollView: ScrollView) -> Double {
         let current = scrollView.contentInset[edge]
-        return current == written ? base : current - value
+        return (current == written ? base : current - value) + scrollView.safeAreaInsets[edge]
     }
 
     /// Sets the added part to `value` on top of the scroll view's own inset now; with no scroll view it is 0.

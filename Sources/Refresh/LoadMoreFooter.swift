@@ -195,7 +195,7 @@ public final class LoadMoreFooter {
 
     private func updateVisibility() {
         guard let scrollView else { return }
-        let base = scrollView.contentInset.top + baseBottomInset
+        let base = scrollView.adjustedContentInset.top + baseBottomInset
         let hidden = scrollView.contentSize.height + base < scrollView.boundsSize.height
         if hidden != isHidden {
             isHidden = hidden

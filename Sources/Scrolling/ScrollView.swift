@@ -45,6 +45,22 @@ public final class ScrollView {
             applyInset(newValue)
         }
     }
+    /// The part of the viewport the system's bars cover (status bar, home indicator, a translucent navigation bar),
+    /// as `UIScrollView.safeAreaInsets`: with `.automatic` adjustment (docs/reference.md §6) it is added to
+    /// `contentInset`, so the content rests below it. Changing it moves resting content as an inset change does.
+    public var safeAreaInsets = EdgeInsets.zero {
+        didSet {
+            guard safeAreaInsets != oldValue else { return }
+            notify(.contentInset)
+            boundsDidChange()
+        }
+    }
+    /// `contentInset` plus `safeAreaInsets`: the edges the content scrolls between, as
+    /// `UIScrollView.adjustedContentInset` with `.automatic` adjustment (docs/reference.md §6).
+    public var adjustedContentInset: EdgeInsets {
+        EdgeInsets(top: inset.top + safeAreaInsets.top, left: inset.left + safeAreaInsets.left,
+                   bottom: inset.bottom + safeAreaInsets.bottom, right: inset.right + safeAreaInsets.right)
+    }
     /// The point of the content shown at the viewport's top-left corner.
     public private(set) var contentOffset: Point {
         didSet { if contentOffset != oldValue { notify(.contentOffset) } }
@@ -135,17 +151,18 @@ public final class ScrollView {
     /// The largest content offset: the bottom of the content (plus the bottom inset) at the bottom of the viewport.
     var maxContentOffset: Point { Point(maxOffset(.horizontal), maxOffset(.vertical)) }
 
-    func minOffset(_ axis: Axis) -> Double { -inset.leading(axis) }
+    func minOffset(_ axis: Axis) -> Double { -adjustedContentInset.leading(axis) }
 
     func maxOffset(_ axis: Axis) -> Double {
-        Swift.max(minOffset(axis), contentSize[axis] + inset.trailing(axis) - boundsSize[axis])
+        Swift.max(minOffset(axis), contentSize[axis] + adjustedContentInset.trailing(axis) - boundsSize[axis])
     }
 
     /// Whether a drag moves the content on `axis`: the content is larger than the viewport there, or the view
     /// always bounces on that axis.
     func canScroll(_ axis: Axis) -> Bool {
         let always = axis == .horizontal ? alwaysBounceHorizontal : alwaysBounceVertical
-        return always || contentSize[axis] + inset.leading(axis) + inset.trailing(axis) > boundsSize[axis]
+        let adjusted = adjustedContentInset
+        return always || contentSize[axis] + adjusted.leading(axis) + adjusted.trailing(axis) > boundsSize[axis]
     }
 
     /// True while something moves the content or the inset without a finger: the window must keep drawing.

@@ -47,13 +47,15 @@ public final class RefreshInvariants {
     var offset: Double { scrollView.contentOffset.y }
     /// How far the content is past its top or bottom edge, in points.
     var overscroll: Double {
-        let top = -scrollView.contentInset.top
-        let bottom = Swift.max(top, scrollView.contentSize.height + scrollView.contentInset.bottom
+        let top = -scrollView.adjustedContentInset.top
+        let bottom = Swift.max(top, scrollView.contentSize.height + scrollView.adjustedContentInset.bottom
                                    - scrollView.boundsSize.height)
         return Swift.max(top - offset, offset - bottom, 0)
     }
     /// How much of the header is in view: the content's drop below its top, or a floating header's distance.
-    public var shownHeader: Double { metrics.placement.floating != nil ? control.distance : -offset - base }
+    public var shownHeader: Double {
+        metrics.placement.floating != nil ? control.distance : -offset - base - scrollView.safeAreaInsets.top
+    }
 
     public func note(_ problem: String) {
         if problems.count < maxProblems { problems.append(context() + ": " + problem) }
@@ -81,7 +83,7 @@ public final class RefreshInvariants {
             + springPull * frameDuration * frameDuration / 2 + 2
         // An effect that shows its header at once (sticky) moves the content to its rest in one frame, by design: when
         // the refresh starts, or when a finger lifts (or taps) during it.
-        let atRest = !scrollView.isTracking && abs(offset + scrollView.contentInset.top) < 1e-9
+        let atRest = !scrollView.isTracking && abs(offset + scrollView.adjustedContentInset.top) < 1e-9
         let atOnce = control.state == .refreshing && metrics.insertDuration == 0
             && (lastState != .refreshing || atRest)
         if step > allowed && !atOnce && !contentReplaced { note("the offset jumped \(step) pt (allowed \(allowed))") }
@@ -99,7 +101,7 @@ public final class RefreshInvariants {
             let finished = control.state == .idle && lastState.isBusy
             if moved > finger + animation + 0.01 && !finished { note("the floating header jumped \(moved) pt") }
             // Its top: where the inset puts it (an inset of the effect before a switch may still be on its way out).
-            let top = -scrollView.contentInset.top
+            let top = -scrollView.adjustedContentInset.top
             if scrollView.topPullTravel > 0 && abs(offset - top) > 1e-9 { note("the content left its top") }
         }
         lastOffset = offset

@@ -19,6 +19,10 @@ public enum Command: Equatable, Sendable {
     case toggleNoMoreData
     /// Switches between English and Chinese: L.
     case toggleLanguage
+    /// Shows the next phone: the lab's own, then each model of `PhoneModel.all`: I.
+    case nextDevice
+    /// Shows the next navigation bar style (standard, large, translucent, none): B.
+    case nextBarStyle
     /// Slows animations down ×10, as the iOS Simulator's Slow Animations: S.
     case toggleSlowAnimations
     /// Pauses or resumes time: P.
@@ -88,6 +92,8 @@ public enum Command: Equatable, Sendable {
         KeyBinding(keys: "A", command: .toggleAutoEnd, help: "auto end after 1.5 s", chineseHelp: "1.5 秒后自动结束"),
         KeyBinding(keys: "N", command: .toggleNoMoreData, help: "footer: no more data", chineseHelp: "底部：没有更多数据"),
         KeyBinding(keys: "L", command: .toggleLanguage, help: "English / Chinese", chineseHelp: "英文 / 中文"),
+        KeyBinding(keys: "I", command: .nextDevice, help: "next iPhone", chineseHelp: "下一部 iPhone"),
+        KeyBinding(keys: "B", command: .nextBarStyle, help: "navigation bar style", chineseHelp: "导航栏样式"),
         KeyBinding(keys: "S", command: .toggleSlowAnimations, help: "slow animations ×10", chineseHelp: "慢动画 ×10"),
         KeyBinding(keys: "P", command: .togglePause, help: "pause", chineseHelp: "暂停"),
         KeyBinding(keys: ".", command: .stepFrame, help: "one frame forward (paused)", chineseHelp: "前进一帧（暂停时）"),

@@ -42,8 +42,10 @@ public typealias ScriptError = FileError
 /// Coordinates are from -100000 to 100000 points, durations from 0 to 3600 s, and the whole script may last at
 /// most an hour of simulated time unless a run's `--max-duration` allows more.
 ///
-/// The top level may also name the header's `effect` (a run's `--effect` wins over it) and set `autoEnd` (refreshes
-/// ending by themselves after 1.5 s; on when not given).
+/// The top level may also name the header's `effect` (a run's `--effect` wins over it), set `autoEnd` (refreshes
+/// ending by themselves after 1.5 s; on when not given), and choose the phone's `device` (`iphone-se`,
+/// `iphone-16`, `iphone-16-pro`, `iphone-16-pro-max`) and navigation `bar` (`standard`, `large`, `translucent`,
+/// `none`); `--device` and `--bar` win over them. The simulated clock then ticks at the device's refresh rate.
 public struct GestureScript: Equatable, Sendable {
     public enum Easing: String, CaseIterable, Sendable {
         case linear, easeIn, easeOut, easeInEaseOut
@@ -84,6 +86,9 @@ public struct GestureScript: Equatable, Sendable {
     public var name: String?
     public var effect: String?
     var autoEnd: Bool?
+    /// The phone model and the bar the script asks for, if it names them.
+    public var device: PhoneModel?
+    public var bar: BarStyle?
     public var steps: [Step]
 
     public init(name: String? = nil, effect: String? = nil, autoEnd: Bool? = nil, steps: [Step]) {
@@ -131,7 +136,7 @@ struct ScriptReader {
     /// Where each value starts, in document order (see `JSONReader.parseWithOffsets`).
     let offsets: [Int]
 
-    static let topFields = ["name", "effect", "autoEnd", "steps"]
+    static let topFields = ["name", "effect", "autoEnd", "device", "bar", "steps"]
 
     /// The error for the value at pre-order position `node` (0 is the root).
     func error(at node: Int, _ reason: String) -> ScriptError {
@@ -158,6 +163,12 @@ struct ScriptReader {
                         + RefreshEffects.names.map { "\"\($0)\"" }.joined(separator: ", "))
                 }
                 script.effect = name
+            case "device":
+                let name = try string(field.value, node, "\"device\"")
+                do { script.device = try PhoneModel.named(name) } catch { throw self.error(at: node, error.description) }
+            case "bar":
+                let name = try string(field.value, node, "\"bar\"")
+                do { script.bar = try BarStyle.named(name) } catch { throw self.error(at: node, error.description) }
             case "autoEnd":
                 guard case .bool(let on) = field.value else {
                     throw error(at: node, "\"autoEnd\" must be true or false, not \(field.value.kindDescription)")
@@ -281,6 +292,11 @@ struct ScriptReader {
             guard let command = Command(keyName: name) else {
                 throw error(at: valueNode, "\(label): no key is named \"\(name)\"; the keys are "
                     + Command.keyBindings.map { $0.keys }.joined(separator: " "))
+            }
+            // A run's frames keep one size: the phone is chosen once, at the top.
+            guard command != .nextDevice else {
+                throw error(at: valueNode, "\(label): the device key changes the frame's size, which a run keeps; "
+                    + "choose the phone with \"device\" at the top of the script")
             }
             return .key(name, command)
         case "beginRefresh":

@@ -6,9 +6,10 @@ import Recording
 
 /// A gesture script laid out on frames: what happens at each frame of the simulated clock.
 ///
-/// Frame `f` is at `f / 60` s. Steps without a duration (down, up, key, refresh, a move or a wheel without one)
-/// happen at the current frame; a move or wheel lasting `d` seconds takes the next `round(d · 60)` frames (at
-/// least one), one sample each; a wait moves the current frame on by `round(d · 60)`. The run ends with the
+/// Frame `f` is at `f / rate` s, `rate` the phone's refresh rate (60, or 120 on ProMotion phones). Steps without a
+/// duration (down, up, key, refresh, a move or a wheel without one) happen at the current frame; a move or wheel
+/// lasting `d` seconds takes the next `round(d · rate)` frames (at least one), one sample each; a wait moves the
+/// current frame on by `round(d · rate)`. The run ends with the
 /// frame the last step leaves it at, so `frameCount` is that frame plus one.
 ///
 /// The actions are made one at a time as a replay reaches them (the timeline is a `Sequence`), so memory stays
@@ -23,25 +24,28 @@ public struct ScriptTimeline: Sequence, Sendable {
 
     public let steps: [GestureScript.Step]
     public let frameCount: Int
+    /// Frames per second of the simulated clock.
+    public let frameRate: Double
 
-    /// The number of frames a duration takes on the simulated clock (0 for a duration that is not a positive
-    /// number; at most 2^52, where frame numbers are still exact in a Double).
-    public static func frames(for seconds: Double) -> Int {
-        let frames = (seconds * simulatedFrameRate).rounded()
+    /// The number of frames a duration takes on a simulated clock of `frameRate` (0 for a duration that is not a
+    /// positive number; at most 2^52, where frame numbers are still exact in a Double).
+    public static func frames(for seconds: Double, frameRate: Double = simulatedFrameRate) -> Int {
+        let frames = (seconds * frameRate).rounded()
         guard frames > 0 else { return 0 }
         return Int(Swift.min(frames, 0x1p52))
     }
 
     /// How long the script lasts on the simulated clock, in seconds.
-    public var duration: Double { Double(frameCount - 1) / simulatedFrameRate }
+    public var duration: Double { Double(frameCount - 1) / frameRate }
 
-    public init(_ script: GestureScript) {
+    public init(_ script: GestureScript, frameRate: Double = simulatedFrameRate) {
         steps = script.steps
+        self.frameRate = frameRate
         var frame = 0
         for step in script.steps {
             switch step {
             case .move(_, let duration, _), .wheel(_, let duration), .wait(let duration):
-                frame = Swift.min(frame + ScriptTimeline.frames(for: duration), 1 << 52)
+                frame = Swift.min(frame + ScriptTimeline.frames(for: duration, frameRate: frameRate), 1 << 52)
             default:
                 break
             }
@@ -49,11 +53,12 @@ public struct ScriptTimeline: Sequence, Sendable {
         frameCount = frame + 1
     }
 
-    public func makeIterator() -> Cursor { Cursor(steps: steps) }
+    public func makeIterator() -> Cursor { Cursor(steps: steps, frameRate: frameRate) }
 
     /// Makes the timeline's actions in order, each with its frame (frames never decrease).
     public struct Cursor: IteratorProtocol, Sendable {
         let steps: [GestureScript.Step]
+        let frameRate: Double
         private var stepIndex = 0
         /// The frame the current step starts at.
         private var frame = 0
@@ -65,7 +70,10 @@ public struct ScriptTimeline: Sequence, Sendable {
         /// A second action of the same step (the jump before an `up` to a point).
         private var pending: (frame: Int, action: Action)?
 
-        init(steps: [GestureScript.Step]) { self.steps = steps }
+        init(steps: [GestureScript.Step], frameRate: Double) {
+            self.steps = steps
+            self.frameRate = frameRate
+        }
 
         public mutating func next() -> (frame: Int, action: Action)? {
             if let queued = pending {
@@ -79,7 +87,7 @@ public struct ScriptTimeline: Sequence, Sendable {
                     finger = p
                     return finish((frame, .input(.touchDown(p))))
                 case .move(let to, let duration, let easing):
-                    let n = ScriptTimeline.frames(for: duration)
+                    let n = ScriptTimeline.frames(for: duration, frameRate: frameRate)
                     if n == 0 {
                         finger = to
                         return finish((frame, .input(.touchMove(to))))
@@ -100,10 +108,10 @@ public struct ScriptTimeline: Sequence, Sendable {
                     }
                     return finish((frame, .input(.touchUp(finger))))
                 case .wait(let seconds):
-                    frame += ScriptTimeline.frames(for: seconds)
+                    frame += ScriptTimeline.frames(for: seconds, frameRate: frameRate)
                     stepIndex += 1
                 case .wheel(let delta, let duration):
-                    let n = ScriptTimeline.frames(for: duration)
+                    let n = ScriptTimeline.frames(for: duration, frameRate: frameRate)
                     if n == 0 { return finish((frame, .input(.wheel(delta)))) }
                     sample += 1
                     let part = (frame + sample, Action.input(.wheel(Point(delta.x / Double(n), delta.y / Double(n)))))
@@ -132,7 +140,8 @@ public struct ScriptTimeline: Sequence, Sendable {
 
 /// Replays a gesture script on a simulation driven by a simulated clock: the input of a headless frame loop.
 ///
-/// Frame 0 is at time 0; each later frame first moves the clock on by 1/60 s, then applies the frame's actions.
+/// Frame 0 is at time 0; each later frame first moves the clock on by one frame of the phone's refresh rate (1/60
+/// or 1/120 s), then applies the frame's actions.
 /// Every frame is presented, so a run writes exactly `frameCount` frames whatever moves.
 public final class ScriptReplay: FrameInput {
     public let script: GestureScript
@@ -147,14 +156,16 @@ public final class ScriptReplay: FrameInput {
     /// The next action, made but not yet due.
     private var nextAction: (frame: Int, action: ScriptTimeline.Action)?
 
-    /// A replay of `script` with the header `effect` (or the script's own, or the simulator's default).
+    /// A replay of `script` with the header `effect` (or the script's own, or the simulator's default) on `phone`,
+    /// else on the phone the script names (`PhoneChoice.phone(for:)`).
     ///
     /// - Throws: `LabError` when `effect` names no effect.
     /// `prepare` sets the simulation up before the effect is chosen (the gif header's animation).
-    public init(script: GestureScript, effect: String? = nil, phone: Phone = Phone(),
+    public init(script: GestureScript, effect: String? = nil, phone given: Phone? = nil,
                 prepare: (Simulation) throws -> Void = { _ in }) throws {
         self.script = script
-        timeline = ScriptTimeline(script)
+        let phone = given ?? PhoneChoice().phone(for: script)
+        timeline = ScriptTimeline(script, frameRate: phone.refreshRate)
         actions = timeline.makeIterator()
         nextAction = actions.next()
         clock = SimulatedClock()
@@ -191,7 +202,7 @@ public final class ScriptReplay: FrameInput {
     /// Moves the clock to the next frame's time and applies the actions of that frame.
     public func nextFrame(for simulation: Simulation, idleUntil: Double?) -> FrameInputResult {
         guard !isFinished else { return .end }
-        if frame > 0 { clock.advance(by: 1 / simulatedFrameRate) }
+        if frame > 0 { clock.advance(by: 1 / timeline.frameRate) }
         while let due = nextAction, due.frame == frame {
             apply(due.action)
             nextAction = actions.next()
@@ -265,12 +276,13 @@ public final class ScriptRun {
     ///
     /// - Throws: `LabError` for an unknown effect or an output that cannot be written (naming it).
     public init(script: GestureScript, effect: String? = nil, outputs: ScriptRunOutputs = ScriptRunOutputs(),
-                phone: Phone = Phone(), searchPath: String? = FFmpegCapture.processSearchPath,
+                phone given: Phone? = nil, searchPath: String? = FFmpegCapture.processSearchPath,
                 prepare: (Simulation) throws -> Void = { _ in }) throws {
-        replay = try ScriptReplay(script: script, effect: effect, phone: phone, prepare: prepare)
+        replay = try ScriptReplay(script: script, effect: effect, phone: given, prepare: prepare)
+        let phone = replay.simulation.phone
         self.outputs = outputs
         loop = FrameLoop(simulation: replay.simulation, input: replay,
-                         recorder: FrameRecorder(budget: 1 / simulatedFrameRate))
+                         recorder: FrameRecorder(budget: 1 / replay.timeline.frameRate))
         replay.simulation.includesOverlaysInOutputs = outputs.includesOverlays
         // The frames folder first: a folder holding an earlier run's frames stops the run before any file opens.
         if let directory = outputs.framesDirectory {

@@ -294,7 +294,7 @@ final class Overlays {
         // Where the top of the content must come down to for the pull to arm, and the inset a refresh holds:
         // lines fixed on the screen, measured from the list's top plus the scroll view's own inset.
         let control = simulation.refreshControl
-        let ownTop = simulation.scrollView.contentInset.top - control.addedInset
+        let ownTop = simulation.scrollView.adjustedContentInset.top - control.addedInset
         let listTop = simulation.phone.listFrame.minY + ownTop
         let width = simulation.phone.screenSize.width
         horizontal(y: listTop + control.triggerDistance, width: width, scale: s, color: Overlays.triggerColor,

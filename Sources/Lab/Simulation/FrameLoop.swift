@@ -81,6 +81,8 @@ public final class FrameLoop {
     /// Lines for standard error: failures to write a file.
     var reportError: (String) -> Void = { FileLines.standardError($0) }
 
+    /// The frame duration the recorder's budget was last set from.
+    private var budgetDuration: Double
     private var lastActivity = Simulation.Activity.moving
     private var sleptSinceLastFrame = false
     private var firstFrameTime: Double?
@@ -100,6 +102,7 @@ public final class FrameLoop {
         self.input = input
         self.display = display
         self.recorder = recorder
+        budgetDuration = simulation.clock.frameDuration
     }
 
     /// Runs frames until the input ends, a quit key, or a signal; then finishes every output (a
@@ -153,6 +156,11 @@ public final class FrameLoop {
             || video != nil
         guard due else { return !quitRequested }
 
+        // Another phone, another refresh rate: the HUD's budget follows the frame's duration (8.33 ms at 120 Hz).
+        if simulation.clock.frameDuration != budgetDuration {
+            budgetDuration = simulation.clock.frameDuration
+            recorder.budget = budgetDuration
+        }
         recorder.beginFrame(at: frameTime, followsIdle: sleptSinceLastFrame)
         sleptSinceLastFrame = false
         recorder.add(inputTime, to: .input)

@@ -21,11 +21,11 @@ public struct DemoDrag: Sendable {
 
     /// The drag as a gesture script spread over `frames` frames: down on the first, an even move up to the last,
     /// and up there.
-    public func script(frames: Int) -> GestureScript {
+    public func script(frames: Int, frameRate: Double = simulatedFrameRate) -> GestureScript {
         let end = Point(start.x, start.y - distance)
         return GestureScript(name: "drag", steps: [
             .down(start),
-            .move(to: end, duration: Double(Swift.max(frames - 1, 0)) / simulatedFrameRate, easing: .linear),
+            .move(to: end, duration: Double(Swift.max(frames - 1, 0)) / frameRate, easing: .linear),
             .up(nil),
         ])
     }

@@ -1,25 +1,172 @@
 import Geometry
+import UserFiles
 
-/// The simulated device: an iPhone 8 class screen, drawn at `scale` pixels per point.
+/// One phone model's figures: the one table the simulator, `refreshlab devices`, the trace and the tests read
+/// (docs/reference.md §6 gives each figure's source; those marked estimates there are estimates here).
+public struct PhoneModel: Sendable, Equatable {
+    /// What sits at the top or bottom of the screen besides the list.
+    public enum Cutout: Sendable, Equatable {
+        /// A home button below the screen: nothing of it is on the screen's pixels.
+        case homeButton
+        /// The Dynamic Island: a black pill of this size, centred, this far below the screen's top edge.
+        case dynamicIsland(size: Size, top: Double)
+    }
+
+    /// The name `--device` and a script's `"device"` take.
+    public let id: String
+    public let name: String
+    /// The screen in points, portrait.
+    public let screenSize: Size
+    /// Pixels per point.
+    public let scale: Double
+    /// Frames per second the screen shows at most (120 on ProMotion screens).
+    public let refreshRate: Double
+    /// The screen's corner radius in points (0: square corners).
+    public let cornerRadius: Double
+    /// The status bar's height: the top safe area in portrait.
+    public let statusBarHeight: Double
+    /// The bottom safe area in portrait: the home indicator's strip (0 with a home button).
+    public let bottomSafeArea: Double
+    public let cutout: Cutout
+
+    /// The safe area in portrait, `UIEdgeInsets` order.
+    public var safeArea: EdgeInsets { EdgeInsets(top: statusBarHeight, bottom: bottomSafeArea) }
+    /// Whether the screen has a home indicator (every phone without a home button).
+    public var hasHomeIndicator: Bool { cutout != .homeButton }
+
+    /// The Dynamic Island of the iPhone 16 line: 126 × 37.33 pt, 11 pt below the top (docs/reference.md §6, an
+    /// estimate carried over from the iPhone 14 Pro).
+    static let island = Cutout.dynamicIsland(size: Size(126, 37.33), top: 11)
+
+    public static let iPhoneSE = PhoneModel(
+        id: "iphone-se", name: "iPhone SE (3rd generation)", screenSize: Size(375, 667), scale: 2, refreshRate: 60,
+        cornerRadius: 0, statusBarHeight: 20, bottomSafeArea: 0, cutout: .homeButton)
+    public static let iPhone16 = PhoneModel(
+        id: "iphone-16", name: "iPhone 16", screenSize: Size(393, 852), scale: 3, refreshRate: 60,
+        cornerRadius: 55, statusBarHeight: 59, bottomSafeArea: 34, cutout: island)
+    public static let iPhone16Pro = PhoneModel(
+        id: "iphone-16-pro", name: "iPhone 16 Pro", screenSize: Size(402, 874), scale: 3, refreshRate: 120,
+        cornerRadius: 62, statusBarHeight: 62, bottomSafeArea: 34, cutout: island)
+    public static let iPhone16ProMax = PhoneModel(
+        id: "iphone-16-pro-max", name: "iPhone 16 Pro Max", screenSize: Size(440, 956), scale: 3, refreshRate: 120,
+        cornerRadius: 62, statusBarHeight: 62, bottomSafeArea: 34, cutout: island)
+
+    /// Every model, in the order the device key (I) steps through them.
+    public static let all = [iPhoneSE, iPhone16, iPhone16Pro, iPhone16ProMax]
+
+    /// The model `--device` or a script's `"device"` names.
+    ///
+    /// - Throws: `LabError` naming the value and the choices.
+    public static func named(_ id: String) throws(LabError) -> PhoneModel {
+        guard let model = all.first(where: { $0.id == id }) else {
+            throw LabError("unknown device '\(id)'; choose one of " + all.map(\.id).joined(separator: ", "))
+        }
+        return model
+    }
+}
+
+/// The navigation bar over the list (docs/reference.md §6).
+public enum BarStyle: String, CaseIterable, Sendable {
+    /// Opaque, 44 pt: the list begins below it (today's bar).
+    case standard
+    /// 96 pt: a 44 pt bar over a 52 pt title band that collapses as the list scrolls up and stretches as it is
+    /// pulled down; the list begins below the collapsed bar and rests below the band.
+    case large
+    /// 44 pt, translucent: the list scrolls beneath it and shows through it, blurred.
+    case translucent
+    /// No bar: the list begins at the top of the screen and rests below the status bar.
+    case none
+
+    /// The bar's height without a large title's band, in points: UIKit's 44 (0 without a bar).
+    static let barHeight = 44.0
+    /// A large title's band below the bar, in points: 96 − 44.
+    static let largeTitleBand = 52.0
+
+    /// The style `--bar` or a script's `"bar"` names.
+    ///
+    /// - Throws: `LabError` naming the value and the choices.
+    public static func named(_ name: String) throws(LabError) -> BarStyle {
+        guard let style = BarStyle(rawValue: name) else {
+            throw LabError("unknown bar '\(name)'; choose one of " + allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        return style
+    }
+
+    /// The next style, for the bar key (B).
+    var next: BarStyle { BarStyle.allCases[(BarStyle.allCases.firstIndex(of: self)! + 1) % BarStyle.allCases.count] }
+}
+
+/// The simulated device: a phone model with a navigation bar, drawn at `scale` pixels per point.
+///
+/// Without a model it is the lab's own phone, as RefreshLab has always shown it: the iPhone SE's screen (an
+/// iPhone 8 class 375×667 at 2×) with a plain 20 pt status strip under the bar, no status bar drawn.
 public struct Phone: Sendable, Equatable {
-    /// The screen in points (iPhone 6/7/8: 375×667).
-    var screenSize = Size(375, 667)
-    /// Pixels per point (2 on those phones).
-    public var scale = 2.0
-    /// Status bar (20) plus navigation bar (44), the top chrome of a `UINavigationController` in portrait.
-    var navigationBarHeight = 64.0
+    /// The phone model, or nil for the lab's own phone.
+    public var model: PhoneModel?
+    public var bar: BarStyle
+    /// Pixels per point (the model's unless `--scale` says otherwise).
+    public var scale: Double
 
     public init(scale: Double = 2) {
-        self.scale = scale
+        self.init(model: nil, scale: scale)
     }
+
+    public init(model: PhoneModel?, bar: BarStyle = .standard, scale: Double? = nil) {
+        self.model = model
+        self.bar = bar
+        self.scale = scale ?? model?.scale ?? PhoneModel.iPhoneSE.scale
+    }
+
+    /// The figures of the screen: the model's, or for the lab's own phone the iPhone SE's.
+    public var figures: PhoneModel { model ?? .iPhoneSE }
+    /// The name the trace gives the phone: the model's `id`, or `default` for the lab's own phone.
+    public var deviceName: String { model?.id ?? "default" }
+    /// Whether the system's status bar (time, signal, Wi-Fi, battery) and the home indicator are drawn.
+    var drawsSystemChrome: Bool { model != nil }
+
+    /// The screen in points.
+    public var screenSize: Size { figures.screenSize }
+    /// The screen's frames per second: the model's refresh rate.
+    public var refreshRate: Double { figures.refreshRate }
 
     /// The canvas size in pixels.
     public var pixelWidth: Int { Int((screenSize.width * scale).rounded()) }
     public var pixelHeight: Int { Int((screenSize.height * scale).rounded()) }
 
-    /// The part of the screen the list scrolls in, below the navigation bar.
+    /// The status bar's height: the top of the safe area.
+    var statusBarHeight: Double { figures.statusBarHeight }
+
+    /// The navigation bar's bottom edge, in screen points, with its large title's band expanded (0 without a bar).
+    var navigationBarHeight: Double {
+        switch bar {
+        case .standard, .translucent: statusBarHeight + BarStyle.barHeight
+        case .large: statusBarHeight + BarStyle.barHeight + BarStyle.largeTitleBand
+        case .none: 0
+        }
+    }
+
+    /// The part of the screen the list scrolls in: below an opaque bar (the collapsed bar for a large title), the
+    /// whole screen under a translucent bar or none.
     var listFrame: Rect {
-        Rect(x: 0, y: navigationBarHeight, width: screenSize.width, height: screenSize.height - navigationBarHeight)
+        let top: Double
+        switch bar {
+        case .standard, .large: top = statusBarHeight + BarStyle.barHeight
+        case .translucent, .none: top = 0
+        }
+        return Rect(x: 0, y: top, width: screenSize.width, height: screenSize.height - top)
+    }
+
+    /// The part of the list's frame the system's bars cover, as the scroll view's `safeAreaInsets`: the status bar
+    /// and a translucent bar, or a large title's band, at the top; the home indicator's strip at the bottom.
+    public var listSafeArea: EdgeInsets {
+        let top: Double
+        switch bar {
+        case .standard: top = 0
+        case .large: top = BarStyle.largeTitleBand
+        case .translucent: top = statusBarHeight + BarStyle.barHeight
+        case .none: top = statusBarHeight
+        }
+        return EdgeInsets(top: top, bottom: figures.bottomSafeArea)
     }
 
     /// The part of the display a window may take at most.
@@ -32,5 +179,25 @@ public struct Phone: Sendable, Equatable {
         let f = Swift.min(1, Phone.displayShare * Double(display.w) / Double(pixelWidth),
                           Phone.displayShare * Double(display.h) / Double(pixelHeight))
         return (Int((Double(pixelWidth) * f).rounded()), Int((Double(pixelHeight) * f).rounded()))
+    }
+}
+
+/// What the command line asks of the phone, each part optional (`--device`, `--bar`, `--scale`): a script's
+/// `device` and `bar` fill what it leaves open, then the defaults (the lab's own phone, the standard bar, the
+/// model's scale).
+public struct PhoneChoice: Sendable, Equatable {
+    public var model: PhoneModel?
+    public var bar: BarStyle?
+    public var scale: Double?
+
+    public init(model: PhoneModel? = nil, bar: BarStyle? = nil, scale: Double? = nil) {
+        self.model = model
+        self.bar = bar
+        self.scale = scale
+    }
+
+    /// The phone for a run of `script` (or for the window, without one).
+    public func phone(for script: GestureScript? = nil) -> Phone {
+        Phone(model: model ?? script?.device, bar: bar ?? script?.bar ?? .standard, scale: scale)
     }
 }

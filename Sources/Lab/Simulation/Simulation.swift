@@ -6,6 +6,7 @@ import Raster
 import Refresh
 import Scrolling
 import Styles
+import Text
 import UserFiles
 import Colors
 
@@ -39,16 +40,18 @@ public final class Simulation {
     /// How many new items an automatic end reports on a header that tells them (`RefreshEffect.reportsNewItems`).
     static let newItemsPerRefresh = 12
 
-    public let phone: Phone
+    /// The phone shown: its model, bar and scale (`setPhone(_:)` changes it, and with it the canvas's size).
+    public internal(set) var phone: Phone
     /// The simulation's time: the base clock given at init, slowed, paused or stepped by the simulator's tools.
     public let clock: TimeControl
     public let scrollView: ScrollView
     let refreshControl = RefreshControl()
     /// The automatic load-more footer under the list's last row.
     public let footer = LoadMoreFooter()
-    public let list: DemoList
-    /// The frame the simulation draws into, `phone.pixelWidth × phone.pixelHeight`.
-    public let canvas: Canvas
+    public internal(set) var list: DemoList
+    /// The frame the simulation draws into, `phone.pixelWidth × phone.pixelHeight`: a new one when the phone's
+    /// size changes.
+    public internal(set) var canvas: Canvas
     /// Runs the header's and the footer's animations on `clock`.
     public let animator: Animator
     /// Draws every layer tree of the frame; it keeps its buffers from frame to frame.
@@ -102,7 +105,17 @@ public final class Simulation {
     /// Every overlay's drawing: the HUD, the debug overlay, the tuning panel, the help and the toast.
     let overlays = Overlays()
 
-    private let navigationBar: Layer
+    /// The standard bar (and a translucent one's hairline and title): a layer tree made for the phone.
+    var navigationBar: Layer
+    /// What the system draws over the phone's screen: the status bar, the island, the home indicator, the corners.
+    var chrome: PhoneChrome
+    /// The translucent bar's blur of the list beneath it, with its buffers.
+    let backdrop = BackdropBlur()
+    /// The large title, laid out once per language.
+    var largeTitles: [RefreshLanguage: TextLine] = [:]
+    /// The navigation bar's bottom edge now, in screen points: a large title's band collapses and stretches with
+    /// the list (`updateNavigationBar()`); 0 without a bar.
+    public internal(set) var navigationBarBottom: Double
     /// The bar's title, in the list's language.
     let navigationTitle = TextLayer()
     /// The time of the last step: the frame is drawn at it.
@@ -121,12 +134,18 @@ public final class Simulation {
     public init(phone: Phone = Phone(), clock: Clock = MonotonicClock()) {
         self.phone = phone
         self.clock = TimeControl(base: clock)
+        self.clock.frameDuration = 1 / phone.refreshRate
         animator = Animator(clock: self.clock)
         list = DemoList(rowCount: DemoList.firstPage, capacity: 200, width: phone.screenSize.width)
         scrollView = ScrollView(boundsSize: phone.listFrame.size,
                                 contentSize: Size(phone.screenSize.width, list.contentHeight))
+        scrollView.safeAreaInsets = phone.listSafeArea
+        // The list starts at its top, below the safe area, as a scroll view laid out under bars does.
+        scrollView.setContentOffset(Point(0, -scrollView.adjustedContentInset.top))
         canvas = Canvas(width: phone.pixelWidth, height: phone.pixelHeight, fill: Simulation.background)
         navigationBar = Simulation.makeNavigationBar(phone, title: navigationTitle)
+        chrome = PhoneChrome(phone: phone)
+        navigationBarBottom = phone.navigationBarHeight
         navigationTitle.string = Simulation.titles[.english] ?? ""
         refreshControl.headerLayer.animator = animator
         footer.layer.animator = animator
@@ -136,6 +155,7 @@ public final class Simulation {
         refreshControl.attach(to: scrollView)
         footer.attach(to: scrollView)
         selectEffect(named: Simulation.defaultEffectName)
+        updateNavigationBar()
     }
 
     /// Shows the effect registered under `name` in the header; false (and no change) when there is none.
@@ -153,14 +173,17 @@ public final class Simulation {
     /// The title's size: UIKit's navigation bar title is 17 pt.
     static let titleFontSize = 17.0
 
-    private static func makeNavigationBar(_ phone: Phone, title: TextLayer) -> Layer {
-        let bar = Layer(frame: Rect(x: 0, y: 0, width: phone.screenSize.width, height: phone.navigationBarHeight))
-        bar.backgroundColor = barColor
-        let hairline = Layer(frame: Rect(x: 0, y: phone.navigationBarHeight - 0.5, width: phone.screenSize.width, height: 0.5))
+    static func makeNavigationBar(_ phone: Phone, title: TextLayer) -> Layer {
+        let height = phone.figures.statusBarHeight + BarStyle.barHeight
+        let bar = Layer(frame: Rect(x: 0, y: 0, width: phone.screenSize.width, height: height))
+        // A translucent bar's backdrop is drawn under the layer (`renderTranslucentBar`).
+        bar.backgroundColor = phone.bar == .translucent ? .clear : barColor
+        let hairline = Layer(frame: Rect(x: 0, y: height - 0.5, width: phone.screenSize.width, height: 0.5))
         hairline.backgroundColor = hairlineColor
         bar.addSublayer(hairline)
-        // The title is centred in the 44 pt bar under the 20 pt status bar.
-        title.frame = Rect(x: 0, y: 20, width: phone.screenSize.width, height: 44)
+        // The title is centred in the 44 pt bar under the status bar.
+        title.frame = Rect(x: 0, y: phone.figures.statusBarHeight, width: phone.screenSize.width,
+                           height: BarStyle.barHeight)
         title.fontSize = titleFontSize
         title.foregroundColor = titleColor
         title.alignmentMode = .center
@@ -217,8 +240,8 @@ public final class Simulation {
     /// A tap at `point` on the screen: on the navigation bar it scrolls the list to its top (iOS's scrollsToTop);
     /// on the footer it loads more.
     private func tap(at point: Point) {
-        if point.y < phone.navigationBarHeight {
-            let top = Point(scrollView.contentOffset.x, -scrollView.contentInset.top)
+        if point.y < navigationBarBottom {
+            let top = Point(scrollView.contentOffset.x, -scrollView.adjustedContentInset.top)
             if scrollView.contentOffset.y > top.y { scrollView.setContentOffset(top, animated: true) }
             return
         }
@@ -245,6 +268,7 @@ public final class Simulation {
         refreshControl.step(to: now)
         footer.step(to: now)
         animator.update(to: now)
+        updateNavigationBar()
         if let due = tuning.saveDue, clock.base.now >= due { saveTuning() }
     }
 
@@ -348,8 +372,8 @@ public final class Simulation {
                   rasterizer: renderer.rasterizer, text: renderer.loadTextRenderer())
         if !headerBehind { renderHeader(at: time, transform: contentToPixels, clip: clip) }
         footer.layer.render(into: canvas, at: time, transform: contentToPixels, clip: clip, renderer: renderer)
-        let s = phone.scale
-        navigationBar.render(into: canvas, at: time, transform: AffineTransform(scaleX: s, y: s), renderer: renderer)
+        renderNavigationBar(at: time)
+        chrome.draw(into: canvas, rasterizer: renderer.rasterizer, text: renderer.loadTextRenderer())
     }
 
     private func renderHeader(at time: Double, transform: AffineTransform, clip: Rect) {

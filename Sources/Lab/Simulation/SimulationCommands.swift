@@ -96,6 +96,19 @@ extension Simulation {
         case .toggleLanguage:
             setLanguage(language == .english ? .chinese : .english)
             return language == .chinese ? "语言：中文" : "Language: English"
+        case .nextDevice:
+            // The lab's own phone, then each model in turn, and round again.
+            let models: [PhoneModel?] = [nil] + PhoneModel.all
+            let index = models.firstIndex(of: phone.model) ?? 0
+            let next = models[(index + 1) % models.count]
+            setPhone(Phone(model: next, bar: phone.bar))
+            return (next?.name ?? (language == .chinese ? "默认手机" : "Default phone"))
+                + " (\(phone.pixelWidth)×\(phone.pixelHeight), \(Int(phone.refreshRate)) Hz)"
+        case .nextBarStyle:
+            var next = phone
+            next.bar = phone.bar.next
+            setPhone(next)
+            return (language == .chinese ? "导航栏：" : "Bar: ") + next.bar.rawValue
         case .toggleSlowAnimations:
             clock.isSlow.toggle()
             // Finger samples are stamped in the slowed time; the tracker measures them in the finger's own.

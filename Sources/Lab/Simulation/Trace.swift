@@ -20,8 +20,12 @@ import UserFiles
 /// the monotonic clock in the window, where a line is written for every frame presented). `contentInset` is
 /// `[top, left, bottom, right]` in points, as `UIEdgeInsets` orders them; `velocity` is the content's, in points
 /// per second; `motion` is what moves the content without a finger (`momentum`, `spring`, `animation` or `none`);
-/// `finger` is the finger's position on the screen in points, or null when it is up. The first line also gives
-/// `viewport` (the list's size) and `contentSize`, in points.
+/// `finger` is the finger's position on the screen in points, or null when it is up; `barHeight` is the navigation
+/// bar's height now (a large title's band included; 0 without a bar). The first line also gives `viewport` (the
+/// list's size) and `contentSize`, in points, and the phone: `device` (its `--device` name, `default` for the lab's
+/// own), `screen` in points, `scale`, `fps` (the screen's refresh rate), `safeArea` (the phone's) and
+/// `adjustedContentInset` (the scroll view's inset plus the part of the safe area and bars over the list), the last
+/// two `[top, left, bottom, right]`.
 ///
 /// Each line is built in a buffer made once and written straight away (flushed, so a killed run keeps every frame
 /// written so far): a frame's line allocates nothing while the states stay the same.
@@ -60,6 +64,18 @@ public final class TraceWriter {
         line.append("]")
     }
 
+    private func append(_ inset: EdgeInsets) {
+        line.append("[")
+        line.append(inset.top, decimals: 3)
+        line.append(",")
+        line.append(inset.left, decimals: 3)
+        line.append(",")
+        line.append(inset.bottom, decimals: 3)
+        line.append(",")
+        line.append(inset.right, decimals: 3)
+        line.append("]")
+    }
+
     private func append(_ flag: Bool) {
         if flag { line.append("true") } else { line.append("false") }
     }
@@ -89,18 +105,27 @@ public final class TraceWriter {
             append(Point(scrollView.boundsSize.width, scrollView.boundsSize.height))
             line.append(",\"contentSize\":")
             append(Point(scrollView.contentSize.width, scrollView.contentSize.height))
+            let phone = simulation.phone
+            line.append(",\"device\":")
+            line.append(raw: JSONLineBuffer.quoted(phone.deviceName))
+            line.append(",\"screen\":")
+            append(Point(phone.screenSize.width, phone.screenSize.height))
+            line.append(",\"scale\":")
+            line.append(Int(phone.scale))
+            line.append(",\"fps\":")
+            line.append(Int(phone.refreshRate))
+            line.append(",\"safeArea\":")
+            append(phone.figures.safeArea)
+            line.append(",\"adjustedContentInset\":")
+            append(scrollView.adjustedContentInset)
         }
         line.append(",\"contentOffset\":")
         append(scrollView.contentOffset)
-        line.append(",\"contentInset\":[")
-        line.append(inset.top, decimals: 3)
-        line.append(",")
-        line.append(inset.left, decimals: 3)
-        line.append(",")
-        line.append(inset.bottom, decimals: 3)
-        line.append(",")
-        line.append(inset.right, decimals: 3)
-        line.append("],\"velocity\":")
+        line.append(",\"contentInset\":")
+        append(inset)
+        line.append(",\"barHeight\":")
+        line.append(simulation.navigationBarHeight, decimals: 3)
+        line.append(",\"velocity\":")
         append(scrollView.velocity)
         line.append(",\"tracking\":")
         append(scrollView.isTracking)

@@ -24,14 +24,14 @@ struct RefreshLabCommand: ParsableCommand {
             header effect, Space refreshes, H lists every key, Q (or Esc twice) quits.
             'refreshlab --headless' renders a short demo drag as PNG frames without a window; 'refreshlab run' \
             replays a gesture script headless on a simulated 60 fps clock.
-            The window's options: --effect NAME, --scale 1|2|3, --events FILE, --trace FILE, --overlays, \
+            The window's options: --effect NAME, --device NAME, --bar STYLE, --scale 1|2|3, --events FILE, --trace FILE, --overlays, \
             --output-dir DIR, --style FILE; with --headless also --frame-count N, --frames DIR (--replace-frames), \
             --timings FILE, --capture FILE, --max-duration SECONDS (a run longer than an hour of simulated time is \
             refused unless raised). No output may be an input or another output: such a command is refused whole.
             """,
         version: "0.2.0",
         subcommands: [WindowCommand.self, RunCommand.self, SceneCommand.self, ReportCommand.self, StylesCommand.self,
-                      LottieCommand.self],
+                      LottieCommand.self, DevicesCommand.self],
         defaultSubcommand: WindowCommand.self
     )
 
@@ -52,8 +52,17 @@ struct PhoneOptions: ParsableArguments {
     var effect: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Pixels per point: 1, 2 (default, as the phone) or 3.", valueName: "n"))
+            help: ArgumentHelp("Pixels per point: 1, 2 or 3 (default: the phone's own).", valueName: "n"))
     var scale: String?
+
+    @Option(help: ArgumentHelp("The phone: " + PhoneModel.all.map(\.id).joined(separator: ", ")
+                               + " (default: the lab's own 375×667 phone; 'refreshlab devices' lists their figures).",
+                               valueName: "name"))
+    var device: String?
+
+    @Option(help: ArgumentHelp("The navigation bar: " + BarStyle.allCases.map(\.rawValue).joined(separator: ", ")
+                               + " (default standard).", valueName: "style"))
+    var bar: String?
 
     @Option(help: ArgumentHelp("With --effect gif: an animated GIF, a folder of numbered PNG frames, or a folder "
                                + "with idle, pulling and refreshing sequences (default: Resources/"
@@ -85,10 +94,19 @@ struct PhoneOptions: ParsableArguments {
         }
     }
 
-    /// The phone at `--scale`, checked.
-    func phone() throws -> Phone {
-        guard let scale else { return Phone() }
-        return Phone(scale: Double(try OptionNumber.integer(scale, option: "--scale", in: 1...3, allowed: "1, 2 or 3")))
+    /// The phone `--device`, `--bar` and `--scale` ask for, checked; what they leave open a script may choose.
+    func phone() throws -> PhoneChoice {
+        var choice = PhoneChoice()
+        if let scale {
+            choice.scale = Double(try OptionNumber.integer(scale, option: "--scale", in: 1...3, allowed: "1, 2 or 3"))
+        }
+        if let device {
+            do { choice.model = try PhoneModel.named(device) } catch { throw LabError("--device: " + error.description) }
+        }
+        if let bar {
+            do { choice.bar = try BarStyle.named(bar) } catch { throw LabError("--bar: " + error.description) }
+        }
+        return choice
     }
 
     /// `--effect`, checked against the registered effects.
@@ -245,7 +263,8 @@ struct WindowCommand: ParsableCommand {
             let frames = try frames()
             var outputs = self.outputs
             outputs.frames = outputs.frames ?? "frames"
-            try HeadlessReplay(script: DemoDrag().script(frames: frames), effect: effect, phone: phone,
+            let drag = DemoDrag().script(frames: frames, frameRate: phone.phone().refreshRate)
+            try HeadlessReplay(script: drag, effect: effect, phone: phone.phone(),
                                animation: self.phone, record: record, outputs: outputs, style: style,
                                styles: styles).run()
             return
@@ -257,7 +276,7 @@ struct WindowCommand: ParsableCommand {
         try named.checkApart()
         let files = try OutputFolder(path: outputDirectory ?? ".")
         Termination.install()
-        let simulation = Simulation(phone: phone)
+        let simulation = Simulation(phone: phone.phone())
         simulation.styles = styles
         simulation.tuning.file = StyleFiles.tuningFile(extra: style.files, folder: StyleFiles.userFolder())
         try self.phone.loadAnimation(into: simulation)
@@ -284,5 +303,33 @@ struct WindowCommand: ParsableCommand {
         }
         let frames = try loop.run()
         try exitIfSignalled(after: "\(frames) frames")
+    }
+}
+
+/// `refreshlab devices`: the phones `--device` takes, with their figures (docs/reference.md §6).
+struct DevicesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "devices",
+        abstract: "List the phones --device takes, with their screen, scale, refresh rate, safe area and cut-out.")
+
+    func run() throws {
+        for line in DevicesCommand.lines() { print(line) }
+    }
+
+    /// One line per phone model, then the lab's own phone.
+    static func lines() -> [String] {
+        func number(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
+        return PhoneModel.all.map { m in
+            let cutout: String
+            switch m.cutout {
+            case .homeButton: cutout = "home button"
+            case .dynamicIsland(let size, let top):
+                cutout = "Dynamic Island \(number(size.width))×\(number(size.height)) pt at \(number(top)) pt, home indicator"
+            }
+            return "\(m.id): \(m.name), \(number(m.screenSize.width))×\(number(m.screenSize.height)) pt @\(number(m.scale)) "
+                + "(\(Int(m.screenSize.width * m.scale))×\(Int(m.screenSize.height * m.scale)) px), "
+                + "\(number(m.refreshRate)) Hz, corner radius \(number(m.cornerRadius)) pt, safe area top "
+                + "\(number(m.statusBarHeight)) bottom \(number(m.bottomSafeArea)) pt, \(cutout)"
+        } + ["default (no --device): the lab's own phone, 375×667 pt @2 at 60 Hz, a plain 20 pt status strip"]
     }
 }

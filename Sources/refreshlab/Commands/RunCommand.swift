@@ -19,7 +19,8 @@ struct RunCommand: ParsableCommand {
         abstract: "Replay a gesture script headless and write its frames, events, trace, timings and capture.",
         discussion: """
             The script is a JSON file of steps (down, move, up, wait, wheel, key, beginRefresh, endRefresh) \
-            played on a simulated 60 fps clock, so every run gives the same frames. --script also takes the \
+            played on a simulated clock at the phone's refresh rate (60 fps, 120 on the ProMotion phones), so \
+            every run gives the same frames. --script also takes the \
             name of a script in Resources/gestures (sticky, dots, ring, news, classic, gif, fling, long). \
             Without --effect, the script's own effect is shown, else the sticky header.
             """
@@ -47,7 +48,8 @@ struct RunCommand: ParsableCommand {
         } catch {
             throw LabError(error.description)
         }
-        try HeadlessReplay(script: gestures, scriptPath: path, effect: effect, phone: phone, animation: self.phone,
+        try HeadlessReplay(script: gestures, scriptPath: path, effect: effect, phone: phone.phone(for: gestures),
+                           animation: self.phone,
                            record: record, outputs: outputs, style: style, styles: try style.load()).run()
     }
 
@@ -102,7 +104,7 @@ struct HeadlessReplay {
         let files = ScriptRunOutputs(framesDirectory: outputs.frames, capturePath: outputs.capture,
                                      eventsPath: record.events, tracePath: record.trace,
                                      includesOverlays: record.overlays, replacesEarlierFrames: outputs.replaceFrames)
-        let timeline = ScriptTimeline(script)
+        let timeline = ScriptTimeline(script, frameRate: phone.refreshRate)
         let limit = try outputs.durationLimit()
         if timeline.duration > limit {
             throw LabError((scriptPath.map { "'\($0)'" } ?? "the run") + " lasts \(OptionNumber.show(timeline.duration)) s "

@@ -25,8 +25,19 @@ final class WindowHost: FrameInput, FrameDisplay {
     /// Where the phone and the side area are drawn in the renderer's output pixels, and how many output pixels a
     /// canvas pixel takes (`zoom`); remade when the window is resized.
     private var layout = Layout(phone: SDL_Rect(), side: nil, zoom: 1)
-    /// Seconds per frame, from the display's refresh rate.
+    /// Seconds per frame: the display's refresh rate, or the phone's where that is lower (a 60 Hz phone on a
+    /// 120 Hz display), or the display's where the phone's is higher than the display allows.
     private(set) var frameBudget = 1.0 / 60
+    /// The display's refresh rate, in frames per second (60 when SDL does not say).
+    private var displayRate = 60.0
+    /// The usable part of the display, in pixels: the window is fitted into it.
+    private var usable = SDL_Rect(x: 0, y: 0, w: 1280, h: 800)
+    /// The canvas size the texture was made for: a phone of another size makes a new texture and window size.
+    private var textureSize = (w: 0, h: 0)
+    /// The refresh rate of the phone the pacing was set for.
+    private var fittedRate = 0.0
+    /// Whether vsync holds for the renderer (else the host paces frames itself).
+    private var vsync = false
     /// True when presenting does not wait for vsync and the host must pace frames itself.
     private var needsFrameLimiter = false
     private var fastPresents = 0
@@ -65,16 +76,12 @@ final class WindowHost: FrameInput, FrameDisplay {
         // A display that is absent, refuses us or does not answer within 3 s is one clear error, not a hang.
         try DisplayProbe.initVideo()
         let phone = simulation.phone
-        let canvasSize = (w: phone.pixelWidth, h: phone.pixelHeight)
 
-        var usable = SDL_Rect()
-        if SDL_GetDisplayUsableBounds(0, &usable) != 0 { usable = SDL_Rect(x: 0, y: 0, w: 1280, h: 800) }
+        var bounds = SDL_Rect()
+        if SDL_GetDisplayUsableBounds(0, &bounds) == 0 { usable = bounds }
         let fit = phone.windowSize(display: (Int(usable.w), Int(usable.h)))
         var mode = SDL_DisplayMode()
-        if SDL_GetCurrentDisplayMode(0, &mode) == 0, mode.refresh_rate > 0 {
-            frameBudget = 1 / Double(mode.refresh_rate)
-        }
-        simulation.clock.frameDuration = frameBudget
+        if SDL_GetCurrentDisplayMode(0, &mode) == 0, mode.refresh_rate > 0 { displayRate = Double(mode.refresh_rate) }
 
         let centered = Int32(bitPattern: SDL_WINDOWPOS_CENTERED_MASK)
         window = SDL_CreateWindow("RefreshLab", centered, centered, Int32(fit.w), Int32(fit.h),
@@ -84,16 +91,12 @@ final class WindowHost: FrameInput, FrameDisplay {
         renderer = SDL_CreateRenderer(window, -1, SDL_RENDERER_ACCELERATED.rawValue | SDL_RENDERER_PRESENTVSYNC.rawValue)
             ?? SDL_CreateRenderer(window, -1, SDL_RENDERER_SOFTWARE.rawValue)
         guard renderer != nil else { throw WindowHost.sdlError("cannot create a renderer") }
-        texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888.rawValue,
-                                    Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(canvasSize.w), Int32(canvasSize.h))
-        guard texture != nil else { throw WindowHost.sdlError("cannot create the canvas texture") }
-
         var info = SDL_RendererInfo()
-        let vsync = SDL_GetRendererInfo(renderer, &info) == 0 && (info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue) != 0
+        vsync = SDL_GetRendererInfo(renderer, &info) == 0 && (info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue) != 0
         let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
-        needsFrameLimiter = !vsync || driver == "dummy" || driver == "offscreen"
+        if driver == "dummy" || driver == "offscreen" { vsync = false }
+        try fitPhone(resizing: false)
         ticksOrigin = simulation.clock.base.now - Double(SDL_GetTicks()) / 1000
-        updateLayout()
 
         // A termination signal or a saved style file wakes a loop asleep in the event queue at once.
         wakeEventType = SDL_RegisterEvents(1)
@@ -106,6 +109,31 @@ final class WindowHost: FrameInput, FrameDisplay {
             }
             Termination.addRequestHandler(wake)
         }
+    }
+
+    /// Makes the texture for the phone's canvas and paces frames at its refresh rate where the display allows it;
+    /// with `resizing`, a phone of another size also resizes the window to it (scaled to fit the display).
+    private func fitPhone(resizing: Bool) throws {
+        let phone = simulation.phone
+        let size = (w: phone.pixelWidth, h: phone.pixelHeight)
+        if size != textureSize {
+            if let texture { SDL_DestroyTexture(texture) }
+            texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888.rawValue,
+                                        Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(size.w), Int32(size.h))
+            guard texture != nil else { throw WindowHost.sdlError("cannot create the canvas texture") }
+            textureSize = size
+            if resizing {
+                let fit = phone.windowSize(display: (Int(usable.w), Int(usable.h)))
+                SDL_SetWindowSize(window, Int32(fit.w), Int32(fit.h))
+            }
+        }
+        // A ProMotion phone presents at 120 Hz on a display that refreshes that fast; a 60 Hz phone at 60 Hz on any.
+        fittedRate = phone.refreshRate
+        let rate = Swift.min(displayRate, phone.refreshRate)
+        frameBudget = 1 / rate
+        needsFrameLimiter = !vsync || displayRate > rate
+        simulation.clock.frameDuration = frameBudget
+        updateLayout()
     }
 
     // MARK: FrameInput
@@ -236,6 +264,10 @@ final class WindowHost: FrameInput, FrameDisplay {
     // MARK: FrameDisplay
 
     func upload(_ canvas: Canvas, side: Canvas?) {
+        // The phone changed (the device key): a texture of its size, the window resized to it.
+        if (canvas.width, canvas.height) != textureSize || simulation.phone.refreshRate != fittedRate {
+            do { try fitPhone(resizing: true) } catch { simulation.perform(.quit) }
+        }
         SDL_UpdateTexture(texture, nil, canvas.pixels, Int32(canvas.width * 4))
         guard let side else { return }
         if sideTexture == nil || sideTextureWidth != side.width {

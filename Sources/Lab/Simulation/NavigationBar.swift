@@ -1,0 +1,184 @@
+import Colors
+import Geometry
+import Raster
+import Refresh
+import Text
+
+extension Simulation {
+    /// The large title's size: UIKit's 34 pt large title (docs/reference.md §6).
+    static let largeTitleSize = 34.0
+    /// How far below the band's top the large title's baseline sits when the band is whole, in points (chosen here:
+    /// the title sits low in its 52 pt band, as UIKit's does).
+    static let largeTitleBaseline = 41.0
+    /// The translucent bar's tint over the blurred list: the standard bar's colour, lighter (chosen here).
+    static let translucentBarColor = Color(rgb: 248, 248, 248, alpha: 0.75)
+    /// The blur's radius under a translucent bar, in points (chosen here: a soft frost at every scale).
+    static let backdropBlurRadius = 10.0
+
+    /// Shows another phone (model, bar or scale): the canvas, the list's frame and width, the safe area and the bar
+    /// are made for it; the scroll view keeps its offset from the content's resting place, the header its state.
+    public func setPhone(_ newPhone: Phone) {
+        guard newPhone != phone else { return }
+        let old = phone
+        // The offset from the top's resting place: kept, so that a list scrolled down stays scrolled as far.
+        let fromTop = scrollView.contentOffset.y + scrollView.adjustedContentInset.top
+        phone = newPhone
+        clock.frameDuration = 1 / newPhone.refreshRate
+        if newPhone.pixelWidth != old.pixelWidth || newPhone.pixelHeight != old.pixelHeight {
+            canvas = Canvas(width: newPhone.pixelWidth, height: newPhone.pixelHeight, fill: Simulation.background)
+            sideCanvas = nil
+        }
+        if newPhone.screenSize.width != old.screenSize.width {
+            let rows = list.rowCount
+            list = DemoList(rowCount: rows, capacity: list.capacity, width: newPhone.screenSize.width)
+            list.languageSetting = languageSetting
+        }
+        navigationBar = Simulation.makeNavigationBar(newPhone, title: navigationTitle)
+        chrome = PhoneChrome(phone: newPhone)
+        largeTitles = [:]
+        scrollView.boundsSize = newPhone.listFrame.size
+        scrollView.contentSize = Size(newPhone.screenSize.width, list.contentHeight)
+        scrollView.safeAreaInsets = newPhone.listSafeArea
+        if !scrollView.isAnimating && finger == nil {
+            scrollView.setContentOffset(Point(scrollView.contentOffset.x, fromTop - scrollView.adjustedContentInset.top))
+        }
+        updateNavigationBar()
+    }
+
+    /// How far the list is pulled down past its resting top (negative: scrolled up), without the header's inset.
+    var pullPastTop: Double {
+        -(scrollView.contentOffset.y + scrollView.adjustedContentInset.top - refreshControl.addedInset)
+    }
+
+    /// The large title's band now, in points (docs/reference.md §6): whole (52) while the list rests at its top,
+    /// shrinking point for point as the list scrolls up, to nothing 52 pt up; stretched point for point by a pull
+    /// past the header's refreshing inset, so that the header stays whole below the bar. While the content sits
+    /// between its top and that inset (a pull revealing the header, a refresh holding it) the band stays whole:
+    /// a refresh that starts or ends moves the content inside that range, and the bar does not move.
+    static func largeTitleBand(pull: Double, headerInset: Double) -> Double {
+        let band = BarStyle.largeTitleBand
+        if pull < 0 { return Swift.max(0, band + pull) }
+        return band + Swift.max(0, pull - headerInset)
+    }
+
+    /// The navigation bar's height now, without the status bar, in points (the trace's `barHeight`).
+    public var navigationBarHeight: Double {
+        phone.bar == .none ? 0 : navigationBarBottom - phone.figures.statusBarHeight
+    }
+
+    /// Works out the bar's bottom edge for this frame.
+    func updateNavigationBar() {
+        guard phone.bar == .large else {
+            navigationBarBottom = phone.navigationBarHeight
+            return
+        }
+        let band = Simulation.largeTitleBand(pull: pullPastTop, headerInset: refreshControl.metrics.refreshingInset)
+        navigationBarBottom = phone.figures.statusBarHeight + BarStyle.barHeight + band
+    }
+
+    /// Draws the bar of the phone's style over the list: the standard layer tree; a large title's bar down to its
+    /// band's bottom with the title in the band; a translucent bar's blurred backdrop under the layer tree's
+    /// hairline and title; nothing without a bar.
+    func renderNavigationBar(at time: Double) {
+        let s = phone.scale
+        let points = AffineTransform(scaleX: s, y: s)
+        switch phone.bar {
+        case .standard:
+            navigationBar.render(into: canvas, at: time, transform: points, renderer: renderer)
+        case .translucent:
+            let bottom = Int((navigationBarBottom * s).rounded())
+            backdrop.blur(canvas, rows: bottom, radius: Int((Simulation.backdropBlurRadius * s).rounded()))
+            fillScreenRect(Rect(x: 0, y: 0, width: phone.screenSize.width, height: navigationBarBottom),
+                           color: Simulation.translucentBarColor)
+            navigationBar.render(into: canvas, at: time, transform: points, renderer: renderer)
+        case .large:
+            let width = phone.screenSize.width
+            fillScreenRect(Rect(x: 0, y: 0, width: width, height: navigationBarBottom), color: Simulation.barColor)
+            fillScreenRect(Rect(x: 0, y: navigationBarBottom - 0.5, width: width, height: 0.5),
+                           color: Simulation.hairlineColor)
+            let bandTop = phone.figures.statusBarHeight + BarStyle.barHeight
+            let band = navigationBarBottom - bandTop
+            guard let text = renderer.loadTextRenderer() else { return }
+            if band < 1 {
+                // Collapsed: the small title in the bar, as UIKit shows it once the large one has scrolled away.
+                navigationBar.sublayers.last?.render(into: canvas, at: time, transform: points, renderer: renderer)
+                return
+            }
+            let line = largeTitle(text)
+            // The title rides on the band's bottom edge, clipped to the band as it collapses.
+            let baseline = navigationBarBottom - BarStyle.largeTitleBand + Simulation.largeTitleBaseline
+            let clip = Rect(x: 0, y: bandTop * s, width: width * s, height: band * s)
+            text.draw(line, at: Point(DemoList.margin, baseline), color: Simulation.titleColor, scale: s, clip: clip,
+                      into: canvas)
+        case .none:
+            break
+        }
+    }
+
+    /// The large title in the list's language, laid out on its first showing.
+    private func largeTitle(_ text: TextRenderer) -> TextLine {
+        if let line = largeTitles[language] { return line }
+        let line = text.layout(Simulation.titles[language] ?? "", size: Simulation.largeTitleSize)
+        largeTitles[language] = line
+        return line
+    }
+
+    /// Fills a rectangle of the screen (points) with `color`, source-over, through the unit square scaled onto it,
+    /// so that no path is made per frame.
+    private func fillScreenRect(_ r: Rect, color: Color) {
+        let s = phone.scale
+        let t = AffineTransform(scaleX: r.width * s, y: r.height * s)
+            .concatenating(AffineTransform(translationX: r.minX * s, y: r.minY * s))
+        renderer.rasterizer.fill(Simulation.unitSquare, transform: t, color: color, into: canvas)
+    }
+
+    static let unitSquare = Path.rect(Rect(x: 0, y: 0, width: 1, height: 1))
+}
+
+/// A box blur of the canvas's top rows, run twice each way (close to a Gaussian), on premultiplied channels: what
+/// shows through a translucent bar. Its buffers are made for the largest canvas seen and kept, so a frame
+/// allocates nothing.
+final class BackdropBlur {
+    private var scratch: [UInt32] = []
+
+    /// Blurs rows `0..<rows` of `canvas` with a box `2 × radius + 1` pixels wide, twice each way.
+    func blur(_ canvas: Canvas, rows: Int, radius: Int) {
+        let w = canvas.width, h = Swift.min(rows, canvas.height)
+        guard h > 1, radius > 0 else { return }
+        if scratch.count < w * h { scratch = Array(repeating: 0, count: w * h) }
+        let pixels = canvas.pixels
+        scratch.withUnsafeMutableBufferPointer { tmp in
+            for _ in 0..<2 {
+                // Rows into the scratch, then columns back into the canvas.
+                let t = tmp.baseAddress!
+                for y in 0..<h {
+                    BackdropBlur.boxPass(from: pixels + y * w, stride: 1, to: t + y * w, stride: 1, count: w, radius: radius)
+                }
+                for x in 0..<w {
+                    BackdropBlur.boxPass(from: t + x, stride: w, to: pixels + x, stride: w, count: h, radius: radius)
+                }
+            }
+        }
+    }
+
+    /// One box pass along a line of `count` pixels, edges clamped: a running sum per channel.
+    private static func boxPass(from src: UnsafeMutablePointer<UInt32>, stride s: Int,
+                                to dst: UnsafeMutablePointer<UInt32>, stride d: Int, count n: Int, radius r: Int) {
+        var a = 0, red = 0, g = 0, b = 0
+        @inline(__always) func add(_ p: UInt32, _ k: Int) {
+            a += k * Int(p >> 24)
+            red += k * Int((p >> 16) & 0xFF)
+            g += k * Int((p >> 8) & 0xFF)
+            b += k * Int(p & 0xFF)
+        }
+        for i in -r...r { add(src[Swift.min(Swift.max(i, 0), n - 1) * s], 1) }
+        let width = 2 * r + 1
+        for i in 0..<n {
+            let pa = UInt32(a / width), pr = UInt32(red / width), pg = UInt32(g / width), pb = UInt32(b / width)
+            let out = pa << 24 | pr << 16 | pg << 8 | pb
+            add(src[Swift.max(i - r, 0) * s], -1)
+            add(src[Swift.min(i + r + 1, n - 1) * s], 1)
+            dst[i * d] = out
+        }
+    }
+}
