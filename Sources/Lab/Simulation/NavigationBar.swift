@@ -93,7 +93,11 @@ extension Simulation {
             navigationBar.render(into: canvas, at: time, transform: points, renderer: renderer)
         case .large:
             let width = phone.screenSize.width
-            fillScreenRect(Rect(x: 0, y: 0, width: width, height: navigationBarBottom), color: Simulation.barColor)
+            // Opaque, as the standard bar is: its colour over the screen's background, which the list and the
+            // header under the band do not show through.
+            let bar = Rect(x: 0, y: 0, width: width, height: navigationBarBottom)
+            fillScreenRect(bar, color: Simulation.background)
+            fillScreenRect(bar, color: Simulation.barColor)
             fillScreenRect(Rect(x: 0, y: navigationBarBottom - 0.5, width: width, height: 0.5),
                            color: Simulation.hairlineColor)
             let bandTop = phone.figures.statusBarHeight + BarStyle.barHeight
