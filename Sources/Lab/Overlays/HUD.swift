@@ -49,9 +49,8 @@ public final class HUD {
     private var budgetLabel: (budget: Double, line: TextLine)?
     private var digitWidth = 0.0
     private var line = ByteBuffer(capacity: 64)
-    /// " medium "Refreshing"": what a recent arming adds to its line, made once.
-    private let recentArmingBytes = Array((" " + ArmingFeedback.haptic + " \""
-        + ArmingFeedback.announcement(in: .english) + "\"").utf8)
+    /// ` "Refreshing"`: what a recent arming adds to its line (its announcement), made once.
+    private let recentArmingBytes = Array((" \"" + ArmingFeedback.announcement(in: .english) + "\"").utf8)
     private let phaseColors: [UInt32] = FramePhase.allCases.map { $0.color.premultipliedPixel }
     private let backgroundPixel = HUD.background.premultipliedPixel
     private let budgetPixel = HUD.budgetColor.premultipliedPixel
@@ -162,7 +161,7 @@ public final class HUD {
         line.append("  pull "); line.append(fixed: pullDistance, decimals: 1); line.append(" pt")
         drawLine(at: Point(x + stateLine.width, baseline), scale: scale, text: text, canvas: canvas)
         baseline += HUD.lineHeight
-        // "haptic x3", and while the last arming's mark shows: "haptic x3 medium "Refreshing"" (the HUD's lines are
+        // "haptic x3", and while the last arming's mark shows: "haptic x3 "Refreshing"" (the HUD's lines are
         // English, as its states).
         line.removeAll()
         line.append("haptic x"); line.append(int: armings.count)

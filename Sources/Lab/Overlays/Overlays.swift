@@ -178,8 +178,7 @@ final class Overlays {
         // The side area beside the phone, when the window has room: the HUD and the panel go there.
         let side = simulation.preparedSideCanvas()
         let sideSize = Size(simulation.sideAreaWidth, simulation.phone.screenSize.height)
-        let baseNow = simulation.clock.base.now
-        let marked = simulation.showsArmingMark(at: baseNow)
+        let marked = simulation.showsArmingMark(at: simulation.clock.base.now)
         if marked {
             armingMark.draw(listFrame: simulation.phone.listFrame, scale: scale, rasterizer: rasterizer, into: canvas)
         }

@@ -56,7 +56,7 @@ final class SystemEffect: StyledEffect {
     public private(set) var metrics: RefreshMetrics
     /// The parameters in use; a change shows from the next frame and keeps the pull or refresh under way.
     public var style: Style {
-        didSet { styleDidChange(from: oldValue) }
+        didSet { styleDidChange() }
     }
     public let layer = Layer()
     /// The indicator: made again only when its look changes (side or tint), in a holder that keeps its place
@@ -157,7 +157,7 @@ final class SystemEffect: StyledEffect {
 
     // MARK: Style
 
-    private func styleDidChange(from old: Style) {
+    private func styleDidChange() {
         metrics = SystemEffect.metrics(for: style)
         let look = SystemEffect.indicatorStyle(for: style)
         if look != spinner.style {
