@@ -26,10 +26,13 @@ struct ActivityIndicatorStyle: Equatable, Sendable {
     var trailingAlpha = 0.2
     /// One turn, 1 s. Not from docs/reference.md: UIActivityIndicatorView's pace.
     var period = 1.0
+    /// The alphas of the spokes from the leading one backwards, when the indicator has its own table (the system
+    /// header's, docs/reference.md §1, System); nil fades linearly from 1 to `trailingAlpha`.
+    var alphas: [Double]?
 
     init(side: Double = 20, spokeCount: Int = 12, spokeWidth: Double = 2, spokeInnerRadius: Double = 4.5,
                 spokeOuterRadius: Double = 9.5, color: Color = Color(rgb: 128, 128, 128), trailingAlpha: Double = 0.2,
-                period: Double = 1) {
+                period: Double = 1, alphas: [Double]? = nil) {
         self.side = side
         self.spokeCount = spokeCount
         self.spokeWidth = spokeWidth
@@ -38,10 +41,12 @@ struct ActivityIndicatorStyle: Equatable, Sendable {
         self.color = color
         self.trailingAlpha = trailingAlpha
         self.period = period
+        self.alphas = alphas
     }
 
     /// The alpha of the spoke `k` steps behind the leading one.
     func alpha(behindLeader k: Int) -> Double {
+        if let alphas, k < alphas.count { return alphas[k] }
         let share = Double(k) / Double(Swift.max(spokeCount - 1, 1))
         return 1 - (1 - trailingAlpha) * share
     }
@@ -71,6 +76,11 @@ final class ActivityIndicatorLayer: Layer {
     var fade = 1.0 {
         didSet { if fade != oldValue { colourSpokes() } }
     }
+
+    /// How many spokes show, clockwise from the top, while the indicator is revealed by a pull
+    /// (`reveal(count:alpha:)`); nil while it turns.
+    private(set) var revealedCount: Int?
+    private var revealAlpha = 1.0
 
     private var spokes: [ShapeLayer] = []
     /// Made once: starting again only sets its begin time.
@@ -102,9 +112,36 @@ final class ActivityIndicatorLayer: Layer {
     }
 
     private func colourSpokes() {
+        let n = spokes.count
         for (k, spoke) in spokes.enumerated() {
-            spoke.fillColor = style.color.withAlphaMultiplied(by: style.alpha(behindLeader: k) * fade)
+            if let revealed = revealedCount {
+                // Spoke k sits k spokes' angles anticlockwise of the top: clockwise from the top it is the
+                // (n − k) mod n-th, shown once that many spokes are revealed.
+                let clockwise = (n - k) % n
+                spoke.isHidden = clockwise >= revealed
+                spoke.fillColor = style.color.withAlphaMultiplied(by: revealAlpha * fade)
+            } else {
+                spoke.isHidden = false
+                spoke.fillColor = style.color.withAlphaMultiplied(by: style.alpha(behindLeader: k) * fade)
+            }
         }
+    }
+
+    /// Shows the first `count` spokes clockwise from the top, all at `alpha`, still: the pull revealing the
+    /// indicator one spoke at a time before it turns. The spokes are recoloured only when either changes.
+    func reveal(count: Int, alpha: Double) {
+        guard count != revealedCount || alpha != revealAlpha else { return }
+        revealedCount = count
+        revealAlpha = alpha
+        transform = .identity
+        colourSpokes()
+    }
+
+    /// Ends a reveal: every spoke shows, with the turning indicator's alphas.
+    func endReveal() {
+        guard revealedCount != nil else { return }
+        revealedCount = nil
+        colourSpokes()
     }
 
     /// Shows the indicator and turns it by one spoke at a time from `time`, a time of the parent's clock.
@@ -120,9 +157,11 @@ final class ActivityIndicatorLayer: Layer {
         isHidden = true
     }
 
-    /// Turns the indicator to `step` spokes past the start, without an animation.
-    func show(step: Int) {
-        transform = AffineTransform(rotationAngle: style.angle(atStep: step))
+    /// Turns the indicator to `step` spokes past the start, without an animation, drawn at `scale` of its size
+    /// about its centre (the system header shrinks it as a refresh ends).
+    func show(step: Int, scale: Double = 1) {
+        let turn = AffineTransform(rotationAngle: style.angle(atStep: step))
+        transform = scale == 1 ? turn : turn.concatenating(AffineTransform(scaleX: scale, y: scale))
     }
 
     private static let spinKey = "spin"

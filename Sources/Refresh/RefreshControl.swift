@@ -46,8 +46,13 @@ public final class RefreshControl {
 
     /// Called once each time a refresh starts, after the state has become `refreshing`.
     public var action: (() -> Void)?
-    /// Called each time the pull crosses the trigger distance and arms the control (a haptic on the phone).
-    var cue: (() -> Void)?
+    /// Called once each time a pull arms the header, after the state change it makes: the moment iOS plays its
+    /// haptic and VoiceOver says the refresh (docs/reference.md §6, a cue at the threshold). Arming is the finger
+    /// dragging the pull to the trigger distance: the change to `armed` for a header that refreshes on release,
+    /// the start of `refreshing` for one that refreshes at the threshold (sticky, system). A refresh begun from
+    /// code is not a pull arming and gives no cue; falling back under the trigger by more than `disarmHysteresis`
+    /// and pulling past it again is a new arming.
+    public var cue: (() -> Void)?
     /// Called after every state change, with the old and the new state.
     public var stateDidChange: ((RefreshState, RefreshState) -> Void)?
     /// How many cues have fired: the app's visual tick counts them.
@@ -370,13 +375,13 @@ public final class RefreshControl {
     }
 
     private func arm(at time: Double) {
-        cueCount += 1
-        cue?()
         if metrics.trigger == .atThreshold {
             startRefreshing(at: time)
         } else {
             setState(.armed, at: time)
         }
+        cueCount += 1
+        cue?()
     }
 
     private func startWaitingRefresh() {

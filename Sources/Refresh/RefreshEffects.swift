@@ -45,6 +45,8 @@ public enum RefreshEffects {
         Entry(name: "lottie", title: LocalizedText(english: "Lottie animation header", chinese: "Lottie 动画头部")) {
             LottieEffect()
         },
+        Entry(name: "system", title: LocalizedText(english: "system header (UIRefreshControl)",
+                                                   chinese: "系统头部（UIRefreshControl）")) { SystemEffect() },
     ]
 
     /// The registered effects, and how many registrations there have been.

@@ -29,7 +29,7 @@ func numbers(_ value: JSONValue?) -> [Double] {
 
 @Suite("Gesture scripts: events, trace, frames and captures")
 struct ScriptOutputTests {
-    @Test("Events: one JSON line per state change with frame, time, effect, control, from and to",
+    @Test("Events: one JSON line per state change with frame, time, effect, control, from and to, and an arming's haptic and announcement",
           .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
     func eventsFormat() throws {
         let dir = temporaryDirectory("events")
@@ -37,9 +37,14 @@ struct ScriptOutputTests {
         let run = try ScriptRun(script: try resourceScript("dots"), outputs: outputs)
         #expect(try run.run() == 187)
         let lines = try readLines(dir + "/events.jsonl")
-        #expect(lines.count == 5)
-        let third = try fields(lines[2])
-        #expect(Array(try JSONReader.parse(lines[2]).objectKeys) == ["frame", "time", "effect", "control", "from", "to"])
+        // Five state changes, and after the one that armed the header its haptic and its announcement.
+        #expect(lines.count == 7)
+        #expect(try fields(lines[1])["to"] == .string("armed"))
+        #expect(try fields(lines[2])["haptic"] == .string("medium"))
+        #expect(try fields(lines[3])["announcement"] == .string("Refreshing"))
+        #expect(try fields(lines[2])["frame"] == fields(lines[1])["frame"])
+        let third = try fields(lines[4])
+        #expect(Array(try JSONReader.parse(lines[4]).objectKeys) == ["frame", "time", "effect", "control", "from", "to"])
         // Released at frame 36 (0.6 s): armed → refreshing.
         #expect(third["frame"] == .number(36))
         #expect(third["time"] == .number(0.6))
@@ -47,7 +52,7 @@ struct ScriptOutputTests {
         #expect(third["control"] == .string("header"))
         #expect(third["from"] == .string("armed"))
         #expect(third["to"] == .string("refreshing"))
-        #expect(try fields(lines[3])["to"] == .string("finishing(success)"))
+        #expect(try fields(lines[5])["to"] == .string("finishing(success)"))
         #expect(lines[0] == #"{"frame":1,"time":0.016667,"effect":"dots","control":"header","from":"idle","to":"pulling"}"#)
     }
 

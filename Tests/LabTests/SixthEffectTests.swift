@@ -65,6 +65,14 @@ struct SixthEffectTests {
     func key() throws {
         let key = barKey()
         let simulation = Simulation(clock: SimulatedClock())
+        // With eight built-in effects, a registration made by another test target before this one pushes the bar
+        // past the last number key: Tab still reaches it.
+        guard key <= Command.effectKeyCount else {
+            #expect(Command(keyName: String(key)) == nil)
+            for _ in 1..<key { simulation.perform(Command(keyName: "Tab")!) }
+            #expect(simulation.effectName == "bar")
+            return
+        }
         let command = try #require(Command(keyName: String(key)))
         #expect(simulation.perform(command) == "\(key) · bar")
         #expect(simulation.effectName == "bar" && simulation.refreshControl.effect is BarEffect)
@@ -76,7 +84,9 @@ struct SixthEffectTests {
     @Test("Its key and title are in the help, in English and in Chinese",
           .enabled(if: standardFontsInstalled, "the standard fonts are installed"))
     func help() throws {
-        let key = String(barKey())
+        let number = barKey()
+        guard number <= Command.effectKeyCount else { return }   // no number key left for it (see `key()`)
+        let key = String(number)
         let line = Command.keyBindings.first { $0.keys == key }
         #expect(line?.help == "bar header (test)" && line?.chineseHelp == "进度条头部（测试）")
         #expect(line?.command == .selectEffect(index: Int(key)! - 1))

@@ -57,7 +57,7 @@ final class TransitionProbe {
 
 @Suite("Refresh transitions: one rule for starting and ending")
 struct TransitionTests {
-    static let effects = ["sticky", "dots", "ring", "news", "classic"]
+    static let effects = ["sticky", "dots", "ring", "news", "classic", "system"]
 
     @Test("A release anywhere in the arming band brings the whole header into view, with no jump",
           arguments: ["dots", "ring", "news", "classic"])

@@ -8,7 +8,8 @@ import Recording
 
 /// The heads-up display in the screen's bottom-right corner, clear of the header and its labels: frames per second presented while something moves
 /// ("idle" while nothing does); the last, mean and p99 frame time (CPU time of the recent frames); the refresh
-/// state and the pull distance; and a live graph of the recent frames, one bar per frame stacked by phase with a
+/// state and the pull distance; the armings' haptics (how many, and the last one's announcement while its mark
+/// shows: docs/reference.md §6); and a live graph of the recent frames, one bar per frame stacked by phase with a
 /// labelled line at the budget and a legend of the phase colours, as Android's Profile GPU Rendering draws it.
 ///
 /// Drawing allocates nothing once warm: numbers are formatted into a byte buffer made once and drawn a character
@@ -21,6 +22,8 @@ public final class HUD {
     /// Text size and line spacing, in points: 10 pt is 20 px at scale 2, legible on the simulated phone.
     static let fontSize = 10.0
     static let lineHeight = 13.0
+    /// The lines of figures: rate and last, mean and p99, state and pull, haptics.
+    static let textLines = 4.0
     /// The legend's text size and its two rows' spacing, in points.
     static let legendFontSize = 8.0
     static let legendLineHeight = 11.0
@@ -46,6 +49,8 @@ public final class HUD {
     private var budgetLabel: (budget: Double, line: TextLine)?
     private var digitWidth = 0.0
     private var line = ByteBuffer(capacity: 64)
+    /// ` "Refreshing"`: what a recent arming adds to its line (its announcement), made once.
+    private let recentArmingBytes = Array((" \"" + ArmingFeedback.announcement(in: .english) + "\"").utf8)
     private let phaseColors: [UInt32] = FramePhase.allCases.map { $0.color.premultipliedPixel }
     private let backgroundPixel = HUD.background.premultipliedPixel
     private let budgetPixel = HUD.budgetColor.premultipliedPixel
@@ -56,7 +61,7 @@ public final class HUD {
 
     /// The panel's frame in screen points.
     func panelFrame(screen: Size) -> Rect {
-        let textHeight = 3 * HUD.lineHeight
+        let textHeight = HUD.textLines * HUD.lineHeight
         let graphHeight = HUD.graphHeight + HUD.padding + Double(HUD.legendRows.count) * HUD.legendLineHeight
         let height = 2 * HUD.padding + textHeight + (showsGraph ? graphHeight : 0)
         // 20 pt above the bottom, as far as the status bar's height is from the top.
@@ -67,7 +72,7 @@ public final class HUD {
     /// The graph's frame in screen points (inside the panel, under the text).
     func graphFrame(screen: Size) -> Rect {
         let panel = panelFrame(screen: screen)
-        return Rect(x: panel.minX + HUD.padding, y: panel.minY + HUD.padding + 3 * HUD.lineHeight + HUD.padding,
+        return Rect(x: panel.minX + HUD.padding, y: panel.minY + HUD.padding + HUD.textLines * HUD.lineHeight + HUD.padding,
                     width: panel.width - 2 * HUD.padding, height: HUD.graphHeight)
     }
 
@@ -86,13 +91,26 @@ public final class HUD {
         let isMoving: Bool
     }
 
+    /// The armings the HUD tells of: how many haptics have played, and whether the last one is recent (its mark
+    /// shows), when the line also gives its announcement.
+    public struct Armings: Equatable, Sendable {
+        public var count = 0
+        public var isRecent = false
+
+        public init(count: Int = 0, isRecent: Bool = false) {
+            self.count = count
+            self.isRecent = isRecent
+        }
+    }
+
     public func draw(recorder: FrameRecorder, time: Double, isMoving: Bool, state: RefreshState, pullDistance: Double,
-                     screen: Size, scale: Double, text: TextRenderer?, into canvas: Canvas) {
+                     armings: Armings = Armings(), screen: Size, scale: Double, text: TextRenderer?,
+                     into canvas: Canvas) {
         let panel = panelFrame(screen: screen)
         fill(panel, pixel: backgroundPixel, scale: scale, canvas: canvas)
         let rate = isMoving ? recorder.framesPerSecond(at: time) : nil
         if let text { drawFigures(recorder: recorder, rate: rate, state: state, pullDistance: pullDistance,
-                                  panel: panel, scale: scale, text: text, canvas: canvas) }
+                                  armings: armings, panel: panel, scale: scale, text: text, canvas: canvas) }
         if showsGraph {
             let graph = graphFrame(screen: screen)
             drawGraph(recorder: recorder, frame: graph, scale: scale, canvas: canvas)
@@ -114,7 +132,7 @@ public final class HUD {
     }
 
     private func drawFigures(recorder: FrameRecorder, rate: Double?, state: RefreshState, pullDistance: Double,
-                             panel: Rect, scale: Double, text: TextRenderer, canvas: Canvas) {
+                             armings: Armings, panel: Rect, scale: Double, text: TextRenderer, canvas: Canvas) {
         prepare(text)
         let x = panel.minX + HUD.padding
         var baseline = panel.minY + HUD.padding + HUD.fontSize
@@ -142,6 +160,15 @@ public final class HUD {
         line.removeAll()
         line.append("  pull "); line.append(fixed: pullDistance, decimals: 1); line.append(" pt")
         drawLine(at: Point(x + stateLine.width, baseline), scale: scale, text: text, canvas: canvas)
+        baseline += HUD.lineHeight
+        // "haptic x3", and while the last arming's mark shows: "haptic x3 "Refreshing"" (the HUD's lines are
+        // English, as its states).
+        line.removeAll()
+        line.append("haptic x"); line.append(int: armings.count)
+        if armings.isRecent {
+            line.append(recentArmingBytes)
+        }
+        drawLine(at: Point(x, baseline), scale: scale, text: text, canvas: canvas)
     }
 
     /// Draws the bytes in `line` one character at a time from the laid-out characters.

@@ -168,6 +168,8 @@ final class Overlays {
     let tuningPanel = TuningPanel()
     /// The frame times (G), under everything else.
     let hud = HUD()
+    /// The mark of an arming's haptic, on the list's corner, under the HUD.
+    let armingMark = ArmingMark()
 
     func draw(_ simulation: Simulation, time: Double, contentToPixels: AffineTransform, listClip: Rect,
               frames: HUD.Frames?) {
@@ -176,10 +178,15 @@ final class Overlays {
         // The side area beside the phone, when the window has room: the HUD and the panel go there.
         let side = simulation.preparedSideCanvas()
         let sideSize = Size(simulation.sideAreaWidth, simulation.phone.screenSize.height)
+        let marked = simulation.showsArmingMark(at: simulation.clock.base.now)
+        if marked {
+            armingMark.draw(listFrame: simulation.phone.listFrame, scale: scale, rasterizer: rasterizer, into: canvas)
+        }
         // The HUD under the other overlays: the help covers it, the toast stays readable.
         if simulation.showsFrameGraph, let frames {
             hud.draw(recorder: frames.recorder, time: frames.time, isMoving: frames.isMoving,
                      state: simulation.refreshControl.state, pullDistance: simulation.refreshControl.pull.distance,
+                     armings: HUD.Armings(count: simulation.armingCount, isRecent: marked),
                      screen: side == nil ? simulation.phone.screenSize : sideSize, scale: scale,
                      text: simulation.renderer.loadTextRenderer(), into: side ?? canvas)
         }

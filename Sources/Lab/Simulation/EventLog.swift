@@ -40,11 +40,7 @@ public struct StateChange: Equatable, Sendable {
     ///
     /// States are named as `RefreshState.description` names them (`finishing(success)`, `finishing(3 new items)`).
     public var jsonLine: String {
-        var line = "{\"frame\":" + String(frame) + ",\"time\":"
-        var digits = JSONLineBuffer(capacity: 32)
-        digits.append(time, decimals: 6)
-        line += digits.string
-        line += ",\"effect\":" + JSONLineBuffer.quoted(effect)
+        var line = EventLog.linePrefix(frame: frame, time: time, effect: effect)
         line += ",\"control\":\"" + control.rawValue + "\""
         line += ",\"from\":" + JSONLineBuffer.quoted(from.description)
         line += ",\"to\":" + JSONLineBuffer.quoted(to.description) + "}"
@@ -52,20 +48,51 @@ public struct StateChange: Equatable, Sendable {
     }
 }
 
-/// Records every state change of a simulation's header and footer, with the frame and time it happened at, and
-/// optionally writes each one as a JSON line to a file as it happens (flushed at once, so that a run that is
-/// killed keeps every line written so far).
+/// What the phone does for the user when a pull arms the header (`ArmingFeedback`), at a frame of the simulation.
+public struct FeedbackEvent: Equatable, Sendable {
+    public enum Kind: Equatable, Sendable {
+        /// An impact haptic of this style ("medium").
+        case haptic(String)
+        /// What VoiceOver says ("Refreshing").
+        case announcement(String)
+    }
+
+    public var frame: Int
+    public var time: Double
+    public var effect: String
+    public var kind: Kind
+
+    /// The event as one line of JSON, without the newline:
+    /// `{"frame":31,"time":0.516667,"effect":"system","haptic":"medium"}` or
+    /// `{"frame":31,"time":0.516667,"effect":"system","announcement":"Refreshing"}`.
+    public var jsonLine: String {
+        let (key, value) = switch kind {
+        case .haptic(let style): ("haptic", style)
+        case .announcement(let text): ("announcement", text)
+        }
+        return EventLog.linePrefix(frame: frame, time: time, effect: effect)
+            + ",\"" + key + "\":" + JSONLineBuffer.quoted(value) + "}"
+    }
+}
+
+/// Records every state change of a simulation's header and footer, and the haptic and the announcement of every
+/// arming (`ArmingFeedback`: after the change that armed the header, in that order), with the frame and time each
+/// happened at, and optionally writes each one as a JSON line to a file as it happens (flushed at once, so that a
+/// run that is killed keeps every line written so far).
 ///
-/// The host sets `frame` at the start of each frame. The log chains itself before any `stateDidChange` handler
-/// already installed, so it can sit beside other observers.
+/// The host sets `frame` at the start of each frame. The log chains itself before any `stateDidChange` or `cue`
+/// handler already installed, so it can sit beside other observers.
 ///
-/// In memory it keeps the recent changes only, from `retainedChanges` to twice as many, so that a run of any
-/// length (an hour of random use makes thousands) holds it in constant memory; the file has every one.
+/// In memory it keeps the recent changes and feedback only, from `retainedChanges` to twice as many of each, so
+/// that a run of any length (an hour of random use makes thousands) holds it in constant memory; the file has
+/// every one.
 public final class EventLog {
     /// The recent changes, oldest first; `droppedCount` older ones are only in the file.
     public private(set) var changes: [StateChange] = []
     /// How many of the oldest changes were let go from `changes`.
     public private(set) var droppedCount = 0
+    /// The recent haptics and announcements, oldest first.
+    public private(set) var feedback: [FeedbackEvent] = []
     /// How many changes `changes` keeps at least once it is trimmed.
     static let retainedChanges = 1024
     /// The frame being run; the host advances it.
@@ -96,6 +123,11 @@ public final class EventLog {
             self?.record(.header, from: old, to: new)
             headerHandler?(old, new)
         }
+        let cueHandler = simulation.refreshControl.cue
+        simulation.refreshControl.cue = { [weak self] in
+            cueHandler?()
+            self?.recordFeedback()
+        }
         let footerHandler = simulation.footer.stateDidChange
         simulation.footer.stateDidChange = { [weak self] old, new in
             self?.record(.footer, from: old, to: new)
@@ -110,6 +142,13 @@ public final class EventLog {
     /// The header's changes only, in order.
     public var headerChanges: [StateChange] { changes.filter { $0.control == .header } }
 
+    /// `{"frame":N,"time":T,"effect":"NAME"`: how every line starts, without its closing brace.
+    static func linePrefix(frame: Int, time: Double, effect: String) -> String {
+        var digits = JSONLineBuffer(capacity: 32)
+        digits.append(time, decimals: 6)
+        return "{\"frame\":" + String(frame) + ",\"time\":" + digits.string + ",\"effect\":" + JSONLineBuffer.quoted(effect)
+    }
+
     private func record(_ control: StateChange.Control, from old: RefreshState, to new: RefreshState) {
         let change = StateChange(frame: frame, time: simulation.clock.now - startTime, effect: simulation.effectName,
                                  control: control, from: old, to: new)
@@ -118,9 +157,24 @@ public final class EventLog {
             droppedCount += EventLog.retainedChanges
         }
         changes.append(change)
+        write(change.jsonLine)
+    }
+
+    /// The haptic, then the announcement, of an arming.
+    private func recordFeedback() {
+        let time = simulation.clock.now - startTime, effect = simulation.effectName
+        if feedback.count >= 2 * EventLog.retainedChanges { feedback.removeFirst(EventLog.retainedChanges) }
+        for kind in [FeedbackEvent.Kind.haptic(ArmingFeedback.haptic),
+                     .announcement(ArmingFeedback.announcement(in: simulation.language))] {
+            let event = FeedbackEvent(frame: frame, time: time, effect: effect, kind: kind)
+            feedback.append(event)
+            write(event.jsonLine)
+        }
+    }
+
+    private func write(_ line: String) {
         guard let file else { return }
-        let line = change.jsonLine + "\n"
-        _ = line.withCString { fputs($0, file) }
+        _ = (line + "\n").withCString { fputs($0, file) }
         fflush(file)
     }
 

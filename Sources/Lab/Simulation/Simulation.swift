@@ -156,6 +156,21 @@ public final class Simulation {
         footer.attach(to: scrollView)
         selectEffect(named: Simulation.defaultEffectName)
         updateNavigationBar()
+        refreshControl.cue = { [unowned self] in
+            armingCount += 1
+            lastArmingAt = self.clock.base.now
+        }
+    }
+
+    /// How many times a pull has armed the header (`RefreshControl.cue`): each a haptic and an announcement.
+    public private(set) var armingCount = 0
+    /// When the last arming happened, on the base clock: its mark shows for `ArmingFeedback.markDuration`.
+    private(set) var lastArmingAt: Double?
+
+    /// Whether the last arming's mark shows at `time` (base clock).
+    func showsArmingMark(at time: Double) -> Bool {
+        guard let at = lastArmingAt else { return false }
+        return time >= at && time < at + ArmingFeedback.markDuration
     }
 
     /// Shows the effect registered under `name` in the header; false (and no change) when there is none.
@@ -338,9 +353,13 @@ public final class Simulation {
             || animator.hasRunningAnimations
         if moving && !clock.isPaused { return .moving }
         let toastActivity = toast.activity(at: clock.base.now)
-        // Tuned values waiting to be saved wake a still loop when their save is due.
-        if let due = tuning.saveDue, case .still(let until) = toastActivity { return .still(until: Swift.min(until, due)) }
-        return toastActivity
+        guard case .still(var until) = toastActivity else { return toastActivity }
+        // Tuned values waiting to be saved wake a still loop when their save is due, an arming's mark when it goes.
+        if let due = tuning.saveDue { until = Swift.min(until, due) }
+        if showsArmingMark(at: clock.base.now), let at = lastArmingAt {
+            until = Swift.min(until, at + ArmingFeedback.markDuration)
+        }
+        return .still(until: until)
     }
 
     /// What the window's title says of the simulation (the frame loop adds its recordings).

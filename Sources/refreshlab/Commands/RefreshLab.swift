@@ -20,7 +20,7 @@ struct RefreshLabCommand: ParsableCommand {
         abstract: "Design and preview iOS pull-to-refresh effects on a simulated phone.",
         discussion: """
             With no subcommand, opens the simulator's window (the 'window' command: see 'refreshlab window \
-            --help' for its options). Drag the list with the mouse, scroll with the wheel; keys 1…7 choose the \
+            --help' for its options). Drag the list with the mouse, scroll with the wheel; keys 1…8 choose the \
             header effect, Space refreshes, H lists every key, Q (or Esc twice) quits.
             'refreshlab --headless' renders a short demo drag as PNG frames without a window; 'refreshlab run' \
             replays a gesture script headless on a simulated 60 fps clock.
