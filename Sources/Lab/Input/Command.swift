@@ -19,6 +19,8 @@ public enum Command: Equatable, Sendable {
     case toggleNoMoreData
     /// Switches between English and Chinese: L.
     case toggleLanguage
+    /// Switches the phone between light and dark appearance: K (D is the debug overlay's).
+    case toggleAppearance
     /// Slows animations down ×10, as the iOS Simulator's Slow Animations: S.
     case toggleSlowAnimations
     /// Pauses or resumes time: P.
@@ -88,6 +90,7 @@ public enum Command: Equatable, Sendable {
         KeyBinding(keys: "A", command: .toggleAutoEnd, help: "auto end after 1.5 s", chineseHelp: "1.5 秒后自动结束"),
         KeyBinding(keys: "N", command: .toggleNoMoreData, help: "footer: no more data", chineseHelp: "底部：没有更多数据"),
         KeyBinding(keys: "L", command: .toggleLanguage, help: "English / Chinese", chineseHelp: "英文 / 中文"),
+        KeyBinding(keys: "K", command: .toggleAppearance, help: "light / dark appearance", chineseHelp: "浅色 / 深色外观"),
         KeyBinding(keys: "S", command: .toggleSlowAnimations, help: "slow animations ×10", chineseHelp: "慢动画 ×10"),
         KeyBinding(keys: "P", command: .togglePause, help: "pause", chineseHelp: "暂停"),
         KeyBinding(keys: ".", command: .stepFrame, help: "one frame forward (paused)", chineseHelp: "前进一帧（暂停时）"),

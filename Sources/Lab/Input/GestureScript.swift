@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Colors
 import Geometry
 import Motion
 import Refresh
@@ -43,7 +44,8 @@ public typealias ScriptError = FileError
 /// most an hour of simulated time unless a run's `--max-duration` allows more.
 ///
 /// The top level may also name the header's `effect` (a run's `--effect` wins over it) and set `autoEnd` (refreshes
-/// ending by themselves after 1.5 s; on when not given).
+/// ending by themselves after 1.5 s; on when not given) and the phone's `appearance`, `"light"` (when not given) or
+/// `"dark"` (a run's `--appearance` wins over it).
 public struct GestureScript: Equatable, Sendable {
     public enum Easing: String, CaseIterable, Sendable {
         case linear, easeIn, easeOut, easeInEaseOut
@@ -84,12 +86,15 @@ public struct GestureScript: Equatable, Sendable {
     public var name: String?
     public var effect: String?
     var autoEnd: Bool?
+    public var appearance: Appearance?
     public var steps: [Step]
 
-    public init(name: String? = nil, effect: String? = nil, autoEnd: Bool? = nil, steps: [Step]) {
+    public init(name: String? = nil, effect: String? = nil, autoEnd: Bool? = nil, appearance: Appearance? = nil,
+                steps: [Step]) {
         self.name = name
         self.effect = effect
         self.autoEnd = autoEnd
+        self.appearance = appearance
         self.steps = steps
     }
 
@@ -131,7 +136,7 @@ struct ScriptReader {
     /// Where each value starts, in document order (see `JSONReader.parseWithOffsets`).
     let offsets: [Int]
 
-    static let topFields = ["name", "effect", "autoEnd", "steps"]
+    static let topFields = ["name", "effect", "autoEnd", "appearance", "steps"]
 
     /// The error for the value at pre-order position `node` (0 is the root).
     func error(at node: Int, _ reason: String) -> ScriptError {
@@ -163,6 +168,11 @@ struct ScriptReader {
                     throw error(at: node, "\"autoEnd\" must be true or false, not \(field.value.kindDescription)")
                 }
                 script.autoEnd = on
+            case "appearance":
+                guard case .string(let name) = field.value, let appearance = Appearance(rawValue: name) else {
+                    throw error(at: node, "\"appearance\" is \"light\" or \"dark\", not \(ScriptReader.show(field.value))")
+                }
+                script.appearance = appearance
             case "steps":
                 script.steps = try readSteps(field.value, node)
                 sawSteps = true

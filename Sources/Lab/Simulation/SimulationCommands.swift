@@ -96,6 +96,10 @@ extension Simulation {
         case .toggleLanguage:
             setLanguage(language == .english ? .chinese : .english)
             return language == .chinese ? "语言：中文" : "Language: English"
+        case .toggleAppearance:
+            appearance = appearance.toggled
+            if language == .chinese { return appearance == .dark ? "外观：深色" : "外观：浅色" }
+            return appearance == .dark ? "Appearance: dark" : "Appearance: light"
         case .toggleSlowAnimations:
             clock.isSlow.toggle()
             // Finger samples are stamped in the slowed time; the tracker measures them in the finger's own.
