@@ -28,7 +28,8 @@ public enum SystemColor {
     /// The list's rows, and the screen behind a plain list.
     public static let systemBackground = DynamicColor(light: .white, dark: .black)
     /// The page behind the rows (the simulator's screen) and panels over the main background.
-    public static let secondarySystemBackground = DynamicColor(light: Color(rgb: 242, 242, 247), dark: Color(rgb: 28, 28, 30))
+    public static let secondarySystemBackground = DynamicColor(light: Color(rgb: 242, 242, 247),
+                                                               dark: Color(rgb: 28, 28, 30))
     /// A surface raised over the secondary background: the floating ring's disc in dark.
     public static let tertiarySystemBackground = DynamicColor(light: .white, dark: Color(rgb: 44, 44, 46))
     /// Primary text.
@@ -37,7 +38,8 @@ public enum SystemColor {
     public static let secondaryLabel = DynamicColor(light: Color(rgb: 60, 60, 67, alpha: 0.6),
                                                     dark: Color(rgb: 235, 235, 245, alpha: 0.6))
     /// A hairline that lets what is behind it show.
-    public static let separator = DynamicColor(light: Color(rgb: 60, 60, 67, alpha: 0.29), dark: Color(rgb: 84, 84, 88, alpha: 0.6))
+    public static let separator = DynamicColor(light: Color(rgb: 60, 60, 67, alpha: 0.29),
+                                               dark: Color(rgb: 84, 84, 88, alpha: 0.6))
     /// An opaque hairline: the list's row separators.
     public static let opaqueSeparator = DynamicColor(light: Color(rgb: 198, 198, 200), dark: Color(rgb: 56, 56, 58))
     /// The neutral grey, the same in both appearances.

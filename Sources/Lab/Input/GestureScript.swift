@@ -170,7 +170,8 @@ struct ScriptReader {
                 script.autoEnd = on
             case "appearance":
                 guard case .string(let name) = field.value, let appearance = Appearance(rawValue: name) else {
-                    throw error(at: node, "\"appearance\" is \"light\" or \"dark\", not \(ScriptReader.show(field.value))")
+                    throw error(at: node, "\"appearance\" is \"light\" or \"dark\", not "
+                        + ScriptReader.show(field.value))
                 }
                 script.appearance = appearance
             case "steps":

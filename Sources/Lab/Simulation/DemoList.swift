@@ -53,8 +53,8 @@ public final class DemoList {
     /// The rows' colours: a plain table view's cells, as UIKit gives them (docs/reference.md §6).
     static let rowBackground = SystemColor.systemBackground
     static let titleColor = SystemColor.label
+    /// The subtitle's and the time's.
     static let subtitleColor = SystemColor.secondaryLabel
-    static let timeColor = SystemColor.secondaryLabel
     static let badgeColor = SystemColor.systemRed
     static let separatorColor = SystemColor.opaqueSeparator
     /// The avatar colours, iOS system colours in turn.
@@ -125,11 +125,13 @@ public final class DemoList {
         let h = DemoList.rowHeight
         let scale = Swift.abs(transform.determinant).squareRoot()
         let a = appearance
+        let rowBackground = DemoList.rowBackground.resolved(a), separatorColor = DemoList.separatorColor.resolved(a)
+        let titleColor = DemoList.titleColor.resolved(a), secondaryColor = DemoList.subtitleColor.resolved(a)
         for i in rows {
             let t = AffineTransform(translationX: 0, y: Double(i) * h).concatenating(transform)
-            rasterizer.fill(background, transform: t, color: DemoList.rowBackground.resolved(a), clip: clip, into: canvas)
+            rasterizer.fill(background, transform: t, color: rowBackground, clip: clip, into: canvas)
             rasterizer.fill(avatar, transform: t, color: avatarColors[i].resolved(a), clip: clip, into: canvas)
-            rasterizer.fill(separator, transform: t, color: DemoList.separatorColor.resolved(a), clip: clip, into: canvas)
+            rasterizer.fill(separator, transform: t, color: separatorColor, clip: clip, into: canvas)
             guard let text else { continue }
             let row = rowText(i, text)
             // The row's origin in canvas points: text is positioned in points, then scaled.
@@ -139,11 +141,11 @@ public final class DemoList {
             let avatarBox = Rect(x: x0 + m, y: y0 + (h - d) / 2, width: d, height: d)
             text.draw(row.initials, at: row.initials.origin(in: avatarBox, alignment: .center), color: .white,
                       scale: scale, clip: clip, into: canvas)
-            text.draw(row.title, at: Point(x0 + DemoList.textX, y0 + 30), color: DemoList.titleColor.resolved(a), scale: scale,
+            text.draw(row.title, at: Point(x0 + DemoList.textX, y0 + 30), color: titleColor, scale: scale,
                       clip: clip, into: canvas)
-            text.draw(row.time, at: Point(x0 + width - m - row.time.width, y0 + 29), color: DemoList.timeColor.resolved(a),
+            text.draw(row.time, at: Point(x0 + width - m - row.time.width, y0 + 29), color: secondaryColor,
                       scale: scale, clip: clip, into: canvas)
-            text.draw(row.subtitle, at: Point(x0 + DemoList.textX, y0 + 53), color: DemoList.subtitleColor.resolved(a),
+            text.draw(row.subtitle, at: Point(x0 + DemoList.textX, y0 + 53), color: secondaryColor,
                       scale: scale, clip: clip, into: canvas)
             if let badge = row.badge {
                 rasterizer.fill(badge.pill, transform: t, color: DemoList.badgeColor.resolved(a), clip: clip, into: canvas)

@@ -326,7 +326,8 @@ public final class Simulation {
 
     /// What the window's title says of the simulation (the frame loop adds its recordings).
     var statusFlags: Status {
-        Status(effect: effectName, chinese: language == .chinese, dark: appearance == .dark, autoEnd: autoEndsRefreshing, slow: clock.isSlow,
+        Status(effect: effectName, chinese: language == .chinese, dark: appearance == .dark, autoEnd: autoEndsRefreshing,
+               slow: clock.isSlow,
                paused: clock.isPaused, debug: showsDebugOverlay, frameGraph: showsFrameGraph, tuning: tuning.isOpen,
                help: showsHelp,
                noMoreData: footer.state == .noMoreData, overlaysInOutputs: includesOverlaysInOutputs)
