@@ -27,8 +27,9 @@ public final class LoadMoreFooter {
     static let removeDuration = RefreshMetrics.classicRemoveDuration
     /// The title's size, 14 pt. Not from docs/reference.md: MJRefresh's label font size.
     public static let titleFontSize = 14.0
-    /// The title's grey. Not from docs/reference.md: MJRefresh's label colour, RGB (90, 90, 90).
-    public static let titleColor = Color(rgb: 90, 90, 90)
+    /// The title's grey: MJRefresh's label colour, RGB (90, 90, 90), which has no dark variant, so in dark the
+    /// system's secondary label colour, as the headers' state lines (docs/reference.md §1, "Dark variants").
+    public static let titleColor = DynamicColor(light: Color(rgb: 90, 90, 90), dark: StateLabels.darkTextColor)
     /// How far left of the footer's centre the spinner's centre sits, clear of the title. Not from docs/reference.md:
     /// by eye, for titles up to about 140 pt wide.
     static let spinnerOffset = 90.0
@@ -56,6 +57,10 @@ public final class LoadMoreFooter {
     public var language: RefreshLanguage {
         get { languageSetting.current }
         set { languageSetting.current = newValue }
+    }
+    /// The appearance the footer is drawn in: its title's colour follows it.
+    public var appearance = Appearance.light {
+        didSet { titleLayer.foregroundColor = LoadMoreFooter.titleColor.resolved(appearance) }
     }
     /// True while the content is shorter than the screen: the footer shows nothing and does nothing.
     public private(set) var isHidden = false
@@ -85,7 +90,7 @@ public final class LoadMoreFooter {
         self.mode = mode
         self.height = height
         titleLayer.fontSize = LoadMoreFooter.titleFontSize
-        titleLayer.foregroundColor = LoadMoreFooter.titleColor
+        titleLayer.foregroundColor = LoadMoreFooter.titleColor.resolved(appearance)
         titleLayer.alignmentMode = .center
         titleLayer.verticalAlignment = .center
         layer.addSublayer(titleLayer)

@@ -21,6 +21,9 @@ final class StateLabels {
     static let lastUpdatedFontWeight = FontWeight.bold
     /// Colour of both lines; not in docs/reference.md: MJRefresh's MJRefreshLabelTextColor, RGB (90, 90, 90).
     static let textColor = Color(rgb: 90, 90, 90)
+    /// Their colour in dark: MJRefresh has no dark variant, so the system's secondary label colour
+    /// (docs/reference.md §1, "Dark variants").
+    public static let darkTextColor = SystemColor.secondaryLabel.dark
     /// How far left of the text a picture is placed, 25 pt; not in docs/reference.md: MJRefresh's
     /// MJRefreshLabelLeftInset.
     static let labelLeftInset = 25.0

@@ -1,3 +1,4 @@
+import Colors
 import UserFiles
 /// Where a value came from: a style file, its line and column.
 public struct StyleSource: Hashable, Sendable, CustomStringConvertible {
@@ -81,12 +82,16 @@ public struct StyleBook: Sendable {
     /// The overrides given for `section`, in order.
     public func entries(for section: String) -> [Entry] { sections[section] ?? [] }
 
-    /// The effective style of `section`: the defaults with every override applied.
-    public func style<S: StyleValue>(_ type: S.Type, for section: String) -> S {
+    /// The effective style of `section` as shown in `appearance`: the defaults (dark ones in dark) with every
+    /// override applied, the variant of `appearance` of a value given per appearance.
+    public func style<S: StyleValue>(_ type: S.Type, for section: String, appearance: Appearance = .light) -> S {
         var style = S()
+        if appearance == .dark { for field in S.fields { field.applyDarkDefault(to: &style) } }
         for entry in entries(for: section) {
             // Every entry was checked when its file was read, so a refusal here cannot happen; it is skipped.
-            if let field = S.fields.first(where: { $0.key == entry.key }) { _ = field.apply(entry.value, to: &style) }
+            if let field = S.fields.first(where: { $0.key == entry.key }) {
+                _ = field.apply(entry.value, to: &style, appearance: appearance)
+            }
         }
         return style
     }
@@ -133,14 +138,34 @@ public struct StyleBook: Sendable {
                     throw fault(item.keyOffset, "unknown key \"\(item.key)\" in \"\(section.name)\""
                         + suggestion(for: item.key, among: keys))
                 }
-                if let why = field.apply(item.value.value, to: &scratch) {
-                    throw fault(item.value.offset, "\"\(section.name)\".\"\(item.key)\": \(why)")
+                let name = "\"\(section.name)\".\"\(item.key)\""
+                if field.kind.variesByAppearance, case .object = item.value.value {
+                    try checkVariants(item.value, of: field, named: name, text: text)
+                } else if let why = field.apply(item.value.value, to: &scratch) {
+                    throw fault(item.value.offset, "\(name): \(why)")
                 }
                 entries.append(Entry(key: item.key, value: item.value.value, source: text.place(item.value.offset)))
             }
             return entries
         }
         return try check(section.type)
+    }
+
+    /// Checks a value given per appearance, `{"light": …, "dark": …}`: the fault names the variant at fault where
+    /// it is (an unknown appearance at its key, a wrong value at the value), or the object when one is missing.
+    private static func checkVariants<S>(_ object: LocatedJSON, of field: StyleField<S>, named name: String,
+                                         text: StyleFileText) throws(StyleError) where S: StyleValue {
+        var scratch = S()
+        for variant in object.fields {
+            guard StyleCoding.appearanceKeys.contains(variant.key) else {
+                throw text.fault(variant.keyOffset, "\(name): unknown appearance \"\(variant.key)\" (a value per "
+                    + "appearance has \"light\" and \"dark\")" + suggestion(for: variant.key, among: StyleCoding.appearanceKeys))
+            }
+            if let why = field.apply(variant.value.value, to: &scratch) {
+                throw text.fault(variant.value.offset, "\(name).\"\(variant.key)\": \(why)")
+            }
+        }
+        if let why = field.apply(object.value, to: &scratch) { throw text.fault(object.offset, "\(name): \(why)") }
     }
 
     /// "; did you mean "X"?" for the known name nearest to `name`, when it is near enough to be a slip.

@@ -32,6 +32,9 @@ public enum StyleKind: String, Sendable {
     /// field's default.
     case segment
 
+    /// Whether a style file may give the value once per appearance, `{"light": …, "dark": …}`: colours may.
+    public var variesByAppearance: Bool { self == .color || self == .colors }
+
     /// What a value of this kind looks like, for error messages.
     var expectation: String {
         switch self {
@@ -62,10 +65,42 @@ public struct StyleField<Root> {
     public let read: (Root) -> JSONValue
     /// Sets the value from a style file into `root`, or says why it cannot (nothing is changed then).
     let write: (inout Root, JSONValue) -> String?
+    /// The value's default in dark appearance, as a style file writes it; nil when it is the light one (a brand
+    /// colour, a size). Only colours have one.
+    public let darkDefault: JSONValue?
 
-    /// Sets `value` on `root`; returns why it was refused, or nil.
-    public func apply(_ value: JSONValue, to root: inout Root) -> String? {
-        write(&root, value)
+    init(key: String, kind: StyleKind, unit: String, meaning: String, range: ClosedRange<Double>?,
+         darkDefault: JSONValue? = nil, read: @escaping (Root) -> JSONValue,
+         write: @escaping (inout Root, JSONValue) -> String?) {
+        self.key = key
+        self.kind = kind
+        self.unit = unit
+        self.meaning = meaning
+        self.range = range
+        self.darkDefault = darkDefault
+        self.read = read
+        self.write = write
+    }
+
+    /// Sets `value` as shown in `appearance` on `root`: a colour given per appearance (`{"light": …, "dark": …}`)
+    /// sets the variant of `appearance`, any other value is the same in both. Returns why it was refused (nothing
+    /// changes then), or nil; a value per appearance is checked whole, both variants.
+    public func apply(_ value: JSONValue, to root: inout Root, appearance: Appearance = .light) -> String? {
+        guard kind.variesByAppearance, case .object = value else { return write(&root, value) }
+        switch StyleCoding.variants(value) {
+        case .failure(let why): return why.text
+        case .success(let variants):
+            var scratch = root
+            for (name, variant) in [("light", variants.light), ("dark", variants.dark)] {
+                if let why = write(&scratch, variant) { return "\"\(name)\": \(why)" }
+            }
+            return write(&root, appearance == .light ? variants.light : variants.dark)
+        }
+    }
+
+    /// Sets the dark defaults on `root` (the light ones being `init()`'s).
+    func applyDarkDefault(to root: inout Root) {
+        if let darkDefault { _ = write(&root, darkDefault) }
     }
 
     /// A number in `unit`, within `range`.
@@ -96,9 +131,11 @@ public struct StyleField<Root> {
                           })
     }
 
-    /// A colour.
-    public static func color(_ key: String, _ path: WritableKeyPath<Root, Color>, _ meaning: String) -> StyleField {
+    /// A colour; `dark` is its default in dark appearance when that differs from the light one.
+    public static func color(_ key: String, _ path: WritableKeyPath<Root, Color>, dark: Color? = nil,
+                             _ meaning: String) -> StyleField {
         StyleField(key: key, kind: .color, unit: "", meaning: meaning, range: nil,
+                   darkDefault: dark.map { .string(StyleCoding.hex($0)) },
                    read: { .string(StyleCoding.hex($0[keyPath: path])) },
                    write: { root, value in
                        switch StyleCoding.color(value) {
@@ -301,6 +338,29 @@ enum StyleCoding {
         guard digits.count == 6 || digits.count == 8, digits.allSatisfy(\.isHexDigit),
               let color = Color(hex: text) else { return .failure(refusal) }
         return .success(color)
+    }
+
+    /// The appearances a value may be given for, in the order a file writes them.
+    static let appearanceKeys = Appearance.allCases.map(\.rawValue)
+
+    /// The two variants of a value given per appearance: an object with exactly "light" and "dark".
+    static func variants(_ value: JSONValue) -> Result<(light: JSONValue, dark: JSONValue), StyleRefusal> {
+        guard case .object(let fields) = value else {
+            return .failure(StyleRefusal(text: "expected {\"light\": …, \"dark\": …}, not \(show(value))"))
+        }
+        for field in fields where !appearanceKeys.contains(field.key) {
+            return .failure(StyleRefusal(text: "unknown appearance \"\(field.key)\"; a value per appearance has "
+                + "\"light\" and \"dark\""))
+        }
+        var found: [JSONValue] = []
+        for key in appearanceKeys {
+            guard let variant = fields.first(where: { $0.key == key }) else {
+                return .failure(StyleRefusal(text: "\"\(key)\" is missing: a value per appearance gives both "
+                    + "\"light\" and \"dark\""))
+            }
+            found.append(variant.value)
+        }
+        return .success((found[0], found[1]))
     }
 
     static func timingJSON(_ t: TimingFunction) -> JSONValue {

@@ -10,10 +10,14 @@ extension StyleBook {
         for section in chosen {
             func list<S: StyleValue>(_ type: S.Type) {
                 let style = self.style(S.self, for: section.name)
+                let dark = self.style(S.self, for: section.name, appearance: .dark)
                 let given = entries(for: section.name)
                 var valueLines: [String] = [], sourceLines: [String] = []
                 for field in S.fields {
-                    valueLines.append("    \(JSONText.string(field.key)): \(JSONText.value(field.read(style)))")
+                    // A colour that differs in dark is listed per appearance, so that the listing reads back whole.
+                    let light = field.read(style), shade = field.read(dark)
+                    let value: JSONValue = light == shade ? light : .object([("light", light), ("dark", shade)])
+                    valueLines.append("    \(JSONText.string(field.key)): \(JSONText.value(value))")
                     let source = given.first { $0.key == field.key }.map { "\($0.source)" } ?? "default"
                     sourceLines.append("    \(JSONText.string(field.key)): \(JSONText.string(source))")
                 }
@@ -36,6 +40,7 @@ extension StyleValue {
         let lines = fields.map { field -> String in
             var parts = ["\"key\": \(JSONText.string(field.key))", "\"kind\": \"\(field.kind.rawValue)\"",
                          "\"default\": \(JSONText.value(field.read(defaults)))"]
+            if let dark = field.darkDefault { parts.append("\"dark\": \(JSONText.value(dark))") }
             if !field.unit.isEmpty { parts.append("\"unit\": \(JSONText.string(field.unit))") }
             if let range = field.range {
                 parts.append("\"range\": [\(StyleCoding.number(range.lowerBound)), \(StyleCoding.number(range.upperBound))]")

@@ -285,6 +285,9 @@ import UserFiles
         #expect(clock.now - start < .seconds(2))
         let warnings = animation.takeExpressionWarnings()
         #expect(warnings.count == 1, "\(warnings)")
+        // Out of time or out of memory (which Duktape may say as a DoubleError, when even the error could not be
+        // made), it is stopped for good, and the warning says so.
+        #expect(warnings.first?.contains("not run again") == true, "\(warnings)")
         // Once out of time or memory it is not run again: the next frame costs nothing. Counted in this
         // thread's processor time, which other tests running beside it on a busy machine do not lengthen.
         let again = Self.threadSeconds()

@@ -84,7 +84,7 @@ extension Simulation {
     /// Sets the style of `name` from the styles on `effect`, when it has one.
     func applyStyle(to effect: any RefreshEffect, named name: String) {
         func apply<E: StyledEffect>(_ styled: E) {
-            let style = styles.style(E.Style.self, for: name)
+            let style = styles.style(E.Style.self, for: name, appearance: appearance)
             if style != styled.style { styled.style = style }
         }
         if let styled = effect as? any StyledEffect { apply(styled) }

@@ -23,6 +23,8 @@ public enum Command: Equatable, Sendable {
     case nextDevice
     /// Shows the next navigation bar style (standard, large, translucent, none): B.
     case nextBarStyle
+    /// Switches the phone between light and dark appearance: K (D is the debug overlay's).
+    case toggleAppearance
     /// Slows animations down ×10, as the iOS Simulator's Slow Animations: S.
     case toggleSlowAnimations
     /// Pauses or resumes time: P.
@@ -94,6 +96,8 @@ public enum Command: Equatable, Sendable {
         KeyBinding(keys: "L", command: .toggleLanguage, help: "English / Chinese", chineseHelp: "英文 / 中文"),
         KeyBinding(keys: "I", command: .nextDevice, help: "next iPhone", chineseHelp: "下一部 iPhone"),
         KeyBinding(keys: "B", command: .nextBarStyle, help: "navigation bar style", chineseHelp: "导航栏样式"),
+        KeyBinding(keys: "K", command: .toggleAppearance, help: "light / dark appearance",
+                   chineseHelp: "浅色 / 深色外观"),
         KeyBinding(keys: "S", command: .toggleSlowAnimations, help: "slow animations ×10", chineseHelp: "慢动画 ×10"),
         KeyBinding(keys: "P", command: .togglePause, help: "pause", chineseHelp: "暂停"),
         KeyBinding(keys: ".", command: .stepFrame, help: "one frame forward (paused)", chineseHelp: "前进一帧（暂停时）"),

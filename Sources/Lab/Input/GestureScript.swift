@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Colors
 import Geometry
 import Motion
 import Refresh
@@ -45,7 +46,8 @@ public typealias ScriptError = FileError
 /// The top level may also name the header's `effect` (a run's `--effect` wins over it), set `autoEnd` (refreshes
 /// ending by themselves after 1.5 s; on when not given), and choose the phone's `device` (`iphone-se`,
 /// `iphone-16`, `iphone-16-pro`, `iphone-16-pro-max`) and navigation `bar` (`standard`, `large`, `translucent`,
-/// `none`); `--device` and `--bar` win over them. The simulated clock then ticks at the device's refresh rate.
+/// `none`); its `appearance`, `"light"` (when not given) or `"dark"`; `--device`, `--bar` and `--appearance` win
+/// over them. The simulated clock then ticks at the device's refresh rate.
 public struct GestureScript: Equatable, Sendable {
     public enum Easing: String, CaseIterable, Sendable {
         case linear, easeIn, easeOut, easeInEaseOut
@@ -89,12 +91,15 @@ public struct GestureScript: Equatable, Sendable {
     /// The phone model and the bar the script asks for, if it names them.
     public var device: PhoneModel?
     public var bar: BarStyle?
+    public var appearance: Appearance?
     public var steps: [Step]
 
-    public init(name: String? = nil, effect: String? = nil, autoEnd: Bool? = nil, steps: [Step]) {
+    public init(name: String? = nil, effect: String? = nil, autoEnd: Bool? = nil, appearance: Appearance? = nil,
+                steps: [Step]) {
         self.name = name
         self.effect = effect
         self.autoEnd = autoEnd
+        self.appearance = appearance
         self.steps = steps
     }
 
@@ -136,7 +141,7 @@ struct ScriptReader {
     /// Where each value starts, in document order (see `JSONReader.parseWithOffsets`).
     let offsets: [Int]
 
-    static let topFields = ["name", "effect", "autoEnd", "device", "bar", "steps"]
+    static let topFields = ["name", "effect", "autoEnd", "device", "bar", "appearance", "steps"]
 
     /// The error for the value at pre-order position `node` (0 is the root).
     func error(at node: Int, _ reason: String) -> ScriptError {
@@ -174,6 +179,12 @@ struct ScriptReader {
                     throw error(at: node, "\"autoEnd\" must be true or false, not \(field.value.kindDescription)")
                 }
                 script.autoEnd = on
+            case "appearance":
+                guard case .string(let name) = field.value, let appearance = Appearance(rawValue: name) else {
+                    throw error(at: node, "\"appearance\" is \"light\" or \"dark\", not "
+                        + ScriptReader.show(field.value))
+                }
+                script.appearance = appearance
             case "steps":
                 script.steps = try readSteps(field.value, node)
                 sawSteps = true

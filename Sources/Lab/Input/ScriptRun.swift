@@ -181,6 +181,7 @@ public final class ScriptReplay: FrameInput {
             }
         }
         simulation.autoEndsRefreshing = script.autoEnd ?? true
+        if let appearance = script.appearance { simulation.appearance = appearance }
     }
 
     /// The date a replay's clock shows `seconds` into the run: 10:00 on 1 January 2026 at its start, then on by the

@@ -34,7 +34,9 @@ public final class DemoList {
     private let background: Path
     private let avatar: Path
     private let separator: Path
-    private var avatarColors: [Color] = []
+    private var avatarColors: [DynamicColor] = []
+    /// The appearance the rows are drawn in, the screen's.
+    var appearance = Appearance.light
     /// Each row's texts, per language, laid out on first sight.
     private var english: [RowText?]
     private var chinese: [RowText?]
@@ -48,16 +50,17 @@ public final class DemoList {
         var badge: (text: TextLine, pill: Path)?
     }
 
-    static let rowBackground = Color.white
-    static let titleColor = Color(rgb: 0, 0, 0)
-    static let subtitleColor = Color(rgb: 60, 60, 67, alpha: 0.6)
-    static let timeColor = Color(rgb: 60, 60, 67, alpha: 0.6)
-    static let badgeColor = Color(rgb: 255, 59, 48)
-    static let separatorColor = Color(rgb: 198, 198, 200)
+    /// The rows' colours: a plain table view's cells, as UIKit gives them (docs/reference.md §6).
+    static let rowBackground = SystemColor.systemBackground
+    static let titleColor = SystemColor.label
+    /// The subtitle's and the time's.
+    static let subtitleColor = SystemColor.secondaryLabel
+    static let badgeColor = SystemColor.systemRed
+    static let separatorColor = SystemColor.opaqueSeparator
     /// The avatar colours, iOS system colours in turn.
-    static let palette: [Color] = [
-        Color(rgb: 255, 59, 48), Color(rgb: 255, 149, 0), Color(rgb: 52, 199, 89), Color(rgb: 0, 122, 255),
-        Color(rgb: 88, 86, 214), Color(rgb: 175, 82, 222), Color(rgb: 90, 200, 250), Color(rgb: 255, 45, 85),
+    static let palette: [DynamicColor] = [
+        SystemColor.systemRed, SystemColor.systemOrange, SystemColor.systemGreen, SystemColor.systemBlue,
+        SystemColor.systemIndigo, SystemColor.systemPurple, SystemColor.systemTeal, SystemColor.systemPink,
     ]
 
     /// How many rows the demo inbox shows at first, and how many each load adds, up to `capacity`. Not from
@@ -121,11 +124,14 @@ public final class DemoList {
         guard let rows = visibleRows(in: viewport) else { return }
         let h = DemoList.rowHeight
         let scale = Swift.abs(transform.determinant).squareRoot()
+        let a = appearance
+        let rowBackground = DemoList.rowBackground.resolved(a), separatorColor = DemoList.separatorColor.resolved(a)
+        let titleColor = DemoList.titleColor.resolved(a), secondaryColor = DemoList.subtitleColor.resolved(a)
         for i in rows {
             let t = AffineTransform(translationX: 0, y: Double(i) * h).concatenating(transform)
-            rasterizer.fill(background, transform: t, color: DemoList.rowBackground, clip: clip, into: canvas)
-            rasterizer.fill(avatar, transform: t, color: avatarColors[i], clip: clip, into: canvas)
-            rasterizer.fill(separator, transform: t, color: DemoList.separatorColor, clip: clip, into: canvas)
+            rasterizer.fill(background, transform: t, color: rowBackground, clip: clip, into: canvas)
+            rasterizer.fill(avatar, transform: t, color: avatarColors[i].resolved(a), clip: clip, into: canvas)
+            rasterizer.fill(separator, transform: t, color: separatorColor, clip: clip, into: canvas)
             guard let text else { continue }
             let row = rowText(i, text)
             // The row's origin in canvas points: text is positioned in points, then scaled.
@@ -135,14 +141,14 @@ public final class DemoList {
             let avatarBox = Rect(x: x0 + m, y: y0 + (h - d) / 2, width: d, height: d)
             text.draw(row.initials, at: row.initials.origin(in: avatarBox, alignment: .center), color: .white,
                       scale: scale, clip: clip, into: canvas)
-            text.draw(row.title, at: Point(x0 + DemoList.textX, y0 + 30), color: DemoList.titleColor, scale: scale,
+            text.draw(row.title, at: Point(x0 + DemoList.textX, y0 + 30), color: titleColor, scale: scale,
                       clip: clip, into: canvas)
-            text.draw(row.time, at: Point(x0 + width - m - row.time.width, y0 + 29), color: DemoList.timeColor,
+            text.draw(row.time, at: Point(x0 + width - m - row.time.width, y0 + 29), color: secondaryColor,
                       scale: scale, clip: clip, into: canvas)
-            text.draw(row.subtitle, at: Point(x0 + DemoList.textX, y0 + 53), color: DemoList.subtitleColor,
+            text.draw(row.subtitle, at: Point(x0 + DemoList.textX, y0 + 53), color: secondaryColor,
                       scale: scale, clip: clip, into: canvas)
             if let badge = row.badge {
-                rasterizer.fill(badge.pill, transform: t, color: DemoList.badgeColor, clip: clip, into: canvas)
+                rasterizer.fill(badge.pill, transform: t, color: DemoList.badgeColor.resolved(a), clip: clip, into: canvas)
                 let box = badge.pill.controlPointBounds
                 text.draw(badge.text, at: badge.text.origin(in: box.offsetBy(dx: x0, dy: y0), alignment: .center),
                           color: .white, scale: scale, clip: clip, into: canvas)

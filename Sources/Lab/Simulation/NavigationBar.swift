@@ -10,8 +10,10 @@ extension Simulation {
     /// How far below the band's top the large title's baseline sits when the band is whole, in points (chosen here:
     /// the title sits low in its 52 pt band, as UIKit's does).
     static let largeTitleBaseline = 41.0
-    /// The translucent bar's tint over the blurred list: the standard bar's colour, lighter (chosen here).
-    static let translucentBarColor = Color(rgb: 248, 248, 248, alpha: 0.75)
+    /// The translucent bar's tint over the blurred list: the standard bar's colour, lighter (chosen here), in each
+    /// appearance.
+    static let translucentBarColor = DynamicColor(light: Color(rgb: 248, 248, 248, alpha: 0.75),
+                                                  dark: Color(rgb: 18, 18, 18, alpha: 0.75))
     /// The blur's radius under a translucent bar, in points (chosen here: a soft frost at every scale).
     static let backdropBlurRadius = 10.0
 
@@ -25,7 +27,8 @@ extension Simulation {
         phone = newPhone
         clock.frameDuration = 1 / newPhone.refreshRate
         if newPhone.pixelWidth != old.pixelWidth || newPhone.pixelHeight != old.pixelHeight {
-            canvas = Canvas(width: newPhone.pixelWidth, height: newPhone.pixelHeight, fill: Simulation.background)
+            canvas = Canvas(width: newPhone.pixelWidth, height: newPhone.pixelHeight,
+                            fill: Simulation.background.resolved(appearance))
             sideCanvas = nil
         }
         if newPhone.screenSize.width != old.screenSize.width {
@@ -33,8 +36,9 @@ extension Simulation {
             list = DemoList(rowCount: rows, capacity: list.capacity, width: newPhone.screenSize.width)
             list.languageSetting = languageSetting
         }
-        navigationBar = Simulation.makeNavigationBar(newPhone, title: navigationTitle)
+        navigationBar = Simulation.makeNavigationBar(newPhone, title: navigationTitle, hairline: navigationHairline)
         chrome = PhoneChrome(phone: newPhone)
+        colorBars()
         largeTitles = [:]
         scrollView.boundsSize = newPhone.listFrame.size
         scrollView.contentSize = Size(newPhone.screenSize.width, list.contentHeight)
@@ -43,6 +47,17 @@ extension Simulation {
             scrollView.setContentOffset(Point(scrollView.contentOffset.x, fromTop - scrollView.adjustedContentInset.top))
         }
         updateNavigationBar()
+    }
+
+    /// Gives the bar, its hairline and title, and the status bar's content the colours of the appearance shown: a
+    /// translucent bar's layer stays clear over its backdrop, and the status bar's content is dark on a light
+    /// appearance, light on a dark one.
+    func colorBars() {
+        navigationBar.backgroundColor = phone.bar == .translucent ? .clear
+            : SystemColor.navigationBar.resolved(appearance)
+        navigationHairline.backgroundColor = SystemColor.navigationBarHairline.resolved(appearance)
+        navigationTitle.foregroundColor = SystemColor.navigationTitle.resolved(appearance)
+        chrome.style = appearance == .dark ? .lightContent : .darkContent
     }
 
     /// How far the list is pulled down past its resting top (negative: scrolled up), without the header's inset.
@@ -89,17 +104,17 @@ extension Simulation {
             let bottom = Int((navigationBarBottom * s).rounded())
             backdrop.blur(canvas, rows: bottom, radius: Int((Simulation.backdropBlurRadius * s).rounded()))
             fillScreenRect(Rect(x: 0, y: 0, width: phone.screenSize.width, height: navigationBarBottom),
-                           color: Simulation.translucentBarColor)
+                           color: Simulation.translucentBarColor.resolved(appearance))
             navigationBar.render(into: canvas, at: time, transform: points, renderer: renderer)
         case .large:
             let width = phone.screenSize.width
             // Opaque, as the standard bar is: its colour over the screen's background, which the list and the
             // header under the band do not show through.
             let bar = Rect(x: 0, y: 0, width: width, height: navigationBarBottom)
-            fillScreenRect(bar, color: Simulation.background)
-            fillScreenRect(bar, color: Simulation.barColor)
+            fillScreenRect(bar, color: Simulation.background.resolved(appearance))
+            fillScreenRect(bar, color: SystemColor.navigationBar.resolved(appearance))
             fillScreenRect(Rect(x: 0, y: navigationBarBottom - 0.5, width: width, height: 0.5),
-                           color: Simulation.hairlineColor)
+                           color: SystemColor.navigationBarHairline.resolved(appearance))
             let bandTop = phone.figures.statusBarHeight + BarStyle.barHeight
             let band = navigationBarBottom - bandTop
             guard let text = renderer.loadTextRenderer() else { return }
@@ -112,7 +127,7 @@ extension Simulation {
             // The title rides on the band's bottom edge, clipped to the band as it collapses.
             let baseline = navigationBarBottom - BarStyle.largeTitleBand + Simulation.largeTitleBaseline
             let clip = Rect(x: 0, y: bandTop * s, width: width * s, height: band * s)
-            text.draw(line, at: Point(DemoList.margin, baseline), color: Simulation.titleColor, scale: s, clip: clip,
+            text.draw(line, at: Point(DemoList.margin, baseline), color: SystemColor.navigationTitle.resolved(appearance), scale: s, clip: clip,
                       into: canvas)
         case .none:
             break

@@ -33,8 +33,9 @@ final class PhoneChrome {
     /// The home indicator: 134 × 5 pt, its bottom 8 pt above the screen's (docs/reference.md §6, an estimate).
     static let homeIndicatorSize = Size(134, 5)
     static let homeIndicatorBottom = 8.0
-    /// The home indicator's colour over a light list: black at 80 % (chosen here).
-    static let homeIndicatorColor = Color(rgb: 0, 0, 0, alpha: 0.8)
+    /// The home indicator's colour: the status bar content's at 80 % (chosen here), black over a light list, white
+    /// over a dark one.
+    static let homeIndicatorOpacity = 0.8
 
     let phone: Phone
     var style = StatusBarStyle.darkContent
@@ -177,7 +178,8 @@ final class PhoneChrome {
             rasterizer.fill(icons, transform: t, color: content, into: canvas)
             rasterizer.fill(batteryOutline, transform: t, color: content.withAlphaMultiplied(by: 0.4), rule: .evenOdd, into: canvas)
             if let homeIndicator {
-                rasterizer.fill(homeIndicator, transform: t, color: PhoneChrome.homeIndicatorColor, into: canvas)
+                rasterizer.fill(homeIndicator, transform: t, color: content.withAlphaMultiplied(by: PhoneChrome.homeIndicatorOpacity),
+                                into: canvas)
             }
         }
         if let island { rasterizer.fill(island, transform: t, color: .black, into: canvas) }

@@ -126,10 +126,15 @@ public final class Simulation {
     /// When the running refresh and the running load started, for the automatic end.
     private var refreshStart: Double?
     private var loadStart: Double?
-    static let background = Color(rgb: 242, 242, 247)
-    static let barColor = Color(rgb: 248, 248, 248, alpha: 0.94)
-    static let hairlineColor = Color(rgb: 0, 0, 0, alpha: 0.3)
-    static let titleColor = Color(rgb: 0, 0, 0, alpha: 0.8)
+    /// The screen behind the list (docs/reference.md §6).
+    static let background = SystemColor.secondarySystemBackground
+    /// The navigation bar's hairline, under its title.
+    let navigationHairline = Layer()
+    /// The phone's appearance (K): the system colours of the list, bars and footer, and the header's style in its
+    /// variant for it. Light by default.
+    public var appearance = Appearance.light {
+        didSet { if appearance != oldValue { applyAppearance() } }
+    }
 
     public init(phone: Phone = Phone(), clock: Clock = MonotonicClock()) {
         self.phone = phone
@@ -142,8 +147,8 @@ public final class Simulation {
         scrollView.safeAreaInsets = phone.listSafeArea
         // The list starts at its top, below the safe area, as a scroll view laid out under bars does.
         scrollView.setContentOffset(Point(0, -scrollView.adjustedContentInset.top))
-        canvas = Canvas(width: phone.pixelWidth, height: phone.pixelHeight, fill: Simulation.background)
-        navigationBar = Simulation.makeNavigationBar(phone, title: navigationTitle)
+        canvas = Canvas(width: phone.pixelWidth, height: phone.pixelHeight, fill: Simulation.background.light)
+        navigationBar = Simulation.makeNavigationBar(phone, title: navigationTitle, hairline: navigationHairline)
         chrome = PhoneChrome(phone: phone)
         navigationBarBottom = phone.navigationBarHeight
         navigationTitle.string = Simulation.titles[.english] ?? ""
@@ -188,19 +193,19 @@ public final class Simulation {
     /// The title's size: UIKit's navigation bar title is 17 pt.
     static let titleFontSize = 17.0
 
-    static func makeNavigationBar(_ phone: Phone, title: TextLayer) -> Layer {
+    static func makeNavigationBar(_ phone: Phone, title: TextLayer, hairline: Layer) -> Layer {
         let height = phone.figures.statusBarHeight + BarStyle.barHeight
         let bar = Layer(frame: Rect(x: 0, y: 0, width: phone.screenSize.width, height: height))
         // A translucent bar's backdrop is drawn under the layer (`renderTranslucentBar`).
-        bar.backgroundColor = phone.bar == .translucent ? .clear : barColor
-        let hairline = Layer(frame: Rect(x: 0, y: height - 0.5, width: phone.screenSize.width, height: 0.5))
-        hairline.backgroundColor = hairlineColor
+        bar.backgroundColor = phone.bar == .translucent ? .clear : SystemColor.navigationBar.light
+        hairline.frame = Rect(x: 0, y: height - 0.5, width: phone.screenSize.width, height: 0.5)
+        hairline.backgroundColor = SystemColor.navigationBarHairline.light
         bar.addSublayer(hairline)
         // The title is centred in the 44 pt bar under the status bar.
         title.frame = Rect(x: 0, y: phone.figures.statusBarHeight, width: phone.screenSize.width,
                            height: BarStyle.barHeight)
         title.fontSize = titleFontSize
-        title.foregroundColor = titleColor
+        title.foregroundColor = SystemColor.navigationTitle.light
         title.alignmentMode = .center
         title.verticalAlignment = .center
         bar.addSublayer(title)
@@ -364,7 +369,8 @@ public final class Simulation {
 
     /// What the window's title says of the simulation (the frame loop adds its recordings).
     var statusFlags: Status {
-        Status(effect: effectName, chinese: language == .chinese, autoEnd: autoEndsRefreshing, slow: clock.isSlow,
+        Status(effect: effectName, chinese: language == .chinese, dark: appearance == .dark, autoEnd: autoEndsRefreshing,
+               slow: clock.isSlow,
                paused: clock.isPaused, debug: showsDebugOverlay, frameGraph: showsFrameGraph, tuning: tuning.isOpen,
                help: showsHelp,
                noMoreData: footer.state == .noMoreData, overlaysInOutputs: includesOverlaysInOutputs)
@@ -379,7 +385,7 @@ public final class Simulation {
     /// that screenshots, frames and captures show the phone only.
     public func render() {
         let time = frameTime ?? clock.now
-        canvas.clear(to: Simulation.background)
+        canvas.clear(to: Simulation.background.resolved(appearance))
         let (contentToPixels, clip) = listTransform()
         let offset = scrollView.contentOffset
         let viewport = Rect(origin: offset, size: phone.listFrame.size)
@@ -393,6 +399,16 @@ public final class Simulation {
         footer.layer.render(into: canvas, at: time, transform: contentToPixels, clip: clip, renderer: renderer)
         renderNavigationBar(at: time)
         chrome.draw(into: canvas, rasterizer: renderer.rasterizer, text: renderer.loadTextRenderer())
+    }
+
+    /// Shows the phone in `appearance`: the bar's, the list's and the footer's system colours, and the styles'
+    /// variants for it (the tuning panel's rows with them). Allocates, as a change of style does; frames do not.
+    private func applyAppearance() {
+        colorBars()
+        list.appearance = appearance
+        footer.appearance = appearance
+        stylesRevision &+= 1
+        applyStyles()
     }
 
     private func renderHeader(at time: Double, transform: AffineTransform, clip: Rect) {

@@ -109,6 +109,10 @@ extension Simulation {
             next.bar = phone.bar.next
             setPhone(next)
             return (language == .chinese ? "导航栏：" : "Bar: ") + next.bar.rawValue
+        case .toggleAppearance:
+            appearance = appearance.toggled
+            if language == .chinese { return appearance == .dark ? "外观：深色" : "外观：浅色" }
+            return appearance == .dark ? "Appearance: dark" : "Appearance: light"
         case .toggleSlowAnimations:
             clock.isSlow.toggle()
             // Finger samples are stamped in the slowed time; the tracker measures them in the finger's own.

@@ -1,3 +1,4 @@
+import Colors
 import Geometry
 import Raster
 import Refresh
@@ -422,6 +423,7 @@ extension Simulation {
         } else {
             return "No style for \(row.section)"
         }
+        let value = value.map { shownVariant($0, of: row, in: type) }
         /// The change made on a copy of the styles: nil, or why the value was refused.
         func changed(_ book: inout StyleBook, source: StyleSource) -> String? {
             guard let value else {
@@ -479,6 +481,22 @@ extension Simulation {
     }
 
     private func styleType<E: StyledEffect>(of effect: E) -> any StyleValue.Type { E.Style.self }
+
+    /// `value`, tuned on a colour as the current appearance shows it, as the style file is to hold it: the other
+    /// appearance keeps its colour, so the two are written per appearance (`{"light": …, "dark": …}`) unless they
+    /// are then the same (a colour without a dark variant tuned in light changes in both, as it always did).
+    private func shownVariant(_ value: JSONValue, of row: TuningRow, in type: any StyleValue.Type) -> JSONValue {
+        func variants<S: StyleValue>(_ type: S.Type) -> JSONValue {
+            guard row.kind.variesByAppearance, let field = S.fields.first(where: { $0.key == row.key }) else { return value }
+            let light = field.read(styles.style(S.self, for: row.section, appearance: .light))
+            let dark = field.read(styles.style(S.self, for: row.section, appearance: .dark))
+            switch appearance {
+            case .light: return light == dark ? value : .object([("light", value), ("dark", dark)])
+            case .dark: return value == light ? value : .object([("light", light), ("dark", value)])
+            }
+        }
+        return variants(type)
+    }
 
     /// The style file as it would be written with the unsaved changes and `change`, read as a book; nil when the
     /// file cannot be read or is broken now.

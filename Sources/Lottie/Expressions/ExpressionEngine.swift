@@ -418,12 +418,16 @@ final class ExpressionEngine: @unchecked Sendable {
 
     private func fail(_ id: Int, _ message: String) {
         let outOfTime = message.contains("ran past its time budget")
-        if outOfTime || message.contains("alloc failed") { disabled.insert(id) }
+        // Duktape says its heap is full as "alloc failed", or, when even the error could not be made, as a
+        // DoubleError: either way the expression would fill the heap again on every frame.
+        let outOfMemory = message.contains("alloc failed") || message.hasPrefix("DoubleError")
+        if outOfTime || outOfMemory { disabled.insert(id) }
         guard !reported.contains(id) else { return }
         reported.insert(id)
-        warnings.append(label(id) + ": " + message + (outOfTime
-            ? " (more than \(Int(ExpressionEngine.timeBudget * 1000)) ms; not run again)" : "")
-            + "; drawn with its keyframes")
+        let why = outOfTime ? message + " (more than \(Int(ExpressionEngine.timeBudget * 1000)) ms; not run again)"
+            : outOfMemory ? "ran out of the file's \(ExpressionEngine.memoryLimit >> 20) MB of JavaScript memory (not run again)"
+            : message
+        warnings.append(label(id) + ": " + why + "; drawn with its keyframes")
     }
 
     /// The warnings of expressions that failed since the last call, each once.

@@ -223,7 +223,7 @@ extension ClassicEffect {
                 .number("removeDuration", \.removeDuration, "s", 0...10, "how long the inset takes to go when a refresh ends"),
                 .number("flipDuration", \.flipDuration, "s", 0...10, "how long the arrow takes to flip"),
                 .number("fontSize", \.fontSize, "pt", 4...72, "font size of both lines"),
-                .color("textColor", \.textColor, "colour of both lines"),
+                .color("textColor", \.textColor, dark: StateLabels.darkTextColor, "colour of both lines"),
                 .number("labelLeftInset", \.labelLeftInset, "pt", 0...300, "gap between the arrow's centre and the text"),
                 .size("arrowSize", \.arrowSize, "pt", 1...200, "the arrow's box [width, height]"),
                 .color("arrowColor", \.arrowColor, "the arrow's colour"),

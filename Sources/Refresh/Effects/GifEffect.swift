@@ -258,7 +258,7 @@ extension GifEffect {
                 .size("imageSize", \.imageSize, "pt", 1...500,
                       "the box [width, height] each picture is fitted into, keeping its proportions"),
                 .number("fontSize", \.fontSize, "pt", 4...72, "font size of the state and last-updated lines"),
-                .color("textColor", \.textColor, "colour of both lines"),
+                .color("textColor", \.textColor, dark: StateLabels.darkTextColor, "colour of both lines"),
                 .number("labelLeftInset", \.labelLeftInset, "pt", 0...300,
                         "gap between the picture's right edge and the wider line"),
             ]

@@ -54,6 +54,9 @@ final class NewsEffect: StyledEffect {
     static let bannerColor = Color(rgb: 220, 232, 244)
     /// The banner's text colour, RGB (69, 141, 243), at 14 pt like the label (RefreshControl_News).
     static let bannerTextColor = Color(rgb: 69, 141, 243)
+    /// The banner's background in dark: the demo has none; the banner's blue at a fifth over black, a dim wash of
+    /// the brand colour as the light one is a pale one (docs/reference.md §1, "Dark variants").
+    static let darkBannerColor = Color(rgb: 14, 28, 49)
     /// Each half of the banner's bounce takes 0.25 s, ease-in (RefreshControl_News: animateWithDuration 0.25).
     static let bounceHalfDuration = 0.25
     /// The scale the bounce overshoots to, 1.1, before it settles at exactly 1 (docs/reference.md §1, News).
@@ -425,17 +428,19 @@ extension NewsEffect {
                 .number("bannerHeight", \.bannerHeight, "pt", 1...200, "the banner's height, and the inset it holds"),
                 .number("topViewHeight", \.topViewHeight, "pt", 1...2000,
                         "the grey view's height, taller than the header so a long pull shows no gap"),
-                .color("topViewColor", \.topViewColor, "the grey view's colour"),
+                .color("topViewColor", \.topViewColor, dark: SystemColor.secondarySystemBackground.dark,
+                       "the grey view's colour"),
                 .number("imageSide", \.imageSide, "pt", 1...200, "the animated image's side"),
                 .number("imageLabelGap", \.imageLabelGap, "pt", 0...200, "the gap between the image and the label"),
                 .number("imageCycleDuration", \.imageCycleDuration, "s", 0.05...60,
                         "the image cycles through its frames in this time while refreshing"),
                 .number("labelFontSize", \.labelFontSize, "pt", 4...72, "the label's and the banner's font size"),
-                .color("labelColor", \.labelColor, "the label's and the image's colour"),
+                .color("labelColor", \.labelColor, dark: SystemColor.secondaryLabel.dark,
+                       "the label's and the image's colour"),
                 .color("headlineColor", \.headlineColor, "the image's headline bar"),
                 .number("collapseDuration", \.collapseDuration, "s", 0...10, "each collapse stage of the inset"),
                 .number("bannerHoldDuration", \.bannerHoldDuration, "s", 0...60, "how long the banner stays before the inset returns"),
-                .color("bannerColor", \.bannerColor, "the banner's background"),
+                .color("bannerColor", \.bannerColor, dark: NewsEffect.darkBannerColor, "the banner's background"),
                 .color("bannerTextColor", \.bannerTextColor, "the banner's text colour"),
                 .number("bounceHalfDuration", \.bounceHalfDuration, "s", 0...10, "each half of the banner's bounce"),
                 .number("bounceScale", \.bounceScale, "", 0.1...5, "the scale the banner's bounce overshoots to"),

@@ -108,6 +108,9 @@ final class RingEffect: StyledEffect {
     static let finishDuration = 0.3
     /// The disc's scale at the end of the finish, 0.01 (ZNRefreshHUD).
     static let finishScale = 0.01
+    /// The disc's colour: white (ZNRefreshHUD); in dark, tertiarySystemBackground's dark grey (docs/reference.md §1,
+    /// "Dark variants": the demo has none).
+    static let discColor = DynamicColor(light: .white, dark: SystemColor.tertiarySystemBackground.dark)
     /// The disc's shadow opacity, 0.15 (ZNRefreshHUD).
     static let shadowOpacity = 0.15
     /// The shadow's blur, 3.5 pt; not in docs/reference.md: Android's CircleImageView (shadow radius 3.5 dp).
@@ -161,7 +164,6 @@ final class RingEffect: StyledEffect {
     init(style: Style = Style()) {
         self.style = style
         metrics = RingEffect.metrics(for: style)
-        disc.backgroundColor = .white
         arc.fillColor = nil
         arc.lineCap = .round
         arc.strokeEnd = 0
@@ -195,6 +197,7 @@ final class RingEffect: StyledEffect {
         let d = style.circleDiameter
         disc.bounds = Rect(x: 0, y: 0, width: d, height: d)
         disc.cornerRadius = d / 2
+        disc.backgroundColor = style.discColor
         disc.shadowOpacity = style.shadowOpacity
         disc.shadowRadius = style.shadowRadius
         disc.shadowOffset = style.shadowOffset
@@ -432,6 +435,7 @@ extension RingEffect {
         var colorChangeStart = RingEffect.colorChangeStart
         var finishDuration = RingEffect.finishDuration
         var finishScale = RingEffect.finishScale
+        var discColor = RingEffect.discColor.light
         var shadowOpacity = RingEffect.shadowOpacity
         var shadowRadius = RingEffect.shadowRadius
         var shadowOffset = RingEffect.shadowOffset
@@ -473,6 +477,7 @@ extension RingEffect {
                         "share of a cycle after which the colour blends to the next"),
                 .number("finishDuration", \.finishDuration, "s", 0...10, "how long the disc takes to scale away at the end"),
                 .number("finishScale", \.finishScale, "", 0...1, "the disc's scale at the end of the finish"),
+                .color("discColor", \.discColor, dark: RingEffect.discColor.dark, "the disc's colour"),
                 .number("shadowOpacity", \.shadowOpacity, "", 0...1, "the disc's shadow opacity"),
                 .number("shadowRadius", \.shadowRadius, "pt", 0...50, "the shadow's blur"),
                 .size("shadowOffset", \.shadowOffset, "pt", -50...50, "the shadow's offset [x, y]"),

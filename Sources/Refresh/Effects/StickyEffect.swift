@@ -37,6 +37,9 @@ final class StickyEffect: StyledEffect {
     static let maxScaleFactor = 0.6
     /// The blob's fill, UIKit's dark grey (white 1/3) at alpha 0.6 (ZNStickyRefresher: dark grey, alpha 0.6).
     static let blobColor = Color(white: 1.0 / 3.0, alpha: 0.6)
+    /// The blob in dark: the demo has none, and its dark grey would vanish on black, so the system grey at the same
+    /// alpha (docs/reference.md §1, "Dark variants").
+    static let darkBlobColor = SystemColor.systemGray.dark.withAlphaMultiplied(by: 0.6)
     /// The refresh icon's side (ZNStickyRefresher: a 20×20 icon).
     static let iconSize = 20.0
     /// The icon's offset inside the blob (ZNStickyRefresher: icon at (5, 5)).
@@ -492,14 +495,14 @@ extension StickyEffect {
                 .number("blobMargin", \.blobMargin, "pt", 0...200, "the margin above and below the blob"),
                 .number("maxStretch", \.maxStretch, "pt", 1...1000, "how far past the header's height the blob stretches"),
                 .number("maxScaleFactor", \.maxScaleFactor, "", 0...1, "how much the top circle shrinks at full stretch"),
-                .color("blobColor", \.blobColor, "the blob's fill"),
+                .color("blobColor", \.blobColor, dark: StickyEffect.darkBlobColor, "the blob's fill"),
                 .number("blobFadeDuration", \.blobFadeDuration, "s", 0...10, "how long the blob takes to fade when a refresh begins"),
                 .number("spinnerDelay", \.spinnerDelay, "s", 0...10, "when the spinner starts after the refresh begins"),
                 .number("resultFadeDuration", \.resultFadeDuration, "s", 0...10, "how long the result row takes to fade in"),
                 .number("resultWait", \.resultWait, "s", 0...60, "how long the result stays before the inset collapses"),
                 .number("collapseDuration", \.collapseDuration, "s", 0...10, "how long the inset takes to collapse"),
                 .number("resultFontSize", \.resultFontSize, "pt", 4...72, "the result row's font size"),
-                .color("resultColor", \.resultColor, "the result row's colour"),
+                .color("resultColor", \.resultColor, dark: SystemColor.secondaryLabel.dark, "the result row's colour"),
             ]
                 + HeaderTexts.fields(at: \.texts, [.succeeded, .failed])
         }

@@ -24,7 +24,7 @@ struct RefreshLabCommand: ParsableCommand {
             header effect, Space refreshes, H lists every key, Q (or Esc twice) quits.
             'refreshlab --headless' renders a short demo drag as PNG frames without a window; 'refreshlab run' \
             replays a gesture script headless on a simulated 60 fps clock.
-            The window's options: --effect NAME, --device NAME, --bar STYLE, --scale 1|2|3, --events FILE, --trace FILE, --overlays, \
+            The window's options: --effect NAME, --device NAME, --bar STYLE, --scale 1|2|3, --appearance light|dark, --events FILE, --trace FILE, --overlays, \
             --output-dir DIR, --style FILE; with --headless also --frame-count N, --frames DIR (--replace-frames), \
             --timings FILE, --capture FILE, --max-duration SECONDS (a run longer than an hour of simulated time is \
             refused unless raised). No output may be an input or another output: such a command is refused whole.
@@ -212,6 +212,7 @@ struct WindowCommand: ParsableCommand {
     )
 
     @OptionGroup var phone: PhoneOptions
+    @OptionGroup var appearance: AppearanceOptions
     @OptionGroup var record: RecordOptions
     @OptionGroup var style: StyleOptions
 
@@ -266,7 +267,7 @@ struct WindowCommand: ParsableCommand {
             let drag = DemoDrag().script(frames: frames, frameRate: phone.phone().refreshRate)
             try HeadlessReplay(script: drag, effect: effect, phone: phone.phone(),
                                animation: self.phone, record: record, outputs: outputs, style: style,
-                               styles: styles).run()
+                               styles: styles, appearance: try appearance.chosen()).run()
             return
         }
         var named = CommandFiles()
@@ -281,6 +282,7 @@ struct WindowCommand: ParsableCommand {
         simulation.tuning.file = StyleFiles.tuningFile(extra: style.files, folder: StyleFiles.userFolder())
         try self.phone.loadAnimation(into: simulation)
         if let effect { simulation.selectEffect(named: effect) }
+        if let appearance = try appearance.chosen() { simulation.appearance = appearance }
         simulation.includesOverlaysInOutputs = record.overlays
         let host = WindowHost(simulation: simulation)
         // Files named on the command line are opened before the window, so a bad path fails at once.

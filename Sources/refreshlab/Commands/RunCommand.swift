@@ -3,6 +3,7 @@ import Lab
 import Motion
 import Raster
 import Styles
+import Colors
 
 #if canImport(Glibc)
 import Glibc
@@ -34,6 +35,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var record: RecordOptions
     @OptionGroup var outputs: HeadlessOutputOptions
     @OptionGroup var style: StyleOptions
+    @OptionGroup var appearance: AppearanceOptions
 
     @Flag(help: "Accepted for clarity: 'run' always replays without a window.")
     var headless = false
@@ -50,7 +52,8 @@ struct RunCommand: ParsableCommand {
         }
         try HeadlessReplay(script: gestures, scriptPath: path, effect: effect, phone: phone.phone(for: gestures),
                            animation: self.phone,
-                           record: record, outputs: outputs, style: style, styles: try style.load()).run()
+                           record: record, outputs: outputs, style: style, styles: try style.load(),
+                           appearance: try appearance.chosen()).run()
     }
 
     /// A script's file: the path as given when it exists, else the script of that name in Resources/gestures.
@@ -79,9 +82,13 @@ struct HeadlessReplay {
     /// The style files, named so that no output lands on one.
     var style: StyleOptions
     var styles: StyleBook
+    /// `--appearance`, over the script's own; nil: the script's, else light.
+    var appearance: Appearance?
 
     init(script: GestureScript, scriptPath: String? = nil, effect: String?, phone: Phone, animation: PhoneOptions,
-         record: RecordOptions, outputs: HeadlessOutputOptions, style: StyleOptions, styles: StyleBook) {
+         record: RecordOptions, outputs: HeadlessOutputOptions, style: StyleOptions, styles: StyleBook,
+         appearance: Appearance? = nil) {
+        self.appearance = appearance
         self.style = style
         self.styles = styles
         self.script = script
@@ -115,6 +122,7 @@ struct HeadlessReplay {
         let run = try ScriptRun(script: script, effect: effect, outputs: files, phone: phone,
                                 prepare: animation.loadAnimation(into:))
         run.simulation.styles = styles
+        if let appearance { run.simulation.appearance = appearance }
         if isatty(2) != 0 && timeline.frameCount >= ProgressLine.minimumFrames {
             let progress = ProgressLine(total: timeline.frameCount)
             run.loop.afterFrame = { progress.update(frame: $0) }
