@@ -40,8 +40,9 @@ import Testing
     }
 
     /// A file of `layers` whose fonts list names `family` (ascent 75 %), with `chars` as its glyphs.
-    static func file(_ layers: [J], family: String = "Boxes", style: String = "Regular", chars: [J] = glyphs) -> String {
-        let root: J = ["v": "5.5.2", "fr": 30, "ip": 0, "op": 60, "w": 100, "h": 100, "nm": "text", "ddd": 0,
+    static func file(_ layers: [J], family: String = "Boxes", style: String = "Regular", chars: [J] = glyphs,
+                     version: String = "5.5.2") -> String {
+        let root: J = ["v": .string(version), "fr": 30, "ip": 0, "op": 60, "w": 100, "h": 100, "nm": "text", "ddd": 0,
                        "assets": [], "layers": .array(layers),
                        "fonts": ["list": [["fName": "Boxes-Regular", "fFamily": .string(family), "fStyle": .string(style),
                                            "ascent": 75]]],
@@ -230,6 +231,30 @@ import Testing
         let mixed = try parse(Self.file([Self.layer([(0, Self.document("aH"))])], family: "DejaVu Sans", style: "Book",
                                         chars: [Self.glyph("a", 50, family: "DejaVu Sans", style: "Book")]))
         #expect(mixed.warning?.contains("the file's glyphs of 'DejaVu Sans' lack 'H'") == true, "\(mixed.warning ?? "")")
+    }
+
+    @Test func olderExportsAreReadAsLottieWebReadsThem() throws {
+        // Before Bodymovin 4.7.99 a glyph's tangents are points: a box whose tangents sit on its corners is a box.
+        // Only the glyph's first group is drawn (a second, shifted copy follows it in such files), and the first
+        // glyph of a character counts. Before 4.4.14, 'd' is the document itself.
+        let corners: J = [[0, 0], [50, 0], [50, -70], [0, -70]]
+        func group(_ v: J, _ tangents: J) -> J {
+            ["ty": "gr", "it": [["ty": "sh", "ks": ["a": 0, "k": ["i": tangents, "o": tangents, "v": v, "c": .bool(true)]]]]]
+        }
+        let shifted: J = [[60, 0], [110, 0], [110, -70], [60, -70]]
+        let a: J = ["ch": "a", "size": 100, "style": "Regular", "w": 50, "fFamily": "Boxes",
+                    "data": ["shapes": [group(corners, corners), group(shifted, [[9, 9], [9, 9], [9, 9], [9, 9]])]]]
+        let later: J = ["ch": "a", "size": 100, "style": "Regular", "w": 90, "fFamily": "Boxes", "data": ["shapes": []]]
+        var layer = Self.layer([(0, Self.document("aa"))])
+        if case .object(var fields) = layer, let i = fields.firstIndex(where: { $0.0 == "t" }),
+           case .object(var t) = fields[i].1, let d = t.firstIndex(where: { $0.0 == "d" }) {
+            t[d].1 = Self.document("aa")
+            fields[i].1 = .object(t)
+            layer = .object(fields)
+        }
+        let c = try render(Self.file([layer], chars: [a, later], version: "4.4.2"))
+        #expect(runs(c, row: 45) == [10..<30])
+        #expect(runs(c, row: 37) == [10..<30] && runs(c, row: 35).isEmpty)
     }
 
     @Test func brokenTextIsRefusedNamingWhatIsWrong() throws {

@@ -25,8 +25,11 @@ struct TextFonts {
 
     mutating func add(name: String, _ entry: Entry) { entries.append((name, entry)) }
 
+    /// Adds a glyph of the file's; the first of a character, family and style is the one drawn, as lottie-web
+    /// looks glyphs up.
     mutating func addGlyph(_ character: String, family: String, style: String, width: Double, outline: Path?) {
-        glyphs[TextFonts.key(family, style, character)] = (width, outline)
+        let key = TextFonts.key(family, style, character)
+        if glyphs[key] == nil { glyphs[key] = (width, outline) }
     }
 
     private static func key(_ family: String, _ style: String, _ character: String = "") -> String {

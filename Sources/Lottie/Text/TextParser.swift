@@ -9,8 +9,22 @@ extension LottieParser {
     /// and draw than any header needs.
     static let maxTextLetters = 50_000
 
-    /// Reads the font list (`fonts.list`) and the embedded glyphs (`chars`).
+    /// Whether the file was written by a Bodymovin older than `minimum` (its `v`, "major.minor.patch"); a file
+    /// without a version counts as new, as lottie-web counts it.
+    static func version(of root: JSONNode, isBelow minimum: [Int]) -> Bool {
+        guard let v = root["v"]?.string else { return false }
+        let parts = v.split(separator: ".").map { Int($0) ?? 0 }
+        for (i, m) in minimum.enumerated() {
+            let p = i < parts.count ? parts[i] : 0
+            if p != m { return p < m }
+        }
+        return false
+    }
+
+    /// Reads the font list (`fonts.list`) and the embedded glyphs (`chars`). Bodymovin before 4.7.99 wrote the
+    /// glyphs' tangents as points rather than offsets from their vertices (lottie-web's `checkChars`).
     mutating func readFonts(_ root: JSONNode) throws(LottieError) {
+        let absoluteTangents = LottieParser.version(of: root, isBelow: [4, 7, 99])
         for font in root["fonts"]?.elements("list") ?? root.elements("fonts") {
             guard let name = font["fName"]?.string else { throw fail(font, "a font needs its name 'fName'") }
             let ascent = font["ascent"]?.number.flatMap { $0.isFinite ? $0 : nil }
@@ -24,8 +38,10 @@ extension LottieParser {
                 layerName = "glyph '\(ch)'"
                 skip("animated glyphs")
             } else {
-                if let data = char["data"] {
-                    for shape in data.elements("shapes") { try glyphPaths(shape, into: &outline) }
+                // The glyph is the first group's paths, as lottie-web's canvas renderer reads it: files of some
+                // Bodymovin versions add a second, shifted copy.
+                if let first = char["data"]?.elements("shapes").first {
+                    try glyphPaths(first, absoluteTangents: absoluteTangents, into: &outline)
                 }
             }
             let width = try number(char, "w", default: 0, in: 0...1e6)
@@ -35,14 +51,20 @@ extension LottieParser {
     }
 
     /// A glyph's paths (its `sh` items, in groups at any depth), each closed, as lottie-web draws them.
-    private func glyphPaths(_ item: JSONNode, into outline: inout Path) throws(LottieError) {
+    private func glyphPaths(_ item: JSONNode, absoluteTangents: Bool, into outline: inout Path) throws(LottieError) {
         switch item["ty"]?.string {
         case "gr":
-            for inner in item.elements("it") { try glyphPaths(inner, into: &outline) }
+            for inner in item.elements("it") { try glyphPaths(inner, absoluteTangents: absoluteTangents, into: &outline) }
         case "sh":
             guard let k = item["ks"]?["k"] else { throw fail(item, "a path needs its shape 'ks'") }
             var shape = try bezier(k.isObject ? k : (k.array?.first?["s"]?.array?.first ?? k))
             shape.closed = true
+            if absoluteTangents {
+                for i in shape.vertices.indices {
+                    shape.inTangents[i] = shape.inTangents[i] - shape.vertices[i]
+                    shape.outTangents[i] = shape.outTangents[i] - shape.vertices[i]
+                }
+            }
             AnimatedShape(keyframes: [Keyframe(time: 0, value: shape)])
                 .append(at: 0, to: &outline, reversed: false, transform: .identity)
         default:
@@ -64,10 +86,14 @@ extension LottieParser {
         let alignment = try animated(t["m"]?["a"], [0, 0], "Anchor Point Grouping Alignment")
         guard let d = t["d"] else { throw fail(t, "a text layer needs its documents 'd'") }
         if d["x"] != nil { skip("source text expressions") }
-        guard let keys = d["k"]?.array, !keys.isEmpty else { throw fail(d, "'d' should hold keyframes of documents in 'k'") }
+        // Before Bodymovin 4.4.14, 'd' was the one document itself (lottie-web's `checkText`).
+        let single = d["k"] == nil && d["t"] != nil
+        guard single || !(d["k"]?.array?.isEmpty ?? true) else {
+            throw fail(d, "'d' should hold keyframes of documents in 'k'")
+        }
         var documents: [(frame: Double, layout: TextLayout)] = []
-        for key in keys {
-            guard let s = key["s"] else { throw fail(key, "a text keyframe needs its document 's'") }
+        for key in single ? [d] : Array(d.elements("k")) {
+            guard let s = single ? key : key["s"] else { throw fail(key, "a text keyframe needs its document 's'") }
             let document = try self.document(s)
             textLetters += document.text.count
             guard textLetters <= LottieParser.maxTextLetters else {
@@ -75,7 +101,7 @@ extension LottieParser {
                     + "a header shows a few words")
             }
             let source = fonts.source(forFont: document.font, text: document.text, layer: layerName)
-            let frame = try number(key, "t", default: 0, in: -LottieAnimation.maxFrame...LottieAnimation.maxFrame)
+            let frame = single ? 0 : try number(key, "t", default: 0, in: -LottieAnimation.maxFrame...LottieAnimation.maxFrame)
             documents.append((frame, TextLayout(document, glyphs: source, grouping: grouping, animators: animators)))
         }
         documents.sort { $0.frame < $1.frame }
