@@ -100,6 +100,35 @@ struct ScriptOutputTests {
         #expect(numbers(last["contentOffset"]) == [0, 0])
     }
 
+    @Test("On a phone model the trace's first line gives the phone, and every line the bar's height")
+    func traceOfAPhone() throws {
+        // The 16 Pro with a large title (drawn at 1× to keep the test short): 402 × 874 pt, 120 Hz, safe area 62
+        // (status bar) + 44 (bar) at the top, 34 at the bottom; the list's own safe area holds the 52 pt band, so
+        // the adjusted inset's top is 52 and its bottom the footer's 44 plus 34.
+        let dir = temporaryDirectory("trace-phone")
+        let script = GestureScript(steps: [.down(Point(200, 300)), .move(to: Point(200, 420), duration: 0.5, easing: .linear)])
+        let run = try ScriptRun(script: script, outputs: ScriptRunOutputs(tracePath: dir + "/t.jsonl"),
+                                phone: Phone(model: .iPhone16Pro, bar: .large, scale: 1))
+        try run.run()
+        let lines = try readLines(dir + "/t.jsonl")
+        let first = try fields(lines[0])
+        #expect(first["device"] == .string("iphone-16-pro"))
+        #expect(numbers(first["screen"]) == [402, 874] && first["scale"] == .number(1) && first["fps"] == .number(120))
+        #expect(numbers(first["safeArea"]) == [62, 0, 34, 0])
+        #expect(numbers(first["adjustedContentInset"]) == [52, 0, 78, 0])
+        // Frames at 1/120 s; the band stretches with the pull past the header's inset, so the bar grows.
+        var heights: [Double] = []
+        for (index, line) in lines.enumerated() {
+            let f = try fields(line)
+            guard case .number(let time) = f["time"], case .number(let bar) = f["barHeight"] else {
+                Issue.record("no time or barHeight in \(line)"); continue
+            }
+            #expect(abs(time - Double(index) / 120) < 1e-6)
+            heights.append(bar)
+        }
+        #expect(heights.first == 96 && (heights.max() ?? 0) > 96, "\(heights.prefix(5))…\(heights.suffix(3))")
+    }
+
     @Test("Two runs of a script give the same trace, byte for byte, and the same pixels",
           .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
     func deterministic() throws {
