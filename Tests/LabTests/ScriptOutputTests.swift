@@ -74,11 +74,15 @@ struct ScriptOutputTests {
         let lines = try readLines(dir + "/t.jsonl")
         #expect(lines.count == 187)
         #expect(lines[0] == #"{"frame":0,"time":0.000000,"viewport":[375.000,603.000],"contentSize":[375.000,4320.000],"#
-            + #""contentOffset":[0.000,0.000],"contentInset":[0.000,0.000,44.000,0.000],"velocity":[0.000,0.000],"#
+            + #""device":"default","screen":[375.000,667.000],"scale":2,"fps":60,"safeArea":[20.000,0.000,0.000,0.000],"#
+            + #""adjustedContentInset":[0.000,0.000,44.000,0.000],"#
+            + #""contentOffset":[0.000,0.000],"contentInset":[0.000,0.000,44.000,0.000],"barHeight":44.000,"#
+            + #""velocity":[0.000,0.000],"#
             + #""tracking":true,"dragging":false,"decelerating":false,"motion":"none","finger":[187.500,150.000],"#
             + #""state":"idle","footer":"idle"}"#)
-        // The sizes are given once, on the first line.
-        #expect(lines.dropFirst().allSatisfy { !$0.contains("viewport") && !$0.contains("contentSize") })
+        // The sizes and the phone are given once, on the first line.
+        #expect(lines.dropFirst().allSatisfy { !$0.contains("viewport") && !$0.contains("contentSize")
+            && !$0.contains("device") })
         for (index, line) in lines.enumerated() {
             let f = try fields(line)
             #expect(f["frame"] == .number(Double(index)))
