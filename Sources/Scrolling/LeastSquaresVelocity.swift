@@ -37,15 +37,14 @@ struct LeastSquaresVelocity: Sendable {
 
     /// The velocity in points per second (per axis), or zero without a fit.
     var velocity: Point {
-        Point(fit(\.xs), fit(\.ys))
+        Point(fit(xs), fit(ys))
     }
 
     private func slot(_ i: Int) -> Int { (head + i) % Self.capacity }
 
     /// The slope at the newest sample of the least-squares polynomial through the samples of one axis.
-    private func fit(_ axis: KeyPath<LeastSquaresVelocity, [Double]>) -> Double {
+    private func fit(_ positions: [Double]) -> Double {
         guard count >= 2 else { return 0 }
-        let positions = self[keyPath: axis]
         let newest = times[slot(count - 1)]
         var sx = 0.0, sy = 0.0, sxx = 0.0, sxy = 0.0, sxxx = 0.0, sxxy = 0.0, sxxxx = 0.0
         for i in 0..<count {

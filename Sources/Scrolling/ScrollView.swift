@@ -128,12 +128,12 @@ public final class ScrollView {
     public var platform = Platform.ios {
         didSet {
             panTracker.platform = platform
-            edges = (EdgeEffectModel(kind: edgeEffectKind), EdgeEffectModel(kind: edgeEffectKind))
+            resetEdges()
         }
     }
     /// On Android: the stretch (Android 12 and later, the default) or the glow of earlier versions.
     public var edgeEffectKind = EdgeEffectKind.stretch {
-        didSet { edges = (EdgeEffectModel(kind: edgeEffectKind), EdgeEffectModel(kind: edgeEffectKind)) }
+        didSet { resetEdges() }
     }
 
     /// The finger's samples, translation and release velocity.
@@ -716,6 +716,10 @@ extension ScrollView {
         } else {
             edges.bottom.absorb(pixelVelocity: speed, at: time, factor: factor)
         }
+    }
+
+    fileprivate func resetEdges() {
+        edges = (EdgeEffectModel(kind: edgeEffectKind), EdgeEffectModel(kind: edgeEffectKind))
     }
 
     fileprivate func releaseEdges(at time: Double) {
