@@ -112,6 +112,10 @@ struct AndroidFlingTests {
                     #expect(t >= expected.duration - 0.001 && t < expected.duration + frame, "v \(v) at \(density)")
                     // Monotonic all the way, never past its end.
                     #expect(abs(fling.sample(at: expected.duration / 2).position) < abs(end))
+                    // OverScroller drops the fraction of a pixel per second.
+                    let faster = AndroidFling(friction: 0.015, density: density)
+                        .simulation(start: 0, velocity: sign * (whole + 0.9) / density, limit: -1e9...1e9)
+                    #expect(faster.final == fling.final && faster.duration == fling.duration)
                 }
             }
         }
@@ -133,6 +137,8 @@ struct AndroidFlingTests {
                 let release = swipe(view, from: Point(100, 500), step: Point(0, -v * 0.008), moves: 30,
                                     interval: 0.008) { _ in start = view.contentOffset.y }
                 #expect(abs(view.panTracker.velocity.y + v) < 1e-6)
+                // The fling starts where the finger left the list, without a step.
+                #expect(view.contentOffset.y == start && view.isDecelerating)
                 let expected = closedForm(velocity: v, density: density)
                 let rest = settle(view, from: release)
                 #expect(abs(view.contentOffset.y - start - expected.distance) <= 0.5, "v \(v) at \(density)")
