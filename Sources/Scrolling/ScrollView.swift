@@ -371,12 +371,18 @@ public final class ScrollView {
     public func touchCancelled(time: Double) {
         guard isTracking else { return }
         advanceTime(to: time)
+        finishTouch(releasing: .zero)
+    }
+
+    /// The finger is off (lifted on Android, or cancelled): the touch's state clears, Android's edge effects recede
+    /// and the content is released with `velocity`.
+    private func finishTouch(releasing velocity: Point) {
         isTracking = false
         isDragging = false
         topPullTravel = 0
         flywheel = nil
         releaseEdges(at: currentTime)
-        release(velocity: .zero, at: currentTime)
+        release(velocity: velocity, at: currentTime)
         caughtPastHeldTop = false
     }
 
@@ -683,13 +689,7 @@ extension ScrollView {
            velocity.y != 0, (velocity.y > 0) == (old.velocity > 0) {
             velocity.y += old.velocity
         }
-        flywheel = nil
-        isTracking = false
-        isDragging = false
-        topPullTravel = 0
-        releaseEdges(at: currentTime)
-        release(velocity: velocity, at: currentTime)
-        caughtPastHeldTop = false
+        finishTouch(releasing: velocity)
     }
 
     /// The motion after a release on Android: OverScroller's spring back from outside the edges (content placed
