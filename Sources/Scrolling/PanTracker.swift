@@ -5,6 +5,8 @@ import Geometry
 /// The release velocity is iOS's: a weighted mean of the last three sample-pair velocities,
 /// v = 0.6·v₋₂ + 0.35·v₋₁ + 0.05·v₀ (v₀ the newest pair), over samples no older than 100 ms, capped at 8000 pt/s
 /// (docs/reference.md §2). Only the last four samples matter, so the tracker keeps four and never allocates.
+/// On Android the release velocity is VelocityTracker's least-squares fit instead (`LeastSquaresVelocity`,
+/// docs/reference.md §5), each axis capped at the physics' maximum fling velocity.
 public struct PanTracker: Sendable {
 
     /// Where the finger went down.
@@ -22,6 +24,12 @@ public struct PanTracker: Sendable {
     var clockRate = 1.0
     /// The window, weights and cap of the release velocity (docs/reference.md §2 by default).
     public var physics = PhysicsStyle()
+    /// Whose release velocity: iOS's weighted pairs or Android's least squares.
+    public var platform = Platform.ios {
+        didSet { if platform != oldValue { leastSquares = platform == .android ? LeastSquaresVelocity() : nil } }
+    }
+    /// Android's samples, only kept on Android.
+    private var leastSquares: LeastSquaresVelocity?
 
     public init() {}
 
@@ -30,6 +38,7 @@ public struct PanTracker: Sendable {
         startLocation = location
         self.location = location
         count = 0
+        leastSquares?.removeAll()
         add(location, time: time)
     }
 
@@ -37,6 +46,10 @@ public struct PanTracker: Sendable {
     /// the past is ignored, so velocities never divide by a zero or negative interval.
     public mutating func add(_ location: Point, time: Double) {
         guard time.isFinite, location.isFinite else { return }
+        if leastSquares != nil, count == 0 || time >= sample(count - 1).time {
+            let fingerTime = time / fingerRate, horizon = physics.androidVelocityHorizon
+            leastSquares?.add(location, time: fingerTime, horizon: horizon)
+        }
         if count > 0 {
             let last = sample(count - 1)
             if time < last.time { return }
@@ -62,10 +75,14 @@ public struct PanTracker: Sendable {
     /// The release velocity in points per second, capped at `physics.maxVelocity` (its direction kept); zero when fewer
     /// than two samples lie within `physics.velocityWindow` of the newest.
     public var velocity: Point {
+        if let leastSquares {
+            let v = leastSquares.velocity, cap = physics.androidMaxFlingVelocity
+            return Point(Swift.min(Swift.max(v.x, -cap), cap), Swift.min(Swift.max(v.y, -cap), cap))
+        }
         guard count >= 2 else { return .zero }
         let newestTime = sample(count - 1).time
         var first = count - 1
-        let rate = clockRate > 0 && clockRate.isFinite ? clockRate : 1
+        let rate = fingerRate
         while first > 0 && (newestTime - sample(first - 1).time) / rate <= physics.velocityWindow { first -= 1 }
         let pairs = count - 1 - first
         guard pairs > 0 else { return .zero }
@@ -90,6 +107,17 @@ public struct PanTracker: Sendable {
         guard speed.isFinite else { return .zero }
         return speed > physics.maxVelocity ? v * (physics.maxVelocity / speed) : v
     }
+
+    /// The velocity the finger leaves with when it lifts at `time` without moving since its last sample: on Android
+    /// none once it has rested more than 40 ms (`ASSUME_POINTER_STOPPED_TIME`), else `velocity`.
+    public func releaseVelocity(at time: Double) -> Point {
+        if let last = leastSquares?.lastTime, time / fingerRate - last > LeastSquaresVelocity.assumeStoppedTime {
+            return .zero
+        }
+        return velocity
+    }
+
+    private var fingerRate: Double { clockRate > 0 && clockRate.isFinite ? clockRate : 1 }
 
     private func sample(_ i: Int) -> (time: Double, location: Point) {
         switch i {

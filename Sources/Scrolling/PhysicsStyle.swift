@@ -1,9 +1,11 @@
 import Motion
 import Styles
 
-/// The scroll physics as one value: decay, rubber band, bounce, release velocity and the view's own timings.
+/// The scroll physics as one value: decay, rubber band, bounce, release velocity and the view's own timings, and
+/// the tunable figures of Android's (fling friction, touch slop, fling velocities, the velocity's horizon, the
+/// stretch's spring), which a scroll view uses when its platform is Android.
 ///
-/// The defaults are docs/reference.md §2's, held here and nowhere else (the deceleration rates are UIKit's named
+/// The defaults are docs/reference.md §2's (§5's for Android), held here and nowhere else (the deceleration rates are UIKit's named
 /// `DecelerationRate`s); the scroll view, the pan tracker and the rubber band read them from the style they are given,
 /// and a style file's "physics" section overrides any of them.
 public struct PhysicsStyle: StyleValue {
@@ -33,6 +35,22 @@ public struct PhysicsStyle: StyleValue {
     /// A wheel gesture ends, and an overscroll it made snaps back, this long after its last event. Not from
     /// docs/reference.md: a pause between notches longer than a frame or two means the hand has left the wheel.
     var wheelEndDelay = 0.1
+
+    // Android (docs/reference.md §5); lengths in dp, which are the scroll view's points.
+    /// `ViewConfiguration.getScrollFriction()`: the fling's friction in OverScroller's spline.
+    var androidScrollFriction = 0.015
+    /// `TOUCH_SLOP`: how far the finger moves before the list follows it, dp.
+    var androidTouchSlop = 8.0
+    /// `MINIMUM_FLING_VELOCITY` and `MAXIMUM_FLING_VELOCITY`, dp/s.
+    var androidMinFlingVelocity = 50.0
+    var androidMaxFlingVelocity = 8000.0
+    /// VelocityTracker's horizon: samples older than this before the newest are forgotten, 100 ms.
+    var androidVelocityHorizon = 0.1
+    /// EdgeEffect's stretch spring: `NATURAL_FREQUENCY` (rad/s) and `DAMPING_RATIO`.
+    var androidStretchFrequency = 24.657
+    var androidStretchDampingRatio = 0.98
+    /// `ON_ABSORB_VELOCITY_ADJUSTMENT`: a fling meeting the edge starts the stretch at its velocity times this.
+    var androidAbsorbVelocityFactor = 13.0
 
     public init() {}
 
@@ -78,6 +96,22 @@ public struct PhysicsStyle: StyleValue {
                     "how long setContentOffset(_:animated: true) takes"),
             .number("wheelEndDelay", \.wheelEndDelay, "s", 0.01...2,
                     "a wheel gesture ends, and its overscroll snaps back, this long after its last event"),
+            .number("androidScrollFriction", \.androidScrollFriction, "", 0.001...1,
+                    "Android: the fling's friction in OverScroller's spline (ViewConfiguration.getScrollFriction)"),
+            .number("androidTouchSlop", \.androidTouchSlop, "dp", 0...100,
+                    "Android: how far the finger moves before the list follows it"),
+            .number("androidMinFlingVelocity", \.androidMinFlingVelocity, "dp/s", 0...100_000,
+                    "Android: a release slower than this does not fling"),
+            .number("androidMaxFlingVelocity", \.androidMaxFlingVelocity, "dp/s", 1...100_000,
+                    "Android: the fastest release velocity, on each axis"),
+            .number("androidVelocityHorizon", \.androidVelocityHorizon, "s", 0.001...1,
+                    "Android: samples older than this before the newest do not count towards the release velocity"),
+            .number("androidStretchFrequency", \.androidStretchFrequency, "rad/s", 0.1...1000,
+                    "Android: natural frequency of the spring the stretch returns with"),
+            .number("androidStretchDampingRatio", \.androidStretchDampingRatio, "", 0.01...0.999,
+                    "Android: damping ratio of the stretch's spring (under 1)"),
+            .number("androidAbsorbVelocityFactor", \.androidAbsorbVelocityFactor, "", 0...100,
+                    "Android: a fling meeting the edge starts the stretch at its velocity times this"),
         ]
     }
 }

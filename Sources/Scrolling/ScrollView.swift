@@ -24,6 +24,11 @@ public struct ScrollObservation: Hashable, Sendable {
 /// release past an edge snaps back on the same spring (docs/reference.md §2). Every motion is a closed form of the time
 /// since it started, so `step(to:)` at any time is exact and a run on a simulated clock is deterministic.
 ///
+/// With `platform` Android the view scrolls as Android's do instead (docs/reference.md §5): a drag starts past the touch
+/// slop, the release velocity is VelocityTracker's least-squares fit, a fling follows OverScroller's spline and adds
+/// the velocity of a fling it interrupts in the same direction (the flywheel), and the content never passes an edge:
+/// the pull past it, or a fling into it, goes to the edge effect (`edgeEffect(_:)`), the stretch or the glow.
+///
 /// Times are seconds on the caller's clock. Animations started from code (`setContentOffset(_:animated:)`,
 /// `setContentInset(_:duration:timing:completion:)`) start at the latest time the view has been given, by a touch,
 /// a wheel event or `step(to:)`.
@@ -116,8 +121,20 @@ public final class ScrollView {
         get { panTracker.clockRate }
         set { panTracker.clockRate = newValue }
     }
-    /// Pixels per point of the screen: the bounce stops within half a pixel, 0.5/scale pt (docs/reference.md §2).
-    var displayScale = 2.0
+    /// Pixels per point of the screen: the bounce stops within half a pixel, 0.5/scale pt (docs/reference.md §2). On
+    /// Android it is the density, pixels per dp, which OverScroller's and EdgeEffect's pixel figures are read in.
+    public var displayScale = 2.0
+    /// Whose scrolling this is: iOS's (the default) or Android's. A change applies from the next touch.
+    public var platform = Platform.ios {
+        didSet {
+            panTracker.platform = platform
+            resetEdges()
+        }
+    }
+    /// On Android: the stretch (Android 12 and later, the default) or the glow of earlier versions.
+    public var edgeEffectKind = EdgeEffectKind.stretch {
+        didSet { resetEdges() }
+    }
 
     /// The finger's samples, translation and release velocity.
     public private(set) var panTracker = PanTracker()
@@ -133,6 +150,13 @@ public final class ScrollView {
     private var wheelEndTime: Double?
     private var insetAnimation: (start: Double, duration: Double, from: EdgeInsets, to: EdgeInsets,
                                  timing: TimingFunction, completion: (() -> Void)?)?
+    /// Android: the edge effects at the top and the bottom of the vertical axis.
+    private var edges = (top: EdgeEffectModel(), bottom: EdgeEffectModel())
+    /// Android: where the finger was at the last move (shifted by the touch slop when the drag started).
+    private var lastFinger = Point.zero
+    /// Android: the fling a finger caught, kept while the flywheel may still add its velocity, and the time of the
+    /// next check of the finger's velocity.
+    private var flywheel: (motion: AxisMotion, nextCheck: Double)?
     private var observers: [(id: Int, handler: (ScrollView, ScrollViewChange) -> Void)] = []
     private var nextObserverID = 0
 
@@ -168,6 +192,13 @@ public final class ScrollView {
     /// True while something moves the content or the inset without a finger: the window must keep drawing.
     public var isAnimating: Bool {
         !motion.horizontal.isIdle || !motion.vertical.isIdle || insetAnimation != nil || wheelEndTime != nil
+            || !edges.top.isFinished || !edges.bottom.isFinished
+    }
+
+    /// Android's edge effect at `edge` of the vertical axis: how far it is pulled, the stretch to draw (a scale of the
+    /// content from that edge) or the glow's opacity and height; nothing on iOS.
+    public func edgeEffect(_ edge: ScrollEdge) -> EdgeEffectState {
+        (edge == .top ? edges.top : edges.bottom).snapshot()
     }
 
     /// The content's velocity in points per second: the finger's (against it, as the content moves) while
@@ -284,10 +315,13 @@ public final class ScrollView {
     /// A finger touches the view at `location` (viewport coordinates) at `time`; it catches moving content where it is.
     public func touchBegan(at location: Point, time: Double) {
         advanceTime(to: time)
+        let interrupted = motion.vertical
         settleMotion(at: currentTime)
         wheelEndTime = nil
+        let caught = platform == .android ? androidCatch(interrupted, at: location) : false
         panTracker.begin(at: location, time: time)
         isTracking = true
+        if caught { isDragging = true }
         caughtPastHeldTop = holdsContentAtTop && canScroll(.vertical) && contentOffset.y < minOffset(.vertical)
         rebaseDrag()
     }
@@ -297,6 +331,7 @@ public final class ScrollView {
         guard isTracking else { return }
         advanceTime(to: time)
         panTracker.add(location, time: time)
+        if platform == .android { return androidDrag(to: location) }
         let travel = location - dragAnchor.finger
         if travel != .zero && !isDragging { isDragging = true }
         var offset = contentOffset
@@ -312,6 +347,7 @@ public final class ScrollView {
     /// The finger lifts at `location`: a fling decelerates, an overscroll snaps back.
     public func touchEnded(at location: Point, time: Double) {
         guard isTracking else { return }
+        if platform == .android { return androidTouchEnded(at: location, time: time) }
         touchMoved(to: location, time: time)
         let fingerVelocity = panTracker.velocity
         let isFling = isDragging && fingerVelocity.length >= physics.minFlingVelocity
@@ -335,10 +371,18 @@ public final class ScrollView {
     public func touchCancelled(time: Double) {
         guard isTracking else { return }
         advanceTime(to: time)
+        finishTouch(releasing: .zero)
+    }
+
+    /// The finger is off (lifted on Android, or cancelled): the touch's state clears, Android's edge effects recede
+    /// and the content is released with `velocity`.
+    private func finishTouch(releasing velocity: Point) {
         isTracking = false
         isDragging = false
         topPullTravel = 0
-        release(velocity: .zero, at: currentTime)
+        flywheel = nil
+        releaseEdges(at: currentTime)
+        release(velocity: velocity, at: currentTime)
         caughtPastHeldTop = false
     }
 
@@ -380,6 +424,7 @@ public final class ScrollView {
             release(velocity: .zero, at: end)
         }
         sampleMotion(at: now)
+        if platform == .android { advanceEdges(to: now) }
     }
 
     // MARK: Physics
@@ -398,6 +443,8 @@ public final class ScrollView {
     /// the view does not bounce there).
     private func banded(_ u: Double, _ axis: Axis) -> Double {
         let lo = minOffset(axis), hi = maxOffset(axis), d = boundsSize[axis], c = physics.rubberBandCoefficient
+        // Android's content stops at its edges (the edge effect shows the pull instead).
+        if platform == .android { return Swift.min(Swift.max(u, lo), hi) }
         if u < lo { return bouncesAtStart(axis) ? lo + RubberBand.offset(forTravel: u - lo, dimension: d, coefficient: c) : lo }
         if u > hi { return bounces ? hi + RubberBand.offset(forTravel: u - hi, dimension: d, coefficient: c) : hi }
         return u
@@ -440,7 +487,10 @@ public final class ScrollView {
         }
         if let s = motion.vertical.sample(at: time) {
             offset.y = s.position
-            if s.done { motion.vertical = .idle } else { moving = true }
+            if s.done {
+                if platform == .android { absorbFling(motion.vertical) }
+                motion.vertical = .idle
+            } else { moving = true }
         }
         contentOffset = offset
         if !moving { isDecelerating = false }
@@ -486,6 +536,7 @@ public final class ScrollView {
     }
 
     private func releaseSimulation(_ axis: Axis, position: Double, velocity: Double) -> (any AxisSimulation)? {
+        if platform == .android { return androidReleaseSimulation(axis, position: position, velocity: velocity) }
         let lo = minOffset(axis), hi = maxOffset(axis)
         let epsilon = physics.bounceRestPixels / Swift.max(displayScale, 1)
         let bounce = physics.bounceSpring
@@ -511,5 +562,173 @@ public final class ScrollView {
         let momentum = MomentumSimulation(decay: decay, stopTime: .infinity, limit: nil)
         let back = SpringBackSimulation(spring: spring, settle: spring.settlingTime(epsilon: epsilon))
         return HandOffSimulation(first: momentum, time: crossing, second: back)
+    }
+}
+
+// MARK: Android
+
+extension ScrollView {
+    /// How often, while a finger holds a caught fling, its velocity is checked to keep the flywheel: 40 ms
+    /// (AbsListView's `FLYWHEEL_TIMEOUT`, docs/reference.md §5).
+    static let flywheelCheckInterval = 0.040
+
+    /// The view's height in the phone's pixels, which EdgeEffect measures in.
+    private var pixelHeight: Double { boundsSize.height * displayScale }
+    /// The glow's full height, in pixels.
+    private var glowHeight: Double {
+        EdgeEffectModel.glowBoundsHeight(width: boundsSize.width * displayScale, height: pixelHeight)
+    }
+    private var stretchSpring: (frequency: Double, damping: Double) {
+        (physics.androidStretchFrequency, physics.androidStretchDampingRatio)
+    }
+
+    /// A finger goes down: it catches a showing stretch and a running fling (the flywheel's candidate); either
+    /// makes the touch a drag at once, with no slop, as Android's ScrollView does. Returns whether it caught one.
+    private func androidCatch(_ interrupted: AxisMotion, at location: Point) -> Bool {
+        lastFinger = location
+        let showing = !edges.top.isFinished || !edges.bottom.isFinished
+        edges.top.catchStretch(at: currentTime, glowHeight: glowHeight)
+        edges.bottom.catchStretch(at: currentTime, glowHeight: glowHeight)
+        let flinging = interrupted.simulation is SplineFlingSimulation
+            && interrupted.sample(at: currentTime)?.done == false
+        flywheel = nil
+        if flinging { flywheel = (interrupted, currentTime + Self.flywheelCheckInterval) }
+        return showing || flinging
+    }
+
+    /// The finger moves: once past the touch slop the content follows it, never past an edge; a pull past an edge
+    /// goes to its edge effect (or to `topPullTravel` at a held top), and a push back takes from them first.
+    private func androidDrag(to location: Point) {
+        checkFlywheel(until: currentTime)
+        if !isDragging {
+            let travel = location - panTracker.startLocation, slop = physics.androidTouchSlop
+            var started = false
+            for axis in Axis.allCases where canScroll(axis) && abs(travel[axis]) > slop {
+                lastFinger[axis] += travel[axis] > 0 ? slop : -slop
+                started = true
+            }
+            guard started else { return }
+            isDragging = true
+        }
+        let delta = lastFinger - location
+        lastFinger = location
+        var offset = contentOffset
+        for axis in Axis.allCases where canScroll(axis) {
+            offset[axis] = androidScroll(offset[axis], by: delta[axis], axis)
+        }
+        contentOffset = offset
+    }
+
+    /// `offset` moved by `delta` (positive scrolls towards the end) on `axis`, with the vertical edges' effects.
+    private func androidScroll(_ offset: Double, by delta: Double, _ axis: Axis) -> Double {
+        // Content already outside its edges (an inset on its way) moves freely back towards them.
+        let lo = Swift.min(minOffset(axis), offset), hi = Swift.max(maxOffset(axis), offset)
+        guard axis == .vertical else { return Swift.min(Swift.max(offset + delta, lo), hi) }
+        let height = boundsSize.height, time = currentTime
+        var d = delta
+        if d > 0 && holdsTop && topPullTravel > 0 {
+            let back = Swift.min(d, topPullTravel)
+            topPullTravel -= back
+            d -= back
+        }
+        if d > 0 && edges.top.distance > 0 {
+            d += height * edges.top.pull(-d / height, at: time, glowHeight: glowHeight)
+        } else if d < 0 && edges.bottom.distance > 0 {
+            d -= height * edges.bottom.pull(d / height, at: time, glowHeight: glowHeight)
+        }
+        let moved = offset + d
+        if moved < lo {
+            if holdsTop {
+                topPullTravel += lo - moved
+            } else if bounces {
+                _ = edges.top.pull((lo - moved) / height, at: time, glowHeight: glowHeight)
+            }
+            edges.bottom.release(at: time)
+            return lo
+        }
+        if moved > hi {
+            if bounces { _ = edges.bottom.pull((moved - hi) / height, at: time, glowHeight: glowHeight) }
+            edges.top.release(at: time)
+            return hi
+        }
+        return moved
+    }
+
+    /// The flywheel's checks up to `time`: every 40 ms from the touch the finger must still move at the minimum
+    /// fling velocity in the caught fling's direction, or the flywheel is lost (AbsListView's `mCheckFlywheel`).
+    private func checkFlywheel(until time: Double) {
+        while let wheel = flywheel, wheel.nextCheck <= time {
+            let fingerDirection = -panTracker.velocity.y
+            guard let s = wheel.motion.sample(at: wheel.nextCheck), !s.done,
+                  abs(fingerDirection) >= physics.androidMinFlingVelocity,
+                  (fingerDirection > 0) == (s.velocity > 0) else {
+                flywheel = nil
+                return
+            }
+            flywheel = (wheel.motion, wheel.nextCheck + Self.flywheelCheckInterval)
+        }
+    }
+
+    /// The finger lifts: a release faster than the minimum fling velocity flings (adding the caught fling's
+    /// velocity when the flywheel still holds and the directions agree, OverScroller's rule); the edge effects recede.
+    private func androidTouchEnded(at location: Point, time: Double) {
+        if location != panTracker.location {
+            touchMoved(to: location, time: time)
+        } else {
+            advanceTime(to: time)
+        }
+        checkFlywheel(until: currentTime)
+        let finger = panTracker.releaseVelocity(at: time)
+        var velocity = Point.zero
+        for axis in Axis.allCases where isDragging && canScroll(axis) {
+            let v = -finger[axis], position = contentOffset[axis]
+            let canFling = (position > minOffset(axis) || v > 0) && (position < maxOffset(axis) || v < 0)
+            if abs(v) > physics.androidMinFlingVelocity && canFling { velocity[axis] = v }
+        }
+        if let wheel = flywheel, let old = wheel.motion.sample(at: currentTime), !old.done,
+           velocity.y != 0, (velocity.y > 0) == (old.velocity > 0) {
+            velocity.y += old.velocity
+        }
+        finishTouch(releasing: velocity)
+    }
+
+    /// The motion after a release on Android: OverScroller's spring back from outside the edges (content placed
+    /// there by code), else its spline fling, stopped at an edge it would pass.
+    fileprivate func androidReleaseSimulation(_ axis: Axis, position: Double, velocity: Double) -> (any AxisSimulation)? {
+        let lo = minOffset(axis), hi = maxOffset(axis)
+        if position < lo || position > hi {
+            guard bounces else { return nil }
+            return CubicSpringBackSimulation(from: position, to: position < lo ? lo : hi, density: displayScale)
+        }
+        guard velocity != 0 else { return nil }
+        let fling = AndroidFling(friction: physics.androidScrollFriction, density: displayScale)
+        return fling.simulation(start: position, velocity: velocity, limit: lo...hi)
+    }
+
+    /// A fling that ended at an edge gives its velocity there to that edge's effect (RecyclerView's `absorbGlows`).
+    fileprivate func absorbFling(_ finished: AxisMotion) {
+        guard let fling = finished.simulation as? SplineFlingSimulation, fling.reachesEdge, bounces else { return }
+        let time = finished.start + fling.duration
+        let speed = abs(fling.velocity(at: fling.duration)) * displayScale
+        let factor = physics.androidAbsorbVelocityFactor
+        if fling.final <= minOffset(.vertical) {
+            if !holdsTop { edges.top.absorb(pixelVelocity: speed, at: time, factor: factor) }
+        } else {
+            edges.bottom.absorb(pixelVelocity: speed, at: time, factor: factor)
+        }
+    }
+
+    fileprivate func resetEdges() {
+        edges = (EdgeEffectModel(kind: edgeEffectKind), EdgeEffectModel(kind: edgeEffectKind))
+    }
+
+    fileprivate func releaseEdges(at time: Double) {
+        edges.top.release(at: time)
+        edges.bottom.release(at: time)
+    }
+
+    fileprivate func advanceEdges(to time: Double) {
+        edges.top.advance(to: time, height: pixelHeight, glowHeight: glowHeight, spring: stretchSpring)
+        edges.bottom.advance(to: time, height: pixelHeight, glowHeight: glowHeight, spring: stretchSpring)
     }
 }
