@@ -47,6 +47,14 @@ public enum RefreshEffects {
         },
         Entry(name: "system", title: LocalizedText(english: "system header (UIRefreshControl)",
                                                    chinese: "系统头部（UIRefreshControl）")) { SystemEffect() },
+        Entry(name: "swipe-refresh", title: LocalizedText(english: "swipe-refresh header (Android SwipeRefreshLayout)",
+                                                          chinese: "下拉刷新头部（Android SwipeRefreshLayout）")) {
+            SwipeRefreshEffect()
+        },
+        Entry(name: "material3", title: LocalizedText(english: "Material 3 header (Compose pull to refresh)",
+                                                      chinese: "Material 3 头部（Compose 下拉刷新）")) {
+            Material3Effect()
+        },
     ]
 
     /// The registered effects, and how many registrations there have been.
