@@ -47,12 +47,9 @@ public enum RefreshEffects {
         },
         Entry(name: "system", title: LocalizedText(english: "system header (UIRefreshControl)",
                                                    chinese: "系统头部（UIRefreshControl）")) { SystemEffect() },
-        Entry(name: "swipe-refresh", title: LocalizedText(english: "swipe-refresh header (Android SwipeRefreshLayout)",
-                                                          chinese: "下拉刷新头部（Android SwipeRefreshLayout）")) {
-            SwipeRefreshEffect()
-        },
-        Entry(name: "material3", title: LocalizedText(english: "Material 3 header (Compose pull to refresh)",
-                                                      chinese: "Material 3 头部（Compose 下拉刷新）")) {
+        Entry(name: "swipe-refresh", title: LocalizedText(english: "swipe-refresh (Android)",
+                                                          chinese: "下拉刷新（Android）")) { SwipeRefreshEffect() },
+        Entry(name: "material3", title: LocalizedText(english: "Material 3 (Compose)", chinese: "Material 3（Compose）")) {
             Material3Effect()
         },
     ]
