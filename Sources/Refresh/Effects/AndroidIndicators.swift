@@ -120,20 +120,19 @@ final class FloatingDisc {
         disc.transform = scale == 1 ? .identity : AffineTransform(scaleX: scale, y: scale)
     }
 
-    /// A group turned about the disc's centre, holding an arc on a circle of `radius` (a whole turn clockwise from
-    /// 3 o'clock, so that stroke ends are fractions of a turn from there) and an arrowhead layer.
-    func addIndicator(radius: Double, lineWidth: Double, cap: LineCap) -> (group: Layer, arc: ShapeLayer, arrow: ShapeLayer) {
+    /// A group to turn about the disc's centre, holding an arc and an arrowhead layer; `shape` sizes it.
+    func addIndicator() -> (group: Layer, arc: ShapeLayer, arrow: ShapeLayer) {
         let group = Layer(), arc = ShapeLayer(), arrow = ShapeLayer()
         disc.addSublayer(group)
         group.addSublayer(arc)
         group.addSublayer(arrow)
         arc.fillColor = nil
         arrow.isHidden = true
-        shape(group: group, arc: arc, arrow: arrow, radius: radius, lineWidth: lineWidth, cap: cap)
         return (group, arc, arrow)
     }
 
-    /// Sizes a group made by `addIndicator` for the disc's present size.
+    /// Sizes a group made by `addIndicator` for the disc's present size: its arc on a circle of `radius`, a whole
+    /// turn clockwise from 3 o'clock, so that stroke ends are fractions of a turn from there.
     func shape(group: Layer, arc: ShapeLayer, arrow: ShapeLayer, radius: Double, lineWidth: Double, cap: LineCap) {
         let bounds = disc.bounds
         group.frame = bounds

@@ -83,10 +83,9 @@ final class Material3Effect: StyledEffect {
         self.style = style
         metrics = Material3Effect.metrics(for: style)
         floating = FloatingDisc(in: layer)
-        (arrowGroup, arc, arrow) = floating.addIndicator(radius: 1, lineWidth: 1, cap: .butt)
-        (spinnerGroup, spinnerArc, spinnerArrow) = floating.addIndicator(radius: 1, lineWidth: 1, cap: .round)
+        (arrowGroup, arc, arrow) = floating.addIndicator()
+        (spinnerGroup, spinnerArc, spinnerArrow) = floating.addIndicator()
         arrow.fillColor = nil
-        arrow.lineJoin = .miter
         layOut()
     }
 

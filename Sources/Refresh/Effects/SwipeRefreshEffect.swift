@@ -163,7 +163,7 @@ final class SwipeRefreshEffect: StyledEffect {
         metrics = SwipeRefreshEffect.metrics(for: style)
         circleTop = -style.circleDiameter
         floating = FloatingDisc(in: layer)
-        (spinner, arc, arrow) = floating.addIndicator(radius: 1, lineWidth: 1, cap: .square)
+        (spinner, arc, arrow) = floating.addIndicator()
         layOut()
     }
 
@@ -438,7 +438,7 @@ extension SwipeRefreshEffect {
                 .number("alphaDuration", \.alphaDuration, "s", 0...10, "how long the alpha takes to change"),
                 .number("cycleDuration", \.cycleDuration, "s", 0.05...60,
                         "one spinning cycle; a visible arc closes over half of one when refreshing starts"),
-                .color("discColor", \.discColor, dark: SwipeRefreshEffect.discColor, "the disc's colour"),
+                .color("discColor", \.discColor, "the disc's colour, in dark too (the library has no dark one)"),
                 .number("shadowOpacity", \.shadowOpacity, "", 0...1, "the disc's shadow opacity"),
                 .number("shadowRadius", \.shadowRadius, "pt", 0...50, "the shadow's blur"),
                 .size("shadowOffset", \.shadowOffset, "pt", -50...50, "the shadow's offset [x, y]"),
