@@ -34,7 +34,8 @@ final class Material3Effect: StyledEffect {
     static let dragMultiplier = 0.5
     /// `PullToRefreshDefaults.Elevation`, `ElevationTokens.Level2`, 3 dp, drawn as the disc shadow SwipeRefreshLayout
     /// uses for its 4 dp, scaled by 3/4 (chosen here).
-    static let shadowOpacity = 30.0 / 255, shadowRadius = 3.5 * 0.75, shadowOffset = Size(0, 1.75 * 0.75)
+    static let shadowOpacity = SwipeRefreshEffect.shadowOpacity, shadowRadius = SwipeRefreshEffect.shadowRadius * 0.75,
+               shadowOffset = Size(0, SwipeRefreshEffect.shadowOffset.height * 0.75)
     /// `Animatable.animateTo`'s default spring, damping ratio 1, `StiffnessMedium` 1500: the container's moves.
     static let positionStiffness = 1500.0
     /// The standard motion scheme's `DefaultEffects` spring, damping ratio 1, stiffness 1600: the alpha and the
