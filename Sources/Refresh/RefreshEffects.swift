@@ -47,6 +47,11 @@ public enum RefreshEffects {
         },
         Entry(name: "system", title: LocalizedText(english: "system header (UIRefreshControl)",
                                                    chinese: "系统头部（UIRefreshControl）")) { SystemEffect() },
+        Entry(name: "swipe-refresh", title: LocalizedText(english: "swipe-refresh (Android)",
+                                                          chinese: "下拉刷新（Android）")) { SwipeRefreshEffect() },
+        Entry(name: "material3", title: LocalizedText(english: "Material 3 (Compose)", chinese: "Material 3（Compose）")) {
+            Material3Effect()
+        },
     ]
 
     /// The registered effects, and how many registrations there have been.

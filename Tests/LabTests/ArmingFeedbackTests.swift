@@ -14,7 +14,7 @@ private func lift(_ simulation: Simulation, _ clock: SimulatedClock, settle fram
 @Suite("Arming feedback: a haptic and an announcement, once per arming")
 struct ArmingFeedbackTests {
     @Test("Every header: a pull past its trigger logs one haptic and one announcement, after the change that armed it; a short pull logs none; released, pulled again, one more pair",
-          arguments: ["sticky", "dots", "ring", "news", "classic", "gif", "lottie", "system"])
+          arguments: ["sticky", "dots", "ring", "news", "classic", "gif", "lottie", "system", "swipe-refresh", "material3"])
     func oncePerArming(_ name: String) throws {
         let (simulation, clock) = effectSimulation(showing: name)
         let log = try EventLog(simulation: simulation)

@@ -226,7 +226,7 @@ struct ScriptRunTests {
     @Test("Resources: every effect has a script, and every script in the folder loads")
     func resources() throws {
         let names = ResourceLocator.gestureScriptNames
-        for effect in ["sticky", "dots", "ring", "news", "classic", "gif", "system", "fling", "long"] {
+        for effect in ["sticky", "dots", "ring", "news", "classic", "gif", "system", "swipe-refresh", "material3", "fling", "long"] {
             #expect(names.contains(effect))
         }
         for name in names { _ = try resourceScript(name) }

@@ -19,7 +19,7 @@ let sourceResources: String = {
     @Test func theSchemaFilesMatchTheCode() {
         let update = getenv("REFRESHLAB_UPDATE_STYLES") != nil
         let catalog = StyleFiles.catalog
-        #expect(catalog.sections.map(\.name) == ["physics", "sticky", "dots", "ring", "news", "classic", "gif", "lottie", "system"])
+        #expect(catalog.sections.map(\.name) == ["physics", "sticky", "dots", "ring", "news", "classic", "gif", "lottie", "system", "swipe-refresh", "material3"])
         for section in catalog.sections {
             let path = sourceResources + "/" + StyleFiles.schemaResource(for: section.name)
             let expected = StyleFiles.schemaDocument(for: section)

@@ -57,10 +57,10 @@ final class TransitionProbe {
 
 @Suite("Refresh transitions: one rule for starting and ending")
 struct TransitionTests {
-    static let effects = ["sticky", "dots", "ring", "news", "classic", "system"]
+    static let effects = ["sticky", "dots", "ring", "news", "classic", "system", "swipe-refresh", "material3"]
 
     @Test("A release anywhere in the arming band brings the whole header into view, with no jump",
-          arguments: ["dots", "ring", "news", "classic"])
+          arguments: ["dots", "ring", "news", "classic", "swipe-refresh", "material3"])
     func releaseInTheArmingBand(_ name: String) {
         let trigger = TransitionProbe(effect: name).metrics.triggerDistance
         for pull in stride(from: trigger - 1.9, through: trigger + 3, by: 0.35) {
