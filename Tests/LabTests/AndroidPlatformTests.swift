@@ -146,15 +146,17 @@ import TestSupport
             return appearance == .light ? r < 80 : r > 180
         }
         #expect(title, "the app bar's title is not drawn")
-        let time = (Int(16 * 2.625)..<Int(60 * 2.625)).contains { x in
+        let time = (Int(16 * 2.625)..<Int(70 * 2.625)).contains { x in
             let r = (canvas[x, Int(12 * 2.625)] >> 16) & 0xFF
             return appearance == .light ? r < 80 : r > 180
         }
         #expect(time, "the status bar's time is not drawn at the left")
-        // The gesture handle, centred in the bottom 24 dp: dark on light, light on dark; nothing beside it.
-        let handle = red(w / 2, h - 12), beside = red(w / 2 + 60, h - 12)
-        #expect(appearance == .light ? handle < 100 : handle > 150, "handle \(handle)")
-        #expect(appearance == .light ? beside > 200 : beside < 60, "beside \(beside)")
+        // The gesture handle, 108 × 4 dp centred in the bottom 24 dp: dark on light, light on dark along its whole
+        // length (a row's text under it has gaps), and not 4 dp above its middle.
+        func isHandle(_ x: Double, _ y: Double) -> Bool { appearance == .light ? red(x, y) < 100 : red(x, y) > 150 }
+        let span = stride(from: w / 2 - 50, through: w / 2 + 50, by: 1 / 2.625)
+        #expect(span.allSatisfy { isHandle($0, h - 12) }, "the gesture handle is not drawn")
+        #expect(!span.allSatisfy { isHandle($0, h - 16) }, "the gesture handle is taller than 4 dp")
     }
 
     // MARK: What the trace and the events say

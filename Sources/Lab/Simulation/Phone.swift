@@ -62,7 +62,7 @@ public struct PhoneModel: Sendable, Equatable {
     /// The corner radius and the punch-hole's size and place are estimates.
     public static let pixel8 = PhoneModel(
         id: "pixel-8", name: "Pixel 8", screenSize: Size(1080 / 2.625, 2400 / 2.625), scale: 2.625,
-        refreshRate: 120, cornerRadius: 48, statusBarHeight: 24, bottomSafeArea: 24,
+        refreshRate: 120, cornerRadius: 40, statusBarHeight: 24, bottomSafeArea: 24,
         cutout: .punchHole(diameter: 14, centreY: 12), platform: .android)
 
     /// Every iPhone: iOS's models, in the order the device key (I) steps through them after the lab's own phone.

@@ -40,11 +40,12 @@ final class PhoneChrome {
     static let homeIndicatorOpacity = 0.8
 
     /// Android's status bar (docs/reference.md §5; sizes chosen here by eye from Pixel screenshots, estimates):
-    /// the time at 14 dp, 16 dp in from the left edge; Wi-Fi 15 × 11, signal 12 × 12, a battery standing 7 × 13,
-    /// with a 4 dp gap, 16 dp in from the right edge. The time reads 10:00, the simulated clock's start.
+    /// the time at 14 dp, 24 dp in from the left edge (clear of the screen's rounded corner); Wi-Fi 15 × 11,
+    /// signal 12 × 12, a battery standing 7 × 13, with a 4 dp gap, 24 dp in from the right edge. The time reads
+    /// 10:00, the simulated clock's start.
     static let androidTime = "10:00"
     static let androidTimeSize = 14.0
-    static let androidEdgeInset = 16.0
+    static let androidEdgeInset = 24.0
     static let androidWifiSize = Size(15, 11)
     static let androidSignalSize = Size(12, 12)
     static let androidBatterySize = Size(7, 13)
