@@ -45,7 +45,7 @@ public typealias ScriptError = FileError
 ///
 /// The top level may also name the header's `effect` (a run's `--effect` wins over it), set `autoEnd` (refreshes
 /// ending by themselves after 1.5 s; on when not given), and choose the phone's `device` (`iphone-se`,
-/// `iphone-16`, `iphone-16-pro`, `iphone-16-pro-max`) and navigation `bar` (`standard`, `large`, `translucent`,
+/// `iphone-16`, `iphone-16-pro`, `iphone-16-pro-max`, `pixel-8`) and navigation `bar` (`standard`, `large`, `translucent`,
 /// `none`); its `appearance`, `"light"` (when not given) or `"dark"`; its `platform`, `"ios"` (when not given) or
 /// `"android"` (whose default phone is the Pixel 8, `pixel-8`; a device named with a platform is one of its
 /// phones); `--platform`, `--device`, `--bar` and `--appearance` win over them. The simulated clock then ticks at

@@ -201,12 +201,12 @@ public final class Simulation {
     static let titleFontSize = 17.0
 
     static func makeNavigationBar(_ phone: Phone, title: TextLayer, hairline: Layer) -> Layer {
-        let height = phone.figures.statusBarHeight + phone.barHeight
+        let height = phone.figures.statusBarHeight + phone.barHeight, colors = barColors(phone)
         let bar = Layer(frame: Rect(x: 0, y: 0, width: phone.screenSize.width, height: height))
         // A translucent bar's backdrop is drawn under the layer (`renderTranslucentBar`).
-        bar.backgroundColor = phone.bar == .translucent ? .clear : barColors(phone).bar.light
+        bar.backgroundColor = phone.bar == .translucent ? .clear : colors.bar.light
         hairline.frame = Rect(x: 0, y: height - 0.5, width: phone.screenSize.width, height: 0.5)
-        hairline.backgroundColor = barColors(phone).hairline.light
+        hairline.backgroundColor = colors.hairline.light
         bar.addSublayer(hairline)
         if phone.platform == .android {
             // Material's top app bar: the title at the left, 16 dp in, centred in the bar's 64 dp.
@@ -221,7 +221,7 @@ public final class Simulation {
             title.fontSize = titleFontSize
             title.alignmentMode = .center
         }
-        title.foregroundColor = barColors(phone).title.light
+        title.foregroundColor = colors.title.light
         title.verticalAlignment = .center
         bar.addSublayer(title)
         return bar
