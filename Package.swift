@@ -72,7 +72,7 @@ let package = Package(
         .executableTarget(
             name: "refreshlab",
             dependencies: [
-                "UserFiles", "Geometry", "Colors", "Raster", "Motion", "Styles", "Lottie", "Scenes", "Recording", "Lab",
+                "UserFiles", "Geometry", "Colors", "Raster", "Motion", "Styles", "Scrolling", "Lottie", "Scenes", "Recording", "Lab",
                 "CSDL2",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ]

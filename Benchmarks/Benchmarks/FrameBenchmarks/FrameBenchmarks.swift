@@ -1,4 +1,5 @@
 import Benchmark
+import Colors
 import Geometry
 import Lab
 import Motion
@@ -74,6 +75,21 @@ let benchmarks: @Sendable () -> Void = {
         Benchmark("list frame, \(name) refreshing, iPhone 16 Pro Max, translucent bar (1320×2868)",
                   configuration: configuration) { benchmark in
             let bench = refreshing
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { bench.frame() }
+        }
+    }
+    // The Pixel 8 on Android (1080×2400 at 120 Hz), its chrome and Material's app bar in light and dark, scrolled
+    // by the finger with a trace written: the steady frame allocates nothing there either.
+    for appearance in [Appearance.light, .dark] {
+        let pixel = ListFrameBench(effect: Simulation.defaultEffectName, phone: Phone(model: .pixel8))
+        pixel.simulation.appearance = appearance
+        pixel.loop.trace = try? TraceWriter(path: "/dev/null")
+        pixel.startScrolling()
+        pixel.warm(frames: 2 * ListFrameBench.scrollPeriod)
+        Benchmark("list frame, scrolling, Pixel 8, \(appearance.rawValue), with a trace (1080×2400)",
+                  configuration: configuration) { benchmark in
+            let bench = pixel
             benchmark.startMeasurement()
             for _ in benchmark.scaledIterations { bench.frame() }
         }

@@ -19,8 +19,11 @@ public enum Command: Equatable, Sendable {
     case toggleNoMoreData
     /// Switches between English and Chinese: L.
     case toggleLanguage
-    /// Shows the next phone: the lab's own, then each model of `PhoneModel.all`: I.
+    /// Shows the platform's next phone: on iOS the lab's own, then each model of `PhoneModel.all`: I.
     case nextDevice
+    /// Switches the platform between iOS and Android (its default phone, the Pixel 8), keeping the list where it
+    /// is: Y.
+    case togglePlatform
     /// Shows the next navigation bar style (standard, large, translucent, none): B.
     case nextBarStyle
     /// Switches the phone between light and dark appearance: K (D is the debug overlay's).
@@ -94,7 +97,8 @@ public enum Command: Equatable, Sendable {
         KeyBinding(keys: "A", command: .toggleAutoEnd, help: "auto end after 1.5 s", chineseHelp: "1.5 秒后自动结束"),
         KeyBinding(keys: "N", command: .toggleNoMoreData, help: "footer: no more data", chineseHelp: "底部：没有更多数据"),
         KeyBinding(keys: "L", command: .toggleLanguage, help: "English / Chinese", chineseHelp: "英文 / 中文"),
-        KeyBinding(keys: "I", command: .nextDevice, help: "next iPhone", chineseHelp: "下一部 iPhone"),
+        KeyBinding(keys: "I", command: .nextDevice, help: "next phone (iOS: iPhones)", chineseHelp: "下一部手机（iOS：iPhone）"),
+        KeyBinding(keys: "Y", command: .togglePlatform, help: "iOS / Android (Pixel 8)", chineseHelp: "iOS / Android（Pixel 8）"),
         KeyBinding(keys: "B", command: .nextBarStyle, help: "navigation bar style", chineseHelp: "导航栏样式"),
         KeyBinding(keys: "K", command: .toggleAppearance, help: "light / dark appearance",
                    chineseHelp: "浅色 / 深色外观"),

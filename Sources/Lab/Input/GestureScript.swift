@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Scrolling
 import Colors
 import Geometry
 import Motion
@@ -45,9 +46,11 @@ public typealias ScriptError = FileError
 ///
 /// The top level may also name the header's `effect` (a run's `--effect` wins over it), set `autoEnd` (refreshes
 /// ending by themselves after 1.5 s; on when not given), and choose the phone's `device` (`iphone-se`,
-/// `iphone-16`, `iphone-16-pro`, `iphone-16-pro-max`) and navigation `bar` (`standard`, `large`, `translucent`,
-/// `none`); its `appearance`, `"light"` (when not given) or `"dark"`; `--device`, `--bar` and `--appearance` win
-/// over them. The simulated clock then ticks at the device's refresh rate.
+/// `iphone-16`, `iphone-16-pro`, `iphone-16-pro-max`, `pixel-8`) and navigation `bar` (`standard`, `large`, `translucent`,
+/// `none`); its `appearance`, `"light"` (when not given) or `"dark"`; its `platform`, `"ios"` (when not given) or
+/// `"android"` (whose default phone is the Pixel 8, `pixel-8`; a device named with a platform is one of its
+/// phones); `--platform`, `--device`, `--bar` and `--appearance` win over them. The simulated clock then ticks at
+/// the device's refresh rate.
 public struct GestureScript: Equatable, Sendable {
     public enum Easing: String, CaseIterable, Sendable {
         case linear, easeIn, easeOut, easeInEaseOut
@@ -92,6 +95,8 @@ public struct GestureScript: Equatable, Sendable {
     public var device: PhoneModel?
     public var bar: BarStyle?
     public var appearance: Appearance?
+    /// The platform the script asks for, if it names one (iOS when not given).
+    public var platform: Platform?
     public var steps: [Step]
 
     public init(name: String? = nil, effect: String? = nil, autoEnd: Bool? = nil, appearance: Appearance? = nil,
@@ -141,7 +146,7 @@ struct ScriptReader {
     /// Where each value starts, in document order (see `JSONReader.parseWithOffsets`).
     let offsets: [Int]
 
-    static let topFields = ["name", "effect", "autoEnd", "device", "bar", "appearance", "steps"]
+    static let topFields = ["name", "effect", "autoEnd", "platform", "device", "bar", "appearance", "steps"]
 
     /// The error for the value at pre-order position `node` (0 is the root).
     func error(at node: Int, _ reason: String) -> ScriptError {
@@ -157,6 +162,8 @@ struct ScriptReader {
         var script = GestureScript(steps: [])
         var node = 1
         var sawSteps = false
+        // The device is looked up once the platform, which may follow it, is known.
+        var device: (name: String, node: Int)?
         for field in fields {
             switch field.key {
             case "name":
@@ -168,9 +175,11 @@ struct ScriptReader {
                         + RefreshEffects.names.map { "\"\($0)\"" }.joined(separator: ", "))
                 }
                 script.effect = name
+            case "platform":
+                let name = try string(field.value, node, "\"platform\"")
+                do { script.platform = try Platform.named(name) } catch { throw self.error(at: node, error.description) }
             case "device":
-                let name = try string(field.value, node, "\"device\"")
-                do { script.device = try PhoneModel.named(name) } catch { throw self.error(at: node, error.description) }
+                device = (try string(field.value, node, "\"device\""), node)
             case "bar":
                 let name = try string(field.value, node, "\"bar\"")
                 do { script.bar = try BarStyle.named(name) } catch { throw self.error(at: node, error.description) }
@@ -195,6 +204,17 @@ struct ScriptReader {
             node += field.value.nodeCount
         }
         guard sawSteps else { throw error(at: 0, "the script has no \"steps\"; add \"steps\": [ … ]") }
+        if let (name, node) = device {
+            do throws(LabError) {
+                if let platform = script.platform {
+                    script.device = try PhoneModel.named(name, on: platform)
+                } else {
+                    script.device = try PhoneModel.named(anyPlatform: name)
+                }
+            } catch {
+                throw self.error(at: node, error.description)
+            }
+        }
         return script
     }
 
@@ -305,9 +325,10 @@ struct ScriptReader {
                     + Command.keyBindings.map { $0.keys }.joined(separator: " "))
             }
             // A run's frames keep one size: the phone is chosen once, at the top.
-            guard command != .nextDevice else {
-                throw error(at: valueNode, "\(label): the device key changes the frame's size, which a run keeps; "
-                    + "choose the phone with \"device\" at the top of the script")
+            guard command != .nextDevice && command != .togglePlatform else {
+                throw error(at: valueNode, "\(label): the \(command == .nextDevice ? "device" : "platform") key "
+                    + "changes the frame's size, which a run keeps; choose the phone with \"platform\" or "
+                    + "\"device\" at the top of the script")
             }
             return .key(name, command)
         case "beginRefresh":

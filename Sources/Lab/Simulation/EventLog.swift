@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Scrolling
 import Raster
 import Refresh
 import Styles
@@ -25,8 +26,12 @@ public struct StateChange: Equatable, Sendable {
     public var control: Control
     public var from: RefreshState
     public var to: RefreshState
+    /// The platform the phone ran at the time of the change.
+    public var platform: Platform
 
-    public init(frame: Int, time: Double, effect: String, control: Control, from: RefreshState, to: RefreshState) {
+    public init(frame: Int, time: Double, effect: String, control: Control, from: RefreshState, to: RefreshState,
+                platform: Platform = .ios) {
+        self.platform = platform
         self.frame = frame
         self.time = time
         self.effect = effect
@@ -39,8 +44,9 @@ public struct StateChange: Equatable, Sendable {
     /// `{"frame":31,"time":0.516667,"effect":"sticky","control":"header","from":"pulling","to":"armed"}`.
     ///
     /// States are named as `RefreshState.description` names them (`finishing(success)`, `finishing(3 new items)`).
+    /// On Android `"platform":"android"` follows the effect (`EventLog.linePrefix`).
     public var jsonLine: String {
-        var line = EventLog.linePrefix(frame: frame, time: time, effect: effect)
+        var line = EventLog.linePrefix(frame: frame, time: time, effect: effect, platform: platform)
         line += ",\"control\":\"" + control.rawValue + "\""
         line += ",\"from\":" + JSONLineBuffer.quoted(from.description)
         line += ",\"to\":" + JSONLineBuffer.quoted(to.description) + "}"
@@ -61,6 +67,8 @@ public struct FeedbackEvent: Equatable, Sendable {
     public var time: Double
     public var effect: String
     public var kind: Kind
+    /// The platform the phone ran at the time of the arming.
+    public var platform = Platform.ios
 
     /// The event as one line of JSON, without the newline:
     /// `{"frame":31,"time":0.516667,"effect":"system","haptic":"medium"}` or
@@ -70,7 +78,7 @@ public struct FeedbackEvent: Equatable, Sendable {
         case .haptic(let style): ("haptic", style)
         case .announcement(let text): ("announcement", text)
         }
-        return EventLog.linePrefix(frame: frame, time: time, effect: effect)
+        return EventLog.linePrefix(frame: frame, time: time, effect: effect, platform: platform)
             + ",\"" + key + "\":" + JSONLineBuffer.quoted(value) + "}"
     }
 }
@@ -142,16 +150,18 @@ public final class EventLog {
     /// The header's changes only, in order.
     public var headerChanges: [StateChange] { changes.filter { $0.control == .header } }
 
-    /// `{"frame":N,"time":T,"effect":"NAME"`: how every line starts, without its closing brace.
-    static func linePrefix(frame: Int, time: Double, effect: String) -> String {
+    /// `{"frame":N,"time":T,"effect":"NAME"`: how every line starts, without its closing brace; on Android,
+    /// `,"platform":"android"` after the effect (iOS's lines are as they always were).
+    static func linePrefix(frame: Int, time: Double, effect: String, platform: Platform) -> String {
         var digits = JSONLineBuffer(capacity: 32)
         digits.append(time, decimals: 6)
-        return "{\"frame\":" + String(frame) + ",\"time\":" + digits.string + ",\"effect\":" + JSONLineBuffer.quoted(effect)
+        let prefix = "{\"frame\":" + String(frame) + ",\"time\":" + digits.string + ",\"effect\":" + JSONLineBuffer.quoted(effect)
+        return platform == .ios ? prefix : prefix + ",\"platform\":" + JSONLineBuffer.quoted(platform.rawValue)
     }
 
     private func record(_ control: StateChange.Control, from old: RefreshState, to new: RefreshState) {
         let change = StateChange(frame: frame, time: simulation.clock.now - startTime, effect: simulation.effectName,
-                                 control: control, from: old, to: new)
+                                 control: control, from: old, to: new, platform: simulation.phone.platform)
         if changes.count == 2 * EventLog.retainedChanges {
             changes.removeFirst(EventLog.retainedChanges)
             droppedCount += EventLog.retainedChanges
@@ -166,7 +176,8 @@ public final class EventLog {
         if feedback.count >= 2 * EventLog.retainedChanges { feedback.removeFirst(EventLog.retainedChanges) }
         for kind in [FeedbackEvent.Kind.haptic(ArmingFeedback.haptic),
                      .announcement(ArmingFeedback.announcement(in: simulation.language))] {
-            let event = FeedbackEvent(frame: frame, time: time, effect: effect, kind: kind)
+            let event = FeedbackEvent(frame: frame, time: time, effect: effect, kind: kind,
+                                      platform: simulation.phone.platform)
             feedback.append(event)
             write(event.jsonLine)
         }

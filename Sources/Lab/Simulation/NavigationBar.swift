@@ -1,3 +1,4 @@
+import Scrolling
 import Colors
 import Geometry
 import Raster
@@ -49,14 +50,33 @@ extension Simulation {
         updateNavigationBar()
     }
 
+    /// Shows `platform`'s phone: the model it showed last in this session, else its default (iOS's lab phone, the
+    /// Pixel 8 on Android), under the same bar. The list stays scrolled as far from its top as it was; a pull, a
+    /// bounce or a fling under way stops there (the other platform's physics would not carry it on), and the
+    /// header returns to idle.
+    public func setPlatform(_ platform: Platform) {
+        guard platform != phone.platform else { return }
+        lastModels[phone.platform] = phone.model
+        cancelTouch()
+        let fromTop = Swift.max(0, scrollView.contentOffset.y + scrollView.adjustedContentInset.top)
+        if refreshControl.state != .idle { refreshControl.reset() }
+        scrollView.setContentOffset(scrollView.contentOffset)
+        setPhone(Phone(model: lastModels[platform] ?? platform.defaultModel, bar: phone.bar))
+        guard !scrollView.isAnimating else { return }
+        let top = -scrollView.adjustedContentInset.top
+        let bottom = scrollView.contentSize.height + scrollView.adjustedContentInset.bottom - scrollView.boundsSize.height
+        scrollView.setContentOffset(Point(scrollView.contentOffset.x, Swift.min(top + fromTop, Swift.max(top, bottom))))
+        updateNavigationBar()
+    }
+
     /// Gives the bar, its hairline and title, and the status bar's content the colours of the appearance shown: a
     /// translucent bar's layer stays clear over its backdrop, and the status bar's content is dark on a light
     /// appearance, light on a dark one.
     func colorBars() {
-        navigationBar.backgroundColor = phone.bar == .translucent ? .clear
-            : SystemColor.navigationBar.resolved(appearance)
-        navigationHairline.backgroundColor = SystemColor.navigationBarHairline.resolved(appearance)
-        navigationTitle.foregroundColor = SystemColor.navigationTitle.resolved(appearance)
+        let colors = Simulation.barColors(phone)
+        navigationBar.backgroundColor = phone.bar == .translucent ? .clear : colors.bar.resolved(appearance)
+        navigationHairline.backgroundColor = colors.hairline.resolved(appearance)
+        navigationTitle.foregroundColor = colors.title.resolved(appearance)
         chrome.style = appearance == .dark ? .lightContent : .darkContent
     }
 
@@ -88,7 +108,7 @@ extension Simulation {
             return
         }
         let band = Simulation.largeTitleBand(pull: pullPastTop, headerInset: refreshControl.metrics.refreshingInset)
-        navigationBarBottom = phone.figures.statusBarHeight + BarStyle.barHeight + band
+        navigationBarBottom = phone.figures.statusBarHeight + phone.barHeight + band
     }
 
     /// Draws the bar of the phone's style over the list: the standard layer tree; a large title's bar down to its
@@ -111,11 +131,12 @@ extension Simulation {
             // Opaque, as the standard bar is: its colour over the screen's background, which the list and the
             // header under the band do not show through.
             let bar = Rect(x: 0, y: 0, width: width, height: navigationBarBottom)
+            let colors = Simulation.barColors(phone)
             fillScreenRect(bar, color: Simulation.background.resolved(appearance))
-            fillScreenRect(bar, color: SystemColor.navigationBar.resolved(appearance))
+            fillScreenRect(bar, color: colors.bar.resolved(appearance))
             fillScreenRect(Rect(x: 0, y: navigationBarBottom - 0.5, width: width, height: 0.5),
-                           color: SystemColor.navigationBarHairline.resolved(appearance))
-            let bandTop = phone.figures.statusBarHeight + BarStyle.barHeight
+                           color: colors.hairline.resolved(appearance))
+            let bandTop = phone.figures.statusBarHeight + phone.barHeight
             let band = navigationBarBottom - bandTop
             guard let text = renderer.loadTextRenderer() else { return }
             if band < 1 {
@@ -127,7 +148,7 @@ extension Simulation {
             // The title rides on the band's bottom edge, clipped to the band as it collapses.
             let baseline = navigationBarBottom - BarStyle.largeTitleBand + Simulation.largeTitleBaseline
             let clip = Rect(x: 0, y: bandTop * s, width: width * s, height: band * s)
-            text.draw(line, at: Point(DemoList.margin, baseline), color: SystemColor.navigationTitle.resolved(appearance), scale: s, clip: clip,
+            text.draw(line, at: Point(DemoList.margin, baseline), color: colors.title.resolved(appearance), scale: s, clip: clip,
                       into: canvas)
         case .none:
             break

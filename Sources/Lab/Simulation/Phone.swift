@@ -1,3 +1,4 @@
+import Scrolling
 import Geometry
 import UserFiles
 
@@ -10,6 +11,9 @@ public struct PhoneModel: Sendable, Equatable {
         case homeButton
         /// The Dynamic Island: a black pill of this size, centred, this far below the screen's top edge.
         case dynamicIsland(size: Size, top: Double)
+        /// A camera's punch-hole: a black circle of this diameter, centred across the screen, its centre this far
+        /// below the screen's top edge.
+        case punchHole(diameter: Double, centreY: Double)
     }
 
     /// The name `--device` and a script's `"device"` take.
@@ -25,9 +29,12 @@ public struct PhoneModel: Sendable, Equatable {
     public let cornerRadius: Double
     /// The status bar's height: the top safe area in portrait.
     public let statusBarHeight: Double
-    /// The bottom safe area in portrait: the home indicator's strip (0 with a home button).
+    /// The bottom safe area in portrait: the home indicator's strip, or Android's gesture navigation bar (0 with a
+    /// home button).
     public let bottomSafeArea: Double
     public let cutout: Cutout
+    /// The system the phone runs.
+    public var platform = Platform.ios
 
     /// The safe area in portrait, `UIEdgeInsets` order.
     public var safeArea: EdgeInsets { EdgeInsets(top: statusBarHeight, bottom: bottomSafeArea) }
@@ -51,17 +58,42 @@ public struct PhoneModel: Sendable, Equatable {
         id: "iphone-16-pro-max", name: "iPhone 16 Pro Max", screenSize: Size(440, 956), scale: 3, refreshRate: 120,
         cornerRadius: 62, statusBarHeight: 62, bottomSafeArea: 34, cutout: island)
 
-    /// Every model, in the order the device key (I) steps through them.
-    public static let all = [iPhoneSE, iPhone16, iPhone16Pro, iPhone16ProMax]
+    /// The Pixel 8 (docs/reference.md §5): its 1080 × 2400 pixels at 2.625 pixels per dp (420 dpi), 120 Hz;
+    /// Android's 24 dp status bar over a centred punch-hole, the gesture navigation bar's 24 dp at the bottom.
+    /// The corner radius and the punch-hole's size and place are estimates.
+    public static let pixel8 = PhoneModel(
+        id: "pixel-8", name: "Pixel 8", screenSize: Size(1080 / 2.625, 2400 / 2.625), scale: 2.625,
+        refreshRate: 120, cornerRadius: 40, statusBarHeight: 24, bottomSafeArea: 24,
+        cutout: .punchHole(diameter: 14, centreY: 12), platform: .android)
 
-    /// The model `--device` or a script's `"device"` names.
+    /// Every iPhone: iOS's models, in the order the device key (I) steps through them after the lab's own phone.
+    public static let all = [iPhoneSE, iPhone16, iPhone16Pro, iPhone16ProMax]
+    /// Android's models, in the order the device key steps through them on Android.
+    public static let androidModels = [pixel8]
+    /// Every model of every platform: what `refreshlab devices` lists.
+    public static var catalog: [PhoneModel] { Platform.allCases.flatMap(\.models) }
+
+    /// The model of `platform` that `--device` or a script's `"device"` names.
     ///
-    /// - Throws: `LabError` naming the value and the choices.
-    public static func named(_ id: String) throws(LabError) -> PhoneModel {
-        guard let model = all.first(where: { $0.id == id }) else {
-            throw LabError("unknown device '\(id)'; choose one of " + all.map(\.id).joined(separator: ", "))
+    /// - Throws: `LabError` naming the value and the platform's choices (and the platform of another's phone).
+    public static func named(_ id: String, on platform: Platform = .ios) throws(LabError) -> PhoneModel {
+        let choices = platform.models.map(\.id).joined(separator: ", ")
+        if let model = platform.models.first(where: { $0.id == id }) { return model }
+        if let other = catalog.first(where: { $0.id == id }) {
+            throw LabError("device '\(id)' is an \(other.platform.rawValue) phone, not an \(platform.rawValue) one; "
+                + "choose the platform \(other.platform.rawValue), or one of " + choices)
         }
-        return model
+        throw LabError("unknown device '\(id)'; choose one of " + choices)
+    }
+
+    /// The model `id` names on whichever platform has it, when no platform is chosen: the model then chooses it.
+    ///
+    /// - Throws: `LabError` naming the value and every platform's choices.
+    public static func named(anyPlatform id: String) throws(LabError) -> PhoneModel {
+        if let model = catalog.first(where: { $0.id == id }) { return model }
+        throw LabError("unknown device '\(id)'; choose one of " + Platform.allCases.map { platform in
+            platform.models.map(\.id).joined(separator: ", ") + " (\(platform.rawValue))"
+        }.joined(separator: " or "))
     }
 }
 
@@ -79,6 +111,8 @@ public enum BarStyle: String, CaseIterable, Sendable {
 
     /// The bar's height without a large title's band, in points: UIKit's 44 (0 without a bar).
     static let barHeight = 44.0
+    /// Material 3's top app bar (small), in dp: `md.comp.top-app-bar.small.container.height` (docs/reference.md §5).
+    static let appBarHeight = 64.0
     /// A large title's band below the bar, in points: 96 − 44.
     static let largeTitleBand = 52.0
 
@@ -123,6 +157,12 @@ public struct Phone: Sendable, Equatable {
     public var deviceName: String { model?.id ?? "default" }
     /// Whether the system's status bar (time, signal, Wi-Fi, battery) and the home indicator are drawn.
     var drawsSystemChrome: Bool { model != nil }
+    /// The system the phone runs: its model's (the lab's own phone is iOS's).
+    public var platform: Platform { figures.platform }
+
+    /// The bar's height without a large title's band: UIKit's 44 pt navigation bar, or on Android Material 3's
+    /// 64 dp top app bar (docs/reference.md §5).
+    var barHeight: Double { platform == .android ? BarStyle.appBarHeight : BarStyle.barHeight }
 
     /// The screen in points.
     public var screenSize: Size { figures.screenSize }
@@ -139,8 +179,8 @@ public struct Phone: Sendable, Equatable {
     /// The navigation bar's bottom edge, in screen points, with its large title's band expanded (0 without a bar).
     var navigationBarHeight: Double {
         switch bar {
-        case .standard, .translucent: statusBarHeight + BarStyle.barHeight
-        case .large: statusBarHeight + BarStyle.barHeight + BarStyle.largeTitleBand
+        case .standard, .translucent: statusBarHeight + barHeight
+        case .large: statusBarHeight + barHeight + BarStyle.largeTitleBand
         case .none: 0
         }
     }
@@ -150,7 +190,7 @@ public struct Phone: Sendable, Equatable {
     var listFrame: Rect {
         let top: Double
         switch bar {
-        case .standard, .large: top = statusBarHeight + BarStyle.barHeight
+        case .standard, .large: top = statusBarHeight + barHeight
         case .translucent, .none: top = 0
         }
         return Rect(x: 0, y: top, width: screenSize.width, height: screenSize.height - top)
@@ -163,7 +203,7 @@ public struct Phone: Sendable, Equatable {
         switch bar {
         case .standard: top = 0
         case .large: top = BarStyle.largeTitleBand
-        case .translucent: top = statusBarHeight + BarStyle.barHeight
+        case .translucent: top = statusBarHeight + barHeight
         case .none: top = statusBarHeight
         }
         return EdgeInsets(top: top, bottom: figures.bottomSafeArea)
@@ -182,22 +222,36 @@ public struct Phone: Sendable, Equatable {
     }
 }
 
-/// What the command line asks of the phone, each part optional (`--device`, `--bar`, `--scale`): a script's
-/// `device` and `bar` fill what it leaves open, then the defaults (the lab's own phone, the standard bar, the
-/// model's scale).
+/// What the command line asks of the phone, each part optional (`--platform`, `--device`, `--bar`, `--scale`): a
+/// script's `platform`, `device` and `bar` fill what it leaves open, then the defaults (the platform's default
+/// phone, iOS's being the lab's own; the standard bar; the model's scale).
 public struct PhoneChoice: Sendable, Equatable {
     public var model: PhoneModel?
     public var bar: BarStyle?
     public var scale: Double?
+    /// The platform asked for; a model given with it is one of its phones (`PhoneModel.named(_:on:)`).
+    public var platform: Platform?
 
-    public init(model: PhoneModel? = nil, bar: BarStyle? = nil, scale: Double? = nil) {
+    public init(model: PhoneModel? = nil, bar: BarStyle? = nil, scale: Double? = nil, platform: Platform? = nil) {
         self.model = model
         self.bar = bar
         self.scale = scale
+        self.platform = platform
     }
 
-    /// The phone for a run of `script` (or for the window, without one).
+    /// The phone for a run of `script` (or for the window, without one). The options win: a device named here is
+    /// shown; else a platform named here shows the script's device when it is one of that platform's, else the
+    /// platform's default phone; else the script's device, or its platform's default phone.
     public func phone(for script: GestureScript? = nil) -> Phone {
-        Phone(model: model ?? script?.device, bar: bar ?? script?.bar ?? .standard, scale: scale)
+        let scriptModel = script?.device ?? script?.platform?.defaultModel
+        let chosen: PhoneModel?
+        if let model {
+            chosen = model
+        } else if let platform {
+            chosen = scriptModel?.platform == platform ? scriptModel : platform.defaultModel
+        } else {
+            chosen = scriptModel
+        }
+        return Phone(model: chosen, bar: bar ?? script?.bar ?? .standard, scale: scale)
     }
 }

@@ -10,7 +10,9 @@ import Text
 
 /// What the system draws over a phone model's screen, built once per phone: the status bar (the time 9:41, signal,
 /// Wi-Fi and battery), the Dynamic Island, the home indicator and the screen's rounded corners (docs/reference.md
-/// §6). A frame only fills the paths made here and draws the time's line laid out once, so it allocates nothing.
+/// §6); on an Android phone its status bar (the time at the left, Wi-Fi, signal and battery at the right), the
+/// camera's punch-hole and the gesture navigation bar's handle (§5). A frame only fills the paths made here and
+/// draws the time's line laid out once, so it allocates nothing.
 final class PhoneChrome {
     /// The status bar's content colour: dark over a light bar, light over a dark one (`UIStatusBarStyle`).
     enum StatusBarStyle {
@@ -34,8 +36,23 @@ final class PhoneChrome {
     static let homeIndicatorSize = Size(134, 5)
     static let homeIndicatorBottom = 8.0
     /// The home indicator's colour: the status bar content's at 80 % (chosen here), black over a light list, white
-    /// over a dark one.
+    /// over a dark one. Android's gesture handle takes the same.
     static let homeIndicatorOpacity = 0.8
+
+    /// Android's status bar (docs/reference.md §5; sizes chosen here by eye from Pixel screenshots, estimates):
+    /// the time at 14 dp, 24 dp in from the left edge (clear of the screen's rounded corner); Wi-Fi 15 × 11,
+    /// signal 12 × 12, a battery standing 7 × 13, with a 4 dp gap, 24 dp in from the right edge. The time reads
+    /// 10:00, the simulated clock's start.
+    static let androidTime = "10:00"
+    static let androidTimeSize = 14.0
+    static let androidEdgeInset = 24.0
+    static let androidWifiSize = Size(15, 11)
+    static let androidSignalSize = Size(12, 12)
+    static let androidBatterySize = Size(7, 13)
+    static let androidIconGap = 4.0
+    /// The gesture navigation bar's handle: 108 × 4 dp, centred in the bar's 24 dp (docs/reference.md §5, an
+    /// estimate).
+    static let gestureHandleSize = Size(108, 4)
 
     let phone: Phone
     var style = StatusBarStyle.darkContent
@@ -48,10 +65,20 @@ final class PhoneChrome {
     /// The time's line, laid out on the first frame that has a font, and where its box is.
     private var timeLine: TextLine?
     private let timeBox: Rect
+    private let timeAlignment: TextAlignment
+    private let time: String
+    private let timeSize: Double
 
     init(phone: Phone) {
         self.phone = phone
         let model = phone.figures, w = phone.screenSize.width, h = phone.screenSize.height
+        corners = model.cornerRadius > 0 ? PhoneChrome.corners(of: phone.screenSize, radius: model.cornerRadius) : nil
+        if model.platform == .android {
+            (icons, batteryOutline, island, homeIndicator, timeBox) = PhoneChrome.androidChrome(model, width: w, height: h)
+            (timeAlignment, time, timeSize) = (.left, PhoneChrome.androidTime, PhoneChrome.androidTimeSize)
+            return
+        }
+        (timeAlignment, time, timeSize) = (.center, PhoneChrome.time, PhoneChrome.timeSize)
         let barMid: Double
         var leftEar = Rect(x: 0, y: 0, width: w / 2, height: model.statusBarHeight)
         var rightEar = Rect(x: w / 2, y: 0, width: w / 2, height: model.statusBarHeight)
@@ -102,7 +129,41 @@ final class PhoneChrome {
         } else {
             homeIndicator = nil
         }
-        corners = model.cornerRadius > 0 ? PhoneChrome.corners(of: phone.screenSize, radius: model.cornerRadius) : nil
+    }
+
+    /// An Android phone's status bar icons (Wi-Fi, signal, the battery's fill) and the battery's outline, its
+    /// punch-hole, its gesture handle, and the time's box at the left of the status bar.
+    private static func androidChrome(_ model: PhoneModel, width w: Double, height h: Double)
+        -> (icons: Path, batteryOutline: Path, hole: Path?, handle: Path?, timeBox: Rect) {
+        let barMid = model.statusBarHeight / 2, inset = androidEdgeInset, gap = androidIconGap
+        let b = androidBatterySize, s = androidSignalSize, f = androidWifiSize
+        let battery = Rect(x: w - inset - b.width, y: barMid - b.height / 2, width: b.width, height: b.height)
+        let signal = Rect(x: battery.minX - gap - s.width, y: barMid - s.height / 2, width: s.width, height: s.height)
+        let wifi = Rect(x: signal.minX - gap - f.width, y: barMid - f.height / 2, width: f.width, height: f.height)
+        var icons = Path()
+        addWifi(to: &icons, in: wifi)
+        // Android's signal: a right triangle filling towards the top right.
+        icons.move(to: Point(signal.minX, signal.maxY))
+        icons.line(to: Point(signal.maxX, signal.minY))
+        icons.line(to: Point(signal.maxX, signal.maxY))
+        icons.close()
+        // The battery stands, its terminal on top; the fill leaves a 1.5 dp margin.
+        let body = Rect(x: battery.minX, y: battery.minY + 1.5, width: b.width, height: b.height - 1.5)
+        var outline = Path()
+        outline.addRoundedRect(body, cornerRadius: 1.5)
+        outline.addRoundedRect(body.insetBy(dx: 1, dy: 1), cornerRadius: 1)
+        icons.addRoundedRect(body.insetBy(dx: 1.5, dy: 1.5), cornerRadius: 0.5)
+        icons.addRoundedRect(Rect(x: battery.midX - 1.5, y: battery.minY, width: 3, height: 1.5), cornerRadius: 0.5)
+        var hole: Path?
+        if case .punchHole(let diameter, let centreY) = model.cutout {
+            hole = Path.ellipse(in: Rect(x: (w - diameter) / 2, y: centreY - diameter / 2, width: diameter, height: diameter))
+        }
+        let size = gestureHandleSize
+        var handle = Path()
+        handle.addRoundedRect(Rect(x: (w - size.width) / 2, y: h - (model.bottomSafeArea + size.height) / 2,
+                                   width: size.width, height: size.height), cornerRadius: size.height / 2)
+        let timeBox = Rect(x: inset, y: 0, width: wifi.minX - inset, height: model.statusBarHeight)
+        return (icons, outline, hole, handle, timeBox)
     }
 
     /// Four bars rising to the right, each 3 pt wide with a 2 pt gap.
@@ -170,9 +231,9 @@ final class PhoneChrome {
         let t = AffineTransform(scaleX: s, y: s)
         let content = style.color
         if phone.drawsSystemChrome {
-            if timeLine == nil, let text { timeLine = text.layout(PhoneChrome.time, size: PhoneChrome.timeSize) }
+            if timeLine == nil, let text { timeLine = text.layout(time, size: timeSize) }
             if let text, let line = timeLine {
-                text.draw(line, at: line.origin(in: timeBox, alignment: .center), color: content, scale: s,
+                text.draw(line, at: line.origin(in: timeBox, alignment: timeAlignment), color: content, scale: s,
                           into: canvas)
             }
             rasterizer.fill(icons, transform: t, color: content, into: canvas)

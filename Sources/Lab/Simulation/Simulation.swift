@@ -40,8 +40,15 @@ public final class Simulation {
     /// How many new items an automatic end reports on a header that tells them (`RefreshEffect.reportsNewItems`).
     static let newItemsPerRefresh = 12
 
-    /// The phone shown: its model, bar and scale (`setPhone(_:)` changes it, and with it the canvas's size).
+    /// The phone shown: its model, bar and scale (`setPhone(_:)` changes it, and with it the canvas's size). Its
+    /// model says the platform (`Phone.platform`; `setPlatform(_:)` switches it).
     public internal(set) var phone: Phone
+    /// The model each platform showed when the platform key last switched away from it (none: its default).
+    var lastModels: [Platform: PhoneModel] = [:]
+    /// How far Android's overscroll stretches the list at its edge, as a fraction of the list's height
+    /// (EdgeEffect's stretch, docs/reference.md §5): 0 while the edge is not stretched, and on iOS, whose list
+    /// moves past the edge instead. The trace's `stretch`.
+    public internal(set) var edgeStretch = 0.0
     /// The simulation's time: the base clock given at init, slowed, paused or stepped by the simulator's tools.
     public let clock: TimeControl
     public let scrollView: ScrollView
@@ -145,6 +152,9 @@ public final class Simulation {
         scrollView = ScrollView(boundsSize: phone.listFrame.size,
                                 contentSize: Size(phone.screenSize.width, list.contentHeight))
         scrollView.safeAreaInsets = phone.listSafeArea
+        // The list keeps iOS's physics on every phone for now: Android's (`ScrollView.platform`) stops the content
+        // at the edge, and the refresh control does not yet take the pull before the edge effect does, as Android's
+        // nested scrolling gives it to SwipeRefreshLayout (docs/reference.md §5).
         // The list starts at its top, below the safe area, as a scroll view laid out under bars does.
         scrollView.setContentOffset(Point(0, -scrollView.adjustedContentInset.top))
         canvas = Canvas(width: phone.pixelWidth, height: phone.pixelHeight, fill: Simulation.background.light)
@@ -194,22 +204,44 @@ public final class Simulation {
     static let titleFontSize = 17.0
 
     static func makeNavigationBar(_ phone: Phone, title: TextLayer, hairline: Layer) -> Layer {
-        let height = phone.figures.statusBarHeight + BarStyle.barHeight
+        let height = phone.figures.statusBarHeight + phone.barHeight, colors = barColors(phone)
         let bar = Layer(frame: Rect(x: 0, y: 0, width: phone.screenSize.width, height: height))
         // A translucent bar's backdrop is drawn under the layer (`renderTranslucentBar`).
-        bar.backgroundColor = phone.bar == .translucent ? .clear : SystemColor.navigationBar.light
+        bar.backgroundColor = phone.bar == .translucent ? .clear : colors.bar.light
         hairline.frame = Rect(x: 0, y: height - 0.5, width: phone.screenSize.width, height: 0.5)
-        hairline.backgroundColor = SystemColor.navigationBarHairline.light
+        hairline.backgroundColor = colors.hairline.light
         bar.addSublayer(hairline)
-        // The title is centred in the 44 pt bar under the status bar.
-        title.frame = Rect(x: 0, y: phone.figures.statusBarHeight, width: phone.screenSize.width,
-                           height: BarStyle.barHeight)
-        title.fontSize = titleFontSize
-        title.foregroundColor = SystemColor.navigationTitle.light
-        title.alignmentMode = .center
+        if phone.platform == .android {
+            // Material's top app bar: the title at the left, 16 dp in, centred in the bar's 64 dp.
+            title.frame = Rect(x: appBarTitleInset, y: phone.figures.statusBarHeight,
+                               width: phone.screenSize.width - 2 * appBarTitleInset, height: phone.barHeight)
+            title.fontSize = appBarTitleSize
+            title.alignmentMode = .left
+        } else {
+            // The title is centred in the 44 pt bar under the status bar.
+            title.frame = Rect(x: 0, y: phone.figures.statusBarHeight, width: phone.screenSize.width,
+                               height: phone.barHeight)
+            title.fontSize = titleFontSize
+            title.alignmentMode = .center
+        }
+        title.foregroundColor = colors.title.light
         title.verticalAlignment = .center
         bar.addSublayer(title)
         return bar
+    }
+
+    /// Material 3's top app bar title: the title-large style's 22 sp, 16 dp from the leading edge
+    /// (docs/reference.md §5).
+    static let appBarTitleSize = 22.0
+    static let appBarTitleInset = 16.0
+
+    /// The bar's colours on `phone`'s platform: iOS's bar, hairline and title (docs/reference.md §6); on Android
+    /// Material 3's top app bar, `surface` under `onSurface`, with no hairline (§5).
+    static func barColors(_ phone: Phone) -> (bar: DynamicColor, hairline: DynamicColor, title: DynamicColor) {
+        guard phone.platform == .android else {
+            return (SystemColor.navigationBar, SystemColor.navigationBarHairline, SystemColor.navigationTitle)
+        }
+        return (MaterialColor.surface, DynamicColor(light: .clear, dark: .clear), MaterialColor.onSurface)
     }
 
     /// The room the window has beside the phone, in points: from `sideMinimumWidth` on, the tuning panel and the
@@ -284,6 +316,8 @@ public final class Simulation {
         let now = clock.now
         frameTime = now
         scrollView.step(to: now)
+        let top = scrollView.edgeEffect(.top).stretch
+        edgeStretch = top != 0 ? top : scrollView.edgeEffect(.bottom).stretch
         endByThemselves(at: now)
         refreshControl.step(to: now)
         footer.step(to: now)
@@ -369,7 +403,8 @@ public final class Simulation {
 
     /// What the window's title says of the simulation (the frame loop adds its recordings).
     var statusFlags: Status {
-        Status(effect: effectName, chinese: language == .chinese, dark: appearance == .dark, autoEnd: autoEndsRefreshing,
+        Status(effect: effectName, chinese: language == .chinese, android: phone.platform == .android,
+               dark: appearance == .dark, autoEnd: autoEndsRefreshing,
                slow: clock.isSlow,
                paused: clock.isPaused, debug: showsDebugOverlay, frameGraph: showsFrameGraph, tuning: tuning.isOpen,
                help: showsHelp,
@@ -443,8 +478,16 @@ public final class Simulation {
         let s = phone.scale
         let listFrame = phone.listFrame
         let offset = scrollView.contentOffset
-        let contentToPixels = AffineTransform(translationX: -offset.x + listFrame.minX, y: -offset.y + listFrame.minY)
-            .concatenating(AffineTransform(scaleX: s, y: s))
+        var contentToPixels = AffineTransform(translationX: -offset.x + listFrame.minX, y: -offset.y + listFrame.minY)
+        // Android's stretch overscroll scales the list from the edge it is pulled at (docs/reference.md §5).
+        let top = scrollView.edgeEffect(.top).stretch, bottom = scrollView.edgeEffect(.bottom).stretch
+        if top != 0 || bottom != 0 {
+            let edge = top != 0 ? listFrame.minY : listFrame.maxY
+            contentToPixels = contentToPixels.concatenating(AffineTransform(translationX: 0, y: -edge))
+                .concatenating(AffineTransform(scaleX: 1, y: 1 + (top != 0 ? top : bottom)))
+                .concatenating(AffineTransform(translationX: 0, y: edge))
+        }
+        contentToPixels = contentToPixels.concatenating(AffineTransform(scaleX: s, y: s))
         let clip = Rect(x: listFrame.minX * s, y: listFrame.minY * s, width: listFrame.width * s, height: listFrame.height * s)
         return (contentToPixels, clip)
     }

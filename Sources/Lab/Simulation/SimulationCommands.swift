@@ -97,12 +97,18 @@ extension Simulation {
             setLanguage(language == .english ? .chinese : .english)
             return language == .chinese ? "语言：中文" : "Language: English"
         case .nextDevice:
-            // The lab's own phone, then each model in turn, and round again.
-            let models: [PhoneModel?] = [nil] + PhoneModel.all
+            // On iOS the lab's own phone, then each model in turn, and round again; on Android its models.
+            let platform = phone.platform
+            let models: [PhoneModel?] = (platform == .ios ? [nil] : []) + platform.models
             let index = models.firstIndex(of: phone.model) ?? 0
             let next = models[(index + 1) % models.count]
             setPhone(Phone(model: next, bar: phone.bar))
             return (next?.name ?? (language == .chinese ? "默认手机" : "Default phone"))
+                + " (\(phone.pixelWidth)×\(phone.pixelHeight), \(Int(phone.refreshRate)) Hz)"
+        case .togglePlatform:
+            setPlatform(phone.platform.toggled)
+            return (phone.platform == .android ? "Android" : "iOS") + ": " + (phone.model?.name
+                ?? (language == .chinese ? "默认手机" : "Default phone"))
                 + " (\(phone.pixelWidth)×\(phone.pixelHeight), \(Int(phone.refreshRate)) Hz)"
         case .nextBarStyle:
             var next = phone

@@ -4,6 +4,7 @@
 public struct Status: Equatable, Sendable {
     public var effect: String
     var chinese = false
+    var android = false
     var dark = false
     var autoEnd = false
     var slow = false
@@ -17,12 +18,12 @@ public struct Status: Equatable, Sendable {
     var recordingVideo = false
     var overlaysInOutputs = false
 
-    /// `ring | English | dark | auto end | slow x10 | recording video`: the effect, the language, then every toggle that is
+    /// `ring | English | android | dark | auto end | slow x10 | recording video`: the effect, the language, then every toggle that is
     /// on, as the Simulator's menu shows checkmarks. ASCII only, so that every X server and window manager shows it
     /// whatever the locale.
     public var title: String {
         var parts = [effect, chinese ? "Chinese" : "English"]
-        for (on, name) in [(dark, "dark"), (autoEnd, "auto end"), (slow, "slow x10"), (paused, "paused"), (debug, "debug"),
+        for (on, name) in [(android, "android"), (dark, "dark"), (autoEnd, "auto end"), (slow, "slow x10"), (paused, "paused"), (debug, "debug"),
                            (frameGraph, "frame graph"), (tuning, "tuning"), (help, "help"),
                            (noMoreData, "no more data"), (recordingTimings, "recording timings"),
                            (recordingVideo, "recording video"), (overlaysInOutputs, "overlays in outputs")] where on {

@@ -27,6 +27,11 @@ import UserFiles
 /// `adjustedContentInset` (the scroll view's inset plus the part of the safe area and bars over the list), the last
 /// two `[top, left, bottom, right]`.
 ///
+/// On Android (`Phone.platform`) the first line also gives `"platform":"android"` after `device` (a line without
+/// it is iOS's, whose lines are as they always were), every line gives `stretch` after `motion` (the fraction the
+/// list's edge is stretched by, `Simulation.edgeStretch`, 0 when it is not), and `motion` names Android's motions:
+/// `fling`, `spring-back`, `stretch`, `animation` or `none` (`Platform.motionName`).
+///
 /// Each line is built in a buffer made once and written straight away (flushed, so a killed run keeps every frame
 /// written so far): a frame's line allocates nothing while the states stay the same.
 public final class TraceWriter {
@@ -108,10 +113,15 @@ public final class TraceWriter {
             let phone = simulation.phone
             line.append(",\"device\":")
             line.append(raw: JSONLineBuffer.quoted(phone.deviceName))
+            if phone.platform != .ios {
+                line.append(",\"platform\":")
+                line.append(raw: JSONLineBuffer.quoted(phone.platform.rawValue))
+            }
             line.append(",\"screen\":")
             append(Point(phone.screenSize.width, phone.screenSize.height))
             line.append(",\"scale\":")
-            line.append(Int(phone.scale))
+            // Whole for the iPhones (2, 3), as it always was; the Pixel's 2.625 as it is.
+            if phone.scale == phone.scale.rounded() { line.append(Int(phone.scale)) } else { line.append(phone.scale, decimals: 3) }
             line.append(",\"fps\":")
             line.append(Int(phone.refreshRate))
             line.append(",\"safeArea\":")
@@ -133,9 +143,15 @@ public final class TraceWriter {
         append(scrollView.isDragging)
         line.append(",\"decelerating\":")
         append(scrollView.isDecelerating)
+        let platform = simulation.phone.platform
         line.append(",\"motion\":\"")
-        line.append(raw: scrollView.runningMotion.rawValue)
-        line.append("\",\"finger\":")
+        line.append(raw: platform.motionName(scrollView.runningMotion, stretch: simulation.edgeStretch))
+        line.append("\"")
+        if platform == .android {
+            line.append(",\"stretch\":")
+            line.append(simulation.edgeStretch, decimals: 4)
+        }
+        line.append(",\"finger\":")
         if let finger = simulation.finger { append(finger) } else { line.append("null") }
         line.append(",\"state\":")
         line.append(raw: stateText)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Lab
 import Raster
+import Scrolling
 import Styles
 
 #if canImport(Glibc)
@@ -24,7 +25,7 @@ struct RefreshLabCommand: ParsableCommand {
             header effect, Space refreshes, H lists every key, Q (or Esc twice) quits.
             'refreshlab --headless' renders a short demo drag as PNG frames without a window; 'refreshlab run' \
             replays a gesture script headless on a simulated 60 fps clock.
-            The window's options: --effect NAME, --device NAME, --bar STYLE, --scale 1|2|3, --appearance light|dark, --events FILE, --trace FILE, --overlays, \
+            The window's options: --effect NAME, --platform ios|android, --device NAME, --bar STYLE, --scale 1|2|3, --appearance light|dark, --events FILE, --trace FILE, --overlays, \
             --output-dir DIR, --style FILE; with --headless also --frame-count N, --frames DIR (--replace-frames), \
             --timings FILE, --capture FILE, --max-duration SECONDS (a run longer than an hour of simulated time is \
             refused unless raised). No output may be an input or another output: such a command is refused whole.
@@ -55,9 +56,15 @@ struct PhoneOptions: ParsableArguments {
             help: ArgumentHelp("Pixels per point: 1, 2 or 3 (default: the phone's own).", valueName: "n"))
     var scale: String?
 
-    @Option(help: ArgumentHelp("The phone: " + PhoneModel.all.map(\.id).joined(separator: ", ")
-                               + " (default: the lab's own 375×667 phone; 'refreshlab devices' lists their figures).",
+    @Option(help: ArgumentHelp("The platform: " + Platform.allCases.map(\.rawValue).joined(separator: " or ")
+                               + " (default ios; android shows the Pixel 8 unless --device names another of its "
+                               + "phones; Y switches it in the window). Over a gesture script's own \"platform\".",
                                valueName: "name"))
+    var platform: String?
+
+    @Option(help: ArgumentHelp("The phone: " + PhoneModel.catalog.map(\.id).joined(separator: ", ")
+                               + " (default: the platform's; iOS's is the lab's own 375×667 phone; 'refreshlab "
+                               + "devices' lists their figures).", valueName: "name"))
     var device: String?
 
     @Option(help: ArgumentHelp("The navigation bar: " + BarStyle.allCases.map(\.rawValue).joined(separator: ", ")
@@ -94,14 +101,26 @@ struct PhoneOptions: ParsableArguments {
         }
     }
 
-    /// The phone `--device`, `--bar` and `--scale` ask for, checked; what they leave open a script may choose.
+    /// The phone `--platform`, `--device`, `--bar` and `--scale` ask for, checked; what they leave open a script may
+    /// choose.
     func phone() throws -> PhoneChoice {
         var choice = PhoneChoice()
         if let scale {
             choice.scale = Double(try OptionNumber.integer(scale, option: "--scale", in: 1...3, allowed: "1, 2 or 3"))
         }
+        if let platform {
+            do { choice.platform = try Platform.named(platform) } catch { throw LabError("--platform: " + error.description) }
+        }
         if let device {
-            do { choice.model = try PhoneModel.named(device) } catch { throw LabError("--device: " + error.description) }
+            do throws(LabError) {
+                if let platform = choice.platform {
+                    choice.model = try PhoneModel.named(device, on: platform)
+                } else {
+                    choice.model = try PhoneModel.named(anyPlatform: device)
+                }
+            } catch {
+                throw LabError("--device: " + error.description)
+            }
         }
         if let bar {
             do { choice.bar = try BarStyle.named(bar) } catch { throw LabError("--bar: " + error.description) }
@@ -320,18 +339,31 @@ struct DevicesCommand: ParsableCommand {
 
     /// One line per phone model, then the lab's own phone.
     static func lines() -> [String] {
-        func number(_ x: Double) -> String { x == x.rounded() ? String(Int(x)) : String(x) }
-        return PhoneModel.all.map { m in
+        // Whole numbers as they are; others to three decimals at most (the Pixel's 411.429 dp, 2.625).
+        func number(_ x: Double) -> String {
+            if x == x.rounded() { return String(Int(x)) }
+            var digits = String(Int((x * 1000).rounded()))
+            digits.insert(".", at: digits.index(digits.endIndex, offsetBy: -3))
+            while digits.hasSuffix("0") { digits.removeLast() }
+            return digits
+        }
+        return PhoneModel.catalog.map { m in
             let cutout: String
             switch m.cutout {
             case .homeButton: cutout = "home button"
             case .dynamicIsland(let size, let top):
                 cutout = "Dynamic Island \(number(size.width))×\(number(size.height)) pt at \(number(top)) pt, home indicator"
+            case .punchHole(let diameter, let centreY):
+                cutout = "punch-hole \(number(diameter)) dp centred \(number(centreY)) dp down, gesture navigation bar"
             }
-            return "\(m.id): \(m.name), \(number(m.screenSize.width))×\(number(m.screenSize.height)) pt @\(number(m.scale)) "
-                + "(\(Int(m.screenSize.width * m.scale))×\(Int(m.screenSize.height * m.scale)) px), "
-                + "\(number(m.refreshRate)) Hz, corner radius \(number(m.cornerRadius)) pt, safe area top "
-                + "\(number(m.statusBarHeight)) bottom \(number(m.bottomSafeArea)) pt, \(cutout)"
+            // Android's unit is the dp, iOS's the point.
+            let unit = m.platform == .android ? "dp" : "pt"
+            let pixels = Phone(model: m)
+            return "\(m.id): \(m.name), \(number(m.screenSize.width))×\(number(m.screenSize.height)) \(unit) @\(number(m.scale)) "
+                + "(\(pixels.pixelWidth)×\(pixels.pixelHeight) px), "
+                + "\(number(m.refreshRate)) Hz, corner radius \(number(m.cornerRadius)) \(unit), safe area top "
+                + "\(number(m.statusBarHeight)) bottom \(number(m.bottomSafeArea)) \(unit), \(cutout)"
+                + (m.platform == .ios ? "" : " (\(m.platform.rawValue))")
         } + ["default (no --device): the lab's own phone, 375×667 pt @2 at 60 Hz, a plain 20 pt status strip"]
     }
 }
