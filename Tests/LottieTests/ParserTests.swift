@@ -137,8 +137,9 @@ import TestSupport
              "ip": 0, "op": 60]
         }
         let animation = try parse(Lot.composition(layers: layers))
-        let start = SpeedTests.now()
+        // Timed in this thread's processor time, which other work sharing the cores does not lengthen.
+        let start = ExpressionTests.threadSeconds()
         _ = ours(animation, frame: 1, width: 10, height: 10)
-        #expect(SpeedTests.now() - start < 5 * timeLimitScale)
+        #expect(ExpressionTests.threadSeconds() - start < 5 * timeLimitScale)
     }
 }
