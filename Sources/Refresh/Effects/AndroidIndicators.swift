@@ -147,6 +147,23 @@ final class FloatingDisc {
         arc.lineCap = cap
     }
 
+    /// CircularProgressDrawable's arrowhead for the arc's head at 3 o'clock, before the arrow layer's turn, in a disc
+    /// `diameter` across: a triangle whose base, `width × scale` wide, is centred on the arc's `radius` half a
+    /// `strokeWidth` clockwise of the head (where a round cap ends), its tip `height × scale` further on. The ring
+    /// and SwipeRefreshLayout draw the same arrow.
+    static func arrowhead(diameter: Double, radius: Double, strokeWidth: Double, width: Double, height: Double,
+                          scale: Double) -> Path {
+        let c = diameter / 2
+        let w = width * scale, h = height * scale
+        let x = c + radius, y = c + strokeWidth / 2
+        var path = Path()
+        path.move(to: Point(x - w / 2, y))
+        path.line(to: Point(x + w / 2, y))
+        path.line(to: Point(x, y + h))
+        path.close()
+        return path
+    }
+
     /// Shows an arc starting `start` turns clockwise from 3 o'clock and sweeping `sweep` turns (none when it does
     /// not sweep), in `ink`.
     static func show(arc: ShapeLayer, in group: Layer, start: Double, sweep: Double, ink: Color) {
@@ -154,5 +171,32 @@ final class FloatingDisc {
         arc.isHidden = !(sweep > 0)
         arc.strokeEnd = Swift.min(1, Swift.max(0, sweep))
         arc.strokeColor = ink
+    }
+}
+
+/// An alpha on its way to a target over a fixed duration, on an easing curve: the ring's and SwipeRefreshLayout's
+/// arc fade between their faint and full alpha this way, each turning back from wherever the fade has got to.
+struct AlphaFade {
+    private var from: Double, to: Double, start = -Double.infinity
+
+    /// Steady at `value`.
+    init(_ value: Double) {
+        from = value
+        to = value
+    }
+
+    /// The alpha at `time`, `curve` easing the fraction of `duration` gone.
+    func value(at time: Double, duration: Double, curve: (Double) -> Double) -> Double {
+        let f = (time - start) / duration
+        guard f < 1 else { return to }
+        return from + (to - from) * curve(Swift.max(0, f))
+    }
+
+    /// Starts towards `target` at `time` from `current` (the alpha shown then); nothing when already heading there.
+    mutating func head(to target: Double, from current: Double, at time: Double) {
+        guard target != to else { return }
+        from = current
+        to = target
+        start = time
     }
 }

@@ -148,7 +148,7 @@ final class RingEffect: StyledEffect {
     // MARK: Timelines
 
     private var state = RefreshState.idle
-    private var alphaFrom = faintAlpha, alphaTo = faintAlpha, alphaStart = -Double.infinity
+    private var fade = AlphaFade(faintAlpha)
     /// The drag pose that was showing when refreshing started, when it had an arc to shrink.
     private var shrinkFrom: RingPose?
     private var shrinkStart = 0.0
@@ -326,9 +326,7 @@ final class RingEffect: StyledEffect {
                 isReset = true
                 shrinkFrom = nil
                 finishStart = nil
-                alphaFrom = style.faintAlpha
-                alphaTo = style.faintAlpha
-                alphaStart = -Double.infinity
+                fade = AlphaFade(style.faintAlpha)
             }
         default:
             break
@@ -378,7 +376,12 @@ final class RingEffect: StyledEffect {
         arc.strokeColor = ink
         arrow.isHidden = pose.arrowScale <= 0
         if !arrow.isHidden {
-            if pose.arrowScale != arrowPathScale { buildArrow(scale: pose.arrowScale) }
+            if pose.arrowScale != arrowPathScale {
+                arrow.path = FloatingDisc.arrowhead(diameter: style.circleDiameter, radius: style.centerRadius,
+                                                    strokeWidth: style.strokeWidth, width: style.arrowWidth,
+                                                    height: style.arrowHeight, scale: pose.arrowScale)
+                arrowPathScale = pose.arrowScale
+            }
             arrow.fillColor = ink
             arrow.transform = AffineTransform(rotationAngle: 2 * Double.pi * sweep)
         }
@@ -386,32 +389,11 @@ final class RingEffect: StyledEffect {
 
     /// The arc's alpha at `time` on its 300 ms change (ease in, ease out, as Android's default interpolator).
     func alpha(at time: Double) -> Double {
-        let f = (time - alphaStart) / style.alphaDuration
-        guard f < 1 else { return alphaTo }
-        return alphaFrom + (alphaTo - alphaFrom) * TimingFunction.easeInEaseOut.value(at: Swift.max(0, f))
+        fade.value(at: time, duration: style.alphaDuration) { TimingFunction.easeInEaseOut.value(at: $0) }
     }
 
     private func setAlphaTarget(_ target: Double, at time: Double) {
-        guard target != alphaTo else { return }
-        alphaFrom = alpha(at: time)
-        alphaTo = target
-        alphaStart = time
-    }
-
-    /// The arrowhead for the arc's head at angle 0 (before the arrow layer's turn): its base, `arrowWidth × scale`
-    /// wide and centred on the arc's radius, lies half a stroke ahead of the head (where the round cap ends) and its
-    /// tip points clockwise, `arrowHeight × scale` further on. Built only when the scale changes.
-    private func buildArrow(scale: Double) {
-        let c = style.circleDiameter / 2
-        let w = style.arrowWidth * scale, h = style.arrowHeight * scale
-        let x = c + style.centerRadius, y = c + style.strokeWidth / 2
-        var path = Path()
-        path.move(to: Point(x - w / 2, y))
-        path.line(to: Point(x + w / 2, y))
-        path.line(to: Point(x, y + h))
-        path.close()
-        arrow.path = path
-        arrowPathScale = scale
+        fade.head(to: target, from: alpha(at: time), at: time)
     }
 }
 

@@ -155,7 +155,7 @@ final class SwipeRefreshEffect: StyledEffect {
     private var phase = Phase.hidden
     /// When the finish's scale-down started, and where the disc was then.
     private var scaleDown: (start: Double, top: Double)?
-    private var alphaFrom = startingAlpha, alphaTo = startingAlpha, alphaStart = -Double.infinity
+    private var fade = AlphaFade(Double(startingAlpha))
     private var arrowPathScale = -1.0
 
     init(style: Style = Style()) {
@@ -270,9 +270,7 @@ final class SwipeRefreshEffect: StyledEffect {
         phase = .dragging
         scaleDown = nil
         showsArrow = true
-        alphaFrom = style.startingAlpha
-        alphaTo = style.startingAlpha
-        alphaStart = -Double.infinity
+        fade = AlphaFade(Double(style.startingAlpha))
     }
 
     func update(pull: RefreshPull) {
@@ -338,7 +336,12 @@ final class SwipeRefreshEffect: StyledEffect {
         FloatingDisc.show(arc: arc, in: spinner, start: ring.screenStart, sweep: ring.sweep, ink: ink)
         arrow.isHidden = !showsArrow || ring.arrowScale <= 0
         if !arrow.isHidden {
-            if ring.arrowScale != arrowPathScale { buildArrow(scale: ring.arrowScale) }
+            if ring.arrowScale != arrowPathScale {
+                arrow.path = FloatingDisc.arrowhead(diameter: style.circleDiameter, radius: style.arcRadius,
+                                                    strokeWidth: style.strokeWidth, width: style.arrowWidth,
+                                                    height: style.arrowHeight, scale: ring.arrowScale)
+                arrowPathScale = ring.arrowScale
+            }
             arrow.fillColor = ink
             arrow.transform = AffineTransform(rotationAngle: 2 * Double.pi * ring.sweep)
         }
@@ -347,39 +350,15 @@ final class SwipeRefreshEffect: StyledEffect {
     /// The drawable's alpha (of 255) at `time` on its 300 ms change (accelerate-decelerate, truncated to a whole
     /// level, as SwipeRefreshLayout's alpha animations set it).
     func alpha(at time: Double) -> Int {
-        let f = (time - alphaStart) / style.alphaDuration
-        guard f < 1 else { return alphaTo }
-        let value = Double(alphaFrom) + Double(alphaTo - alphaFrom) * AndroidCurves.accelerateDecelerate(f)
-        return Int(value)
+        Int(fade.value(at: time, duration: style.alphaDuration, curve: AndroidCurves.accelerateDecelerate))
     }
 
     private func setAlpha(_ target: Int, at time: Double, animated: Bool) {
-        if !animated {
-            alphaFrom = target
-            alphaTo = target
-            alphaStart = -Double.infinity
-            return
+        if animated {
+            fade.head(to: Double(target), from: Double(alpha(at: time)), at: time)
+        } else {
+            fade = AlphaFade(Double(target))
         }
-        guard target != alphaTo else { return }
-        alphaFrom = alpha(at: time)
-        alphaTo = target
-        alphaStart = time
-    }
-
-    /// CircularProgressDrawable's arrowhead for the arc's head at 3 o'clock (before the arrow layer's turn): a
-    /// triangle whose base, `arrowWidth × scale` wide, is centred on the arc's radius half a stroke clockwise of the
-    /// head, its tip `arrowHeight × scale` further on. Built only when the scale changes.
-    private func buildArrow(scale: Double) {
-        let c = style.circleDiameter / 2
-        let w = style.arrowWidth * scale, h = style.arrowHeight * scale
-        let x = c + style.arcRadius, y = c + style.strokeWidth / 2
-        var path = Path()
-        path.move(to: Point(x - w / 2, y))
-        path.line(to: Point(x + w / 2, y))
-        path.line(to: Point(x, y + h))
-        path.close()
-        arrow.path = path
-        arrowPathScale = scale
     }
 }
 
