@@ -36,6 +36,19 @@ struct SimulationCommandTests {
         #expect(simulation.toast.text == "No effect on key 41")
     }
 
+    @Test("Keys 1…9 and then 0 choose the first ten effects: 9 swipe-refresh, 0 material3")
+    func numberKeys() {
+        for (key, index) in [("1", 0), ("9", 8), ("0", 9)] {
+            #expect(Command(keyName: key) == .selectEffect(index: index))
+        }
+        let simulation = Simulation(clock: SimulatedClock())
+        simulation.perform(Command(keyName: "0")!)
+        #expect(simulation.effectName == "material3")
+        simulation.perform(Command(keyName: "9")!)
+        #expect(simulation.effectName == "swipe-refresh")
+        #expect(Command.keyBindings.first { $0.keys == "0" }?.help == "Material 3 (Compose)")
+    }
+
     @Test("Space begins a refresh; Return, F and M end it with success, failure and a message")
     func refreshFromCode() {
         let clock = SimulatedClock()
@@ -302,17 +315,17 @@ struct HelpAndStatusTests {
         #expect(simulation.toast.isVisible(at: clock.now + 3.5) && !simulation.toast.isVisible(at: clock.now + 4.1))
     }
 
-    @Test("Every help line fits whole on the screen, in both languages, at scales 1 to 3, with all nine effect keys",
+    @Test("Every help line fits whole on the screen, in both languages, at scales 1 to 3, with all ten effect keys",
           .enabled(if: standardFontsInstalled, "the standard fonts are installed"))
     func helpFits() throws {
         let fonts = try FontSet.standard()
         let text = TextRenderer(fonts: fonts)
-        // Nine effects whatever the registry holds in this process: the built-in titles, then the longest again.
+        // Ten effects whatever the registry holds in this process: the built-in titles, then the longest again.
         let titles = RefreshEffects.builtIn.map(\.title)
         let longest = titles.max { $0.english.count < $1.english.count }!
         let effects = (0..<Command.effectKeyCount).map { i in
             let title = i < titles.count ? titles[i] : longest
-            return Command.KeyBinding(keys: String(i + 1), command: .selectEffect(index: i), help: title.english,
+            return Command.KeyBinding(keys: Command.effectKey(index: i), command: .selectEffect(index: i), help: title.english,
                                       chineseHelp: title.chinese)
         }
         for language in [RefreshLanguage.english, .chinese] {

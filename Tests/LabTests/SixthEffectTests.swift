@@ -142,9 +142,12 @@ struct ReadmeKeyTableTests {
         let names = RefreshEffects.builtIn.map(\.name)
         let keyed = names.prefix(Command.effectKeyCount), rest = names.dropFirst(Command.effectKeyCount)
         // Past the number keys, the built-in effects and the registered ones are reached by Tab.
-        let row = "| 1 … \(keyed.count) | the header: " + keyed.joined(separator: ", ")
-            + (rest.isEmpty ? "; an effect registered with `RefreshEffects.register` takes the next key, up to \(Command.effectKeyCount) |"
-                            : "; " + rest.joined(separator: ", ") + " and any effect registered with `RefreshEffects.register` by Tab |")
+        let keys = keyed.count == 10 ? "1 … 9, 0" : "1 … \(keyed.count)"
+        let row = "| " + keys + " | the header: " + keyed.joined(separator: ", ")
+            + (keyed.count < Command.effectKeyCount
+                ? "; an effect registered with `RefreshEffects.register` takes the next key, up to \(Command.effectKeyCount) |"
+                : rest.isEmpty ? "; any effect registered with `RefreshEffects.register` by Tab |"
+                : "; " + rest.joined(separator: ", ") + " and any effect registered with `RefreshEffects.register` by Tab |")
         #expect(readme.contains(row))
     }
 }

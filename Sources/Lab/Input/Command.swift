@@ -72,13 +72,16 @@ public enum Command: Equatable, Sendable {
     /// What a key's name starts with when Shift is held: "Shift+Right".
     public static let shiftPrefix = "Shift+"
 
-    /// How many effects have a key of their own: 1…9.
-    static let effectKeyCount = 9
+    /// How many effects have a key of their own: 1…9, then 0 for the tenth (the keyboard's order).
+    static let effectKeyCount = 10
 
-    /// The keys of the effects, 1…9, in the order `RefreshEffects` lists them, each with the effect's own title.
+    /// The number key of the effect at `index` (0 for the tenth), as the help and the README name it.
+    static func effectKey(index: Int) -> String { index == 9 ? "0" : String(index + 1) }
+
+    /// The keys of the effects, 1…9 and 0, in the order `RefreshEffects` lists them, each with the effect's own title.
     static var effectKeyBindings: [KeyBinding] {
         RefreshEffects.entries.prefix(effectKeyCount).enumerated().map { index, entry in
-            KeyBinding(keys: String(index + 1), command: .selectEffect(index: index), help: entry.title.english,
+            KeyBinding(keys: effectKey(index: index), command: .selectEffect(index: index), help: entry.title.english,
                        chineseHelp: entry.title.chinese)
         }
     }
@@ -130,7 +133,7 @@ public enum Command: Equatable, Sendable {
     ]
 
     /// The command of a key named as in `keyBindings` (letters in either case), or nil for a key that does nothing.
-    /// Keys 1…9 always select an effect, so one without an effect says so rather than doing nothing. "Shift+" before
+    /// Keys 1…9 and 0 always select an effect, so one without an effect says so rather than doing nothing. "Shift+" before
     /// a name is the key pressed with Shift: Shift+Left and Shift+Right nudge ten steps; other keys ignore Shift.
     public init?(keyName: String) {
         if keyName.hasPrefix(Command.shiftPrefix) {
@@ -138,8 +141,8 @@ public enum Command: Equatable, Sendable {
             if case .tuningNudge(let by) = plain { self = .tuningNudge(by: by * 10) } else { self = plain }
             return
         }
-        if let digit = Int(keyName), keyName.count == 1, (1...Command.effectKeyCount).contains(digit) {
-            self = .selectEffect(index: digit - 1)
+        if let digit = Int(keyName), keyName.count == 1 {
+            self = .selectEffect(index: digit == 0 ? 9 : digit - 1)
             return
         }
         let name = keyName.count == 1 ? keyName.uppercased() : keyName

@@ -65,7 +65,7 @@ extension Simulation {
         switch command {
         case .selectEffect(let index):
             let names = effectNames
-            guard names.indices.contains(index) else { return "No effect on key \(index + 1)" }
+            guard names.indices.contains(index) else { return "No effect on key " + Command.effectKey(index: index) }
             return showEffect(names[index])
         case .nextEffect:
             let names = effectNames
