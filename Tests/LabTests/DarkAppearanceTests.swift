@@ -204,6 +204,18 @@ struct DarkAppearanceTests {
         }
     }
 
+    @Test("system in dark: the ticks take the system's dark grey, as UIKit's control follows the appearance")
+    func system() {
+        let (simulation, clock) = darkSimulation("system")
+        holdFinger(simulation, clock, pulledBy: 60)
+        let pulled = rendered(simulation, "dark-system-pulled")
+        // Revealed ticks, (235, 235, 245) at 147/255 over the page (28, 28, 30): 235·0.5765 + 28·0.4235 = 147.3,
+        // 245·0.5765 + 30·0.4235 = 153.9 → (147, 147, 154) on their solid pixels.
+        #expect(pixels(pulled, rows: headerRows(60), 147, 147, 154) > 20)
+        // Light's (60, 60, 68) at the same alpha would be (47, 47, 52).
+        #expect(pixels(pulled, rows: headerRows(60), 47, 47, 52) < 5)
+    }
+
     @Test("lottie in dark: the animation keeps its own colours on the dark page")
     func lottie() throws {
         let (simulation, clock) = darkSimulation("lottie")

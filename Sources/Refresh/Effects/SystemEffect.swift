@@ -14,9 +14,9 @@ import Colors
 final class SystemEffect: StyledEffect {
     // MARK: Constants
 
-    /// The ticks' colour, RGB (60, 60, 68): the light appearance's grey read off iOS 13.2 (docs/reference.md §1,
-    /// System).
-    static let tintColor = Color(rgb: 60, 60, 68)
+    /// The ticks' colour: RGB (60, 60, 68) in light, (235, 235, 245) in dark, the greys read off iOS 13.2
+    /// (docs/reference.md §1, System): the system control follows the appearance.
+    static let tintColor = DynamicColor(light: Color(rgb: 60, 60, 68), dark: Color(rgb: 235, 235, 245))
     /// The indicator's side, 28 pt: a radius of 14 pt, the pull-to-refresh indicator's (docs/reference.md §1,
     /// System).
     static let spinnerSide = 28.0
@@ -41,10 +41,10 @@ final class SystemEffect: StyledEffect {
     static let tickWidthShare = 0.1
     static let tickInnerShare = 1.0 / 6
     static let tickOuterShare = 0.5
-    /// The title's size, 13 pt, its colour, black, and its gap below the indicator, 6 pt (docs/reference.md §1,
-    /// System: estimates).
+    /// The title's size, 13 pt, its colour, the label colour (black, white in dark), and its gap below the
+    /// indicator, 6 pt (docs/reference.md §1, System: estimates).
     static let titleFontSize = 13.0
-    static let titleColor = Color.black
+    static let titleColor = DynamicColor(light: .black, dark: .white)
     static let titleGap = 6.0
     /// A title's line is this many times its font size tall (chosen here): the control grows by the gap and the
     /// line when it has a title.
@@ -182,14 +182,14 @@ extension SystemEffect {
         var triggerDistance = SystemEffect.triggerDistance
         var insertDuration = SystemEffect.insertDuration
         var removeDuration = SystemEffect.removeDuration
-        var tintColor = SystemEffect.tintColor
+        var tintColor = SystemEffect.tintColor.light
         var spinnerSide = SystemEffect.spinnerSide
         var spinnerTopMargin = SystemEffect.spinnerTopMargin
         var fadeInShare = SystemEffect.fadeInShare
         /// `attributedTitle`: none by default, as UIKit's.
         var title = LocalizedText(english: "", chinese: "")
         var titleFontSize = SystemEffect.titleFontSize
-        var titleColor = SystemEffect.titleColor
+        var titleColor = SystemEffect.titleColor.light
         var titleGap = SystemEffect.titleGap
 
         /// Whether a title shows in either language: the control is then taller by its line.
@@ -206,7 +206,7 @@ extension SystemEffect {
                 .number("insertDuration", \.insertDuration, "s", 0...10, "how long the refreshing inset takes to come in"),
                 .number("removeDuration", \.removeDuration, "s", 0...10,
                         "how long the inset takes to go when a refresh ends, the indicator shrinking with it"),
-                .color("tintColor", \.tintColor, "the ticks' colour (tintColor)"),
+                .color("tintColor", \.tintColor, dark: SystemEffect.tintColor.dark, "the ticks' colour (tintColor)"),
                 .number("spinnerSide", \.spinnerSide, "pt", 4...200, "the indicator's side"),
                 .number("spinnerTopMargin", \.spinnerTopMargin, "pt", 0...200,
                         "the indicator's top below the top of the opened gap"),
@@ -214,7 +214,7 @@ extension SystemEffect {
                         "the share of the trigger distance over which the revealed ticks fade in"),
                 .text("title", \.title, "the title below the indicator (attributedTitle); empty for none"),
                 .number("titleFontSize", \.titleFontSize, "pt", 4...72, "the title's font size"),
-                .color("titleColor", \.titleColor, "the title's colour"),
+                .color("titleColor", \.titleColor, dark: SystemEffect.titleColor.dark, "the title's colour"),
                 .number("titleGap", \.titleGap, "pt", 0...100, "the gap between the indicator and the title"),
             ]
         }
