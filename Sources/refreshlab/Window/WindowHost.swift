@@ -28,8 +28,8 @@ final class WindowHost: FrameInput, FrameDisplay {
     /// Seconds per frame: the display's refresh rate, or the phone's where that is lower (a 60 Hz phone on a
     /// 120 Hz display), or the display's where the phone's is higher than the display allows.
     private(set) var frameBudget = 1.0 / 60
-    /// The display's refresh rate, in frames per second (60 when SDL does not say).
-    private var displayRate = 60.0
+    /// The display's refresh rate, in frames per second; nil when SDL does not know it.
+    private var displayRate: Double?
     /// The usable part of the display, in pixels: the window is fitted into it.
     private var usable = SDL_Rect(x: 0, y: 0, w: 1280, h: 800)
     /// The canvas size the texture was made for: a phone of another size makes a new texture and window size.
@@ -128,10 +128,12 @@ final class WindowHost: FrameInput, FrameDisplay {
             }
         }
         // A ProMotion phone presents at 120 Hz on a display that refreshes that fast; a 60 Hz phone at 60 Hz on any.
+        // A display that does not say its rate (a virtual one such as Xvfb's says 0) is taken at the phone's, paced
+        // by the frame limiter; on a slower one, presenting with vsync then waits for the display.
         fittedRate = phone.refreshRate
-        let rate = Swift.min(displayRate, phone.refreshRate)
+        let rate = Swift.min(displayRate ?? phone.refreshRate, phone.refreshRate)
         frameBudget = 1 / rate
-        needsFrameLimiter = !vsync || displayRate > rate
+        needsFrameLimiter = !vsync || (displayRate ?? .infinity) > rate
         simulation.clock.frameDuration = frameBudget
         updateLayout()
     }
