@@ -2,6 +2,7 @@
 import Glibc
 #endif
 @testable import Lab
+import Motion
 import Raster
 @testable import Refresh
 @testable import Scrolling
@@ -27,6 +28,19 @@ struct AndroidPhoneGoldenTests {
     /// The frames drawn (120 a second on the Pixel): 60, the end of the 0.5 s pull with the finger still down; 150,
     /// 0.65 s after the release, refreshing.
     static let frames = [60, 150]
+
+    @Test("The phone gives the list its platform's physics: Android's at the Pixel's density, iOS's at 2 px a point; Y switches them")
+    func physicsFollowThePhone() {
+        let simulation = Simulation(phone: Phone(model: .iPhone16), clock: SimulatedClock())
+        #expect(simulation.scrollView.platform == .ios && simulation.scrollView.displayScale == 2)
+        simulation.setPlatform(.android)
+        #expect(simulation.scrollView.platform == .android && simulation.scrollView.displayScale == 2.625)
+        simulation.setPlatform(.ios)
+        #expect(simulation.scrollView.platform == .ios && simulation.scrollView.displayScale == 2)
+        // Drawn at another scale, the Pixel keeps its own density for its physics.
+        let drawn = Simulation(phone: Phone(model: .pixel8, scale: 2), clock: SimulatedClock())
+        #expect(drawn.scrollView.platform == .android && drawn.scrollView.displayScale == 2.625)
+    }
 
     @Test("The Pixel 8 pulled past the trigger and refreshing, whole, against its golden frames",
           arguments: ["swipe-refresh", "material3"])
