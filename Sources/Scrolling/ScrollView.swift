@@ -88,7 +88,8 @@ public final class ScrollView {
     /// Whether a pull past the top leaves the content at its top, as Android's SwipeRefreshLayout takes such a pull
     /// for its floating header: the finger's travel past the top goes to `topPullTravel` instead of moving the
     /// content through the rubber band, the wheel stops at the top, and momentum stops there without a bounce.
-    /// The other edges keep bouncing.
+    /// The other edges keep bouncing. On Android the same pull goes to `topPullTravel` before the top's edge effect,
+    /// and a fling into the top is absorbed by its stretch all the same (docs/reference.md §5).
     public var holdsContentAtTop = false {
         didSet { if !holdsContentAtTop && topPullTravel != 0 { topPullTravel = 0; rebaseDrag() } }
     }
