@@ -143,7 +143,7 @@ public final class RefreshControl {
             self.evaluate(at: view.currentTime)
         }
         lastTime = Swift.max(lastTime, scrollView.currentTime)
-        scrollView.holdsContentAtTop = metrics.placement.floating != nil
+        giveTopPull(evenWhileTracking: true)
         startWaitingRefresh()
     }
 
@@ -156,6 +156,8 @@ public final class RefreshControl {
         inset.set(0, on: scrollView)
         floatingDistance = 0
         scrollView.holdsContentAtTop = false
+        scrollView.topPullLayout = nil
+        topPullPlatform = nil
         self.scrollView = nil
         setState(.idle, at: lastTime)
     }
@@ -178,14 +180,56 @@ public final class RefreshControl {
         headerLayer.addSublayer(newEffect.layer)
         newEffect.didMove(to: self)
         triggerDistance = newEffect.metrics.triggerDistance
-        scrollView?.holdsContentAtTop = newEffect.metrics.placement.floating != nil
+        giveTopPull(evenWhileTracking: true)
     }
 
     /// Takes the effect's metrics again after its style changed: the trigger distance and the placement. The state,
     /// the inset under way and the finishing timeline are kept; the new values apply from the next frame.
     public func effectStyleDidChange() {
         triggerDistance = effect.metrics.triggerDistance
-        scrollView?.holdsContentAtTop = effect.metrics.placement.floating != nil
+        giveTopPull(evenWhileTracking: true)
+    }
+
+    /// The layout that moves the content on Android for a header that pushes it, with SmartRefreshLayout's figures
+    /// for a header as tall as its trigger (SmartRefreshLayout triggers at its header's height, `mHeaderTriggerRate`
+    /// 1), or as its own height when that is taller (docs/reference.md §5).
+    var pushLayout: TopPullLayout {
+        TopPullLayout(headerHeight: Swift.max(metrics.headerHeight, triggerDistance))
+    }
+
+    /// The platform whose rule for a pull past the top the scroll view was last given (`giveTopPull`).
+    private var topPullPlatform: Platform?
+
+    /// Tells the scroll view who takes a pull past its top. On iOS a floating header holds the content at its top
+    /// and any other lets the rubber band show the pull, in every state. On Android the header takes the pull before
+    /// the list's edge effect while a pull can start a refresh (idle, pulling, armed), as nested scrolling gives it to
+    /// SwipeRefreshLayout or to Compose's pull-to-refresh first: a floating header holds the content at its top, one
+    /// that pushes the content has the layout move it (`TopPullLayout`). Refreshing or finishing, neither takes it
+    /// and the list's top stretches (docs/reference.md §5). A state change with the finger down applies once it
+    /// lifts, so one gesture keeps one rule; a new effect applies at once.
+    private func giveTopPull(evenWhileTracking: Bool) {
+        guard let scrollView else { return }
+        let platform = scrollView.platform
+        let floats = metrics.placement.floating != nil
+        guard platform == .android else {
+            guard evenWhileTracking || topPullPlatform != platform else { return }
+            topPullPlatform = platform
+            scrollView.topPullLayout = nil
+            scrollView.holdsContentAtTop = floats
+            return
+        }
+        guard evenWhileTracking || !scrollView.isTracking else { return }
+        topPullPlatform = platform
+        let takesPull: Bool
+        switch state {
+        case .idle, .pulling, .armed: takesPull = true
+        default: takesPull = false
+        }
+        // The rule being dropped goes first, so that a travel is never left to the other.
+        let layout = takesPull && !floats ? pushLayout : nil
+        if layout == nil { scrollView.topPullLayout = nil }
+        scrollView.holdsContentAtTop = takesPull && floats
+        if layout != nil && scrollView.topPullLayout != layout { scrollView.topPullLayout = layout }
     }
 
     /// Returns to idle from any state: a refresh under way, ending or waiting is dropped with its finishing
@@ -268,6 +312,7 @@ public final class RefreshControl {
         }
         advanceInset(to: lastTime)
         if scrollView != nil { evaluate(at: lastTime) }
+        giveTopPull(evenWhileTracking: false)
         let height = metrics.headerHeight
         let width = scrollView?.boundsSize.width ?? 0
         var top = -height

@@ -88,7 +88,8 @@ public final class ScrollView {
     /// Whether a pull past the top leaves the content at its top, as Android's SwipeRefreshLayout takes such a pull
     /// for its floating header: the finger's travel past the top goes to `topPullTravel` instead of moving the
     /// content through the rubber band, the wheel stops at the top, and momentum stops there without a bounce.
-    /// The other edges keep bouncing.
+    /// The other edges keep bouncing. On Android the same pull goes to `topPullTravel` before the top's edge effect,
+    /// and a fling into the top is absorbed by its stretch all the same (docs/reference.md §5).
     public var holdsContentAtTop = false {
         didSet { if !holdsContentAtTop && topPullTravel != 0 { topPullTravel = 0; rebaseDrag() } }
     }
@@ -102,6 +103,14 @@ public final class ScrollView {
     /// points; 0 once it lifts.
     public private(set) var topPullTravel = 0.0 {
         didSet { if topPullTravel != oldValue { notify(.topPullTravel) } }
+    }
+    /// On Android: the refresh layout that takes a pull past the top before the edge effect and moves the content
+    /// down by it (a header that pushes the content), as nested scrolling gives the pull to a parent first
+    /// (docs/reference.md §5). The finger's travel past the top goes to `topPullTravel`, the content shows it damped,
+    /// a push back takes it back first, and a release short of it returns along the layout's rebound. Nil: the
+    /// top's edge effect takes the pull (or, with `holdsContentAtTop`, a floating header does). iOS ignores it.
+    public var topPullLayout: TopPullLayout? {
+        didSet { if topPullLayout == nil && oldValue != nil { topPullTravel = 0 } }
     }
     /// Whether a vertical drag moves content no taller than the viewport (it then only rubber-bands).
     var alwaysBounceVertical = false
@@ -123,7 +132,9 @@ public final class ScrollView {
     }
     /// Pixels per point of the screen: the bounce stops within half a pixel, 0.5/scale pt (docs/reference.md §2). On
     /// Android it is the density, pixels per dp, which OverScroller's and EdgeEffect's pixel figures are read in.
-    public var displayScale = 2.0
+    public var displayScale = ScrollView.iOSDisplayScale
+    /// The pixels per point iOS's bounce settles in unless told otherwise: 2, the lab's own phone's.
+    public static let iOSDisplayScale = 2.0
     /// Whose scrolling this is: iOS's (the default) or Android's. A change applies from the next touch.
     public var platform = Platform.ios {
         didSet {
@@ -206,8 +217,12 @@ public final class ScrollView {
     public var velocity: Point {
         if isTracking {
             let finger = panTracker.velocity
-            let movesVertically = canScroll(.vertical) && topPullTravel == 0
-            return Point(canScroll(.horizontal) ? -finger.x : 0, movesVertically ? -finger.y : 0)
+            var vertical = canScroll(.vertical) && topPullTravel == 0 ? -finger.y : 0
+            // Content a refresh layout pulls moves at the slope of its damped drag.
+            if let layout = topPullLayout, platform == .android, topPullTravel > 0 {
+                vertical = -finger.y * layout.slope(atTravel: topPullTravel, height: boundsSize.height)
+            }
+            return Point(canScroll(.horizontal) ? -finger.x : 0, vertical)
         }
         return Point(motion.horizontal.sample(at: currentTime)?.velocity ?? 0,
                      motion.vertical.sample(at: currentTime)?.velocity ?? 0)
@@ -273,8 +288,15 @@ public final class ScrollView {
             return
         }
         let begin = Swift.min(start, currentTime)
-        let x = OffsetAnimationSimulation(duration: duration, from: contentOffset.x, to: offset.x, timing: timing)
-        let y = OffsetAnimationSimulation(duration: duration, from: contentOffset.y, to: offset.y, timing: timing)
+        var from = contentOffset
+        // On Android a release's own motion begun since `start` is replaced from where it began: the refresh layout
+        // decides at the release where the content goes (SmartRefreshLayout's `overSpinner`), so the frame the
+        // release moved the content back is not shown.
+        if platform == .android, motion.vertical.start >= begin, let began = motion.vertical.simulation?.sample(at: 0) {
+            from.y = began.position
+        }
+        let x = OffsetAnimationSimulation(duration: duration, from: from.x, to: offset.x, timing: timing)
+        let y = OffsetAnimationSimulation(duration: duration, from: from.y, to: offset.y, timing: timing)
         motion = (AxisMotion(start: begin, simulation: x), AxisMotion(start: begin, simulation: y))
         sampleMotion(at: currentTime)
     }
@@ -297,6 +319,9 @@ public final class ScrollView {
         // after an effect switch): the content would otherwise show a gap under the floating header.
         if holdsTop && topPullTravel > 0 && canScroll(.vertical) {
             contentOffset.y = minOffset(.vertical)
+        } else if platform == .android, let layout = topPullLayout, topPullTravel > 0 {
+            // The content stays under the finger: the travel is what shows it there from the new top.
+            topPullTravel = layout.travel(forDistance: minOffset(.vertical) - contentOffset.y, height: boundsSize.height)
         }
         rebaseDrag()
     }
@@ -593,6 +618,10 @@ extension ScrollView {
             && interrupted.sample(at: currentTime)?.done == false
         flywheel = nil
         if flinging { flywheel = (interrupted, currentTime + Self.flywheelCheckInterval) }
+        // Content a refresh layout pulled down, caught on its way back: the finger holds it where it is.
+        if let layout = topPullLayout, contentOffset.y < minOffset(.vertical) {
+            topPullTravel = layout.travel(forDistance: minOffset(.vertical) - contentOffset.y, height: boundsSize.height)
+        }
         return showing || flinging
     }
 
@@ -619,14 +648,20 @@ extension ScrollView {
         contentOffset = offset
     }
 
-    /// `offset` moved by `delta` (positive scrolls towards the end) on `axis`, with the vertical edges' effects.
+    /// `offset` moved by `delta` (positive scrolls towards the end) on `axis`, with the vertical edges' effects. A
+    /// header's layout takes a pull past the top first (nested scrolling's post-scroll) and gives its travel back
+    /// first on the way up (pre-scroll); the top's edge effect takes the pull only when no header does.
     private func androidScroll(_ offset: Double, by delta: Double, _ axis: Axis) -> Double {
+        let layout = axis == .vertical ? topPullLayout : nil
+        // Content a layout holds past the top counts, for the list, as at its top.
+        let listOffset = layout != nil && topPullTravel > 0 ? minOffset(axis) : offset
         // Content already outside its edges (an inset on its way) moves freely back towards them.
-        let lo = Swift.min(minOffset(axis), offset), hi = Swift.max(maxOffset(axis), offset)
-        guard axis == .vertical else { return Swift.min(Swift.max(offset + delta, lo), hi) }
+        let lo = Swift.min(minOffset(axis), listOffset), hi = Swift.max(maxOffset(axis), listOffset)
+        guard axis == .vertical else { return Swift.min(Swift.max(listOffset + delta, lo), hi) }
         let height = boundsSize.height, time = currentTime
+        let headerTakesPull = holdsTop || layout != nil
         var d = delta
-        if d > 0 && holdsTop && topPullTravel > 0 {
+        if d > 0 && headerTakesPull && topPullTravel > 0 {
             let back = Swift.min(d, topPullTravel)
             topPullTravel -= back
             d -= back
@@ -636,22 +671,26 @@ extension ScrollView {
         } else if d < 0 && edges.bottom.distance > 0 {
             d -= height * edges.bottom.pull(d / height, at: time, glowHeight: glowHeight)
         }
-        let moved = offset + d
+        let moved = listOffset + d
+        var shown = moved
         if moved < lo {
-            if holdsTop {
+            if headerTakesPull {
                 topPullTravel += lo - moved
+                edges.top.release(at: time)
             } else if bounces {
                 _ = edges.top.pull((lo - moved) / height, at: time, glowHeight: glowHeight)
             }
             edges.bottom.release(at: time)
-            return lo
-        }
-        if moved > hi {
+            shown = lo
+        } else if moved > hi {
             if bounces { _ = edges.bottom.pull((moved - hi) / height, at: time, glowHeight: glowHeight) }
             edges.top.release(at: time)
-            return hi
+            shown = hi
         }
-        return moved
+        if let layout, topPullTravel > 0 {
+            return minOffset(axis) - layout.distance(forTravel: topPullTravel, height: height)
+        }
+        return shown
     }
 
     /// The flywheel's checks up to `time`: every 40 ms from the touch the finger must still move at the minimum
@@ -696,6 +735,9 @@ extension ScrollView {
     /// there by code), else its spline fling, stopped at an edge it would pass.
     fileprivate func androidReleaseSimulation(_ axis: Axis, position: Double, velocity: Double) -> (any AxisSimulation)? {
         let lo = minOffset(axis), hi = maxOffset(axis)
+        if axis == .vertical, position < lo, let layout = topPullLayout {
+            return ViscousReturnSimulation(duration: layout.returnDuration, from: position, to: lo)
+        }
         if position < lo || position > hi {
             guard bounces else { return nil }
             return CubicSpringBackSimulation(from: position, to: position < lo ? lo : hi, density: displayScale)
@@ -705,14 +747,16 @@ extension ScrollView {
         return fling.simulation(start: position, velocity: velocity, limit: lo...hi)
     }
 
-    /// A fling that ended at an edge gives its velocity there to that edge's effect (RecyclerView's `absorbGlows`).
+    /// A fling that ended at an edge gives its velocity there to that edge's effect (RecyclerView's `absorbGlows`),
+    /// at the top too whatever header is there: the refresh layouts take touches, not a list's coasting fling
+    /// (docs/reference.md §5).
     fileprivate func absorbFling(_ finished: AxisMotion) {
         guard let fling = finished.simulation as? SplineFlingSimulation, fling.reachesEdge, bounces else { return }
         let time = finished.start + fling.duration
         let speed = abs(fling.velocity(at: fling.duration)) * displayScale
         let factor = physics.androidAbsorbVelocityFactor
         if fling.final <= minOffset(.vertical) {
-            if !holdsTop { edges.top.absorb(pixelVelocity: speed, at: time, factor: factor) }
+            edges.top.absorb(pixelVelocity: speed, at: time, factor: factor)
         } else {
             edges.bottom.absorb(pixelVelocity: speed, at: time, factor: factor)
         }

@@ -1,7 +1,7 @@
 import Geometry
 import Layers
 @testable import Refresh
-import Scrolling
+@testable import Scrolling
 
 /// A tiny effect that only records what the controller tells it.
 final class RecordingEffect: RefreshEffect {
@@ -46,10 +46,17 @@ final class Rig {
     var actions = 0
     var cues = 0
 
+    /// Android's density on the Pixel 8: the Android rig measures its physics in its pixels.
+    static let androidDensity = 2.625
+
     init(effect: any RefreshEffect = RecordingEffect(), topInset: Double = 0, contentHeight: Double = 2000,
-         attach: Bool = true) {
+         attach: Bool = true, platform: Platform = .ios) {
         scrollView = ScrollView(boundsSize: Rig.viewport, contentSize: Size(375, contentHeight),
                                 contentInset: EdgeInsets(top: topInset))
+        if platform == .android {
+            scrollView.platform = .android
+            scrollView.displayScale = Rig.androidDensity
+        }
         control = RefreshControl(effect: effect, dateSource: { RefreshDate(year: 2024, month: 5, day: 17, hour: 10, minute: 32) })
         control.stateDidChange = { [unowned self] _, new in states.append(new) }
         control.action = { [unowned self] in actions += 1 }
@@ -94,9 +101,15 @@ final class Rig {
     }
 
     /// How far the finger travels down past the top for a pull of `distance`: through the rubber band for a header
-    /// that pushes the content, by the drag rate for a floating one.
+    /// that pushes the content, by the drag rate for a floating one; on Android through the refresh layout's damped
+    /// drag for one that pushes, and after the touch slop, which the drag does not count.
     func fingerTravel(forPull distance: Double) -> Double {
-        if let floating = control.metrics.placement.floating { return distance / floating.dragRate }
+        let android = scrollView.platform == .android
+        let slop = android ? scrollView.physics.androidTouchSlop : 0
+        if let floating = control.metrics.placement.floating { return distance / floating.dragRate + slop }
+        if android {
+            return control.pushLayout.travel(forDistance: distance, height: Rig.viewport.height) + slop
+        }
         return -RubberBand.travel(forOffset: -distance, dimension: Rig.viewport.height)
     }
 

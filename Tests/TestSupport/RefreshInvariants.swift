@@ -25,6 +25,8 @@ public final class RefreshInvariants {
     private var lastVelocity = 0.0
     private var lastDistance = 0.0
     private var lastFloats = false
+    /// The effect of the last frame: a switch puts a floating header back at its start at once, by design.
+    private var lastEffect: ObjectIdentifier?
     private var lastState = RefreshState.idle
     /// When the refresh under way, with the finger up, should have brought its header into view.
     private var refreshSettlesAt: Double?
@@ -98,7 +100,8 @@ public final class RefreshInvariants {
             let way = max(metrics.refreshingInset, triggerReach, lastDistance)
             let animation = way * 4 * frameDuration / duration
             let finger = (fingerMove + 1.5 * abs(scrollView.panTracker.velocity.y) * frameDuration) * floating.dragRate
-            let finished = control.state == .idle && lastState.isBusy
+            let finished = (control.state == .idle && lastState.isBusy)
+                || lastEffect != ObjectIdentifier(control.effect)
             if moved > finger + animation + 0.01 && !finished { note("the floating header jumped \(moved) pt") }
             // Its top: where the inset puts it (an inset of the effect before a switch may still be on its way out).
             let top = -scrollView.adjustedContentInset.top
@@ -111,6 +114,7 @@ public final class RefreshInvariants {
         lastState = control.state
         lastDistance = control.distance
         lastFloats = metrics.placement.floating != nil
+        lastEffect = ObjectIdentifier(control.effect)
         // The inset is never added twice, and the scroll view's own is kept (after an effect switch the old
         // effect's inset may still be on its way out); at rest the inset is the scroll view's own again.
         let largest = RefreshInvariants.largestInset

@@ -44,10 +44,20 @@ extension Simulation {
         scrollView.boundsSize = newPhone.listFrame.size
         scrollView.contentSize = Size(newPhone.screenSize.width, list.contentHeight)
         scrollView.safeAreaInsets = newPhone.listSafeArea
+        Simulation.givePhysics(of: newPhone, to: scrollView)
         if !scrollView.isAnimating && finger == nil {
             scrollView.setContentOffset(Point(scrollView.contentOffset.x, fromTop - scrollView.adjustedContentInset.top))
         }
         updateNavigationBar()
+    }
+
+    /// Gives the list the physics of `phone`'s platform (iOS's, or Android's fling, slop and edge effects, with the
+    /// refresh control taking a pull past the top first: `RefreshControl`), measured in that phone's pixels. On
+    /// Android the density is the model's (the Pixel's 2.625 px per dp, whatever `--scale` draws at); iOS keeps the
+    /// scroll view's 2 px per point, so that its bounces settle as they always have.
+    static func givePhysics(of phone: Phone, to scrollView: ScrollView) {
+        if scrollView.platform != phone.platform { scrollView.platform = phone.platform }
+        scrollView.displayScale = phone.platform == .android ? phone.figures.scale : ScrollView.iOSDisplayScale
     }
 
     /// Shows `platform`'s phone: the model it showed last in this session, else its default (iOS's lab phone, the

@@ -152,9 +152,7 @@ public final class Simulation {
         scrollView = ScrollView(boundsSize: phone.listFrame.size,
                                 contentSize: Size(phone.screenSize.width, list.contentHeight))
         scrollView.safeAreaInsets = phone.listSafeArea
-        // The list keeps iOS's physics on every phone for now: Android's (`ScrollView.platform`) stops the content
-        // at the edge, and the refresh control does not yet take the pull before the edge effect does, as Android's
-        // nested scrolling gives it to SwipeRefreshLayout (docs/reference.md §5).
+        Simulation.givePhysics(of: phone, to: scrollView)
         // The list starts at its top, below the safe area, as a scroll view laid out under bars does.
         scrollView.setContentOffset(Point(0, -scrollView.adjustedContentInset.top))
         canvas = Canvas(width: phone.pixelWidth, height: phone.pixelHeight, fill: Simulation.background.light)
