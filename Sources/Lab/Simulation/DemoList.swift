@@ -116,6 +116,17 @@ public final class DemoList {
         (language == .chinese ? chinese : english).reduce(0) { $0 + ($1 == nil ? 0 : 1) }
     }
 
+    /// Whether each row's background is opaque in `appearance`: it then hides whatever lies under it.
+    func isOpaque(in appearance: Appearance) -> Bool { DemoList.rowBackground.resolved(appearance).premultipliedPixel >> 24 == 255 }
+
+    /// Calls `body` with the top and bottom (content coordinates, points) of each row `draw` fills through
+    /// `viewport`, from the top down.
+    func forEachRowSpan(in viewport: Rect, _ body: (Double, Double) -> Void) {
+        guard let rows = visibleRows(in: viewport) else { return }
+        let h = DemoList.rowHeight
+        for i in rows { body(Double(i) * h, Double(i + 1) * h) }
+    }
+
     /// Draws the rows visible through `viewport` (a rectangle in content coordinates, in points).
     /// `transform` maps content points to canvas pixels (a scale and a translation); `clip` is the list's area on the
     /// canvas, in pixels. Without `text` (no font could be loaded) the rows are drawn without their texts.

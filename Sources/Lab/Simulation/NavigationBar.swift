@@ -185,50 +185,201 @@ extension Simulation {
     static let unitSquare = Path.rect(Rect(x: 0, y: 0, width: 1, height: 1))
 }
 
-/// A box blur of the canvas's top rows, run twice each way (close to a Gaussian), on premultiplied channels: what
-/// shows through a translucent bar. Its buffers are made for the largest canvas seen and kept, so a frame
+/// What shows through a translucent bar: the canvas's top rows blurred, on premultiplied channels, as a box
+/// `2 × radius + 1` pixels wide run twice each way (close to a Gaussian). A blur that wide keeps nothing finer than
+/// a fifth of its radius, so it is worked on a coarser grid: the rows are averaged in cells of `factor` × `factor`
+/// pixels, the cells are blurred by a box of the same width in pixels (a whole number of cells and a fraction of one
+/// at each end, with running sums: the same cost whatever the radius), and each pixel is put back between the four
+/// cells around it. Past an edge the last row or column is repeated, as a box blur clamped at the edges reads it:
+/// one more cell on each side holds it. The buffers are made for the largest strip seen and kept, so a frame
 /// allocates nothing.
 final class BackdropBlur {
-    private var scratch: [UInt32] = []
+    /// A cell: its premultiplied blue, green, red and alpha, in 0…255.
+    typealias Cell = SIMD4<Float>
+
+    /// The cells, one more on each side than the strip needs, and a second set for the passes to go back and forth.
+    private var cells = Buffer<Cell>(), passed = Buffer<Cell>()
+    /// The running sums of the cell rows' vertical pass, one per column of cells.
+    private var sums = Buffer<Cell>()
+    /// Down columns of the strip, the sum of `factor` rows' pixels: blue and red, green and alpha, in 16-bit lanes.
+    private var blueRed = Buffer<UInt32>(), greenAlpha = Buffer<UInt32>()
+    /// Every row of cells at the canvas's width, as pixels; each canvas row lies between two of them.
+    private var wide = Buffer<UInt32>()
+    /// For each pixel of a row: the cell at its left and how far its centre lies past that cell's.
+    private var leftCell = Buffer<Int32>(), pastLeft = Buffer<Float>()
+
+    /// The side of a cell, in pixels, for a blur of `radius` pixels (chosen here): a fifth of the radius, so that
+    /// the blur spans about ten cells; at most 6 pixels, and 1 (the blur at the canvas's own pixels) for a radius
+    /// under 10. The cells' own averaging and the interpolation between them blur by much less than the box.
+    static func factor(radius: Int) -> Int { Swift.max(1, Swift.min(6, radius / 5)) }
 
     /// Blurs rows `0..<rows` of `canvas` with a box `2 × radius + 1` pixels wide, twice each way.
     func blur(_ canvas: Canvas, rows: Int, radius: Int) {
         let w = canvas.width, h = Swift.min(rows, canvas.height)
         guard h > 1, radius > 0 else { return }
-        if scratch.count < w * h { scratch = Array(repeating: 0, count: w * h) }
-        let pixels = canvas.pixels
-        scratch.withUnsafeMutableBufferPointer { tmp in
-            for _ in 0..<2 {
-                // Rows into the scratch, then columns back into the canvas.
-                let t = tmp.baseAddress!
-                for y in 0..<h {
-                    BackdropBlur.boxPass(from: pixels + y * w, stride: 1, to: t + y * w, stride: 1, count: w, radius: radius)
-                }
+        let f = BackdropBlur.factor(radius: radius)
+        // The strip's cells and one more on each side.
+        let cw = (w + f - 1) / f + 2, ch = (h + f - 1) / f + 2
+        cells.reserve(cw * ch)
+        passed.reserve(cw * ch)
+        sums.reserve(cw)
+        blueRed.reserve(w)
+        greenAlpha.reserve(w)
+        wide.reserve(w * ch)
+        leftCell.reserve(w)
+        pastLeft.reserve(w)
+        average(canvas.pixels, width: w, height: h, factor: f, cellsWide: cw, cellsHigh: ch)
+        // The box in cells: 2r + 1 whole ones and `part` of one more at each end, as wide as 2 × radius + 1 pixels.
+        let boxWidth = Float(2 * radius + 1) / Float(f)
+        let r = Int((boxWidth - 1) / 2)
+        let part = (boxWidth - Float(2 * r + 1)) / 2
+        for _ in 0..<2 {
+            for j in 0..<ch {
+                BackdropBlur.rowPass(cells.base + j * cw, into: passed.base + j * cw, count: cw, radius: r, part: part,
+                                     width: boxWidth)
+            }
+            columnPass(cellsWide: cw, cellsHigh: ch, radius: r, part: part, width: boxWidth)
+        }
+        widen(width: w, factor: f, cellsWide: cw, cellsHigh: ch)
+        spread(into: canvas.pixels, width: w, height: h, factor: f)
+    }
+
+    /// Each cell: the mean of its `factor` × `factor` pixels, rows and columns past the strip's edges read as the
+    /// edge's own.
+    private func average(_ pixels: UnsafeMutablePointer<UInt32>, width w: Int, height h: Int, factor f: Int,
+                         cellsWide cw: Int, cellsHigh ch: Int) {
+        let scale = 1 / Float(f * f)
+        let blueRed = blueRed.base, greenAlpha = greenAlpha.base, cells = cells.base
+        for j in 0..<ch {
+            blueRed.update(repeating: 0, count: w)
+            greenAlpha.update(repeating: 0, count: w)
+            // At most 36 pixels of 255 a sum: each fits its 16-bit lane.
+            for k in 0..<f {
+                let row = pixels + Swift.min(Swift.max((j - 1) * f + k, 0), h - 1) * w
                 for x in 0..<w {
-                    BackdropBlur.boxPass(from: t + x, stride: w, to: pixels + x, stride: w, count: h, radius: radius)
+                    let p = row[x]
+                    blueRed[x] &+= p & 0x00FF_00FF
+                    greenAlpha[x] &+= (p >> 8) & 0x00FF_00FF
                 }
+            }
+            let out = cells + j * cw
+            for i in 0..<cw {
+                var br: UInt32 = 0, ga: UInt32 = 0
+                for m in 0..<f {
+                    let x = Swift.min(Swift.max((i - 1) * f + m, 0), w - 1)
+                    br &+= blueRed[x]
+                    ga &+= greenAlpha[x]
+                }
+                out[i] = Cell(Float(br & 0xFFFF), Float(ga & 0xFFFF), Float(br >> 16), Float(ga >> 16)) * scale
             }
         }
     }
 
-    /// One box pass along a line of `count` pixels, edges clamped: a running sum per channel.
-    private static func boxPass(from src: UnsafeMutablePointer<UInt32>, stride s: Int,
-                                to dst: UnsafeMutablePointer<UInt32>, stride d: Int, count n: Int, radius r: Int) {
-        var a = 0, red = 0, g = 0, b = 0
-        @inline(__always) func add(_ p: UInt32, _ k: Int) {
-            a += k * Int(p >> 24)
-            red += k * Int((p >> 16) & 0xFF)
-            g += k * Int((p >> 8) & 0xFF)
-            b += k * Int(p & 0xFF)
-        }
-        for i in -r...r { add(src[Swift.min(Swift.max(i, 0), n - 1) * s], 1) }
-        let width = 2 * r + 1
+    /// One box pass along a row of `count` cells, the ends clamped: a running sum of the whole cells, and `part` of
+    /// the one past each end.
+    private static func rowPass(_ src: UnsafeMutablePointer<Cell>, into dst: UnsafeMutablePointer<Cell>, count n: Int,
+                                radius r: Int, part: Float, width: Float) {
+        @inline(__always) func at(_ i: Int) -> Cell { src[Swift.min(Swift.max(i, 0), n - 1)] }
+        let scale = 1 / width
+        var sum = Cell.zero
+        for k in -r...r { sum += at(k) }
         for i in 0..<n {
-            let pa = UInt32(a / width), pr = UInt32(red / width), pg = UInt32(g / width), pb = UInt32(b / width)
-            let out = pa << 24 | pr << 16 | pg << 8 | pb
-            add(src[Swift.max(i - r, 0) * s], -1)
-            add(src[Swift.min(i + r + 1, n - 1) * s], 1)
-            dst[i * d] = out
+            let ends = at(i - r - 1) + at(i + r + 1)
+            dst[i] = (sum + ends * part) * scale
+            sum += at(i + r + 1) - at(i - r)
         }
+    }
+
+    /// One box pass down every column of cells at once, from `passed` back into `cells`, row after row.
+    private func columnPass(cellsWide cw: Int, cellsHigh ch: Int, radius r: Int, part: Float, width: Float) {
+        let src = passed.base, dst = cells.base, sums = sums.base
+        @inline(__always) func row(_ j: Int) -> UnsafeMutablePointer<Cell> { src + Swift.min(Swift.max(j, 0), ch - 1) * cw }
+        let scale = 1 / width
+        sums.update(repeating: .zero, count: cw)
+        for k in -r...r {
+            let s = row(k)
+            for c in 0..<cw { sums[c] += s[c] }
+        }
+        for j in 0..<ch {
+            let above = row(j - r - 1), below = row(j + r + 1), leaving = row(j - r), out = dst + j * cw
+            for c in 0..<cw {
+                out[c] = (sums[c] + (above[c] + below[c]) * part) * scale
+                sums[c] += below[c] - leaving[c]
+            }
+        }
+    }
+
+    /// Every row of cells at the canvas's width: each pixel between the two cells on either side of its centre,
+    /// rounded to whole levels.
+    private func widen(width w: Int, factor f: Int, cellsWide cw: Int, cellsHigh ch: Int) {
+        let leftCell = leftCell.base, pastLeft = pastLeft.base, cells = cells.base, wide = wide.base
+        for x in 0..<w {
+            // The pixel's centre in cells, counting the extra one at the left: always between two cells.
+            let u = (Float(x) + 0.5) / Float(f) + 0.5
+            leftCell[x] = Int32(Int(u))
+            pastLeft[x] = u - Float(Int(u))
+        }
+        // Adding 1.5 × 2²³ leaves a float's nearest whole number in the low bits of its mantissa.
+        let rounding = Cell(repeating: 12_582_912)
+        for j in 0..<ch {
+            let line = cells + j * cw, row = wide + j * w
+            for x in 0..<w {
+                let i = Int(leftCell[x])
+                let a = line[i], b = line[i + 1]
+                let q = unsafeBitCast(a + (b - a) * pastLeft[x] + rounding, to: SIMD4<UInt32>.self) & 0xFF
+                // A colour channel never above alpha, whatever the rounding did.
+                let alpha = q.w
+                row[x] = Swift.min(q.x, alpha) | Swift.min(q.y, alpha) << 8 | Swift.min(q.z, alpha) << 16 | alpha << 24
+            }
+        }
+    }
+
+    /// Each canvas row of the strip between the two widened rows on either side of its centre, channel by channel,
+    /// in 256ths.
+    private func spread(into pixels: UnsafeMutablePointer<UInt32>, width w: Int, height h: Int, factor f: Int) {
+        let wide = wide.base
+        for y in 0..<h {
+            let v = (Float(y) + 0.5) / Float(f) + 0.5
+            var j = Int(v)
+            var t = UInt16(((v - Float(j)) * 256).rounded())
+            if t == 256 { (j, t) = (j + 1, 0) }
+            let out = UnsafeMutableRawPointer(pixels + y * w).assumingMemoryBound(to: UInt8.self)
+            let a = UnsafeRawPointer(wide + j * w).assumingMemoryBound(to: UInt8.self)
+            if t == 0 {
+                out.update(from: a, count: 4 * w)
+                continue
+            }
+            let b = UnsafeRawPointer(wide + (j + 1) * w).assumingMemoryBound(to: UInt8.self)
+            let s = 256 - t
+            for k in 0..<(4 * w) {
+                out[k] = UInt8(truncatingIfNeeded: (UInt16(a[k]) &* s &+ UInt16(b[k]) &* t &+ 128) >> 8)
+            }
+        }
+    }
+
+    /// A buffer that grows to the largest size asked of it and is kept.
+    private struct Buffer<Element> {
+        private(set) var base = UnsafeMutablePointer<Element>.allocate(capacity: 1)
+        private var capacity = 1
+
+        mutating func reserve(_ count: Int) {
+            guard count > capacity else { return }
+            base.deallocate()
+            base = .allocate(capacity: count)
+            capacity = count
+        }
+
+        func release() { base.deallocate() }
+    }
+
+    deinit {
+        cells.release()
+        passed.release()
+        sums.release()
+        blueRed.release()
+        greenAlpha.release()
+        wide.release()
+        leftCell.release()
+        pastLeft.release()
     }
 }

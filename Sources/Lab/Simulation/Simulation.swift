@@ -418,10 +418,10 @@ public final class Simulation {
     /// that screenshots, frames and captures show the phone only.
     public func render() {
         let time = frameTime ?? clock.now
-        canvas.clear(to: Simulation.background.resolved(appearance))
         let (contentToPixels, clip) = listTransform()
         let offset = scrollView.contentOffset
         let viewport = Rect(origin: offset, size: phone.listFrame.size)
+        clearCanvas(rowsCovering: viewport, transform: contentToPixels, clip: clip)
         // A header that sits behind the content (four dots, inserted at index 0) is drawn first, so the rows'
         // opaque backgrounds cover it; the others are drawn over the rows.
         let headerBehind = refreshControl.metrics.drawsBehindContent
@@ -433,6 +433,37 @@ public final class Simulation {
         renderNavigationBar(at: time)
         chrome.draw(into: canvas, rasterizer: renderer.rasterizer, text: renderer.loadTextRenderer())
     }
+
+    /// Clears the canvas to the screen's background, but for the pixel rows that one list row's opaque background
+    /// will cover whole, from edge to edge: those are written over whatever they held, so that clearing them first
+    /// would only cost a pass over most of the screen, and the frame is the same pixel for pixel. Rows where two
+    /// list rows meet (each covering part of a pixel) are cleared, as every other pixel is.
+    private func clearCanvas(rowsCovering viewport: Rect, transform: AffineTransform, clip: Rect) {
+        let background = Simulation.background.resolved(appearance)
+        let width = canvas.width
+        var cleared = 0
+        // Only an upright scale and translation, and rows whose background is opaque and reaches both sides.
+        let upright = transform.b == 0 && transform.c == 0 && transform.a > 0 && transform.d > 0
+        let sides = (transform.apply(.zero).x, transform.apply(Point(list.width, 0)).x)
+        if upright, list.isOpaque(in: appearance), clip.minX <= 0, clip.maxX >= Double(width), sides.0 <= 0,
+           sides.1 >= Double(width) {
+            list.forEachRowSpan(in: viewport) { top, bottom in
+                // A margin of a hundredth of a pixel, so that rounding in the rasterizer never leaves a pixel row
+                // counted here partly uncovered.
+                let y0 = Swift.max(transform.apply(Point(0, top)).y, clip.minY) + Simulation.coverMargin
+                let y1 = Swift.min(transform.apply(Point(0, bottom)).y, clip.maxY) - Simulation.coverMargin
+                guard y0.isFinite, y1.isFinite else { return }
+                let first = Swift.max(Int(y0.rounded(.up)), cleared), end = Swift.min(Int(y1.rounded(.down)), canvas.height)
+                guard first < end else { return }
+                canvas.clear(PixelBox(minX: 0, minY: cleared, maxX: width, maxY: first), to: background)
+                cleared = end
+            }
+        }
+        canvas.clear(PixelBox(minX: 0, minY: cleared, maxX: width, maxY: canvas.height), to: background)
+    }
+
+    /// How far inside a list row's edges, in pixels, a pixel row must lie to count as covered by it (chosen here).
+    static let coverMargin = 0.01
 
     /// Shows the phone in `appearance`: the bar's, the list's and the footer's system colours, and the styles'
     /// variants for it (the tuning panel's rows with them). Allocates, as a change of style does; frames do not.
