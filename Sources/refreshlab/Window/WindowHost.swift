@@ -134,12 +134,13 @@ final class WindowHost: FrameInput, FrameDisplay {
             }
         }
         // A ProMotion phone presents at 120 Hz on a display that refreshes that fast; a 60 Hz phone at 60 Hz on any.
-        // A display that does not say its rate (a virtual one such as Xvfb's says 0) is taken at the phone's, paced
-        // by the frame limiter; on a slower one, presenting with vsync then waits for the display.
+        // A display that does not say its rate (Xvfb's says 0) presents at its own pace with vsync, taken as 60 Hz
+        // (Xvfb's with Mesa holds swaps to that); without vsync only the frame limiter holds the phone's rate.
         fittedRate = phone.refreshRate
-        let rate = Swift.min(displayRate ?? phone.refreshRate, phone.refreshRate)
+        let display = displayRate ?? (vsync ? 60 : phone.refreshRate)
+        let rate = Swift.min(display, phone.refreshRate)
         frameBudget = 1 / rate
-        needsFrameLimiter = !vsync || (displayRate ?? .infinity) > rate
+        needsFrameLimiter = !vsync || display > rate
         simulation.clock.frameDuration = frameBudget
         updateLayout()
     }
