@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 @testable import Lab
 import Motion
 import Raster
@@ -11,20 +8,9 @@ import TestSupport
 
 /// Golden frames of the whole Pixel 8 with Android's physics: the swipe-refresh and material3 scripts on Android,
 /// pulled past the trigger with the finger down, and refreshing. The list stays at its top under the indicator and
-/// the top does not stretch: the header took the pull. PNGs in `Tests/LabTests/Goldens`;
-/// `REFRESHLAB_UPDATE_GOLDENS=1 swift test --filter AndroidPhoneGoldenTests` writes them instead of comparing.
+/// the top does not stretch: the header took the pull (`PhoneGoldens`).
 @Suite("Android: golden frames of the Pixel 8")
 struct AndroidPhoneGoldenTests {
-    static let directory: String = {
-        let file = "\(#filePath)"
-        return String(file[..<file.lastIndex(of: "/")!]) + "/Goldens"
-    }()
-
-    static var isUpdating: Bool {
-        guard let value = getenv("REFRESHLAB_UPDATE_GOLDENS") else { return false }
-        return String(cString: value) != "0" && String(cString: value) != ""
-    }
-
     /// The frames drawn (120 a second on the Pixel): 60, the end of the 0.5 s pull with the finger still down; 150,
     /// 0.65 s after the release, refreshing.
     static let frames = [60, 150]
@@ -61,13 +47,7 @@ struct AndroidPhoneGoldenTests {
             guard Self.frames.contains(frame) else { continue }
             #expect(simulation.refreshControl.state == (frame == 60 ? .armed : .refreshing), "\(name) frame \(frame)")
             simulation.render()
-            let path = Self.directory + "/android-\(name)-\(frame).png"
-            if Self.isUpdating {
-                try PNG.write(simulation.canvas, to: path)
-            } else {
-                let golden = try PNG.read(from: path)
-                expectImage(simulation.canvas, matches: golden, tolerance: .golden, named: "android-\(name)-\(frame)")
-            }
+            PhoneGoldens.expect(simulation.canvas, named: "android-\(name)-\(frame)")
             drawn += 1
         }
         #expect(drawn == Self.frames.count)

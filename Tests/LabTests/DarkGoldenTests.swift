@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Geometry
 @testable import Lab
 import Raster
@@ -9,21 +6,11 @@ import Scrolling
 import Testing
 import TestSupport
 
-/// Golden images of every built-in header in dark appearance, on the default phone at scale 2: PNGs kept in
-/// `Tests/LabTests/Goldens`, each the top of the phone (the bar, the header and the first rows), compared with
-/// what the simulation draws now within `PixelTolerance.golden`. `DarkAppearanceTests` checks the colours worked
-/// out by hand; these catch every other change of a dark frame (a shape, a place, a layer drawn twice).
-///
-/// After an intended change of look, `REFRESHLAB_UPDATE_GOLDENS=1 swift test --filter DarkGoldenTests` writes them
-/// anew; look at the new PNGs before committing them.
+/// Golden images of every built-in header in dark appearance, on the default phone at scale 2 (`PhoneGoldens`),
+/// each the top of the phone: the bar, the header and the first rows. `DarkAppearanceTests` checks the colours
+/// worked out by hand; these catch every other change of a dark frame (a shape, a place, a layer drawn twice).
 @Suite("Dark goldens: every header pulled and refreshing in dark appearance")
 struct DarkGoldenTests {
-    /// The folder of these goldens, next to this file.
-    static let directory: String = {
-        let file = "\(#filePath)"
-        return String(file[..<file.lastIndex(of: "/")!]) + "/Goldens"
-    }()
-
     /// The pixel rows compared: the bar (64 pt) and 140 pt of list below it, at scale 2.
     static let rows = 408
 
@@ -38,19 +25,7 @@ struct DarkGoldenTests {
     static func expectGolden(_ simulation: Simulation, _ name: String,
                              sourceLocation: SourceLocation = #_sourceLocation) {
         simulation.render()
-        let actual = top(of: simulation.canvas)
-        let path = directory + "/" + name + ".png"
-        if let value = getenv("REFRESHLAB_UPDATE_GOLDENS"), String(cString: value) != "0" {
-            #expect(throws: Never.self, sourceLocation: sourceLocation) { try PNG.write(actual, to: path) }
-            return
-        }
-        guard let golden = try? PNG.read(from: path) else {
-            Issue.record("no golden image \(name).png; create it with REFRESHLAB_UPDATE_GOLDENS=1",
-                         sourceLocation: sourceLocation)
-            return
-        }
-        expectImage(actual, matches: golden, tolerance: .golden, named: "golden \(name)",
-                    sourceLocation: sourceLocation)
+        PhoneGoldens.expect(top(of: simulation.canvas), named: name, sourceLocation: sourceLocation)
     }
 
     @Test("Pulled 60 pt and refreshing half a second after the release, in dark",
