@@ -27,6 +27,17 @@ public protocol FillPipeline {
     /// Puts the colours `colors[entries[i]]` at coverages `coverage[i]` source-over the `count` pixels at `dst`.
     static func shadeRow(entries: UnsafePointer<Int32>, colors: UnsafePointer<UInt32>, coverage: UnsafePointer<UInt8>,
                          onto dst: UnsafeMutablePointer<UInt32>, count: Int)
+    /// Writes `count` pixels, each `a[i]` and `b[i]` mixed with `b` weighing `weight` 256ths (`PixelRows.mix`).
+    static func mixRows(_ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, weight: UInt32,
+                        into out: UnsafeMutablePointer<UInt32>, count: Int)
+    /// Writes `count` pixels, each between two neighbouring `cells`: `cells[left[i]]` and the next, the next
+    /// weighing `weights[i]` 256ths (`PixelRows.mix`).
+    static func mixColumns(_ cells: UnsafePointer<UInt32>, left: UnsafePointer<Int32>, weights: UnsafePointer<UInt32>,
+                           into out: UnsafeMutablePointer<UInt32>, count: Int)
+    /// Adds `count` pixels of `row`, channel by channel, to sums kept in 16-bit halves: blue and red in `blueRed`,
+    /// green and alpha in `greenAlpha`.
+    static func addHalves(of row: UnsafePointer<UInt32>, blueRed: UnsafeMutablePointer<UInt32>,
+                          greenAlpha: UnsafeMutablePointer<UInt32>, count: Int)
 }
 
 extension FillPipeline {
@@ -166,5 +177,20 @@ public enum PortableFill: FillPipeline {
     public static func shadeRow(entries: UnsafePointer<Int32>, colors: UnsafePointer<UInt32>,
                                 coverage: UnsafePointer<UInt8>, onto dst: UnsafeMutablePointer<UInt32>, count: Int) {
         PixelRows.shadeKernel(entries: entries, colors: colors, coverage: coverage, onto: dst, count: count)
+    }
+
+    public static func mixRows(_ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, weight: UInt32,
+                               into out: UnsafeMutablePointer<UInt32>, count: Int) {
+        PixelRows.mixKernel(a, b, weight: weight, into: out, count: count)
+    }
+
+    public static func addHalves(of row: UnsafePointer<UInt32>, blueRed: UnsafeMutablePointer<UInt32>,
+                                 greenAlpha: UnsafeMutablePointer<UInt32>, count: Int) {
+        PixelRows.addHalvesKernel(of: row, blueRed: blueRed, greenAlpha: greenAlpha, count: count)
+    }
+
+    public static func mixColumns(_ cells: UnsafePointer<UInt32>, left: UnsafePointer<Int32>,
+                                  weights: UnsafePointer<UInt32>, into out: UnsafeMutablePointer<UInt32>, count: Int) {
+        PixelRows.mixColumnsKernel(cells, left: left, weights: weights, into: out, count: count)
     }
 }

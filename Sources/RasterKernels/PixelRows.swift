@@ -91,6 +91,101 @@ public enum PixelRows {
         }
     }
 
+    /// `a` and `b` mixed channel by channel, `b` weighing `t` 256ths (0…256), rounded to the nearest level: two
+    /// channels at a time in the 16-bit halves of a word, where 255 × 256 + 128 still fits, so no channel carries into
+    /// the next. A channel at or below its alpha in both pixels stays so.
+    @inlinable @inline(__always)
+    public static func mix(_ a: UInt32, _ b: UInt32, weight t: UInt32) -> UInt32 {
+        let s = 256 &- t
+        let blueRed = ((a & 0x00FF_00FF) &* s &+ (b & 0x00FF_00FF) &* t &+ 0x0080_0080) >> 8
+        let greenAlpha = ((a >> 8) & 0x00FF_00FF) &* s &+ ((b >> 8) & 0x00FF_00FF) &* t &+ 0x0080_0080
+        return blueRed & 0x00FF_00FF | greenAlpha & 0xFF00_FF00
+    }
+
+    /// The body of `FillPipeline.mixRows`: `count` pixels, each `mix(a[i], b[i], weight: t)`, eight at a time in
+    /// 16-bit lanes (the same sums, lane by lane).
+    @inlinable @inline(__always)
+    public static func mixKernel(_ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, weight t: UInt32,
+                                 into out: UnsafeMutablePointer<UInt32>, count: Int) {
+        var i = 0
+        let mask = Pixels(repeating: 0x00FF_00FF), half = Halves(repeating: 128)
+        let s = Halves(repeating: UInt16(truncatingIfNeeded: 256 &- t)), w = Halves(repeating: UInt16(truncatingIfNeeded: t))
+        let from = UnsafeRawPointer(a), to = UnsafeRawPointer(b), dst = UnsafeMutableRawPointer(out)
+        while i &+ 8 <= count {
+            let at = i &* 4
+            let p = from.loadUnaligned(fromByteOffset: at, as: Pixels.self)
+            let q = to.loadUnaligned(fromByteOffset: at, as: Pixels.self)
+            let blueRed = (unsafeBitCast(p & mask, to: Halves.self) &* s
+                &+ unsafeBitCast(q & mask, to: Halves.self) &* w &+ half) &>> 8
+            let greenAlpha = (unsafeBitCast((p &>> 8) & mask, to: Halves.self) &* s
+                &+ unsafeBitCast((q &>> 8) & mask, to: Halves.self) &* w &+ half) &>> 8
+            let mixed = unsafeBitCast(blueRed, to: Pixels.self) | (unsafeBitCast(greenAlpha, to: Pixels.self) &<< 8)
+            dst.storeBytes(of: mixed, toByteOffset: at, as: Pixels.self)
+            i &+= 8
+        }
+        while i < count {
+            out[i] = mix(a[i], b[i], weight: t)
+            i &+= 1
+        }
+    }
+
+    /// The body of `FillPipeline.mixColumns`: `count` pixels, each `mix(cells[left[i]], cells[left[i] + 1],
+    /// weight: weights[i])`, eight at a time in 16-bit lanes.
+    @inlinable @inline(__always)
+    public static func mixColumnsKernel(_ cells: UnsafePointer<UInt32>, left: UnsafePointer<Int32>,
+                                        weights: UnsafePointer<UInt32>, into out: UnsafeMutablePointer<UInt32>,
+                                        count: Int) {
+        var i = 0
+        let mask = Pixels(repeating: 0x00FF_00FF), half = Halves(repeating: 128), whole = Pixels(repeating: 256)
+        let weight = UnsafeRawPointer(weights), dst = UnsafeMutableRawPointer(out)
+        while i &+ 8 <= count {
+            let l = left + i
+            let p = Pixels(cells[Int(l[0])], cells[Int(l[1])], cells[Int(l[2])], cells[Int(l[3])],
+                           cells[Int(l[4])], cells[Int(l[5])], cells[Int(l[6])], cells[Int(l[7])])
+            let q = Pixels(cells[Int(l[0]) &+ 1], cells[Int(l[1]) &+ 1], cells[Int(l[2]) &+ 1], cells[Int(l[3]) &+ 1],
+                           cells[Int(l[4]) &+ 1], cells[Int(l[5]) &+ 1], cells[Int(l[6]) &+ 1], cells[Int(l[7]) &+ 1])
+            let t = weight.loadUnaligned(fromByteOffset: i &* 4, as: Pixels.self), u = whole &- t
+            let w = unsafeBitCast(t | (t &<< 16), to: Halves.self), s = unsafeBitCast(u | (u &<< 16), to: Halves.self)
+            let blueRed = (unsafeBitCast(p & mask, to: Halves.self) &* s
+                &+ unsafeBitCast(q & mask, to: Halves.self) &* w &+ half) &>> 8
+            let greenAlpha = (unsafeBitCast((p &>> 8) & mask, to: Halves.self) &* s
+                &+ unsafeBitCast((q &>> 8) & mask, to: Halves.self) &* w &+ half) &>> 8
+            let mixed = unsafeBitCast(blueRed, to: Pixels.self) | (unsafeBitCast(greenAlpha, to: Pixels.self) &<< 8)
+            dst.storeBytes(of: mixed, toByteOffset: i &* 4, as: Pixels.self)
+            i &+= 8
+        }
+        while i < count {
+            let l = Int(left[i])
+            out[i] = mix(cells[l], cells[l &+ 1], weight: weights[i])
+            i &+= 1
+        }
+    }
+
+    /// The body of `FillPipeline.addHalves`: adds each of `count` pixels' blue and red to `blueRed[i]` and its green
+    /// and alpha to `greenAlpha[i]`, in the words' 16-bit halves (up to 257 pixels before a half can overflow).
+    @inlinable @inline(__always)
+    public static func addHalvesKernel(of row: UnsafePointer<UInt32>, blueRed: UnsafeMutablePointer<UInt32>,
+                                       greenAlpha: UnsafeMutablePointer<UInt32>, count: Int) {
+        var i = 0
+        let mask = Pixels(repeating: 0x00FF_00FF)
+        let from = UnsafeRawPointer(row), low = UnsafeMutableRawPointer(blueRed), high = UnsafeMutableRawPointer(greenAlpha)
+        while i &+ 8 <= count {
+            let at = i &* 4
+            let p = from.loadUnaligned(fromByteOffset: at, as: Pixels.self)
+            let br = low.loadUnaligned(fromByteOffset: at, as: Pixels.self) &+ (p & mask)
+            let ga = high.loadUnaligned(fromByteOffset: at, as: Pixels.self) &+ ((p &>> 8) & mask)
+            low.storeBytes(of: br, toByteOffset: at, as: Pixels.self)
+            high.storeBytes(of: ga, toByteOffset: at, as: Pixels.self)
+            i &+= 8
+        }
+        while i < count {
+            let p = row[i]
+            blueRed[i] &+= p & 0x00FF_00FF
+            greenAlpha[i] &+= (p >> 8) & 0x00FF_00FF
+            i &+= 1
+        }
+    }
+
     /// Whether every lane is zero, by halving: the standard library's `all` and `any` go lane by lane.
     @inlinable @inline(__always)
     static func isZero(_ v: Pixels) -> Bool {

@@ -36,4 +36,19 @@ public enum AVX512Fill: FillPipeline {
                                 coverage: UnsafePointer<UInt8>, onto dst: UnsafeMutablePointer<UInt32>, count: Int) {
         PixelRows.shadeKernel(entries: entries, colors: colors, coverage: coverage, onto: dst, count: count)
     }
+
+    public static func mixRows(_ a: UnsafePointer<UInt32>, _ b: UnsafePointer<UInt32>, weight: UInt32,
+                               into out: UnsafeMutablePointer<UInt32>, count: Int) {
+        PixelRows.mixKernel(a, b, weight: weight, into: out, count: count)
+    }
+
+    public static func addHalves(of row: UnsafePointer<UInt32>, blueRed: UnsafeMutablePointer<UInt32>,
+                                 greenAlpha: UnsafeMutablePointer<UInt32>, count: Int) {
+        PixelRows.addHalvesKernel(of: row, blueRed: blueRed, greenAlpha: greenAlpha, count: count)
+    }
+
+    public static func mixColumns(_ cells: UnsafePointer<UInt32>, left: UnsafePointer<Int32>,
+                                  weights: UnsafePointer<UInt32>, into out: UnsafeMutablePointer<UInt32>, count: Int) {
+        PixelRows.mixColumnsKernel(cells, left: left, weights: weights, into: out, count: count)
+    }
 }

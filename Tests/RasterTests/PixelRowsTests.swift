@@ -70,4 +70,58 @@ import RasterKernels
             }
         }
     }
+
+    @Test func mixingTwoRowsGivesEachChannelsRoundedWeightedMean() {
+        var g = SeededRandom(seed: 47)
+        for n in 0..<300 {
+            let count = g.int(in: 0...40), t = [0, 256, UInt32(g.int(in: 1...255))][n % 3]
+            let a = (0..<count).map { _ in PixelRowsTests.pixel(&g) }, b = (0..<count).map { _ in PixelRowsTests.pixel(&g) }
+            // Channel by channel: (a × (256 − t) + b × t + 128) / 256, rounded down.
+            let expected = (0..<count).map { i in
+                (0..<4).reduce(UInt32(0)) { word, c in
+                    let shift = UInt32(8 * c)
+                    let x = (a[i] >> shift) & 0xFF, y = (b[i] >> shift) & 0xFF
+                    return word | ((x * (256 - t) + y * t + 128) / 256) << shift
+                }
+            }
+            for path in FillPath.available {
+                var out = [UInt32](repeating: 0xDEAD_BEEF, count: count)
+                out.withUnsafeMutableBufferPointer { o in
+                    guard count > 0 else { return }
+                    path.pipeline.mixRows(a, b, weight: t, into: o.baseAddress!, count: count)
+                }
+                #expect(out == expected, "\(path), row \(n), weight \(t)")
+                // A colour channel at or below alpha in both stays so.
+                for p in out { #expect(p & 0xFF <= p >> 24 && (p >> 8) & 0xFF <= p >> 24 && (p >> 16) & 0xFF <= p >> 24) }
+            }
+        }
+    }
+
+    @Test func addingARowsHalvesSumsEachChannel() {
+        var g = SeededRandom(seed: 53)
+        for n in 0..<100 {
+            let count = g.int(in: 0...40), rows = g.int(in: 1...36)
+            let pixels = (0..<(count * rows)).map { _ in PixelRowsTests.pixel(&g) }
+            for path in FillPath.available {
+                var blueRed = [UInt32](repeating: 0, count: count), greenAlpha = blueRed
+                blueRed.withUnsafeMutableBufferPointer { br in
+                    greenAlpha.withUnsafeMutableBufferPointer { ga in
+                        pixels.withUnsafeBufferPointer { p in
+                            guard count > 0 else { return }
+                            for r in 0..<rows {
+                                path.pipeline.addHalves(of: p.baseAddress! + r * count, blueRed: br.baseAddress!,
+                                                        greenAlpha: ga.baseAddress!, count: count)
+                            }
+                        }
+                    }
+                }
+                for x in 0..<count {
+                    let column = (0..<rows).map { pixels[$0 * count + x] }
+                    func sum(_ shift: UInt32) -> UInt32 { column.reduce(0) { $0 + (($1 >> shift) & 0xFF) } }
+                    #expect(blueRed[x] == sum(0) | sum(16) << 16 && greenAlpha[x] == sum(8) | sum(24) << 16,
+                            "\(path), row \(n), column \(x)")
+                }
+            }
+        }
+    }
 }

@@ -204,7 +204,7 @@ public final class Simulation {
     static func makeNavigationBar(_ phone: Phone, title: TextLayer, hairline: Layer) -> Layer {
         let height = phone.figures.statusBarHeight + phone.barHeight, colors = barColors(phone)
         let bar = Layer(frame: Rect(x: 0, y: 0, width: phone.screenSize.width, height: height))
-        // A translucent bar's backdrop is drawn under the layer (`renderTranslucentBar`).
+        // A translucent bar's blurred, tinted backdrop is drawn under the layer (`renderNavigationBar`).
         bar.backgroundColor = phone.bar == .translucent ? .clear : colors.bar.light
         hairline.frame = Rect(x: 0, y: height - 0.5, width: phone.screenSize.width, height: 0.5)
         hairline.backgroundColor = colors.hairline.light

@@ -1,8 +1,5 @@
 import Colors
-import Geometry
-@testable import Lab
-import Motion
-import Raster
+@testable import Raster
 import Testing
 import TestSupport
 
@@ -140,5 +137,59 @@ import TestSupport
             BackdropBlur().blur(fresh, rows: rows, radius: radius)
             #expect(BackdropBlurTests.difference(reused, fresh).max == 0, "\(width)×\(rows)")
         }
+    }
+
+    @Test("The tint laid over the cells is the tint laid over the blurred pixels: within 2 levels, and transparent or opaque exactly")
+    func tintOverCells() {
+        let tints = [Color(rgb: 248, 248, 248, alpha: 0.75), Color(rgb: 18, 18, 18, alpha: 0.75),
+                     Color(rgb: 10, 132, 255, alpha: 0.3), Color(rgb: 30, 200, 90), .clear]
+        for (n, tint) in tints.enumerated() {
+            let source = BackdropBlurTests.variedStrip(width: 600, height: 160, seed: UInt64(20 + n))
+            let tinted = Canvas(width: 600, height: 160), plain = Canvas(width: 600, height: 160)
+            tinted.copy(from: source)
+            plain.copy(from: source)
+            BackdropBlur().blur(tinted, rows: 150, radius: 30, tint: tint)
+            BackdropBlur().blur(plain, rows: 150, radius: 30)
+            let over = tint.premultipliedPixel
+            for y in 0..<150 {
+                for x in 0..<600 { plain[x, y] = Pixel.sourceOver(over, plain[x, y]) }
+            }
+            // The tint laid afterwards rounds three times more (the cells, the tint's own pixel and the blend): two
+            // levels at most, far less on average; nothing when the tint hides or leaves the blur whole.
+            let (mean, largest) = BackdropBlurTests.difference(tinted, plain)
+            let exact = tint.alpha == 0 || tint.alpha == 1
+            #expect(largest <= (exact ? 0 : 2) && mean <= 0.5, "\(tint): mean \(mean), max \(largest)")
+        }
+    }
+
+    @Test("A strip blurred again, unchanged or changed by a pixel, a tint or a row, gives what a fresh blur gives")
+    func keptResultIsTheBlursOwn() {
+        var random = SeededRandom(seed: 61)
+        let blur = BackdropBlur()
+        let tints = [Color(rgb: 248, 248, 248, alpha: 0.75), Color(rgb: 18, 18, 18, alpha: 0.75)]
+        var source = BackdropBlurTests.variedStrip(width: 300, height: 90, seed: 5)
+        var rows = 80, tint = tints[0]
+        var kinds: [Int: Int] = [:]
+        for step in 0..<60 {
+            // Mostly the same strip again (the kept pixels serve from the third blur of a run on), else one change.
+            let kind = step < 3 ? 0 : random.int(in: 0...5)
+            kinds[kind, default: 0] += 1
+            switch kind {
+            case 2:
+                let x = random.int(in: 0...299), y = random.int(in: 0...(rows - 1))
+                source[x, y] = source[x, y] == 0xFF00_0000 ? 0xFFFF_FFFF : 0xFF00_0000
+            case 3: tint = tints[random.int(in: 0...1)]
+            case 4: rows = random.int(in: 70...90)
+            case 5: source = BackdropBlurTests.variedStrip(width: 300, height: 90, seed: UInt64(step))
+            default: break
+            }
+            let again = Canvas(width: 300, height: 90), fresh = Canvas(width: 300, height: 90)
+            again.copy(from: source)
+            fresh.copy(from: source)
+            blur.blur(again, rows: rows, radius: 30, tint: tint)
+            BackdropBlur().blur(fresh, rows: rows, radius: 30, tint: tint)
+            #expect(BackdropBlurTests.difference(again, fresh).max == 0, "step \(step), change \(kind)")
+        }
+        #expect(kinds[0, default: 0] + kinds[1, default: 0] >= 10)
     }
 }
