@@ -1,5 +1,6 @@
-import Geometry
 import Colors
+import Geometry
+import RasterKernels
 
 /// An immutable picture of premultiplied `0xAARRGGBB` pixels, row after row: a decoded image, as against the
 /// `Canvas` that is drawn into. A value, so decoded frames can be shared between threads and effects.
@@ -86,10 +87,10 @@ extension Canvas {
                     guard inU > -0.5, inV > -0.5 else { continue }
                     let edge = inU < 0.5 || inV < 0.5
                         ? UInt32((Swift.min(inU + 0.5, 1) * Swift.min(inV + 0.5, 1) * 255).rounded()) : 255
-                    let fu = u.rounded(.down), fv = v.rounded(.down)
-                    let x0 = Int(fu), y0 = Int(fv)
-                    // Weights in 1/256: exact for whole-pixel positions.
-                    let wx = UInt32(((u - fu) * 256).rounded()), wy = UInt32(((v - fv) * 256).rounded())
+                    let x0 = Canvas.floor(u), y0 = Canvas.floor(v)
+                    // Weights in 1/256, rounded half up by truncation (they are never negative): exact for
+                    // whole-pixel positions.
+                    let wx = UInt32((u - Double(x0)) * 256 + 0.5), wy = UInt32((v - Double(y0)) * 256 + 0.5)
                     var s: UInt32
                     if x0 >= 0 && x0 &+ 1 < w && y0 >= 0 && y0 &+ 1 < h {
                         // Inside: the four texels without edge checks.
@@ -109,16 +110,20 @@ extension Canvas {
         }
     }
 
-    /// `a` and `b` mixed channel by channel, `t`/256 of the way to `b` (t from 0 to 256).
+    /// `a` and `b` mixed channel by channel, `t`/256 of the way to `b` (t from 0 to 256), with the shortcuts a
+    /// bitmap's pixels often take.
     @inline(__always)
     static func mix(_ a: UInt32, _ b: UInt32, _ t: UInt32) -> UInt32 {
         if t == 0 || a == b { return a }
         if t >= 256 { return b }
-        let s = 256 - t
-        let rbA: UInt32 = (a & 0x00FF_00FF) &* s, rbB: UInt32 = (b & 0x00FF_00FF) &* t
-        let rb: UInt32 = ((rbA &+ rbB &+ 0x0080_0080) >> 8) & 0x00FF_00FF
-        let agA: UInt32 = ((a >> 8) & 0x00FF_00FF) &* s, agB: UInt32 = ((b >> 8) & 0x00FF_00FF) &* t
-        let ag: UInt32 = ((agA &+ agB &+ 0x0080_0080) >> 8) & 0x00FF_00FF
-        return rb | ag << 8
+        return PixelRows.mix(a, b, weight: t)
+    }
+
+    /// The largest whole number at most `x` (finite, well inside `Int`'s range), by truncation: `rounded(.down)`
+    /// is a call into the C library on the base x86-64 level, once per pixel here.
+    @inline(__always)
+    static func floor(_ x: Double) -> Int {
+        let t = Int(x)
+        return Double(t) > x ? t &- 1 : t
     }
 }
