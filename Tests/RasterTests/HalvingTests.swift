@@ -38,4 +38,25 @@ import TestSupport
         #expect(half[0, 0] == 0x4000_0001)
         #expect(half[1, 0] == 0x8040_2010)
     }
+
+    @Test("The rows said to have changed are exactly those of the half whose pixels changed, from first to last")
+    func changedRows() {
+        var g = SeededRandom(seed: 11)
+        let canvas = Canvas(width: 40, height: 60), half = Canvas(width: 20, height: 30)
+        for y in 0..<60 { for x in 0..<40 { canvas[x, y] = PixelRowsTests.pixel(&g) } }
+        #expect(!canvas.halve(into: half).isEmpty)
+        #expect(canvas.halve(into: half).isEmpty, "the same canvas again changes nothing")
+        for step in 0..<200 {
+            let before = Canvas(width: 20, height: 30)
+            before.copy(from: half)
+            // A few pixels changed, at random rows (or none): some changes vanish in a block's mean.
+            for _ in 0..<g.int(in: 0...3) {
+                canvas[g.int(in: 0...39), g.int(in: 0...59)] = PixelRowsTests.pixel(&g)
+            }
+            let rows = canvas.halve(into: half)
+            let differing = (0..<30).filter { y in (0..<20).contains { x in half[x, y] != before[x, y] } }
+            let expected = differing.isEmpty ? 0..<0 : differing.first!..<(differing.last! + 1)
+            #expect(rows == expected, "step \(step)")
+        }
+    }
 }

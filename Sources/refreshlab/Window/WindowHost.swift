@@ -37,6 +37,8 @@ final class WindowHost: FrameInput, FrameDisplay {
     private var halfCanvas: Canvas?
     private var halfTexture: OpaquePointer?
     private var usesHalf = false
+    /// Whether the half-size texture was just made: its first upload sends every row, later ones the rows changed.
+    private var halfTextureIsNew = false
     /// The canvas size the texture was made for: a phone of another size makes a new texture and window size.
     private var textureSize = (w: 0, h: 0)
     /// The refresh rate of the phone the pacing was set for.
@@ -289,27 +291,35 @@ final class WindowHost: FrameInput, FrameDisplay {
     }
 
     /// Sends the phone's canvas to its texture; shown at half its pixels or fewer (a 3× phone fitted to the
-    /// display), a half-size copy averaged by `Canvas.halve` instead, a quarter of the bytes.
+    /// display), a half-size copy averaged by `Canvas.halve` instead, a quarter of the bytes, and of it only the rows
+    /// that changed since the last frame (a header refreshing over a list that stands sends its own band).
     private func uploadPhone(_ canvas: Canvas) {
-        usesHalf = layout.zoom <= 0.5 && canvas.width >= 2 && canvas.height >= 2
-        guard usesHalf else {
+        usesHalf = layout.zoom <= 0.5 && canvas.width >= 2 && canvas.height >= 2 && makeHalf(of: canvas)
+        guard usesHalf, let halfCanvas else {
             SDL_UpdateTexture(texture, nil, canvas.pixels, Int32(canvas.width * 4))
             return
         }
+        let changed = canvas.halve(into: halfCanvas)
+        let rows = halfTextureIsNew ? 0..<halfCanvas.height : changed
+        halfTextureIsNew = false
+        guard !rows.isEmpty else { return }
+        var band = SDL_Rect(x: 0, y: Int32(rows.lowerBound), w: Int32(halfCanvas.width), h: Int32(rows.count))
+        SDL_UpdateTexture(halfTexture, &band, halfCanvas.pixels + rows.lowerBound * halfCanvas.width,
+                          Int32(halfCanvas.width * 4))
+    }
+
+    /// Makes the half-size copy and its texture for `canvas`'s size when they are not made yet; false when the
+    /// texture cannot be made.
+    private func makeHalf(of canvas: Canvas) -> Bool {
         if halfCanvas?.width != canvas.width / 2 || halfCanvas?.height != canvas.height / 2 {
             if let halfTexture { SDL_DestroyTexture(halfTexture) }
             halfCanvas = Canvas(width: canvas.width / 2, height: canvas.height / 2)
             halfTexture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888.rawValue,
                                             Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
                                             Int32(canvas.width / 2), Int32(canvas.height / 2))
+            halfTextureIsNew = true
         }
-        guard let halfCanvas, halfTexture != nil else {
-            usesHalf = false
-            SDL_UpdateTexture(texture, nil, canvas.pixels, Int32(canvas.width * 4))
-            return
-        }
-        canvas.halve(into: halfCanvas)
-        SDL_UpdateTexture(halfTexture, nil, halfCanvas.pixels, Int32(halfCanvas.width * 4))
+        return halfCanvas != nil && halfTexture != nil
     }
 
     func present() {
