@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Raster
 import Testing
 import TestSupport
@@ -9,17 +6,10 @@ import TestSupport
 /// draws now within `PixelTolerance.golden`. After an intended change of look, `REFRESHLAB_UPDATE_GOLDENS=1` writes
 /// them instead of comparing; look at the new PNGs before committing them.
 enum PhoneGoldens {
-    /// The folder of the goldens, next to this file.
-    static let directory: String = {
-        let file = "\(#filePath)"
-        return String(file[..<file.lastIndex(of: "/")!]) + "/Goldens"
-    }()
-
+    /// The folder of the golden PNGs, next to this file.
+    static let directory = GoldenFiles.directory(besides: #filePath)
     /// True when the run writes the goldens instead of comparing.
-    static var isUpdating: Bool {
-        guard let value = getenv("REFRESHLAB_UPDATE_GOLDENS") else { return false }
-        return String(cString: value) != "0" && String(cString: value) != ""
-    }
+    static var isUpdating: Bool { GoldenFiles.isUpdating }
 
     /// Compares `canvas` with the golden `name`.png, or writes it when updating.
     static func expect(_ canvas: Canvas, named name: String, sourceLocation: SourceLocation = #_sourceLocation) {

@@ -1,6 +1,3 @@
-#if canImport(Glibc)
-import Glibc
-#endif
 import Geometry
 import Layers
 import Raster
@@ -32,16 +29,9 @@ struct Snapshot {
 /// (each test's snapshot, whole) instead of comparing; then look at the new PNGs and commit them with the change.
 enum Golden {
     /// The folder of the golden PNGs, next to this file.
-    static let directory: String = {
-        let file = "\(#filePath)"
-        return String(file[..<file.lastIndex(of: "/")!]) + "/Goldens"
-    }()
-
-    /// True when the run should write new goldens instead of comparing.
-    static var isUpdating: Bool {
-        guard let value = getenv("REFRESHLAB_UPDATE_GOLDENS") else { return false }
-        return value.pointee != 0 && String(cString: value) != "0"
-    }
+    static let directory = GoldenFiles.directory(besides: #filePath)
+    /// True when the run writes the goldens instead of comparing.
+    static var isUpdating: Bool { GoldenFiles.isUpdating }
 
     /// What every golden is held to.
     static let tolerance = PixelTolerance.golden
