@@ -100,7 +100,7 @@ struct LottieParser {
         guard op > ip, let layersNode = root["layers"] else {
             throw fail(root, op > ip ? "missing 'layers'" : "'op' (\(op)) should be after 'ip' (\(ip))")
         }
-        expressions = ExpressionEngine(frameRate: fr)
+        expressions = ExpressionEngine(frameRate: fr, width: w, height: h)
         try readFonts(root)
         var precomps: [String: [LottieLayer]] = [:], images: [String: LottieImage] = [:]
         if let assets = root["assets"] {

@@ -90,7 +90,9 @@ public final class LottieRenderer {
         frameBox = LottieRenderer.compositionBox(animation.size, transform: transform).intersection(canvas.pixelBox)
         clip = frameBox
         touched = .empty
+        animation.expressions?.beginFrame()
         drawComposition(animation.layers, animation, frame: frame, transform: transform, into: canvas, depth: 0)
+        animation.expressions?.endFrame()
         if let failure { throw failure }
     }
 

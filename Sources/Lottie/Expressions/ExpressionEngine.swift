@@ -15,17 +15,28 @@ struct ExpressionBinding: Sendable {
 /// The expressions of one file, run by Duktape: the properties they read (every layer's transform and expression
 /// controls, and each property that carries an expression), the layers that hold them, and one JavaScript heap in
 /// which each expression is compiled once when the file is read (`compile`) and then called at every frame it is
-/// drawn.
+/// drawn. What an expression can and cannot do is in docs/reference.md §8 ("What an expression cannot do").
 ///
-/// An expression that throws, or runs past `timeBudget`, gives its keyframed value instead, with one warning
-/// naming the layer, the property and the error (`takeWarnings`); one that ran out of time is not run again. The
-/// heap lives in `memoryLimit` bytes reserved up front (`ExpressionArena`), so a frame allocates nothing from the
-/// system and an expression that allocates without end fails alone. Drawing is single-threaded per file; a lock
-/// keeps two renderers of one file from entering the heap at once.
+/// An expression that throws gives its keyframed value instead, with one warning naming the layer, the property
+/// and the error (`takeWarnings`). Time is budgeted (`ExpressionBudget`): an expression past its own budget (with
+/// the evaluations it asked for) is not run again; between `beginFrame` and `endFrame`, once the frame's budget
+/// is spent, the frame's other expressions draw their keyframes. The heap lives in memory reserved up front
+/// (`ExpressionArena`), so a frame allocates nothing from the system; the library, the compiled expressions and
+/// the layers they read take from `modelLimit`, and the expressions' own values have `memoryLimit` on top of
+/// that, however large the file. Drawing is single-threaded per file; a lock keeps two renderers of one file
+/// from entering the heap at once.
 final class ExpressionEngine: @unchecked Sendable {
+    /// The memory an expression's values may take, on top of the model.
     static let memoryLimit = 16 << 20
-    /// The time one frame's evaluation of one expression (with those it reads) may take, in seconds.
-    static let timeBudget = 0.05
+    /// The memory the library, the compiled expressions and the layers they read may take.
+    static let modelLimit = 96 << 20
+    /// The most expressions a file may have compiled; those past it draw their keyframes.
+    static let maxExpressions = 10_000
+    /// The most bytes of source a file's expressions may have together.
+    static let maxTotalSource = 16 << 20
+    /// The expressions' clock at frame 0, in milliseconds since 1970: 10:00 UTC on 1 January 2026, the simulated
+    /// clock's start in a replay.
+    static let clockStart = 1_767_261_600_000.0
 
     struct Property {
         var keyframes: Animated
@@ -40,7 +51,7 @@ final class ExpressionEngine: @unchecked Sendable {
         /// The layer holding it: its composition (nil the main one) and its place in that composition's layers.
         var composition: String?
         var layer = -1
-        /// Where its compiled evaluator sits in the heap's `__ev` array.
+        /// Where its compiled wrapper sits in the heap's stash.
         var slot: Int?
     }
 
@@ -72,25 +83,35 @@ final class ExpressionEngine: @unchecked Sendable {
     }
 
     let frameRate: Double
+    /// The main composition's size, as `thisComp.width` and `height` read it.
+    let width: Double, height: Double
     private(set) var properties: [Property] = []
-    private var compositions: [String?: [Layer]] = [:]
-    private var compositionOrder: [String?] = []
+    var compositions: [String?: [Layer]] = [:]
+    var compositionOrder: [String?] = []
     /// Properties registered while the layer being read is not yet placed.
     private var pending: [Int] = []
 
     // The heap, once compiled.
     private var context: OpaquePointer?
     /// The heap's memory, reserved when the first expression is compiled.
-    fileprivate var arena: ExpressionArena?
-    private var result: UnsafeMutablePointer<Double>?
+    var arena: ExpressionArena?
+    var result: UnsafeMutablePointer<Double>?
     private let lock: UnsafeMutablePointer<pthread_mutex_t>
-    fileprivate var deadline = timespec()
-    private var depth = 0
-    private var running: Set<Int> = []
+    /// Names on the heap's global object, which an expression's own assignments leave alone.
+    var globalNames: Set<String> = []
+    var budget = ExpressionBudget()
+    /// The properties being evaluated, outermost first.
+    private var running: [Int] = []
     private var disabled: Set<Int> = []
     private var reported: Set<Int> = []
+    private var reportedCycles: Set<[Int]> = []
+    private var heapFullSaid = false
     private var warnings: [String] = []
-    private var scratch: [Double] = []
+    var scratch: [Double] = []
+    /// The model's share of the heap: bytes it took in sections the library marks (`modelBegin`, `modelEnd`).
+    var modelBytes = 0
+    var modelDepth = 0
+    var modelMark = 0, modelSavedLimit = 0
     /// Each property's last value, by the frame it was worked out for: a frame reads a property many times
     /// (its layer's children, other expressions), and an expression gives the same value for the same frame.
     private var cache: [CachedValue] = []
@@ -100,10 +121,12 @@ final class ExpressionEngine: @unchecked Sendable {
         var count = 0
         var values: [Double] = []
     }
-    private var scratchShape = BezierShape(vertices: [], inTangents: [], outTangents: [], closed: false)
+    var scratchShape = BezierShape(vertices: [], inTangents: [], outTangents: [], closed: false)
 
-    init(frameRate: Double) {
+    init(frameRate: Double, width: Double = 0, height: Double = 0) {
         self.frameRate = frameRate
+        self.width = width
+        self.height = height
         lock = .allocate(capacity: 1)
         pthread_mutex_init(lock, nil)
         scratch.reserveCapacity(1024)
@@ -167,117 +190,135 @@ final class ExpressionEngine: @unchecked Sendable {
     /// keyframes).
     func compile() -> [String] {
         guard hasExpressions, context == nil else { return [] }
+        guard let arena = ExpressionArena(capacity: ExpressionEngine.modelLimit + ExpressionEngine.memoryLimit,
+                                          limit: ExpressionEngine.modelLimit) else {
+            return ["expressions not run: the memory for their JavaScript heap could not be reserved"]
+        }
+        self.arena = arena
         let udata = Unmanaged.passUnretained(self).toOpaque()
-        arena = ExpressionArena(capacity: ExpressionEngine.memoryLimit)
         guard let ctx = duk_create_heap(expressionAlloc, expressionRealloc, expressionFree, udata, expressionFatal) else {
             return ["expressions not run: their JavaScript heap could not be made"]
         }
         context = ctx
-        for (name, function, arguments) in expressionNatives {
-            duk_push_c_function(ctx, function, duk_idx_t(arguments))
-            duk_put_global_string(ctx, name)
-        }
-        var failures: [String] = []
-        let setup = run("""
-            var __fr = \(jsNumber(frameRate));
-            var __result = new Float64Array(\(ExpressionEngine.resultCapacity));
-            \(ExpressionLibrary.source)
-            var __ev = [];
-            var __comps = __defineCompositions(\(compositionsJSON()));
-            function __propertyFor(id, name, index, comp, position, isPath) {
-              if (__properties[id]) { return __properties[id]; }
-              var layer = __comps[comp].__layers[position];
-              var p = new __Property(id, name, index, layer, __group('Contents', 2, layer, []));
-              p.isPath = isPath;
-              __properties[id] = p;
-              return p;
-            }
-            """, name: "library")
-        if let error = setup {
+        budget.startSetUp()
+        if let error = setUp(ctx) {
             duk_destroy_heap(ctx)
             context = nil
-            return ["expressions not run: \(error)"]
+            return ["expressions not run: " + (isOutOfMemory(error) ? outOfModelMemory : error)]
         }
-        duk_get_global_string(ctx, "__result")
-        var size: duk_size_t = 0
-        result = duk_get_buffer_data(ctx, -1, &size)?.assumingMemoryBound(to: Double.self)
-        duk_pop(ctx)
         cache = Array(repeating: CachedValue(), count: properties.count)
-        var slots = 0
+        var failures: [String] = []
+        var slots = 0, sourceBytes = 0, skipped = 0
         for id in properties.indices {
             guard let source = properties[id].source else { continue }
-            let p = properties[id]
-            let code: String
+            sourceBytes += source.utf8.count
+            guard slots < ExpressionEngine.maxExpressions, sourceBytes <= ExpressionEngine.maxTotalSource,
+                  skipped == 0 else {
+                skipped += 1
+                continue
+            }
+            let wrapper: String
             do {
-                code = try ExpressionGuard.instrument(source)
+                wrapper = try ExpressionWrapper.source(source, isPath: properties[id].path != nil, globals: globalNames)
             } catch {
                 failures.append(label(id) + ": " + error.reason)
                 continue
             }
-            let key = JSONText.string(p.composition ?? "")
-            let wrapper = "__ev[\(slots)] = (" + ExpressionEngine.wrapper(code)
-                + ")(__propertyFor(\(id), \(JSONText.string(p.name)), \(p.index.map { String($0) } ?? "null"), \(key), "
-                + "\(p.layer), \(p.path != nil)));"
-            if let error = run(wrapper, name: "expression") {
+            if let error = makeEvaluator(ctx, wrapper: wrapper, id: id, slot: slots) {
+                if isOutOfMemory(error) {
+                    failures.append(label(id) + ": not compiled: " + outOfModelMemory)
+                    skipped += 1
+                    continue
+                }
                 failures.append(label(id) + ": " + error)
                 continue
             }
             properties[id].slot = slots
             slots += 1
         }
+        if skipped > 0 {
+            failures.append("\(skipped) more expression\(skipped == 1 ? "" : "s") not compiled (a file may have "
+                + "\(ExpressionEngine.maxExpressions) expressions of \(ExpressionEngine.maxTotalSource >> 20) MB of "
+                + "source in all, in \(ExpressionEngine.modelLimit >> 20) MB of JavaScript memory); drawn with "
+                + "their keyframes")
+        }
+        duk_gc(ctx, 0)
+        modelBytes = arena.reserved
+        arena.allow(ExpressionEngine.memoryLimit)
         return failures
     }
 
-    /// The function that evaluates one expression at a frame, with After Effects' names in its scope. The
-    /// expression starts on the wrapper's first line, so an error's line number is the expression's own.
-    static func wrapper(_ code: String) -> String {
-        let layerNames = ["index", "name", "inPoint", "outPoint", "startTime", "hasParent", "parent", "width",
-                          "height", "transform", "effect", "content", "toComp", "fromComp", "toWorld", "fromWorld"]
-        // fromCompToSurface is fromComp for a layer without 3D (lottie-web's alias).
-        let propertyNames = ["loopOut", "loopIn", "loopOutDuration", "loopInDuration", "valueAtTime",
-                             "velocityAtTime", "speedAtTime", "key", "nearestKey"]
-        var prefix = "function(__p){var thisProperty=__p,thisLayer=__p.layer,thisComp=thisLayer.comp,"
-            + "numKeys=__p.numKeys,time=0,value,velocity,speed,position,rotation,scale,anchorPoint,opacity;"
-        for n in layerNames { prefix += "var \(n)=thisLayer.\(n);" }
-        for n in propertyNames { prefix += "var \(n)=function(a,b){return __p.\(n)(a,b)};" }
-        prefix += "var loop_out=loopOut,loop_in=loopIn,fromCompToSurface=fromComp;"
-            + "var comp=function(){throw new ReferenceError('comp(): other compositions are not read by expressions')};"
-            + "var wiggle=function(f,a,o,m,t){return __p.wiggle(f,a,o,m,t===undefined?time:t)};"
-            + "var seedRandom=function(s,tl){__p.__seed=Math.floor(+s)||0;__p.__timeless=!!tl;__p.__reseed(__now)};"
-            + "var random=function(a,b){return __random(__p,a,b,false)};"
-            + "var gaussRandom=function(a,b){return __random(__p,a,b,true)};"
-            + "var posterizeTime=function(f){time=f>0?Math.floor(time*f)/f:0;value=__p.raw(time*__fr)};"
-            + "var __run=function(){var $bm_rt;"
-        // The names that read other properties are set only when the expression uses them: reading the layer's
-        // whole transform for every expression would run each of its expressions as well.
-        let used = ExpressionGuard.names(in: code)
-        var reads = ""
-        for n in ["position", "rotation", "scale", "anchorPoint", "opacity"] where used.contains(n) {
-            reads += "\(n)=thisLayer.transform.\(n);"
-        }
-        if used.contains("velocity") || used.contains("speed") {
-            reads += "velocity=__p.velocityAtTime(time);speed=length(velocity);"
-        }
-        let suffix = "\n;return $bm_rt};"
-            + "return function(__f){var __saved=__now;__now=__f;try{time=__f/__fr;value=__p.raw(__f);__p.__reseed(__f);"
-            + reads + "return __out(__run(),__p.isPath)}finally{__now=__saved}}}"
-        return prefix + code + suffix
+    private var outOfModelMemory: String {
+        "the file's expressions and the layers they read filled the \(ExpressionEngine.modelLimit >> 20) MB of "
+            + "JavaScript memory they may take"
     }
 
-    /// Evaluates `source` in the heap; nil, or the error's message.
-    private func run(_ source: String, name: String) -> String? {
+    private func isOutOfMemory(_ message: String) -> Bool {
+        message.contains("alloc failed") || message.hasPrefix("DoubleError")
+    }
+
+    /// Runs the bootstrap and the library, and keeps the kernel and the arrays of wrappers and evaluators in the
+    /// stash, where no expression can reach them; nil, or the error.
+    private func setUp(_ ctx: OpaquePointer) -> String? {
+        duk_push_global_stash(ctx)
+        defer { duk_set_top(ctx, 0) }
+        if let error = run(ExpressionLibrary.bootstrap, name: "bootstrap", keep: true) { return error }
+        duk_push_global_object(ctx)
+        duk_push_c_function(ctx, expressionInTime, 0)
+        if duk_pcall(ctx, 2) != 0 { return popError(ctx) }
+        // The stack: stash, charge.
+        let library: String
+        do {
+            library = try ExpressionGuard.guarded(ExpressionLibrary.source, functionBodies: false).code
+        } catch {
+            return "the library: " + error.reason
+        }
+        if let error = run(library, name: "library", keep: true) { return error }
+        duk_push_object(ctx)
+        for (name, function, arguments) in expressionNatives {
+            duk_push_c_function(ctx, function, duk_idx_t(arguments))
+            duk_put_prop_string(ctx, -2, name)
+        }
+        duk_push_global_object(ctx)
+        duk_dup(ctx, -4)  // charge
+        for number in [frameRate, ExpressionEngine.clockStart, Double(ExpressionEngine.resultCapacity), width, height] {
+            duk_push_number(ctx, number)
+        }
+        if duk_pcall(ctx, 8) != 0 { return popError(ctx) }
+        // The stack: stash, charge, kernel.
+        duk_get_prop_string(ctx, -1, "result")
+        var size: duk_size_t = 0
+        result = duk_get_buffer_data(ctx, -1, &size)?.assumingMemoryBound(to: Double.self)
+        duk_pop(ctx)
+        guard result != nil, Int(size) >= ExpressionEngine.resultCapacity * 8 else { return "the library gave no result buffer" }
+        duk_push_string(ctx, "globals")
+        if duk_pcall_prop(ctx, -2, 0) != 0 { return popError(ctx) }
+        globalNames = Set(String(cString: cduk_safe_to_string(ctx, -1)).split(separator: " ").map(String.init))
+        duk_pop(ctx)
+        duk_put_prop_string(ctx, 0, "kernel")
+        duk_push_array(ctx)
+        duk_put_prop_string(ctx, 0, "evaluators")
+        return nil
+    }
+
+    /// Evaluates `source` in the heap, leaving its value on the stack when `keep` is set; nil, or the error's
+    /// message (nothing left on the stack).
+    private func run(_ source: String, name: String, keep: Bool = false) -> String? {
         guard let ctx = context else { return "no heap" }
         var source = source
         let status = source.withUTF8 { bytes in
             bytes.withMemoryRebound(to: CChar.self) { cduk_peval(ctx, $0.baseAddress, duk_size_t($0.count), name) }
         }
-        if status != 0 {
-            let message = String(cString: cduk_safe_to_string(ctx, -1))
-            duk_pop(ctx)
-            return message
-        }
-        duk_pop(ctx)
+        if status != 0 { return popError(ctx) }
+        if !keep { duk_pop(ctx) }
         return nil
+    }
+
+    /// The error on top of the stack, as text, popped.
+    private func popError(_ ctx: OpaquePointer) -> String {
+        let message = String(cString: cduk_safe_to_string(ctx, -1))
+        duk_pop(ctx)
+        return message
     }
 
     // MARK: Evaluating
@@ -312,9 +353,28 @@ final class ExpressionEngine: @unchecked Sendable {
         body(scratchShape)
     }
 
+    /// A frame begins: from here to `endFrame`, the file's expressions together have `budget.perFrame`.
+    func beginFrame() {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        budget.beginFrame()
+    }
+
+    /// The frame is drawn: a frame whose budget ran out is said once, naming the expressions that drew their
+    /// keyframes.
+    func endFrame() {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        guard let skipped = budget.endFrame() else { return }
+        let layers = skipped.prefix(5).map { "'\(layerName(of: $0))'" }.joined(separator: ", ")
+        warnings.append("expressions ran past the frame's \(Int(budget.perFrame * 1000)) ms: "
+            + "\(skipped.count) drew their keyframes (layers \(layers)\(skipped.count > 5 ? ", …" : "")); such "
+            + "frames depend on the machine's speed (said once)")
+    }
+
     /// Reads a path left in `result` (closed, vertex count, then each vertex and its two tangents) into
     /// `scratchShape`; false when the numbers do not make one.
-    private func readPath(_ count: Int) -> Bool {
+    func readPath(_ count: Int) -> Bool {
         guard let result, result[1] >= 0, result[1] <= Double((count - 2) / 6), count == 2 + 6 * Int(result[1])
         else { return false }
         scratchShape.removeAll()
@@ -340,7 +400,7 @@ final class ExpressionEngine: @unchecked Sendable {
     private static let maxParentDepth = 64
 
     /// The matrix from the layer's own space to its composition's at `frame`, through its parents.
-    fileprivate func layerMatrix(composition number: Int, position: Int, at frame: Double) -> AffineTransform? {
+    func layerMatrix(composition number: Int, position: Int, at frame: Double) -> AffineTransform? {
         guard compositionOrder.indices.contains(number), let layers = compositions[compositionOrder[number]],
               layers.indices.contains(position) else { return nil }
         var m = AffineTransform.identity
@@ -367,45 +427,50 @@ final class ExpressionEngine: @unchecked Sendable {
             }
             m = m.concatenating(Transform.matrix(anchor: anchor, position: position, scale: scale, rotation: rotation,
                                                  skew: skew, skewAxis: skewAxis))
-            current = layer.parent.flatMap { ind in layers.firstIndex { $0.index == ind } }
+            current = parentPosition(of: layer, in: layers)
             steps += 1
         }
         return m
     }
 
     /// Runs the property's expression at `frame`: the count of numbers it left in `result`, or 0 when it has
-    /// none, is already being evaluated (an expression reading itself, directly or through others), or failed.
-    fileprivate func evaluate(_ id: Int, at frame: Double) -> Int {
-        guard let ctx = context, let slot = properties[id].slot, !disabled.contains(id), !running.contains(id),
-              frame.isFinite, let result else { return 0 }
+    /// none, is being evaluated already (a cycle of expressions reading each other, said once), failed, or when
+    /// the frame's budget is spent.
+    func evaluate(_ id: Int, at frame: Double) -> Int {
+        guard let ctx = context, let slot = properties[id].slot, !disabled.contains(id), frame.isFinite, let result
+        else { return 0 }
+        if let first = running.firstIndex(of: id) {
+            noteCycle(Array(running[first...]))
+            return 0
+        }
         if cache[id].frame == frame {
             for i in 0..<cache[id].count { result[i] = cache[id].values[i] }
             return cache[id].count
         }
-        if depth == 0 {
-            clock_gettime(CLOCK_MONOTONIC, &deadline)
-            let nanoseconds = Int(ExpressionEngine.timeBudget * 1e9) + deadline.tv_nsec
-            deadline.tv_sec += nanoseconds / 1_000_000_000
-            deadline.tv_nsec = nanoseconds % 1_000_000_000
-        }
-        running.insert(id)
-        depth += 1
-        defer {
-            depth -= 1
-            running.remove(id)
-        }
-        duk_get_global_string(ctx, "__ev")
-        duk_get_prop_index(ctx, -1, duk_uarridx_t(slot))
-        duk_remove(ctx, -2)
+        let outermost = running.isEmpty
+        if outermost, !budget.start(id) { return 0 }
+        running.append(id)
+        defer { running.removeLast() }
+        pushEvaluator(ctx, slot: slot)
         duk_push_number(ctx, frame)
         if duk_pcall(ctx, 1) != 0 {
-            let message = String(cString: cduk_safe_to_string(ctx, -1))
-            duk_pop(ctx)
+            let message = popError(ctx)
+            if message.contains(ExpressionBudget.message) {
+                // Nested, it is charged to the expression that asked for it, which is out of time too.
+                guard outermost else { return 0 }
+                if budget.frameRanOut { budget.skip(id) } else { fail(id, message) }
+                return 0
+            }
             fail(id, message)
             return 0
         }
         let count = Swift.min(Int(duk_get_int(ctx, -1)), ExpressionEngine.resultCapacity)
         duk_pop(ctx)
+        if outermost, !budget.isInTime {
+            // An evaluation it asked for ran out of time: its result is not the expression's.
+            if budget.frameRanOut { budget.skip(id) } else { fail(id, ExpressionBudget.message) }
+            return 0
+        }
         cache[id].frame = frame
         cache[id].count = count
         cache[id].values.removeAll(keepingCapacity: true)
@@ -413,21 +478,73 @@ final class ExpressionEngine: @unchecked Sendable {
         return count
     }
 
-    /// How many numbers an expression's result may hold (the heap's `__result`).
+    /// Compiles the expression's wrapper and has the kernel make its evaluator, kept in the stash's
+    /// `evaluators` at `slot`; nil, or the error.
+    private func makeEvaluator(_ ctx: OpaquePointer, wrapper: String, id: Int, slot: Int) -> String? {
+        duk_push_global_stash(ctx)
+        defer { duk_pop(ctx) }
+        duk_get_prop_string(ctx, -1, "kernel")
+        duk_push_string(ctx, "make")
+        if let error = run(wrapper, name: "expression", keep: true) {
+            duk_pop_2(ctx)
+            return error
+        }
+        duk_push_int(ctx, duk_int_t(id))
+        if duk_pcall_prop(ctx, -4, 2) != 0 {
+            let error = popError(ctx)
+            duk_pop(ctx)
+            return error
+        }
+        // The stack: stash, kernel, evaluator.
+        duk_get_prop_string(ctx, -3, "evaluators")
+        duk_swap_top(ctx, -2)
+        duk_put_prop_index(ctx, -2, duk_uarridx_t(slot))
+        duk_pop_2(ctx)
+        return nil
+    }
+
+    /// Pushes the expression's evaluator.
+    private func pushEvaluator(_ ctx: OpaquePointer, slot: Int) {
+        duk_push_global_stash(ctx)
+        duk_get_prop_string(ctx, -1, "evaluators")
+        duk_get_prop_index(ctx, -1, duk_uarridx_t(slot))
+        duk_remove(ctx, -2)
+        duk_remove(ctx, -2)
+    }
+
+    /// How many numbers an expression's result may hold (the kernel's `result`).
     static let resultCapacity = 8192
 
     private func fail(_ id: Int, _ message: String) {
-        let outOfTime = message.contains("ran past its time budget")
+        let outOfTime = message.contains(ExpressionBudget.message)
         // Duktape says its heap is full as "alloc failed", or, when even the error could not be made, as a
         // DoubleError: either way the expression would fill the heap again on every frame.
-        let outOfMemory = message.contains("alloc failed") || message.hasPrefix("DoubleError")
+        let outOfMemory = isOutOfMemory(message)
         if outOfTime || outOfMemory { disabled.insert(id) }
         guard !reported.contains(id) else { return }
         reported.insert(id)
-        let why = outOfTime ? message + " (more than \(Int(ExpressionEngine.timeBudget * 1000)) ms; not run again)"
-            : outOfMemory ? "ran out of the file's \(ExpressionEngine.memoryLimit >> 20) MB of JavaScript memory (not run again)"
+        if outOfMemory {
+            guard !heapFullSaid else { return }
+            heapFullSaid = true
+            warnings.append(label(id) + ": filled the \(ExpressionEngine.memoryLimit >> 20) MB of JavaScript memory "
+                + "the file's expressions have for their values; it, and any that fill it after it, drawn with "
+                + "their keyframes and not run again")
+            return
+        }
+        let why = outOfTime
+            ? "ran past its time budget (\(Int(budget.perExpression * 1000)) ms with what it read; not run again)"
             : message
         warnings.append(label(id) + ": " + why + "; drawn with its keyframes")
+    }
+
+    /// A cycle of expressions reading each other (outermost first), said once: where one reads another of the
+    /// cycle under way, it reads that one's keyframed value.
+    private func noteCycle(_ ids: [Int]) {
+        let key = ids.sorted()
+        guard reportedCycles.insert(key).inserted else { return }
+        let names = ids.map { "'\(layerName(of: $0))' (\(properties[$0].name))" }
+        warnings.append("expressions read each other in a cycle: " + names.joined(separator: " → ") + " → "
+            + names[0] + "; each reads the keyframed value of the one under way")
     }
 
     /// The warnings of expressions that failed since the last call, each once.
@@ -446,235 +563,19 @@ final class ExpressionEngine: @unchecked Sendable {
         return arena?.reserved ?? 0
     }
 
+    /// The name of the layer holding the property.
+    private func layerName(of id: Int) -> String {
+        let p = properties[id]
+        return compositions[p.composition].flatMap { p.layer >= 0 && p.layer < $0.count ? $0[p.layer].name : nil } ?? "?"
+    }
+
     /// "expression of layer 'L', property 'P'".
     private func label(_ id: Int) -> String {
-        let p = properties[id]
-        let layer = compositions[p.composition].flatMap { p.layer >= 0 && p.layer < $0.count ? $0[p.layer].name : nil }
-        return "expression of layer '\(layer ?? "?")', \(p.name)"
+        "expression of layer '\(layerName(of: id))', \(properties[id].name)"
     }
 
-    // MARK: Natives
-
-    fileprivate func pushKeyframed(_ ctx: OpaquePointer, _ id: Int, at frame: Double) {
-        properties[id].keyframes.value(at: frame, into: &scratch)
-        push(ctx, scratch[...])
+    /// Where the layer's parent is in its composition: the first layer with its index, as the renderer finds it.
+    func parentPosition(of layer: Layer, in layers: [Layer]) -> Int? {
+        layer.parent.flatMap { ind in layers.firstIndex { $0.index == ind } }
     }
-
-    fileprivate func pushValue(_ ctx: OpaquePointer, _ id: Int, at frame: Double) {
-        let count = evaluate(id, at: frame)
-        if properties[id].path != nil {
-            if count < 2 || !readPath(count) { properties[id].path?.sample(at: frame, into: &scratchShape) }
-            return pushShape(ctx, scratchShape)
-        }
-        guard count > 0, let result else { return pushKeyframed(ctx, id, at: frame) }
-        push(ctx, UnsafeBufferPointer(start: result, count: count))
-    }
-
-    fileprivate func push<C: Collection>(_ ctx: OpaquePointer, _ values: C) where C.Element == Double {
-        if values.count == 1, let v = values.first {
-            duk_push_number(ctx, v)
-            return
-        }
-        let array = duk_push_array(ctx)
-        for (i, v) in values.enumerated() {
-            duk_push_number(ctx, v)
-            duk_put_prop_index(ctx, array, duk_uarridx_t(i))
-        }
-    }
-
-    fileprivate func pushPath(_ ctx: OpaquePointer, _ id: Int, at frame: Double) {
-        properties[id].path?.sample(at: frame, into: &scratchShape)
-        pushShape(ctx, scratchShape)
-    }
-
-    /// A shape as the library's path data: `{v, i, o, c}`.
-    private func pushShape(_ ctx: OpaquePointer, _ shape: BezierShape) {
-        let object = duk_push_object(ctx)
-        pushPoints(ctx, shape.vertices)
-        duk_put_prop_string(ctx, object, "v")
-        pushPoints(ctx, shape.inTangents)
-        duk_put_prop_string(ctx, object, "i")
-        pushPoints(ctx, shape.outTangents)
-        duk_put_prop_string(ctx, object, "o")
-        duk_push_boolean(ctx, shape.closed ? 1 : 0)
-        duk_put_prop_string(ctx, object, "c")
-    }
-
-    /// An array of `[x, y]` arrays.
-    private func pushPoints(_ ctx: OpaquePointer, _ points: [Point]) {
-        let array = duk_push_array(ctx)
-        for (i, p) in points.enumerated() {
-            let pair = duk_push_array(ctx)
-            duk_push_number(ctx, p.x)
-            duk_put_prop_index(ctx, pair, 0)
-            duk_push_number(ctx, p.y)
-            duk_put_prop_index(ctx, pair, 1)
-            duk_put_prop_index(ctx, array, duk_uarridx_t(i))
-        }
-    }
-
-    /// How many keyframes the property has; none for a constant.
-    fileprivate func keyCount(_ id: Int) -> Int {
-        guard id >= 0, id < properties.count else { return 0 }
-        if let path = properties[id].path { return path.keyframes.count > 1 ? path.keyframes.count : 0 }
-        return keyframes(id)?.count ?? 0
-    }
-
-    /// The time of keyframe `i`, in frames.
-    fileprivate func keyTime(_ id: Int, _ i: Int) -> Double? {
-        guard i >= 0, i < keyCount(id) else { return nil }
-        if let path = properties[id].path { return path.keyframes[i].time }
-        return properties[id].keyframes.keyframes[i].time
-    }
-
-    fileprivate func isPath(_ id: Int) -> Bool { id >= 0 && id < properties.count && properties[id].path != nil }
-
-    fileprivate func keyframes(_ id: Int) -> [Keyframe<[Double]>]? {
-        guard id >= 0, id < properties.count else { return nil }
-        let k = properties[id].keyframes.keyframes
-        return k.count == 1 && k[0].hold && k[0].easing.isEmpty ? [] : k
-    }
-
-    fileprivate static func from(_ ctx: OpaquePointer?) -> ExpressionEngine {
-        var functions = duk_memory_functions()
-        duk_get_memory_functions(ctx, &functions)
-        return Unmanaged<ExpressionEngine>.fromOpaque(functions.udata).takeUnretainedValue()
-    }
-
-    fileprivate var isInTime: Bool {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return now.tv_sec < deadline.tv_sec || (now.tv_sec == deadline.tv_sec && now.tv_nsec < deadline.tv_nsec)
-    }
-
-    // MARK: The layers, for the heap
-
-    private func compositionsJSON() -> String {
-        var parts: [String] = []
-        for key in compositionOrder {
-            let layers = compositions[key] ?? []
-            let list = layers.map { l -> String in
-                let transform = l.transform.map { id -> String in
-                    let p = properties[id]
-                    return "\(JSONText.string(ExpressionEngine.transformKeys[p.name] ?? p.name)):{\"id\":\(id),\"name\":\(JSONText.string(p.name)),\"index\":\(p.index.map { String($0) } ?? "null")}"
-                }.joined(separator: ",")
-                let effects = l.effects.map { e -> String in
-                    let params = e.parameters.map { id -> String in
-                        let p = properties[id]
-                        return "{\"id\":\(id),\"name\":\(JSONText.string(p.name)),\"matchName\":\(JSONText.string(p.matchName ?? "")),"
-                            + "\"index\":\(p.index.map { String($0) } ?? "null"),\"type\":\(p.controlType ?? -1)}"
-                    }.joined(separator: ",")
-                    return "{\"name\":\(JSONText.string(e.name)),\"matchName\":\(JSONText.string(e.matchName)),\"index\":\(e.index.map { String($0) } ?? "null"),\"params\":[\(params)]}"
-                }.joined(separator: ",")
-                let content = l.content.map(contentJSON) ?? "null"
-                return "{\"name\":\(JSONText.string(l.name)),\"index\":\(l.index.map { String($0) } ?? "null"),\"content\":\(content),"
-                    + "\"parent\":\(l.parent.map { String($0) } ?? "null"),\"inPoint\":\(jsNumber(l.inPoint)),"
-                    + "\"outPoint\":\(jsNumber(l.outPoint)),\"startTime\":\(jsNumber(l.startTime)),"
-                    + "\"width\":\(jsNumber(l.width)),\"height\":\(jsNumber(l.height)),"
-                    + "\"transform\":{\(transform)},\"effects\":[\(effects)]}"
-            }
-            parts.append("\(JSONText.string(key ?? "")):{\"name\":\(JSONText.string(key ?? "")),\"number\":\(parts.count),"
-                + "\"width\":0,\"height\":0,\"layers\":[\(list.joined(separator: ","))]}")
-        }
-        return "{" + parts.joined(separator: ",") + "}"
-    }
-
-    private func contentJSON(_ node: ContentNode) -> String {
-        let members = node.properties.map { id -> String in
-            let p = properties[id]
-            return "{\"id\":\(id),\"name\":\(JSONText.string(p.name)),\"matchName\":\(JSONText.string(p.matchName ?? "")),"
-                + "\"index\":\(p.index.map { String($0) } ?? "null"),\"isPath\":\(p.path != nil)}"
-        }.joined(separator: ",")
-        return "{\"name\":\(JSONText.string(node.name)),\"matchName\":\(JSONText.string(node.matchName)),"
-            + "\"index\":\(node.index.map { String($0) } ?? "null"),\"props\":[\(members)],"
-            + "\"children\":[\(node.children.map(contentJSON).joined(separator: ","))]}"
-    }
-
-    /// The transform's property names as `thisLayer.transform` spells them.
-    static let transformKeys = ["Anchor Point": "anchorPoint", "Position": "position", "X Position": "xPosition",
-                                "Y Position": "yPosition", "Scale": "scale", "Rotation": "rotation",
-                                "Opacity": "opacity", "Skew": "skew", "Skew Axis": "skewAxis"]
 }
-
-/// A finite number as JavaScript writes it; a non-finite one as 0.
-func jsNumber(_ v: Double) -> String { v.isFinite ? "\(v)" : "0" }
-
-// MARK: The heap's memory and natives, as C functions
-
-private let expressionAlloc: duk_alloc_function = { udata, size in
-    Unmanaged<ExpressionEngine>.fromOpaque(udata!).takeUnretainedValue().arena?.allocate(Int(size))
-}
-private let expressionRealloc: duk_realloc_function = { udata, pointer, size in
-    Unmanaged<ExpressionEngine>.fromOpaque(udata!).takeUnretainedValue().arena?.reallocate(pointer, Int(size))
-}
-private let expressionFree: duk_free_function = { udata, pointer in
-    Unmanaged<ExpressionEngine>.fromOpaque(udata!).takeUnretainedValue().arena?.free(pointer)
-}
-/// Reached only by an error outside any protected call, which the engine never makes.
-private let expressionFatal: duk_fatal_function = { _, message in
-    fatalError("Duktape: \(message.map { String(cString: $0) } ?? "fatal error")")
-}
-
-/// The functions the library calls (`ExpressionLibrary`), with their argument counts.
-private let expressionNatives: [(String, duk_c_function, Int)] = [
-    ("__raw", { ctx in
-        let engine = ExpressionEngine.from(ctx)
-        let id = Int(duk_to_int(ctx, 0))
-        guard let ctx, engine.keyframes(id) != nil else { return 0 }
-        engine.pushKeyframed(ctx, id, at: duk_to_number(ctx, 1))
-        return 1
-    }, 2),
-    ("__value", { ctx in
-        let engine = ExpressionEngine.from(ctx)
-        let id = Int(duk_to_int(ctx, 0))
-        guard let ctx, engine.keyframes(id) != nil || engine.isPath(id) else { return 0 }
-        engine.pushValue(ctx, id, at: duk_to_number(ctx, 1))
-        return 1
-    }, 2),
-    ("__rawPath", { ctx in
-        let engine = ExpressionEngine.from(ctx)
-        let id = Int(duk_to_int(ctx, 0))
-        guard let ctx, engine.isPath(id) else { return 0 }
-        engine.pushPath(ctx, id, at: duk_to_number(ctx, 1))
-        return 1
-    }, 2),
-    ("__keyCount", { ctx in
-        duk_push_int(ctx, duk_int_t(ExpressionEngine.from(ctx).keyCount(Int(duk_to_int(ctx, 0)))))
-        return 1
-    }, 1),
-    ("__keyTime", { ctx in
-        guard let time = ExpressionEngine.from(ctx).keyTime(Int(duk_to_int(ctx, 0)), Int(duk_to_int(ctx, 1)))
-        else { return 0 }
-        duk_push_number(ctx, time)
-        return 1
-    }, 2),
-    // (composition's number, layer, frame, x, y, inverse): a point from the layer's space to its composition's, or
-    // back.
-    ("__layerPoint", { ctx in
-        let engine = ExpressionEngine.from(ctx)
-        guard let ctx, let m = engine.layerMatrix(composition: Int(duk_to_int(ctx, 0)), position: Int(duk_to_int(ctx, 1)),
-                                                  at: duk_to_number(ctx, 2)) else { return 0 }
-        let p = Point(duk_to_number(ctx, 3), duk_to_number(ctx, 4))
-        let q = duk_to_boolean(ctx, 5) != 0 ? (m.inverted?.apply(p) ?? p) : m.apply(p)
-        engine.push(ctx, [q.x, q.y])
-        return 1
-    }, 6),
-    ("__keyValue", { ctx in
-        let engine = ExpressionEngine.from(ctx)
-        guard let ctx, let k = engine.keyframes(Int(duk_to_int(ctx, 0))) else { return 0 }
-        let i = Int(duk_to_int(ctx, 1))
-        guard k.indices.contains(i) else { return 0 }
-        engine.push(ctx, k[i].value)
-        return 1
-    }, 2),
-    ("__inTime", { ctx in
-        duk_push_boolean(ctx, ExpressionEngine.from(ctx).isInTime ? 1 : 0)
-        return 1
-    }, 0),
-    ("__bezier", { ctx in
-        let curve = TimingFunction(controlPoints: duk_to_number(ctx, 0), duk_to_number(ctx, 1), duk_to_number(ctx, 2),
-                                   duk_to_number(ctx, 3))
-        duk_push_number(ctx, curve.value(at: duk_to_number(ctx, 4)))
-        return 1
-    }, 5),
-]
