@@ -53,9 +53,11 @@ struct LottieParser {
     /// The shape layer's contents as expressions see them, while they are read: the groups open, outermost first.
     private var contentStack: [ExpressionEngine.ContentNode] = []
     private var layerContent: ExpressionEngine.ContentNode?
-    /// The file's fonts and glyphs, for its text layers, and how many letters their documents hold so far.
+    /// The file's fonts and glyphs, for its text layers, how many letters their documents hold so far, and those
+    /// letters times their layer's animators.
     var fonts = TextFonts()
     var textLetters = 0
+    var textSelections = 0
 
     mutating func skip(_ feature: String) {
         if let i = unsupported.firstIndex(where: { $0.feature == feature }) {
