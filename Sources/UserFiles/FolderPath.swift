@@ -12,8 +12,8 @@ import Darwin
 /// `O_NOFOLLOW`, so that no link is ever followed by the system: a link met on the way is read and its target walked
 /// the same way, from the folder it lies in, and a target that leaves the folder (absolute elsewhere, or climbing
 /// out with `..`) refuses the path. A `..` goes back to the folder the walk came from (as the system would), never
-/// past the folder itself. Renaming or replacing an entry while the walk runs cannot lead out: every step opens a
-/// name in a folder already known to be inside, without following what it finds. docs/reference.md §8 says the rules.
+/// past the folder itself. Replacing an entry by a link while the walk runs cannot lead out: every step opens a
+/// name in a folder already reached, without following what it finds. docs/reference.md §8 says the rules.
 public enum FolderPath {
     /// Why a path is refused: what leads outside the folder, or past a bound of the walk.
     public enum Refusal: Error, Equatable, Sendable, CustomStringConvertible {

@@ -13,8 +13,8 @@ extension LottieParser {
     /// rlottie and ThorVG repositories' files, docs/reference.md §8). Chosen here.
     static let maxTextAnimators = 100
     /// The most letters times their layer's animators over the file's documents: every such pair is worked out at
-    /// every frame its document shows, at about 60 ns (a release build, five properties with a rotation and a
-    /// colour; docs/reference.md §8), so the budget keeps a frame's animators near 6 ms at most. Chosen here.
+    /// every frame its document shows, at about 50 ns (a release build, five properties with a rotation and a
+    /// colour; docs/reference.md §8), so the budget keeps a frame's animators near 5 ms at most. Chosen here.
     static let maxTextSelections = 100_000
 
     /// Whether the file was written by a Bodymovin older than `minimum` (its `v`, "major.minor.patch"); a file
