@@ -25,6 +25,9 @@ public struct LottieImage: Sendable {
     static let maxTotalPixels = 32 << 20
     /// The largest image file read beside an animation.
     public static let maxFileBytes = 64 << 20
+    /// What to do with a picture whose path leads outside the animation's folder: a file may read nothing else.
+    public static let outsideAdvice = "put the picture in the animation's folder (or a folder inside it) and name "
+        + "it from there"
 
     /// Where the image lies in its layer: over the asset's `width × height` box at the origin, scaled to cover it
     /// and centred, as lottie-web places a picture whose own size differs from the asset's (`xMidYMid slice`).

@@ -53,9 +53,11 @@ struct LottieParser {
     /// The shape layer's contents as expressions see them, while they are read: the groups open, outermost first.
     private var contentStack: [ExpressionEngine.ContentNode] = []
     private var layerContent: ExpressionEngine.ContentNode?
-    /// The file's fonts and glyphs, for its text layers, and how many letters their documents hold so far.
+    /// The file's fonts and glyphs, for its text layers, how many letters their documents hold so far, and those
+    /// letters times their layer's animators.
     var fonts = TextFonts()
     var textLetters = 0
+    var textSelections = 0
 
     mutating func skip(_ feature: String) {
         if let i = unsupported.firstIndex(where: { $0.feature == feature }) {
@@ -152,7 +154,7 @@ struct LottieParser {
     }
 
     /// An image asset: a base64 data URI in `p`, or a file named by `u` (a folder, relative to the animation's)
-    /// and `p`.
+    /// and `p`, which must stay inside the animation's folder.
     private func image(_ asset: JSONNode, id: String) throws(LottieError) -> LottieImage {
         let side = 0...LottieAnimation.maxSide
         let w = try number(asset, "w", default: 0, in: side), h = try number(asset, "h", default: 0, in: side)
@@ -170,6 +172,11 @@ struct LottieParser {
             guard !(folder + p).contains("://") else {
                 throw fail(pNode, "image asset '\(id)': '\(folder + p)' is on the network; put the picture beside "
                     + "the animation or embed it")
+            }
+            // Judged as written here, so that the file is refused wherever it is read; links are judged when
+            // the picture is opened (`LottieImage.outsideAdvice`).
+            if let refusal = FolderPath.refusalAsWritten(folder + p) {
+                throw fail(pNode, "image asset '\(id)' (\(folder + p)): \(refusal); \(LottieImage.outsideAdvice)")
             }
             source = .file(folder + p)
         }

@@ -25,6 +25,12 @@ public enum UserFile {
             throw FileError(file: path, reason: "cannot read the \(kind): \(String(cString: strerror(errno))); "
                             + "check the path and its permissions")
         }
+        return try read(opened: fd, path: path, kind: kind, limit: limit)
+    }
+
+    /// The whole content of the file open at `fd` (opened without waiting on a pipe), which it closes: `path` names
+    /// it in messages.
+    static func read(opened fd: Int32, path: String, kind: String, limit: Int) throws(FileError) -> [UInt8] {
         defer { close(fd) }
         var info = stat()
         guard fstat(fd, &info) == 0 else {

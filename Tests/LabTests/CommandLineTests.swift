@@ -29,11 +29,13 @@ struct CommandOutcome {
 /// `fileSizeLimit` (bytes, `ulimit -f`, with SIGXFSZ ignored, so that every write past that size fails as on a full
 /// disk).
 /// `standardOutput`, when given, is the descriptor the child writes its standard output to instead of the file.
+/// `wrapper`, when given, is a command (its program by its full path) that runs `refreshlab` as its last arguments
+/// (a tracer).
 func spawnRefreshlab(_ arguments: [String], in directory: String, environment: [String: String] = [:],
                      newProcessGroup: Bool = false, memoryLimit: Int? = nil,
-                     fileSizeLimit: Int? = nil, standardOutput: Int32? = nil) throws -> pid_t {
+                     fileSizeLimit: Int? = nil, standardOutput: Int32? = nil, wrapper: [String] = []) throws -> pid_t {
     let exe = try #require(refreshlabExecutable)
-    var command = [exe] + arguments
+    var command = wrapper + [exe] + arguments
     var limits: [String] = []
     if let memoryLimit, !runsUnderAddressSanitizer { limits.append("ulimit -v \(memoryLimit / 1024)") }
     if let fileSizeLimit { limits.append("trap '' XFSZ; ulimit -f \(fileSizeLimit / 512)") }
@@ -87,8 +89,9 @@ func spawnRefreshlab(_ arguments: [String], in directory: String, environment: [
 /// so that a hanging command fails its test instead of the whole run, and given at most `memoryLimit` bytes of
 /// address space so that a command that would exhaust memory fails instead of the machine.
 func runRefreshlab(_ arguments: [String], in directory: String, timeout: Double = 60,
-                   memoryLimit: Int = 2 << 30, fileSizeLimit: Int? = nil) throws -> CommandOutcome {
-    let pid = try spawnRefreshlab(arguments, in: directory, memoryLimit: memoryLimit, fileSizeLimit: fileSizeLimit)
+                   memoryLimit: Int = 2 << 30, fileSizeLimit: Int? = nil, wrapper: [String] = []) throws -> CommandOutcome {
+    let pid = try spawnRefreshlab(arguments, in: directory, memoryLimit: memoryLimit, fileSizeLimit: fileSizeLimit,
+                                  wrapper: wrapper)
     var status: Int32 = 0
     var exited = false
     for _ in 0..<Int(timeout * timeLimitScale * 20) {

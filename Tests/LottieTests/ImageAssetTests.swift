@@ -120,6 +120,55 @@ import TestSupport
         #expect(network?.contains("is on the network") == true, "\(network ?? "")")
     }
 
+    @Test("A picture outside the animation's folder is one error naming the asset, its path and its place; links inside are followed")
+    func outsideTheFolder() throws {
+        let root = temporaryDirectory("lottie-outside"), dir = root + "/anim"
+        mkdir(dir, 0o755)
+        mkdir(dir + "/images", 0o755)
+        mkdir(root + "/outside", 0o755)
+        #expect(writeBytes(dir + "/images/half.webp", ImageAssetTests.fixture("half-red.webp")))
+        #expect(writeBytes(root + "/outside/half.webp", ImageAssetTests.fixture("half-red.webp")))
+        symlink("../outside", dir + "/out")
+        symlink("images", dir + "/pictures")
+        symlink(root + "/outside/half.webp", dir + "/abs.webp")
+        func load(_ u: String, _ p: String) -> Result<LottieAnimation, LottieFileError> {
+            let asset: J = ["id": "pic", "w": 40, "h": 40, "u": .string(u), "p": .string(p), "e": 0]
+            _ = writeTextFile(dir + "/anim.json", ImageAssetTests.composition(asset))
+            do { return .success(try LottieFile.load(path: dir + "/anim.json")) } catch { return .failure(error) }
+        }
+        func message(_ u: String, _ p: String) -> String {
+            guard case .failure(let error) = load(u, p) else { return "read" }
+            return error.description
+        }
+        /// Where the asset's `p` value starts in the file just written (one line): `1:column`.
+        func placeOfP() -> String {
+            let text = Array((readTextFile(dir + "/anim.json") ?? "").utf8), key = Array("\"p\":".utf8)
+            let at = (0...text.count - key.count).first { Array(text[$0..<$0 + key.count]) == key }!
+            return "1:\(at + key.count + 1)"
+        }
+        let advice = "put the picture in the animation's folder (or a folder inside it) and name it from there"
+        #expect(message("../outside/", "half.webp") == dir + "/anim.json:\(placeOfP()): image asset 'pic' "
+                + "(../outside/half.webp): its '..' climbs out of the folder; " + advice)
+        let absolute = message("", root + "/outside/half.webp")
+        #expect(absolute.hasPrefix(dir + "/anim.json:\(placeOfP()):") && absolute.hasSuffix(
+            "image asset 'pic' (\(root)/outside/half.webp): an absolute path, outside the folder; " + advice), "\(absolute)")
+        #expect(message("", "/etc/hostname").contains("image asset 'pic' (/etc/hostname): an absolute path"))
+        #expect(message("images/", "../../outside/half.webp").contains("its '..' climbs out of the folder"))
+        let link = message("out/", "half.webp")
+        #expect(link.hasPrefix(dir + "/anim.json:1:") && link.hasSuffix("image asset 'pic' (out/half.webp): " + dir
+            + "/out/half.webp: the link 'out' leads to '../outside', outside the folder; " + advice), "\(link)")
+        #expect(message("", "abs.webp").contains("the link 'abs.webp' leads to '\(root)/outside/half.webp'"))
+        // Inside, through a link or a '..' that stays in: drawn.
+        for (u, p) in [("pictures/", "half.webp"), ("images/../", "images/half.webp"), ("./images/", "half.webp")] {
+            guard case .success(let animation) = load(u, p) else { Issue.record("\(u)\(p) refused"); continue }
+            let c = try LottieFile.render(animation, frame: 0, width: 100, height: 100)
+            #expect(close(rgba(c, 30, 40), [128, 0, 0, 128], within: 2), "\(u)\(p): \(rgba(c, 30, 40))")
+        }
+        // Judged as written without a folder too: the file alone is refused.
+        let json = ImageAssetTests.composition(["id": "pic", "u": "", "p": "/etc/passwd"])
+        #expect(throws: LottieFileError.self) { try LottieFile.parse(Array(json.utf8), file: "anim.json") }
+    }
+
     @Test("Base64 decodes with and without padding and refuses stray characters")
     func base64Decoding() {
         for text in ["", "f", "fo", "foo", "foob", "fooba", "foobar"] {

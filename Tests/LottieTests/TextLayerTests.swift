@@ -278,3 +278,77 @@ import Testing
 enum FontRequestProbe {
     static let dejaVuSans: Bool = access("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf", R_OK) == 0
 }
+
+/// What a text layer may ask of a frame: its animators, and its letters times them.
+@Suite struct TextBudgetTests {
+    /// A file whose one text layer shows `letters` 'a's under `animators` animators that each move the letters.
+    static func file(letters: Int, animators: Int) -> String {
+        let move = TextLayerTests.animator([("p", [0, -1])])
+        return TextLayerTests.file([TextLayerTests.layer([(0, TextLayerTests.document(String(repeating: "a", count: letters)))],
+                                                         animators: Array(repeating: move, count: animators))])
+    }
+
+    func message(_ json: String) -> String {
+        do { _ = try parse(json); return "" } catch { return "\(error)" }
+    }
+
+    @Test("A text layer has at most 100 animators; the one past them is refused at its place, naming the layer")
+    func animatorsAreCapped() throws {
+        #expect(message(Self.file(letters: 1, animators: LottieParser.maxTextAnimators)) == "")
+        let json = Self.file(letters: 1, animators: LottieParser.maxTextAnimators + 1)
+        // The 101st animator's place: every animator is the same text, so it is the 101st occurrence.
+        let utf8 = Array(json.utf8), key = Array(#"{"nm":"Animator""#.utf8)
+        let starts = (0...utf8.count - key.count).filter { utf8[$0] == key[0] && Array(utf8[$0..<$0 + key.count]) == key }
+        #expect(message(json) == "test.json:1:\(starts[LottieParser.maxTextAnimators] + 1): text layer 'Title' has "
+                + "more than 100 animators; merge them (one animator can move, turn, scale, fade and colour the same "
+                + "letters)")
+    }
+
+    @Test("The file's letters times their layer's animators are at most 100,000")
+    func lettersTimesAnimatorsAreCapped() throws {
+        #expect(message(Self.file(letters: 1000, animators: 100)) == "")
+        let past = message(Self.file(letters: 1001, animators: 100))
+        #expect(past.hasSuffix("text layer 'Title': the file's letters times their layer's animators pass 100000, "
+                               + "each worked out at every frame; use fewer animators or shorter text"), "\(past)")
+        // Summed over the file's documents, as letters are.
+        let two = TextLayerTests.file([TextLayerTests.layer(
+            [(0, TextLayerTests.document(String(repeating: "a", count: 600))),
+             (10, TextLayerTests.document(String(repeating: "a", count: 600)))],
+            animators: Array(repeating: TextLayerTests.animator([("o", 0)]), count: 100))])
+        #expect(message(two).contains("pass 100000"))
+    }
+}
+
+/// Letters that no font has are named, once for the file.
+@Suite struct LettersWithoutGlyphTests {
+    @Test("Letters no font has are named with their code points and layers, at most eight, once for the file",
+          .enabled(if: TextLayerTests.dejaVuInstalled, "needs the DejaVu Sans font (apt-get install fonts-dejavu-core)"))
+    func lettersWithoutGlyphAreNamed() throws {
+        // Code points no version of Unicode has assigned yet, so no font has them; 'a' and 'b' DejaVu has.
+        let unassigned = [0x378, 0x379, 0x380, 0x381, 0x382, 0x383, 0x38B, 0x38D, 0x3A2, 0x530]
+        let text = "a" + unassigned.map { String(Unicode.Scalar($0)!) }.joined() + "b"
+        func layer(_ name: String, _ text: String, index: Int) -> J {
+            TextLayerTests.layer([(0, TextLayerTests.document(text))]).with("nm", .string(name))
+                .with("ind", .number(Double(index)))
+        }
+        let json = TextLayerTests.file([layer("Title", text, index: 1), layer("Sub", "\u{378}b", index: 2)],
+                                       family: "DejaVu Sans", style: "Book", chars: [])
+        let warning = try parse(json).warning ?? ""
+        #expect(warning == "letters that no font here has, drawn as empty boxes: U+0378 in 'Title' and 'Sub', "
+                + "U+0379 in 'Title', U+0380 in 'Title', U+0381 in 'Title', U+0382 in 'Title', U+0383 in 'Title', "
+                + "U+038B in 'Title', U+038D in 'Title' and 2 more (install a font that has them and name its family "
+                + "in the file)", "\(warning)")
+        // Every letter has a glyph: nothing to say.
+        let plain = TextLayerTests.file([layer("Title", "ab", index: 1)], family: "DejaVu Sans", style: "Book", chars: [])
+        #expect(try parse(plain).warning == nil)
+    }
+
+    @Test("A letter is shown in the message only when a terminal can show it")
+    func lettersAreDescribed() {
+        #expect(TextFonts.describe("😀") == "U+1F600 '😀'")
+        #expect(TextFonts.describe("\u{1F468}\u{200D}\u{1F467}") == "U+1F468 U+200D U+1F467 '\u{1F468}\u{200D}\u{1F467}'")
+        #expect(TextFonts.describe("\u{7}") == "U+0007")
+        #expect(TextFonts.describe("\u{202E}") == "U+202E")
+        #expect(TextFonts.describe("\u{E000}") == "U+E000")
+    }
+}

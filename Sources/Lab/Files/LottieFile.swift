@@ -23,7 +23,7 @@ public enum LottieFile {
 
     /// Parses a Bodymovin document; `file` names it in errors. The reader's tape goes to the Lottie module as it
     /// is, so no tree is built between the bytes and the model. Embedded images are decoded; image files are read
-    /// from `folder` (the animation's), and left out when it is nil.
+    /// from inside `folder` (the animation's; nothing outside it, see `FolderPath`), and left out when it is nil.
     public static func parse(_ bytes: [UInt8], file: String, folder: String? = nil) throws(LottieFileError)
         -> LottieAnimation {
         let tape: JSONTape
@@ -35,8 +35,8 @@ public enum LottieFile {
         do {
             var animation = try LottieAnimation(json: JSONNode(root: tape))
             try animation.decodeImages(read: folder.map { folder in
-                { name in try UserFile.read(FileName.joined(folder, name), kind: "image file",
-                                            limit: LottieImage.maxFileBytes) }
+                { name in try UserFile.read(name, inside: folder, kind: "image file", limit: LottieImage.maxFileBytes,
+                                            outsideAdvice: LottieImage.outsideAdvice) }
             })
             return animation
         } catch {

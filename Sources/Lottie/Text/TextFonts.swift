@@ -20,6 +20,11 @@ struct TextFonts {
     private var installed: [String: (fonts: FontSet, substitution: String?)] = [:]
     /// What was drawn otherwise than the file asks, each with the layers concerned, in the order first met.
     private(set) var notes: [(message: String, layers: [String])] = []
+    /// Letters that neither the file's glyphs nor any font text is drawn with has, each with its layers, in the
+    /// order first met: they are drawn as the font's empty box.
+    private(set) var lettersWithoutGlyph: [(letter: String, layers: [String])] = []
+    /// The most such letters the warning names; past them it counts.
+    static let maxLettersNamed = 8
 
     var isEmpty: Bool { entries.isEmpty }
 
@@ -42,6 +47,57 @@ struct TextFonts {
         } else {
             notes.append((message, [layer]))
         }
+    }
+
+    /// A character that no font of `fonts` has and that is meant to be seen: drawn as the empty box (glyph 0).
+    private static func drawsBox(_ fonts: FontSet, _ scalar: Unicode.Scalar) -> Bool {
+        fonts.resolve(scalar).glyph == 0 && !scalar.properties.isDefaultIgnorableCodePoint
+    }
+
+    /// A character that no font of `fonts` has and that is never seen (a variation selector, a zero-width
+    /// joiner, as in emoji sequences): it takes no room and draws nothing, as Unicode asks of such characters.
+    private static func isInvisible(_ fonts: FontSet, _ scalar: Unicode.Scalar) -> Bool {
+        scalar.properties.isDefaultIgnorableCodePoint && fonts.resolve(scalar).glyph == 0
+    }
+
+    private mutating func noteWithoutGlyph(_ letter: String, layer: String) {
+        if let i = lettersWithoutGlyph.firstIndex(where: { $0.letter == letter }) {
+            if !lettersWithoutGlyph[i].layers.contains(layer) { lettersWithoutGlyph[i].layers.append(layer) }
+        } else {
+            lettersWithoutGlyph.append((letter, [layer]))
+        }
+    }
+
+    /// One line naming the letters no font has (`U+1F600 '😀' in 'Title'`), the first `maxLettersNamed` of them,
+    /// or nil when every letter has a glyph.
+    func lettersWithoutGlyphWarning() -> String? {
+        guard !lettersWithoutGlyph.isEmpty else { return nil }
+        let named = lettersWithoutGlyph.prefix(TextFonts.maxLettersNamed).map { entry in
+            let layers = entry.layers.map { "'\($0)'" }
+            return TextFonts.describe(entry.letter) + " in " + (layers.count == 1 ? layers[0]
+                : layers.dropLast().joined(separator: ", ") + " and " + layers[layers.count - 1])
+        }
+        let more = lettersWithoutGlyph.count - named.count
+        return "letters that no font here has, drawn as empty boxes: " + named.joined(separator: ", ")
+            + (more > 0 ? " and \(more) more" : "") + " (install a font that has them and name its family in the file)"
+    }
+
+    /// A letter as a message shows it: its code points, and itself in quotes when a terminal can show it (no
+    /// control, private or unassigned character, and of the format characters only the joiner and the variation
+    /// selectors of emoji sequences, never one that reorders the line).
+    static func describe(_ letter: String) -> String {
+        let points = letter.unicodeScalars.map { scalar in
+            let hex = String(scalar.value, radix: 16, uppercase: true)
+            return "U+" + String(repeating: "0", count: Swift.max(0, 4 - hex.count)) + hex
+        }.joined(separator: " ")
+        let shown = letter.unicodeScalars.allSatisfy { scalar in
+            switch scalar.properties.generalCategory {
+            case .control, .privateUse, .surrogate, .unassigned, .lineSeparator, .paragraphSeparator: false
+            case .format: scalar.value == 0x200D || scalar.properties.isVariationSelector
+            default: true
+            }
+        }
+        return shown ? points + " '\(letter)'" : points
     }
 
     /// The font entry for a document's font name: the listed one, else the file's first, else one made of the name.
@@ -79,12 +135,17 @@ struct TextFonts {
             note("the file's glyphs of '\(entry.family)' lack \(shown): drawn from the installed font", layer: layer)
         }
         let fonts = missing.isEmpty ? nil : fontSet(entry, layer: layer)
+        if let fonts {
+            for c in missing where c.unicodeScalars.contains(where: { TextFonts.drawsBox(fonts, $0) }) {
+                noteWithoutGlyph(c, layer: layer)
+            }
+        }
         let own = glyphs
         func advance(_ c: String) -> Double {
             if let g = own[prefix + c] { return g.width }
             guard let fonts else { return 0 }
             var total = 0.0
-            for scalar in c.unicodeScalars {
+            for scalar in c.unicodeScalars where !TextFonts.isInvisible(fonts, scalar) {
                 let (i, glyph) = fonts.resolve(scalar)
                 let font = fonts.font(at: i)
                 total += font.advance(glyph: glyph) * 100 / font.unitsPerEm
@@ -95,7 +156,7 @@ struct TextFonts {
             if let g = own[prefix + c] { return g.outline }
             guard let fonts else { return nil }
             var path = Path(), x = 0.0
-            for scalar in c.unicodeScalars {
+            for scalar in c.unicodeScalars where !TextFonts.isInvisible(fonts, scalar) {
                 let (i, glyph) = fonts.resolve(scalar)
                 let font = fonts.font(at: i), s = 100 / font.unitsPerEm
                 path.append(contentsOf: font.outline(glyph: glyph).path

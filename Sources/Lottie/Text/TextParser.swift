@@ -8,6 +8,14 @@ extension LottieParser {
     /// The most letters all of a file's text documents may hold together: past it a file costs more to lay out
     /// and draw than any header needs.
     static let maxTextLetters = 50_000
+    /// The most animators one text layer may have. Each is read once a frame, and then applied to every letter of
+    /// the document shown; files made by designers have a few (four at most in the lottie-web, lottie-android,
+    /// rlottie and ThorVG repositories' files, docs/reference.md §8). Chosen here.
+    static let maxTextAnimators = 100
+    /// The most letters times their layer's animators over the file's documents: every such pair is worked out at
+    /// every frame its document shows, at about 50 ns (a release build, five properties with a rotation and a
+    /// colour; docs/reference.md §8), so the budget keeps a frame's animators near 5 ms at most. Chosen here.
+    static let maxTextSelections = 100_000
 
     /// Whether the file was written by a Bodymovin older than `minimum` (its `v`, "major.minor.patch"); a file
     /// without a version counts as new, as lottie-web counts it.
@@ -72,15 +80,22 @@ extension LottieParser {
         }
     }
 
-    /// Notes on fonts drawn otherwise than the file asks, one line each.
+    /// Notes on fonts drawn otherwise than the file asks, one line each, then the letters no font has.
     func fontWarnings() -> [String] {
         fonts.notes.map { note in note.message + " (" + note.layers.map { "'\($0)'" }.joined(separator: ", ") + ")" }
+            + [fonts.lettersWithoutGlyphWarning()].compactMap { $0 }
     }
 
     /// A text layer's contents (`t`): its documents laid out, its animators and alignment.
     mutating func text(_ t: JSONNode) throws(LottieError) -> LottieText {
         var animators: [TextAnimator] = []
-        for a in t.elements("a") { animators.append(try animator(a)) }
+        for a in t.elements("a") {
+            guard animators.count < LottieParser.maxTextAnimators else {
+                throw fail(a, "text layer '\(layerName)' has more than \(LottieParser.maxTextAnimators) animators; "
+                    + "merge them (one animator can move, turn, scale, fade and colour the same letters)")
+            }
+            animators.append(try animator(a))
+        }
         if let p = t["p"], p["m"] != nil { skip("text on a path, drawn on a line") }
         let grouping = t["m"]?["g"]?.number.flatMap(LottieParser.wholeNumber) ?? 1
         let alignment = try animated(t["m"]?["a"], [0, 0], "Anchor Point Grouping Alignment")
@@ -99,6 +114,12 @@ extension LottieParser {
             guard textLetters <= LottieParser.maxTextLetters else {
                 throw fail(s, "the file's text holds more than \(LottieParser.maxTextLetters) letters; "
                     + "a header shows a few words")
+            }
+            textSelections += document.text.count * animators.count
+            guard textSelections <= LottieParser.maxTextSelections else {
+                throw fail(s, "text layer '\(layerName)': the file's letters times their layer's animators pass "
+                    + "\(LottieParser.maxTextSelections), each worked out at every frame; use fewer animators or "
+                    + "shorter text")
             }
             let source = fonts.source(forFont: document.font, text: document.text, layer: layerName)
             let frame = single ? 0 : try number(key, "t", default: 0, in: -LottieAnimation.maxFrame...LottieAnimation.maxFrame)
