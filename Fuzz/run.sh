@@ -7,7 +7,7 @@ cd "$(dirname "$0")/.."
 seconds=${1:-60}
 shift || true
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(scene gesture svgpath style lottie gif image timings raster assetpath)
+[ ${#targets[@]} -gt 0 ] || targets=(scene gesture svgpath style lottie expression gif image timings raster assetpath)
 out=.build/fuzz
 Fuzz/build.sh "$out" 2>&1 | grep -v "Cannot export local symbol" || true
 for t in "${targets[@]}"; do [ -x "$out/fuzz-$t" ] || { echo "fuzz: no target '$t' was built" >&2; exit 1; }; done
@@ -27,6 +27,7 @@ seeds_image=(Tests/Fixtures/images)
 seeds_timings=(Fuzz/seeds/timings)
 seeds_raster=(Fuzz/seeds/raster)
 seeds_assetpath=(Fuzz/seeds/assetpath)
+seeds_expression=(Fuzz/seeds/expression)
 
 # Leaks are findings, but for what a system library keeps for the whole process (listed in Fuzz/lsan.supp).
 export LSAN_OPTIONS="suppressions=$PWD/Fuzz/lsan.supp:print_suppressions=0"
