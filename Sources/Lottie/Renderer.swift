@@ -48,6 +48,10 @@ public final class LottieRenderer {
     /// A text layer's animator values at the current frame.
     private var textFrame = TextFrame()
     private var ramp = GradientRamp()
+    /// A Tint's or Tritone's colour for each grey level, and the blurs of the Gaussian Blur and Drop Shadow effects.
+    private var greyRamp = [UInt32](repeating: 0, count: 256)
+    private let layerBlur = LayerBlur()
+    private let shadowBlur = ShadowBlur()
     /// One row of a gradient's table entries.
     private var gradientRow: [Int32] = []
     /// The current frame's budgets: layer draws left, bytes of offscreen canvases alive, and the first budget
@@ -176,7 +180,8 @@ public final class LottieRenderer {
             let matrix = worldMatrix(layer, in: layers, frame: frame).concatenating(transform)
             let opacity = unitClamped(layer.transform.opacity.scalar(at: frame) / 100)
             guard opacity > 0 || matteSource != nil else { continue }
-            if opacity >= 1 && layer.masks.isEmpty && matteSource == nil && layer.blendMode == .normal {
+            if opacity >= 1 && layer.masks.isEmpty && matteSource == nil && layer.blendMode == .normal
+                && layer.effects.isEmpty {
                 drawContents(layer, animation, frame: frame, matrix: matrix, into: canvas, depth: depth)
                 continue
             }
@@ -185,10 +190,20 @@ public final class LottieRenderer {
             let region = maskReach(layer.masks, frame: frame, matrix: matrix)
             guard !region.isEmpty else { continue }
             guard let group = acquire(like: canvas, for: layer) else { return }
-            let drawn = confined(to: region) {
+            // Effects that move pixels (blurs, shadows) bring in what lies within their reach of the region.
+            let layerScale = matrix.determinant.magnitude.squareRoot()
+            var reach = 0
+            for effect in layer.effects { reach += effect.reach(at: frame, scale: layerScale) }
+            let source = reach > 0 ? region.outset(by: reach).intersection(group.pixelBox) : region
+            var drawn = confined(to: source) {
                 drawContents(layer, animation, frame: frame, matrix: matrix, into: group, depth: depth)
             }
-            var box = drawn.intersection(region)
+            var box = drawn.intersection(source)
+            if !layer.effects.isEmpty, !box.isEmpty {
+                let changed = applyEffects(layer.effects, frame: frame, matrix: matrix, to: group, in: box)
+                drawn = drawn.union(changed)
+                box = changed.intersection(region)
+            }
             if !layer.masks.isEmpty, !box.isEmpty {
                 applyMasks(layer.masks, frame: frame, matrix: matrix, to: group, in: box)
             }
@@ -533,6 +548,54 @@ public final class LottieRenderer {
         let a = c.at(3, 1)
         return Color(red: unit(c.at(0)), green: unit(c.at(1)), blue: unit(c.at(2)),
                      alpha: a.isFinite ? Swift.min(Swift.max(a, 0), 1) : 1)
+    }
+
+    // MARK: Effects
+
+    /// Applies a layer's effects in order to its pixels in `box` of `canvas`, and returns the pixels they may have
+    /// changed (a blur or a shadow reaches past `box`); docs/reference.md §8 gives each formula.
+    private func applyEffects(_ effects: [LayerEffect], frame: Double, matrix: AffineTransform, to canvas: Canvas,
+                              in box: PixelBox) -> PixelBox {
+        let scale = matrix.determinant.magnitude.squareRoot()
+        var box = box
+        for effect in effects where !box.isEmpty {
+            switch effect {
+            case .fill(let color, let opacity):
+                let c = LottieRenderer.color(color.sample(at: frame))
+                ColorEffects.fill(canvas, in: box, with: Color(red: c.red, green: c.green, blue: c.blue,
+                                                               alpha: unitClamped(opacity.scalar(at: frame))))
+            case .tint, .tritone:
+                greyRamp.withUnsafeMutableBufferPointer { ramp in
+                    guard let amount = effect.colorMap(at: frame, into: ramp.baseAddress!) else { return }
+                    ColorEffects.mapGrey(canvas, in: box, ramp: ramp.baseAddress!, amount: unitClamped(amount))
+                }
+            case .gaussianBlur(let blurriness, let dimensions):
+                let sigma = LayerEffect.sigma(blurriness.scalar(at: frame) * LayerEffect.blurrinessToSigma * scale)
+                let d = dimensions.scalar(at: frame).rounded()
+                box = box.outset(by: ShadowBlur.spread(sigma: sigma)).intersection(canvas.pixelBox)
+                layerBlur.blur(canvas, in: box, sigmaX: d == 3 ? 0 : sigma, sigmaY: d == 2 ? 0 : sigma)
+            case .dropShadow(let color, let opacity, let direction, let distance, let softness):
+                let sigma = LayerEffect.sigma(softness.scalar(at: frame) * LayerEffect.softnessToSigma * scale)
+                let c = LottieRenderer.color(color.sample(at: frame))
+                let alpha = unitClamped(opacity.scalar(at: frame) / LayerEffect.shadowOpacityScale)
+                // The direction is clockwise from up, in the layer's space, as After Effects measures it.
+                let angle = direction.scalar(at: frame) * .pi / 180, d = distance.scalar(at: frame)
+                let v = Point(sin(angle) * d, -cos(angle) * d)
+                let offset = Point(matrix.a * v.x + matrix.c * v.y, matrix.b * v.x + matrix.d * v.y)
+                guard alpha > 0, offset.x.isFinite, offset.y.isFinite else { continue }
+                let limit = Double(canvas.width + canvas.height)
+                let dx = Int(Swift.min(Swift.max(offset.x, -limit), limit).rounded())
+                let dy = Int(Swift.min(Swift.max(offset.y, -limit), limit).rounded())
+                let spread = ShadowBlur.spread(sigma: sigma)
+                let shadow = box.outset(by: spread).offsetBy(dx: dx, dy: dy)
+                let grown = box.union(shadow).intersection(canvas.pixelBox)
+                shadowBlur.paint(alphaOf: canvas, in: box.outset(by: spread), sigma: sigma,
+                                 color: Color(red: c.red, green: c.green, blue: c.blue, alpha: alpha), dx: dx, dy: dy,
+                                 into: canvas, clip: grown, under: true)
+                box = grown
+            }
+        }
+        return box
     }
 
     // MARK: Masks and mattes
