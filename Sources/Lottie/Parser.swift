@@ -277,7 +277,7 @@ struct LottieParser {
 
     /// The layer's expression controls (sliders, angles, colours, points, checkboxes…) and effects, each parameter
     /// readable by expressions; the effects that draw (`LayerEffect`) go to `drawnEffects`, the others are named
-    /// in the warning. A disabled effect (`en` 0) draws nothing.
+    /// in the warning. An effect draws only when enabled (`en` 1), as ThorVG reads it (docs/reference.md §8).
     private mutating func effects(_ node: JSONNode) throws(LottieError) -> [ExpressionEngine.Effect] {
         var out: [ExpressionEngine.Effect] = []
         drawnEffects = []
@@ -303,7 +303,7 @@ struct LottieParser {
                                      controlType: parameter["ty"]?.number.flatMap(LottieParser.wholeNumber))
                 parameters.append(id)
             }
-            if !isControl, effect["en"]?.number != 0 {
+            if !isControl, effect["en"]?.number == 1 {
                 if let drawn = LayerEffect(type: type, parameters: values) { drawnEffects.append(drawn) } else {
                     skip("effects missing parameters")
                 }

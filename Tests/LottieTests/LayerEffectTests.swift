@@ -75,6 +75,14 @@ import UserFiles
         let p = try LayerEffectTests.pixel(LayerEffectTests.solid("#c86432", effects: [
             LayerEffectTests.effect(21, "ADBE Fill", [0, 0, [0.2, 0.4, 0.6, 1], 0, 0, 0, 0.5])]))
         #expect(p.a == 128 && abs(p.r - 51) <= 1 && abs(p.g - 102) <= 1 && abs(p.b - 153) <= 1, "\(p)")
+        // Disabled (`en` 0), or written without `en` as older exports are, it draws nothing, as ThorVG reads it.
+        for enabled: J? in [0, nil] {
+            var effect = LayerEffectTests.effect(21, "ADBE Fill", [0, 0, [0.2, 0.4, 0.6, 1], 0, 0, 0, 0.5])
+            if case .object(let fields) = effect { effect = .object(fields.filter { $0.0 != "en" }) }
+            if let enabled { effect = effect.with("en", enabled) }
+            let plain = try LayerEffectTests.pixel(LayerEffectTests.solid("#c86432", effects: [effect]))
+            #expect(plain.r == 200 && plain.g == 100 && plain.b == 50 && plain.a == 255, "\(plain)")
+        }
     }
 
     @Test func dropShadowLiesUnderTheLayerMovedAlongItsDirection() throws {
