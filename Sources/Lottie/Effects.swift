@@ -21,9 +21,14 @@ enum LayerEffect: Sendable {
     case dropShadow(color: Animated, opacity: Animated, direction: Animated, distance: Animated, softness: Animated)
     /// Gaussian Blur (`ty` 29): blurriness, and which dimensions (1 both, 2 horizontal, 3 vertical).
     case gaussianBlur(blurriness: Animated, dimensions: Animated)
+    /// Stroke (`ty` 22): the layer's masks stroked with a round brush, over the layer, alone, or revealing it.
+    case stroke(StrokeEffect)
+    /// Pro Levels (`ty` 24): each channel through its levels curve, then red, green and blue through the
+    /// composite one.
+    case levels(LevelsEffect)
 
-    /// The Bodymovin types drawn: tint, fill, tritone, drop shadow, Gaussian blur.
-    static let drawnTypes: Set<Int> = [20, 21, 23, 25, 29]
+    /// The Bodymovin types drawn: tint, fill, stroke, tritone, Pro Levels, drop shadow, Gaussian blur.
+    static let drawnTypes: Set<Int> = [20, 21, 22, 23, 24, 25, 29]
 
     /// After Effects' blurriness to a Gaussian's standard deviation, in the layer's units: lottie-web's
     /// `kBlurrinessToSigma` and ThorVG's `BLUR_TO_SIGMA` (docs/reference.md §8).
@@ -57,10 +62,31 @@ enum LayerEffect: Sendable {
         case 29:
             guard let b = at(0) else { return nil }
             self = .gaussianBlur(blurriness: b, dimensions: at(1) ?? .constant([1]))
+        case 22:
+            guard let mask = at(0), let all = at(1), let color = at(3), let size = at(4), let opacity = at(6),
+                  let start = at(7), let end = at(8) else { return nil }
+            self = .stroke(StrokeEffect(mask: mask, allMasks: all, color: color, brushSize: size, opacity: opacity,
+                                        start: start, end: end, spacing: at(9) ?? .constant([0]),
+                                        paintStyle: at(10) ?? .constant([1])))
+        case 24:
+            // Five values a channel, after the channel menu, the histogram and the group's start: the composite
+            // from 3, red from 10, green from 17, blue from 24, alpha from 31 (each group closed by an entry).
+            func curve(_ i: Int) -> LevelsCurve? {
+                guard let a = at(i), let b = at(i + 1), let c = at(i + 2), let d = at(i + 3), let e = at(i + 4)
+                else { return nil }
+                return LevelsCurve(inputBlack: a, inputWhite: b, gamma: c, outputBlack: d, outputWhite: e)
+            }
+            guard let composite = curve(3) else { return nil }
+            self = .levels(LevelsEffect(composite: composite, red: curve(10) ?? .identity,
+                                        green: curve(17) ?? .identity, blue: curve(24) ?? .identity,
+                                        alpha: curve(31) ?? .identity))
         default:
             return nil
         }
     }
+
+    /// Whether the effect can draw where the layer drew nothing: a Stroke paints its masks' outlines.
+    var drawsOnTransparent: Bool { if case .stroke = self { true } else { false } }
 
     /// How far, in pixels, the effect can move what the layer drew, under a layer matrix of scale `scale`: a blur's
     /// spread, a shadow's distance and spread.
@@ -76,6 +102,38 @@ enum LayerEffect: Sendable {
             return 0
         }
     }
+}
+
+/// The parameters of After Effects' Stroke effect that draw (docs/reference.md §8): the mask stroked (1 the first)
+/// unless all are, the brush's colour, size (its radius, in the layer's units) and opacity (0…1), the part of each
+/// path drawn (start and end, in %), the spacing of the brush's dabs (in % of its diameter) and the paint style.
+struct StrokeEffect: Sendable {
+    var mask: Animated, allMasks: Animated, color: Animated, brushSize: Animated, opacity: Animated
+    var start: Animated, end: Animated, spacing: Animated, paintStyle: Animated
+
+    /// Where the stroke is painted: over the layer, on a transparent layer, or as the layer seen through it.
+    enum PaintStyle: Int {
+        case onOriginal = 1, onTransparent = 2, revealOriginal = 3
+    }
+}
+
+/// One channel's curve of the Pro Levels effect, its five values keyframed (0…1, gamma a ratio).
+struct LevelsCurve: Sendable {
+    var inputBlack: Animated, inputWhite: Animated, gamma: Animated, outputBlack: Animated, outputWhite: Animated
+
+    static let identity = LevelsCurve(inputBlack: .constant([0]), inputWhite: .constant([1]), gamma: .constant([1]),
+                                      outputBlack: .constant([0]), outputWhite: .constant([1]))
+
+    func at(_ frame: Double) -> Levels {
+        Levels(inputBlack: inputBlack.scalar(at: frame), inputWhite: inputWhite.scalar(at: frame),
+               gamma: gamma.scalar(at: frame), outputBlack: outputBlack.scalar(at: frame),
+               outputWhite: outputWhite.scalar(at: frame))
+    }
+}
+
+/// The Pro Levels effect's curves: the composite one for red, green and blue, and one for each channel.
+struct LevelsEffect: Sendable {
+    var composite: LevelsCurve, red: LevelsCurve, green: LevelsCurve, blue: LevelsCurve, alpha: LevelsCurve
 }
 
 /// The straight-alpha 0xRRGGBB of a Bodymovin colour (0…1 components).

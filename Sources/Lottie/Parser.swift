@@ -287,7 +287,8 @@ struct LottieParser {
             let isControl = (matchName.hasPrefix("ADBE ") && matchName.hasSuffix(" Control")) || matchName.hasPrefix("Pseudo/")
             let type = effect["ty"]?.number.flatMap(LottieParser.wholeNumber) ?? -1
             guard isControl || LayerEffect.drawnTypes.contains(type) else {
-                skip("effects other than Fill, Tint, Tritone, Drop Shadow, Gaussian Blur and expression controls")
+                skip("effects other than Fill, Tint, Tritone, Stroke, Pro Levels, Drop Shadow, Gaussian Blur and expression "
+                     + "controls")
                 continue
             }
             var parameters: [Int] = [], values: [Animated] = []

@@ -6,8 +6,9 @@ import Darwin
 import Colors
 
 /// The pixel work of After Effects' layer effects as lottie-web draws them (docs/reference.md §8): colour maps
-/// through a pixel's grey level (Tint, Tritone), a flat colour through the layer's alpha (Fill), and a Gaussian
-/// blur of all four channels (Gaussian Blur; Drop Shadow blurs the alpha alone, through `ShadowBlur`). Each works
+/// through a pixel's grey level (Tint, Tritone) or channel by channel (Pro Levels), a flat colour through the
+/// layer's alpha (Fill), and a Gaussian blur of all four channels (Gaussian Blur; Drop Shadow blurs the alpha
+/// alone, through `ShadowBlur`; Stroke is drawn by the rasterizer and seen through with `Canvas.multiply`). Each works
 /// in place on the pixels of a box of a canvas; the blur keeps its buffers between calls, so a steady frame
 /// allocates nothing.
 public enum ColorEffects {
@@ -57,6 +58,44 @@ public enum ColorEffects {
         }
     }
 
+    /// Fills `tables` (4 × 256 bytes: red, green, blue and alpha, each indexed by a straight level) with the Pro
+    /// Levels map, as lottie-web's SVG filter computes it: each channel through its own curve, then red, green and
+    /// blue through `composite`, that second curve read as a table of 256 entries with straight lines between them
+    /// (an SVG component transfer's `table`), every result clamped to 0…1 and rounded.
+    public static func levelTables(composite: Levels, red: Levels, green: Levels, blue: Levels, alpha: Levels,
+                                   into tables: UnsafeMutablePointer<UInt8>) {
+        @inline(__always) func byte(_ v: Double) -> UInt8 { UInt8((Levels.clamped(v) * 255).rounded()) }
+        func fill(_ table: UnsafeMutablePointer<UInt8>, _ curve: Levels, thenComposite: Bool) {
+            for level in 0..<256 {
+                let v = curve.map(Double(level) / 255)
+                table[level] = byte(thenComposite ? composite.tableValue(v) : v)
+            }
+        }
+        fill(tables, red, thenComposite: true)
+        fill(tables + 256, green, thenComposite: true)
+        fill(tables + 512, blue, thenComposite: true)
+        fill(tables + 768, alpha, thenComposite: false)
+    }
+
+    /// Each pixel of `box` through `tables` (as `levelTables` fills them): its straight colour and its alpha each
+    /// replaced by their entries, then premultiplied again. A transparent pixel stays transparent.
+    public static func mapChannels(_ canvas: Canvas, in box: PixelBox, tables: UnsafePointer<UInt8>) {
+        let b = box.intersection(canvas.pixelBox)
+        guard !b.isEmpty else { return }
+        let red = tables, green = tables + 256, blue = tables + 512, alpha = tables + 768
+        for y in b.minY..<b.maxY {
+            let row = canvas.pixels + (y &* canvas.width &+ b.minX)
+            for x in 0..<b.width {
+                let p = row[x]
+                guard p >> 24 != 0 else { continue }
+                let (r, g, bl) = straight(p)
+                let a = UInt32(alpha[Int(p >> 24)])
+                let opaque = 0xFF00_0000 | UInt32(red[Int(r)]) << 16 | UInt32(green[Int(g)]) << 8 | UInt32(blue[Int(bl)])
+                row[x] = a == 0 ? 0 : a == 255 ? opaque : Pixel.scale(opaque, by: a)
+            }
+        }
+    }
+
     /// A premultiplied pixel's straight colour, each component rounded to 0…255.
     @inline(__always)
     static func straight(_ p: UInt32) -> (UInt8, UInt8, UInt8) {
@@ -65,6 +104,46 @@ public enum ColorEffects {
         @inline(__always) func c(_ v: UInt32) -> UInt8 { UInt8(Swift.min(255, (v * 255 + a / 2) / a)) }
         return (c((p >> 16) & 0xFF), c((p >> 8) & 0xFF), c(p & 0xFF))
     }
+}
+
+/// One channel's levels curve, as After Effects' Levels effect and lottie-web's `SVGProLevelsFilter` take it
+/// (values 0…1): below the input black a value becomes the output black, above the input white the output white,
+/// and between them it runs from the one to the other along a power of 1 / gamma; an input black above the input
+/// white turns the channel over (docs/reference.md §8).
+public struct Levels: Sendable, Equatable {
+    public var inputBlack: Double, inputWhite: Double, gamma: Double, outputBlack: Double, outputWhite: Double
+
+    public init(inputBlack: Double, inputWhite: Double, gamma: Double, outputBlack: Double, outputWhite: Double) {
+        self.inputBlack = inputBlack
+        self.inputWhite = inputWhite
+        self.gamma = gamma
+        self.outputBlack = outputBlack
+        self.outputWhite = outputWhite
+    }
+
+    /// The curve that changes nothing.
+    public static let identity = Levels(inputBlack: 0, inputWhite: 1, gamma: 1, outputBlack: 0, outputWhite: 1)
+
+    /// The curve's value at `v`, not clamped (a NaN from a file's values comes out as NaN).
+    public func map(_ v: Double) -> Double {
+        let low = Swift.min(inputBlack, inputWhite), high = Swift.max(inputBlack, inputWhite)
+        let inputRange = inputWhite - inputBlack
+        if v <= low { return inputRange < 0 ? outputWhite : outputBlack }
+        if v >= high { return inputRange < 0 ? outputBlack : outputWhite }
+        return outputBlack + (outputWhite - outputBlack) * pow((v - inputBlack) / inputRange, 1 / gamma)
+    }
+
+    /// The curve read as an SVG table of its values at the 256 levels k / 255, straight between them, at `v`
+    /// (clamped to 0…1 first, as the output of the filter before it is).
+    func tableValue(_ v: Double) -> Double {
+        let x = Levels.clamped(v) * 255
+        let k = Swift.min(Int(x), 254), t = x - Double(k)
+        let a = map(Double(k) / 255), b = map(Double(k + 1) / 255)
+        return a + (b - a) * t
+    }
+
+    /// `v` within 0…1; NaN is 0.
+    static func clamped(_ v: Double) -> Double { v.isNaN ? 0 : Swift.min(Swift.max(v, 0), 1) }
 }
 
 /// A Gaussian blur of a canvas's premultiplied pixels, all four channels, in place: three box blurs each way whose
