@@ -628,11 +628,10 @@ public final class LottieRenderer {
     /// layer or on a transparent one, or revealing the layer through the strokes (docs/reference.md §8).
     private func drawStroke(_ effect: StrokeEffect, along list: [Mask], frame: Double, matrix: AffineTransform,
                             on canvas: Canvas, in box: PixelBox) -> PixelBox {
-        // lottie-web draws nothing for a paint style it does not know.
+        // lottie-web draws nothing for a paint style it does not know (a file's NaN or huge value among them).
         let styleValue = effect.paintStyle.scalar(at: frame)
-        guard styleValue.isFinite, let style = StrokeEffect.PaintStyle(rawValue: Int(styleValue.rounded())) else {
-            return box
-        }
+        guard styleValue >= 0.5, styleValue < 3.5,
+              let style = StrokeEffect.PaintStyle(rawValue: Int(styleValue.rounded())) else { return box }
         var start = effect.start.scalar(at: frame) / 100, end = effect.end.scalar(at: frame) / 100
         start = start.isNaN ? 0 : Swift.min(Swift.max(start, 0), 1)
         end = end.isNaN ? 1 : Swift.min(Swift.max(end, 0), 1)

@@ -255,6 +255,25 @@ extension LayerEffectTests {
         }
     }
 
+    @Test func everyStrokeAndLevelsNumberReplacedByAnInfiniteOrHugeOneDrawsOrIsRefused() {
+        // A solid with a Stroke and a Pro Levels, every number of their parameters (after the first "ef") replaced
+        // in turn: keyframed between the hostile value and the next, so that frames in between see NaN too.
+        let keyed = Lot.animated([Lot.Key(t: 0, s: [1]), Lot.Key(t: 60, s: [2])])
+        let json = Array(LayerEffectTests.solid("#c86432", masks: [LayerEffectTests.line], effects: [
+            LayerEffectTests.stroke(path: keyed, size: keyed, opacity: 0.5, end: keyed, spacing: keyed, style: keyed),
+            LayerEffectTests.levels(rgb: [keyed, 1, keyed, 0, 1], alpha: [0, keyed, 1, 0, 1]),
+        ]).utf8)
+        let effects = json.firstRange(of: Array("\"ef\"".utf8))?.lowerBound ?? 0
+        let places = BudgetTests.numberPlaces(json).filter { $0.lowerBound > effects }
+        #expect(places.count > 100)
+        for place in places {
+            for value in BudgetTests.hostileNumbers {
+                #expect(BudgetTests.survives(json, replacing: place, with: value),
+                        "\(String(decoding: json[place], as: UTF8.self)) → \(value)")
+            }
+        }
+    }
+
     // MARK: Image and text layers
 
     @Test func effectsDrawOnImageLayers() throws {
