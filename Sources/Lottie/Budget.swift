@@ -102,11 +102,12 @@ struct LottieWorkBound {
     }
 
     /// Whether the renderer may draw the layer at `i` into a canvas of its own: an opacity that is not always
-    /// full, masks, a matte or a blend mode.
+    /// full, masks, a matte, a blend mode or effects.
     private static func needsGroup(_ layers: [LottieLayer], _ i: Int, matte: Bool) -> Bool {
         let k = layers[i].transform.opacity.keyframes
         let alwaysOpaque = k.count == 1 && k[0].value.at(0) >= 100
         return !alwaysOpaque || !layers[i].masks.isEmpty || matte || layers[i].blendMode != .normal
+            || !layers[i].effects.isEmpty
     }
 
     /// The canvases the layer at `i` keeps alive at once, at most: its own group (or its group and its matte)

@@ -108,6 +108,11 @@ struct LottieLayer: Sendable {
     var hidden: Bool
     /// How the layer's composited result is put onto what lies below it.
     var blendMode: BlendMode = .normal
+    /// Effects drawn on the layer's own pixels, in order, before its masks, matte and opacity.
+    var effects: [LayerEffect] = []
+    /// Whether a Stroke effect strokes the layer's masks: they then mask the layer's own pixels where the first
+    /// Stroke is drawn, not its strokes (docs/reference.md §8).
+    var masksStroked: Bool { effects.contains(where: \.drawsOnTransparent) }
     /// Where the parent (the first layer whose `index` is `parent`) sits in the same list, found once when the
     /// file is read so that drawing a frame follows parents without a table or a search.
     var parentPosition: Int? = nil

@@ -50,6 +50,8 @@ struct LottieParser {
     /// The expression controls of the layer being read, and its transform's properties there.
     private var layerEffects: [ExpressionEngine.Effect] = []
     private var layerTransform: [Int] = []
+    /// The effects that draw of the layer being read, in the file's order.
+    private var drawnEffects: [LayerEffect] = []
     /// The shape layer's contents as expressions see them, while they are read: the groups open, outermost first.
     private var contentStack: [ExpressionEngine.ContentNode] = []
     private var layerContent: ExpressionEngine.ContentNode?
@@ -276,29 +278,43 @@ struct LottieParser {
             startTime: try number(node, "st", default: 0, in: frame),
             stretch: try stretch(node), timeRemap: remap, masks: masks,
             matte: node["tt"]?.number.flatMap(LottieParser.wholeNumber).flatMap { LottieLayer.Matte(rawValue: $0) },
-            isMatteSource: node["td"]?.number == 1, hidden: node["hd"]?.number == 1, blendMode: blendMode)
+            isMatteSource: node["td"]?.number == 1, hidden: node["hd"]?.number == 1, blendMode: blendMode,
+            effects: drawnEffects)
     }
 
-    /// The layer's expression controls (sliders, angles, colours, points, checkboxes…), each parameter readable
-    /// by expressions; an effect that draws (a blur, a shadow) is named in the warning.
+    /// The layer's expression controls (sliders, angles, colours, points, checkboxes…) and effects, each parameter
+    /// readable by expressions; the effects that draw (`LayerEffect`) go to `drawnEffects`, the others are named
+    /// in the warning. An effect draws only when enabled (`en` 1), as ThorVG reads it (docs/reference.md §8).
     private mutating func effects(_ node: JSONNode) throws(LottieError) -> [ExpressionEngine.Effect] {
         var out: [ExpressionEngine.Effect] = []
+        drawnEffects = []
         for effect in node.elements("ef") {
             let matchName = effect["mn"]?.string ?? ""
             // Expression controls, and pseudo effects (controls grouped by a script), draw nothing.
-            guard (matchName.hasPrefix("ADBE ") && matchName.hasSuffix(" Control")) || matchName.hasPrefix("Pseudo/") else {
-                skip("effects")
+            let isControl = (matchName.hasPrefix("ADBE ") && matchName.hasSuffix(" Control")) || matchName.hasPrefix("Pseudo/")
+            let type = effect["ty"]?.number.flatMap(LottieParser.wholeNumber) ?? -1
+            guard isControl || LayerEffect.drawnTypes.contains(type) else {
+                skip("effects other than Fill, Tint, Tritone, Stroke, Pro Levels, Drop Shadow, Gaussian Blur and expression "
+                     + "controls")
                 continue
             }
-            var parameters: [Int] = []
+            var parameters: [Int] = [], values: [Animated] = []
             for parameter in effect.elements("ef") {
-                guard let v = parameter["v"], v.isObject else { continue }
-                _ = try animated(v, [0], parameter["nm"]?.string ?? "", readable: true)
+                guard let v = parameter["v"], v.isObject else {
+                    values.append(.constant([parameter["v"]?.number ?? 0]))
+                    continue
+                }
+                values.append(try animated(v, [0], parameter["nm"]?.string ?? "", readable: true))
                 let id = expressions.properties.count - 1
                 expressions.identify(id, index: parameter["ix"]?.number.flatMap(LottieParser.wholeNumber),
                                      matchName: parameter["mn"]?.string,
                                      controlType: parameter["ty"]?.number.flatMap(LottieParser.wholeNumber))
                 parameters.append(id)
+            }
+            if !isControl, effect["en"]?.number == 1 {
+                if let drawn = LayerEffect(type: type, parameters: values) { drawnEffects.append(drawn) } else {
+                    skip("effects missing parameters")
+                }
             }
             out.append(ExpressionEngine.Effect(name: effect["nm"]?.string ?? "", matchName: matchName,
                                                index: effect["ix"]?.number.flatMap(LottieParser.wholeNumber),

@@ -44,10 +44,18 @@ public final class LottieRenderer {
     /// solid's rectangle, the dash lengths, a gradient's stop values and colour table.
     private var scene = ShapeScene()
     private var combined = Path(), local = Path(), outline = Path(), maskPath = Path(), rectPath = Path()
+    /// A mask's path cut to a Stroke effect's start and end.
+    private var strokePiece = Path()
     private var dashes: [Double] = []
     /// A text layer's animator values at the current frame.
     private var textFrame = TextFrame()
     private var ramp = GradientRamp()
+    /// A Tint's or Tritone's colour for each grey level, Pro Levels' four channel tables, and the blurs of the
+    /// Gaussian Blur and Drop Shadow effects.
+    private var greyRamp = [UInt32](repeating: 0, count: 256)
+    private var levelTables = [UInt8](repeating: 0, count: 4 * 256)
+    private let layerBlur = LayerBlur()
+    private let shadowBlur = ShadowBlur()
     /// One row of a gradient's table entries.
     private var gradientRow: [Int32] = []
     /// The current frame's budgets: layer draws left, bytes of offscreen canvases alive, and the first budget
@@ -178,20 +186,33 @@ public final class LottieRenderer {
             let matrix = worldMatrix(layer, in: layers, frame: frame).concatenating(transform)
             let opacity = unitClamped(layer.transform.opacity.scalar(at: frame) / 100)
             guard opacity > 0 || matteSource != nil else { continue }
-            if opacity >= 1 && layer.masks.isEmpty && matteSource == nil && layer.blendMode == .normal {
+            if opacity >= 1 && layer.masks.isEmpty && matteSource == nil && layer.blendMode == .normal
+                && layer.effects.isEmpty {
                 drawContents(layer, animation, frame: frame, matrix: matrix, into: canvas, depth: depth)
                 continue
             }
             // Only pixels within the masks' reach and the target's clip can show; outside them the group stays
-            // transparent, so a layer that cannot show is not drawn.
-            let region = maskReach(layer.masks, frame: frame, matrix: matrix)
+            // transparent, so a layer that cannot show is not drawn. Masks a Stroke effect strokes do not clip its
+            // strokes.
+            let masksStroked = layer.masksStroked
+            let region = masksStroked ? clip : maskReach(layer.masks, frame: frame, matrix: matrix)
             guard !region.isEmpty else { continue }
             guard let group = acquire(like: canvas, for: layer) else { return }
-            let drawn = confined(to: region) {
+            // Effects that move pixels (blurs, shadows) bring in what lies within their reach of the region.
+            let layerScale = matrix.determinant.magnitude.squareRoot()
+            var reach = 0
+            for effect in layer.effects { reach += effect.reach(at: frame, scale: layerScale) }
+            let source = reach > 0 ? region.outset(by: reach).intersection(group.pixelBox) : region
+            var drawn = confined(to: source) {
                 drawContents(layer, animation, frame: frame, matrix: matrix, into: group, depth: depth)
             }
-            var box = drawn.intersection(region)
-            if !layer.masks.isEmpty, !box.isEmpty {
+            var box = drawn.intersection(source)
+            if !layer.effects.isEmpty, !box.isEmpty || masksStroked {
+                let changed = applyEffects(of: layer, frame: frame, matrix: matrix, to: group, in: box)
+                drawn = drawn.union(changed)
+                box = changed.intersection(region)
+            }
+            if !layer.masks.isEmpty, !masksStroked, !box.isEmpty {
                 applyMasks(layer.masks, frame: frame, matrix: matrix, to: group, in: box)
             }
             if let source = matteSource, let mode = layer.matte, !box.isEmpty {
@@ -537,6 +558,134 @@ public final class LottieRenderer {
                      alpha: a.isFinite ? Swift.min(Swift.max(a, 0), 1) : 1)
     }
 
+    // MARK: Effects
+
+    /// Applies a layer's effects in order to its pixels in `box` of `canvas`, and returns the pixels they may have
+    /// changed (a blur, a shadow or a stroke reaches past `box`); docs/reference.md §8 gives each formula.
+    private func applyEffects(of layer: LottieLayer, frame: Double, matrix: AffineTransform, to canvas: Canvas,
+                              in box: PixelBox) -> PixelBox {
+        let scale = matrix.determinant.magnitude.squareRoot()
+        var box = box, masked = false
+        for effect in layer.effects where !box.isEmpty || effect.drawsOnTransparent {
+            switch effect {
+            case .fill(let color, let opacity):
+                let c = LottieRenderer.color(color.sample(at: frame))
+                ColorEffects.fill(canvas, in: box, with: Color(red: c.red, green: c.green, blue: c.blue,
+                                                               alpha: unitClamped(opacity.scalar(at: frame))))
+            case .tint, .tritone:
+                greyRamp.withUnsafeMutableBufferPointer { ramp in
+                    guard let amount = effect.colorMap(at: frame, into: ramp.baseAddress!) else { return }
+                    ColorEffects.mapGrey(canvas, in: box, ramp: ramp.baseAddress!, amount: unitClamped(amount))
+                }
+            case .gaussianBlur(let blurriness, let dimensions):
+                let sigma = LayerEffect.sigma(blurriness.scalar(at: frame) * LayerEffect.blurrinessToSigma * scale)
+                let d = dimensions.scalar(at: frame).rounded()
+                box = box.outset(by: ShadowBlur.spread(sigma: sigma)).intersection(canvas.pixelBox)
+                layerBlur.blur(canvas, in: box, sigmaX: d == 3 ? 0 : sigma, sigmaY: d == 2 ? 0 : sigma)
+            case .dropShadow(let color, let opacity, let direction, let distance, let softness):
+                let sigma = LayerEffect.sigma(softness.scalar(at: frame) * LayerEffect.softnessToSigma * scale)
+                let c = LottieRenderer.color(color.sample(at: frame))
+                let alpha = unitClamped(opacity.scalar(at: frame) / LayerEffect.shadowOpacityScale)
+                // The direction is clockwise from up, in the layer's space, as After Effects measures it.
+                let angle = direction.scalar(at: frame) * .pi / 180, d = distance.scalar(at: frame)
+                let v = Point(sin(angle) * d, -cos(angle) * d)
+                let offset = Point(matrix.a * v.x + matrix.c * v.y, matrix.b * v.x + matrix.d * v.y)
+                guard alpha > 0, offset.x.isFinite, offset.y.isFinite else { continue }
+                let limit = Double(canvas.width + canvas.height)
+                let dx = Int(Swift.min(Swift.max(offset.x, -limit), limit).rounded())
+                let dy = Int(Swift.min(Swift.max(offset.y, -limit), limit).rounded())
+                let spread = ShadowBlur.spread(sigma: sigma)
+                let shadow = box.outset(by: spread).offsetBy(dx: dx, dy: dy)
+                let grown = box.union(shadow).intersection(canvas.pixelBox)
+                shadowBlur.paint(alphaOf: canvas, in: box.outset(by: spread), sigma: sigma,
+                                 color: Color(red: c.red, green: c.green, blue: c.blue, alpha: alpha), dx: dx, dy: dy,
+                                 into: canvas, clip: grown, under: true)
+                box = grown
+            case .stroke(let stroke):
+                // The masks the stroke follows mask the layer's own pixels first, as After Effects masks a layer
+                // before its effects; the strokes are not masked.
+                if !masked, !layer.masks.isEmpty, !box.isEmpty {
+                    applyMasks(layer.masks, frame: frame, matrix: matrix, to: canvas, in: box)
+                }
+                masked = true
+                box = drawStroke(stroke, along: layer.masks, frame: frame, matrix: matrix, on: canvas, in: box)
+            case .levels(let levels):
+                let composite = levels.composite.at(frame), red = levels.red.at(frame)
+                let green = levels.green.at(frame), blue = levels.blue.at(frame), alpha = levels.alpha.at(frame)
+                guard composite != .identity || red != .identity || green != .identity || blue != .identity
+                    || alpha != .identity else { continue }
+                levelTables.withUnsafeMutableBufferPointer { tables in
+                    ColorEffects.levelTables(composite: composite, red: red, green: green, blue: blue, alpha: alpha,
+                                             into: tables.baseAddress!)
+                    ColorEffects.mapChannels(canvas, in: box, tables: tables.baseAddress!)
+                }
+            }
+        }
+        return box
+    }
+
+    /// Draws a Stroke effect onto a layer's pixels in `box` and returns the pixels it may have changed: the paths
+    /// of the masks it names (all, or the one it picks) cut to its start and end, stroked with a round brush of its
+    /// size in the layer's units and dabbed along them at its spacing, painted in its colour and opacity over the
+    /// layer or on a transparent one, or revealing the layer through the strokes (docs/reference.md §8).
+    private func drawStroke(_ effect: StrokeEffect, along list: [Mask], frame: Double, matrix: AffineTransform,
+                            on canvas: Canvas, in box: PixelBox) -> PixelBox {
+        // lottie-web draws nothing for a paint style it does not know (a file's NaN or huge value among them).
+        let styleValue = effect.paintStyle.scalar(at: frame)
+        guard styleValue >= 0.5, styleValue < 3.5,
+              let style = StrokeEffect.PaintStyle(rawValue: Int(styleValue.rounded())) else { return box }
+        var start = effect.start.scalar(at: frame) / 100, end = effect.end.scalar(at: frame) / 100
+        start = start.isNaN ? 0 : Swift.min(Swift.max(start, 0), 1)
+        end = end.isNaN ? 1 : Swift.min(Swift.max(end, 0), 1)
+        if start > end { swap(&start, &end) }
+        let all = effect.allMasks.scalar(at: frame) != 0, chosen = effect.mask.scalar(at: frame).rounded()
+        local.removeAll(keepingCapacity: true)
+        for (i, mask) in list.enumerated() where all || Double(i + 1) == chosen {
+            maskPath.removeAll(keepingCapacity: true)
+            mask.path.append(at: frame, to: &maskPath, reversed: false, transform: .identity)
+            maskPath.trimmed(from: start, to: end, into: &strokePiece)
+            local.append(contentsOf: strokePiece)
+        }
+        let radius = effect.brushSize.scalar(at: frame), opacity = unitClamped(effect.opacity.scalar(at: frame))
+        let scale = matrix.determinant.magnitude.squareRoot()
+        let drawn = !local.isEmpty && opacity > 0 && radius > 0 && radius.isFinite && scale > 0
+            && Rasterizer.canDraw(local, transform: matrix, margin: 2 * radius)
+        if drawn {
+            var stroke = StrokeStyle(lineWidth: 2 * radius, lineCap: .round, lineJoin: .round)
+            // lottie-web's dabs: dashes of one unit, `spacing` % of the brush's diameter apart, from one unit into
+            // the pattern; round caps make each a dot. Dots that overlap so much that the line between them dips
+            // by less than 1/32 pixel are drawn as the line itself.
+            let gap = 2 * radius * effect.spacing.scalar(at: frame) / 100
+            if gap > 0, gap.isFinite {
+                let halfGap = Swift.min(gap / 2, radius)
+                if (radius - (radius * radius - halfGap * halfGap).squareRoot()) * scale >= 1.0 / 32 {
+                    dashes.removeAll(keepingCapacity: true)
+                    dashes.append(1)
+                    dashes.append(gap)
+                    stroke.dashPattern = dashes
+                    stroke.dashPhase = 1
+                }
+            }
+            stroker.stroke(local, style: stroke, tolerance: Rasterizer.defaultTolerance / scale, into: &outline)
+            stroke.dashPattern = []  // the pattern's buffer is the renderer's again
+        }
+        switch style {
+        case .onOriginal, .onTransparent:
+            if style == .onTransparent { canvas.clear(box) }
+            guard drawn else { return style == .onTransparent ? .empty : box }
+            let c = LottieRenderer.color(effect.color.sample(at: frame))
+            let painted = rasterizer.fill(outline, transform: matrix,
+                                          color: Color(red: c.red, green: c.green, blue: c.blue, alpha: opacity),
+                                          clip: clip.rect, into: canvas)
+            return style == .onTransparent ? painted : box.union(painted)
+        case .revealOriginal:
+            let coverage = drawn ? masks.fill(outline, transform: matrix, width: canvas.width, height: canvas.height,
+                                              window: box) : nil
+            canvas.multiply(byCoverage: coverage, opacity: opacity, in: box)
+            return box
+        }
+    }
+
     // MARK: Masks and mattes
 
     /// Multiplies the pixels of `box` by the masks' combined coverage: starting from `masksStartCovered`, each
@@ -661,14 +810,8 @@ public final class LottieRenderer {
     private func clip(_ canvas: Canvas, to rect: Rect, matrix: AffineTransform, in box: PixelBox) {
         maskPath.removeAll(keepingCapacity: true)
         maskPath.addRect(rect)
-        let bytes = masks.fill(maskPath, transform: matrix, width: canvas.width, height: canvas.height,
-                               window: box)
-        for y in box.minY..<box.maxY {
-            for i in (y * canvas.width + box.minX)..<(y * canvas.width + box.maxX) {
-                let a = UInt32(bytes?[i] ?? 0)
-                if a < 255 { canvas.pixels[i] = a == 0 ? 0 : Pixel.scale(canvas.pixels[i], by: a) }
-            }
-        }
+        canvas.multiply(byCoverage: masks.fill(maskPath, transform: matrix, width: canvas.width, height: canvas.height,
+                                               window: box), in: box)
     }
 
     private func applyMatte(_ matte: Canvas, _ mode: LottieLayer.Matte, to canvas: Canvas, in box: PixelBox) {

@@ -96,6 +96,26 @@ extension Canvas {
                                         onto: pixels + (y &* width &+ x0), count: count)
     }
 
+    /// Multiplies every pixel of `box` by its byte of `coverage` (one a pixel of the canvas, row after row; nil
+    /// is none anywhere) times `opacity`: what is left is this canvas seen through a coverage mask's shape.
+    public func multiply(byCoverage coverage: UnsafePointer<UInt8>?, opacity: Double = 1, in box: PixelBox) {
+        let b = box.intersection(pixelBox)
+        let o = opacity.isNaN ? 0 : Swift.min(Swift.max(opacity, 0), 1)
+        guard !b.isEmpty else { return }
+        let whole = o >= 1
+        for y in b.minY..<b.maxY {
+            let row = pixels + (y &* width &+ b.minX)
+            guard let c = coverage.map({ $0 + (y &* width &+ b.minX) }), o > 0 else {
+                row.update(repeating: 0, count: b.width)
+                continue
+            }
+            for x in 0..<b.width {
+                let a = whole ? UInt32(c[x]) : UInt32((Double(c[x]) * o).rounded())
+                if a < 255 { row[x] = a == 0 ? 0 : Pixel.scale(row[x], by: a) }
+            }
+        }
+    }
+
     /// Multiplies every pixel of `box` by the alpha of the same pixel of `mask` (destination-in): what is left is
     /// this canvas's content seen through the mask's shape. The canvases must have the same size.
     public func multiply(byAlphaOf mask: Canvas, in box: PixelBox) {

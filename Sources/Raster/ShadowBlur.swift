@@ -61,15 +61,16 @@ public final class ShadowBlur {
 
     /// The largest standard deviation, in pixels, that is blurred: beyond it a shadow is all blur and the buffers
     /// would grow without bound.
-    static let maximumSigma = 256.0
+    public static let maximumSigma = 256.0
 
     /// Paints `color` through the alpha of `mask`'s pixels in `box`, blurred with standard deviation `sigma`
-    /// (pixels) and moved by (`dx`, `dy`) pixels, onto `target` inside `clip` (source-over).
+    /// (pixels) and moved by (`dx`, `dy`) pixels, onto `target` inside `clip` (source-over), or `under` what
+    /// `target` holds (destination-over: a layer's drop shadow, `target` being the layer's own canvas and `mask`).
     ///
     /// `box` should reach `spread(sigma:)` pixels beyond the shape, so that no blurred alpha falls outside it and
     /// the total alpha is kept; it may extend past the mask canvas, whose missing pixels count as transparent.
     public func paint(alphaOf mask: Canvas, in box: PixelBox, sigma: Double, color: Color, dx: Int, dy: Int,
-                      into target: Canvas, clip: PixelBox) {
+                      into target: Canvas, clip: PixelBox, under: Bool = false) {
         let s = sigma.isFinite ? Swift.min(Swift.max(sigma, 0), ShadowBlur.maximumSigma) : 0
         guard color.alpha > 0, let shape = drawnBounds(of: mask, in: box) else { return }
         // Only the drawn pixels and the blur's reach around them: a caller's box is often generous (a turned
@@ -111,7 +112,8 @@ public final class ShadowBlur {
                 let v = src[i &* h] * factor
                 if v >= 0.5 {
                     let alpha = UInt32(Swift.min(v + 0.5, 255))
-                    dst[i] = Pixel.sourceOver(alpha == 255 ? solid : Pixel.scale(solid, by: alpha), dst[i])
+                    let shadow = alpha == 255 ? solid : Pixel.scale(solid, by: alpha)
+                    dst[i] = under ? Pixel.sourceOver(dst[i], shadow) : Pixel.sourceOver(shadow, dst[i])
                 }
                 i &+= 1
             }

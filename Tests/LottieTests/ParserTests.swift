@@ -47,7 +47,7 @@ import TestSupport
              "t": ["d": ["k": [["s": ["s": 10, "f": "Nowhere", "t": "a", "fc": [1, 0, 0]], "t": 0]], "x": "$bm_rt = 'b'"],
                    "p": ["m": 0], "m": ["g": 1, "a": Lot.value([0, 0])], "a": []]],
             Lot.shapeLayer("Blurred", [Lot.group([Lot.rect([50, 50], [20, 20]), Lot.fill(Fixtures.red)])], ind: 2,
-                           extra: [("ef", [["ty": 29, "nm": "blur"]])]),
+                           extra: [("ef", [["ty": 5, "nm": "ramp", "mn": "ADBE Ramp"]])]),
             Lot.shapeLayer("Scripted", [Lot.group([
                 ["ty": "sh", "ks": ["a": 0, "k": ["v": [[0, 0], [10, 0], [10, 10]], "i": [[0, 0], [0, 0], [0, 0]],
                                                   "o": [[0, 0], [0, 0], [0, 0]], "c": 1], "x": "$bm_rt = value"]],
@@ -59,7 +59,9 @@ import TestSupport
         let warning = try #require(animation.warning)
         #expect(warning == "font 'Nowhere' is not installed: drawn with 'DejaVu Sans' ('Title'); "
                 + "not supported, skipped: assets with neither layers nor a picture ('asset sound'); "
-                + "text on a path, drawn on a line ('Title'); source text expressions ('Title'); effects ('Blurred'); "
+                + "text on a path, drawn on a line ('Title'); source text expressions ('Title'); "
+                + "effects other than Fill, Tint, Tritone, Stroke, Pro Levels, Drop Shadow, Gaussian Blur and expression "
+                + "controls ('Blurred'); "
                 + "3D ('Deep'); merge paths ('Deep'); layers of type 6 ('Sound')")
         // What is supported still draws: the text and the three shape layers, not the sound.
         #expect(animation.layers.count == 4)
