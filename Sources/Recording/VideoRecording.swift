@@ -114,11 +114,14 @@ public final class VideoRecording {
     /// Takes the frame in `canvas`, presented at `time` (seconds on any monotonic clock); the first call starts
     /// the video. Copies the frame and returns at once; the frame is dropped when the ring is full.
     ///
-    /// - Throws: `LabError` when ffmpeg stopped taking frames, in its words where it gave some.
+    /// - Throws: `LabError` when ffmpeg stopped taking frames, in its words where it gave some, or when the frame
+    ///   is not of the video's size (a video's frames all have one size: the caller starts a new one for another).
     public func write(_ canvas: Canvas, at time: Double) throws {
-        precondition(canvas.width == width && canvas.height == height,
-                     "a \(canvas.width)×\(canvas.height) frame in a \(width)×\(height) recording")
         guard !finished else { return }
+        guard canvas.width == width && canvas.height == height else {
+            throw LabError("a \(canvas.width)×\(canvas.height) frame cannot go into the \(width)×\(height) video "
+                + "'\(output)'; the video stops there")
+        }
         try checkWriter()
         guard start != nil else {
             start = time

@@ -200,6 +200,9 @@ public final class FrameLoop {
             pendingScreenshot = false
             saveScreenshot()
         }
+        if let recording = video, canvas.width != recording.width || canvas.height != recording.height {
+            startVideoForNewPhone(at: time)
+        }
         if let video {
             do {
                 try video.write(canvas, at: time)
@@ -283,29 +286,55 @@ public final class FrameLoop {
     }
 
     private func toggleVideo() {
-        if let video {
-            self.video = nil
-            do {
-                try video.finish(at: input.now)
-                saved("Video saved", videoPath)
-                reportVideoFrames(video)
-            } catch {
-                failed("Could not save the video: see the terminal", "\(error)")
-            }
+        if video != nil {
+            if let finished = finishVideo(at: input.now) { simulation.showToast("Video saved", detail: finished) }
             return
         }
-        guard let files else {
+        guard files != nil else {
             simulation.showToast("Videos are recorded with --capture FILE here")
             return
         }
+        if startVideo() != nil { simulation.showToast("Recording video (V stops)") }
+    }
+
+    /// A phone of another pixel size while a video records (I, Y): a video's frames all have one size, so the
+    /// video so far ends whole at this frame and the new phone records to a new file from it on; the toast names
+    /// both.
+    private func startVideoForNewPhone(at time: Double) {
+        guard let finished = finishVideo(at: time), let next = startVideo() else { return }
+        simulation.showToast("New phone size: a new video",
+                             detail: FileName.split(finished).name + " saved, " + FileName.split(next).name + " recording")
+    }
+
+    /// Starts a video of the canvas's size into a new file of the output folder; returns its path, or nil when it
+    /// cannot start (said in a toast and on standard error).
+    private func startVideo() -> String? {
+        guard let files else { return nil }
         let path = files.newPath(prefix: "refreshlab-", suffix: ".mp4")
         do {
             video = try VideoRecording(output: path, width: simulation.canvas.width, height: simulation.canvas.height)
             videoPath = path
-            simulation.showToast("Recording video (V stops)")
             report("recording video to \(path)")
+            return path
         } catch {
             failed("Cannot record video: see the terminal", "\(error)")
+            return nil
+        }
+    }
+
+    /// Ends the video under way at `time`; returns its path once it is saved whole (said on standard output), or
+    /// nil when it could not be (said in a toast and on standard error; the file is then removed).
+    private func finishVideo(at time: Double) -> String? {
+        guard let video else { return nil }
+        self.video = nil
+        do {
+            try video.finish(at: time)
+            report("saved \(videoPath)")
+            reportVideoFrames(video)
+            return videoPath
+        } catch {
+            failed("Could not save the video: see the terminal", "\(error)")
+            return nil
         }
     }
 
