@@ -61,9 +61,15 @@ struct PhoneChangeRecordingTests {
         try loop.run()
 
         let saved = lines.compactMap { $0.hasPrefix("saved ") ? String($0.dropFirst(6)) : nil }
-        let videos = saved.filter { $0.hasSuffix(".mp4") }
+        // The videos in the order they began (ffmpeg finishes them in the background, in any order).
+        let videos = lines.compactMap { line -> String? in
+            guard line.hasPrefix("recording video to ") else { return nil }
+            let path = line.dropFirst("recording video to ".count)
+            return String(path.hasSuffix(" (the phone's new size)") ? path.dropLast(" (the phone's new size)".count) : path)
+        }
         #expect(videos.count == 3, "\(lines)")
-        #expect(lines.filter { $0.hasPrefix("recording video to ") }.count == 3, "\(lines)")
+        #expect(Set(saved.filter { $0.hasSuffix(".mp4") }) == Set(videos), "\(lines)")
+        #expect(lines.filter { $0.hasSuffix(" (the phone's new size)") }.count == 2, "\(lines)")
         // Each the size of its phone (H.264 takes even sizes: the iPhone 16's odd column is cropped).
         let sizes = try videos.map { try Self.videoSize($0) }
         #expect(sizes.map { $0?.0 } == [750, 1178, 1080] && sizes.map { $0?.1 } == [1334, 2556, 2400], "\(sizes)")
@@ -71,13 +77,12 @@ struct PhoneChangeRecordingTests {
         let counts = try videos.map { try decodedFrameCount($0) }
         #expect(counts.allSatisfy { ($0 ?? 0) > 0 }, "\(counts)")
         #expect(counts.map { $0 ?? 0 }.reduce(0, +) >= 18, "\(counts)")
-        // The toast after each change names the file saved and the new one.
+        // The toast after each change names the file that ends and the new one.
         #expect(toasts.count == 2)
         for (index, (text, detail)) in toasts.enumerated() {
             #expect(text.contains("new video"), "\(text)")
-            let saved = String(videos[index].split(separator: "/").last!)
-            let next = String(videos[index + 1].split(separator: "/").last!)
-            #expect(detail?.contains(saved) == true && detail?.contains(next) == true, "\(detail ?? "")")
+            let ended = FileName.split(videos[index]).name, next = FileName.split(videos[index + 1]).name
+            #expect(detail == ended + " ends, " + next + " begins", "\(detail ?? "")")
         }
         // The timings over the changes: one recording, its CSV and summary both there.
         let timings = saved.filter { $0.hasSuffix(".csv") }
