@@ -56,6 +56,7 @@ struct PhoneChangeRecordingTests {
         noteToast()
         input.nothing(4)
         press(.toggleVideoRecording)
+        noteToast()
         press(.toggleRecording)
         input.nothing(1)
         try loop.run()
@@ -78,12 +79,15 @@ struct PhoneChangeRecordingTests {
         #expect(counts.allSatisfy { ($0 ?? 0) > 0 }, "\(counts)")
         #expect(counts.map { $0 ?? 0 }.reduce(0, +) >= 18, "\(counts)")
         // The toast after each change names the file that ends and the new one.
-        #expect(toasts.count == 2)
-        for (index, (text, detail)) in toasts.enumerated() {
+        #expect(toasts.count == 3)
+        for (index, (text, detail)) in toasts.prefix(2).enumerated() {
             #expect(text.contains("new video"), "\(text)")
             let ended = FileName.split(videos[index]).name, next = FileName.split(videos[index + 1]).name
             #expect(detail == ended + " ends, " + next + " begins", "\(detail ?? "")")
         }
+        // V: the last video is being saved (or already is, by the next frame).
+        #expect(["Saving the video", "Video saved"].contains(toasts[2].0), "\(toasts[2].0)")
+        #expect(toasts[2].1 == videos[2], "\(toasts[2].1 ?? "")")
         // The timings over the changes: one recording, its CSV and summary both there.
         let timings = saved.filter { $0.hasSuffix(".csv") }
         #expect(timings.count == 1 && timings.allSatisfy {

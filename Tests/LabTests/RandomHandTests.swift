@@ -258,6 +258,6 @@ struct RandomHandTests {
     @Test("The same over many seeds",
           .enabled(if: longTestsEnabled && ffmpegTools != nil, "a long test: REFRESHLAB_LONG_TESTS=1 runs it, with ffmpeg"))
     func manySeeds() throws {
-        for seed in UInt64(1)...3 { try run(seed: seed, turns: 150) }
+        for seed in UInt64(1)...3 { try run(seed: seed, turns: 100) }
     }
 }

@@ -294,7 +294,10 @@ public final class FrameLoop {
     }
 
     private func toggleVideo() {
-        if endVideo(at: input.now) != nil { return }
+        if let ended = endVideo(at: input.now) {
+            simulation.showToast("Saving the video", detail: ended)
+            return
+        }
         guard files != nil else {
             simulation.showToast("Videos are recorded with --capture FILE here")
             return
