@@ -10,11 +10,12 @@ import TestSupport
 @testable import Recording
 @testable import UserFiles
 
-/// A hand on the window at random, as the frame loop gets it from the window, one 1/60 s tick at a time (a still
-/// loop sleeps to its next change): every key at any moment — recordings, screenshots, the help, the tuning panel
-/// and its arrows, pause and single steps, slow motion, a phone, platform or bar change, Esc and Q —, drags, taps
-/// and the wheel anywhere (beside the phone and far off the screen), resizes (the room beside the phone, from none
-/// to far past the side area's widest) and the style file saved valid or broken while it runs.
+/// A hand on the window at random, as the frame loop gets it from the window, a frame at a time on a simulated
+/// clock (mostly 1/60 s, at times a late frame; a still loop sleeps to its next change), up to three events a frame:
+/// every key at any moment — recordings, screenshots, the help, the tuning panel and its arrows, pause and single
+/// steps, slow motion, a phone, platform or bar change, Esc and Q —, drags, taps and the wheel anywhere (beside the
+/// phone and far off the screen), resizes (the room beside the phone, from none to far past the side area's
+/// widest) and the style file saved valid or broken while it runs.
 final class RandomHand: FrameInput {
     let clock: SimulatedClock
     private var random: SeededRandom
