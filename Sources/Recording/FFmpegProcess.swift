@@ -94,6 +94,17 @@ final class FFmpegProcess {
         } catch {
             throw LabError("\(error); choose a folder you can write to")
         }
+        // The temporary is made now, before ffmpeg opens it (after its first frame): a name chosen for being free
+        // (`OutputFolder.newPath`, which looks for the temporary too) is then taken at once, and a second
+        // recording begun in the same second gets another.
+        if !output.isInPlace {
+            let made = FileName.withBytes(output.writingPath) { open($0, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644) }
+            guard made >= 0 else {
+                throw LabError("cannot write '\(output.writingPath)': \(String(cString: strerror(errno))); "
+                    + "choose a folder you can write to")
+            }
+            close(made)
+        }
         guard let messages = FFmpegProcess.temporaryFile(), let progress = FFmpegProcess.temporaryFile() else {
             throw LabError("cannot start ffmpeg: no temporary file for its messages: "
                 + String(cString: strerror(errno)))

@@ -80,11 +80,13 @@ public final class VideoRecording {
                 + ["-f", "mp4"],
             output: output, frameBytes: width * height * 4, searchPath: searchPath)
         writer = VideoWriter(process: process, pixelCount: width * height,
-                             capacity: VideoRecording.ringCapacity)
+                             capacity: VideoRecording.ringCapacity, output: output)
         let context = Unmanaged.passRetained(writer).toOpaque()
         guard pthread_create(&thread, nil, { raw in
             guard let raw else { return nil }
-            Unmanaged<VideoWriter>.fromOpaque(raw).takeRetainedValue().run()
+            let writer = Unmanaged<VideoWriter>.fromOpaque(raw).takeRetainedValue()
+            writer.run()
+            writer.complete()
             return nil
         }, context) == 0 else {
             Unmanaged<VideoWriter>.fromOpaque(context).release()
@@ -93,11 +95,11 @@ public final class VideoRecording {
         threadRunning = true
     }
 
-    /// A recording dropped without `finish` stops its thread; ffmpeg finishes the file with the frames written so
-    /// far, checked as `finish` checks it.
+    /// A recording dropped without `end` or `finish` stops its thread; ffmpeg finishes the file with the frames
+    /// written so far, checked as `finish` checks it. One dropped after `end` is waited for.
     deinit {
         if threadRunning {
-            writer.abandon()
+            if !finished { writer.abandon() }
             pthread_join(thread, nil)
         }
     }
@@ -114,11 +116,14 @@ public final class VideoRecording {
     /// Takes the frame in `canvas`, presented at `time` (seconds on any monotonic clock); the first call starts
     /// the video. Copies the frame and returns at once; the frame is dropped when the ring is full.
     ///
-    /// - Throws: `LabError` when ffmpeg stopped taking frames, in its words where it gave some.
+    /// - Throws: `LabError` when ffmpeg stopped taking frames, in its words where it gave some, or when the frame
+    ///   is not of the video's size (a video's frames all have one size: the caller starts a new one for another).
     public func write(_ canvas: Canvas, at time: Double) throws {
-        precondition(canvas.width == width && canvas.height == height,
-                     "a \(canvas.width)×\(canvas.height) frame in a \(width)×\(height) recording")
         guard !finished else { return }
+        guard canvas.width == width && canvas.height == height else {
+            throw LabError("a \(canvas.width)×\(canvas.height) frame cannot go into the \(width)×\(height) video "
+                + "'\(output)'; the video stops there")
+        }
         try checkWriter()
         guard start != nil else {
             start = time
@@ -161,24 +166,32 @@ public final class VideoRecording {
     /// filling).
     func waitUntilWritten() { writer.waitUntilWritten() }
 
-    /// Ends the video at `time`: the last frame lasts until then (at least one video frame, at most a gap's
-    /// limit), the writer thread writes what the ring holds, and ffmpeg finishes the file. Nothing more may be
+    /// Ends the video at `time` and returns at once: the last frame lasts until then (at least one video frame, at
+    /// most a gap's limit), and the writer thread writes what the ring holds and has ffmpeg finish the file. On a
+    /// machine where ffmpeg encodes slower than real time that takes as long as ffmpeg is behind, so the window
+    /// goes on meanwhile; `isFinished` says when it is done and `finish` gives the outcome. Nothing more may be
     /// written.
-    ///
-    /// - Throws: `LabError` when no frame was written or ffmpeg failed; the file is then removed.
-    public func finish(at time: Double) throws {
+    public func end(at time: Double) {
         guard !finished else { return }
         finished = true
         let end = Swift.min(Swift.max(index(at: time), newestIndex + 1), newestIndex + gapLimit)
         writer.end(at: end)
-        pthread_join(thread, nil)
-        threadRunning = false
-        guard start != nil else {
-            writer.process.discard()
-            throw LabError("nothing was recorded to '\(output)': no frame came before the recording stopped")
+    }
+
+    /// True once an ended video's file is finished (or has failed): `finish` then returns at once.
+    public var isFinished: Bool { finished && writer.isComplete }
+
+    /// Ends the video at `time` (see `end(at:)`; a video already ended keeps its end) and waits until ffmpeg has
+    /// finished the file.
+    ///
+    /// - Throws: `LabError` when no frame was written or ffmpeg failed; the file is then removed.
+    public func finish(at time: Double) throws {
+        end(at: time)
+        if threadRunning {
+            pthread_join(thread, nil)
+            threadRunning = false
         }
-        try checkWriter()
-        try writer.process.finish()
+        if let failure = writer.outcome { throw failure }
     }
 }
 
@@ -198,6 +211,8 @@ final class VideoWriter {
     let process: FFmpegProcess
     let pixelCount: Int
     let capacity: Int
+    /// The video's path, as its messages name it.
+    let output: String
     /// `capacity` frames of `pixelCount` pixels, one after another; allocated once.
     private let pixels: UnsafeMutablePointer<UInt32>
     private let lock: UnsafeMutablePointer<pthread_mutex_t>
@@ -214,11 +229,14 @@ final class VideoWriter {
     /// Set when ffmpeg stopped taking frames; the writer has then ended.
     private var failed = false
     private var written = 0
+    /// Set once the file is finished after the end, with why it is not written (nil when it is).
+    private var completed: LabError?? = .none
 
-    init(process: FFmpegProcess, pixelCount: Int, capacity: Int) {
+    init(process: FFmpegProcess, pixelCount: Int, capacity: Int, output: String) {
         self.process = process
         self.pixelCount = pixelCount
         self.capacity = capacity
+        self.output = output
         pixels = .allocate(capacity: pixelCount * capacity)
         pixels.initialize(repeating: 0, count: pixelCount * capacity)
         indices = Array(repeating: 0, count: capacity)
@@ -251,6 +269,20 @@ final class VideoWriter {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         return failed
+    }
+
+    /// True once the file is finished after the end (or failed).
+    var isComplete: Bool {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return completed != nil
+    }
+
+    /// Why the finished file is not written; nil when it is, or before it is finished.
+    var outcome: LabError? {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        return completed ?? nil
     }
 
     /// The slot after the newest, which stays free until the caller queues it; nil when the ring is full.
@@ -293,6 +325,30 @@ final class VideoWriter {
         defer { pthread_mutex_unlock(lock) }
         abandoned = true
         pthread_cond_broadcast(changed)
+    }
+
+    /// The writer thread's last part, after `run`: waits for the end (a writer that failed waits too, so that only
+    /// the caller touches ffmpeg until then), then has ffmpeg finish the file and keeps the outcome. An abandoned
+    /// recording is left to ffmpeg as it stands.
+    func complete() {
+        pthread_mutex_lock(lock)
+        while endIndex == nil && !abandoned { pthread_cond_wait(changed, lock) }
+        let ended = !abandoned, failed = self.failed, written = self.written
+        pthread_mutex_unlock(lock)
+        guard ended else { return }
+        var failure: LabError?
+        if written == 0 && !failed {
+            process.discard()
+            failure = LabError("nothing was recorded to '\(output)': no frame came before the recording stopped")
+        } else if failed {
+            failure = process.stoppedTakingFrames(while: "recording '\(output)'")
+        } else {
+            do { try process.finish() } catch { failure = error as? LabError ?? LabError("\(error)") }
+        }
+        pthread_mutex_lock(lock)
+        completed = .some(failure)
+        pthread_cond_broadcast(changed)
+        pthread_mutex_unlock(lock)
     }
 
     /// The writer thread: writes the oldest frame for every video frame until the next one's (or the end), frees

@@ -200,6 +200,43 @@ struct VideoRecordingTests {
         #expect(finishing?.description == message)
     }
 
+    @Test("end returns at once while ffmpeg is behind; the file is finished in the background, and finish then gives it whole",
+          .enabled(if: ffmpegTools != nil, "ffmpeg and ffprobe are installed"))
+    func endsInTheBackground() throws {
+        // A stand-in ffmpeg that starts reading only after a second, as one far behind real time would.
+        let bin = temporaryDirectory("rec-behind")
+        let script = fopen(bin + "/ffmpeg", "w")
+        fputs("#!/bin/sh\nsleep 1\nexec '\(ffmpegTools!.ffmpeg)' \"$@\"\n", script)
+        fclose(script)
+        chmod(bin + "/ffmpeg", 0o755)
+        let recording = try VideoRecording(output: bin + "/rec.mp4", width: 160, height: 120, searchPath: bin)
+        for k in 0..<30 { try recording.write(Self.canvas(k % 2 == 0 ? "R" : "G"), at: Double(k) / 60) }
+        let before = monotonicNow()
+        recording.end(at: 0.5)
+        let ending = monotonicNow() - before
+        #expect(ending < 0.1, "end took \(ending) s")
+        #expect(!recording.isFinished)
+        while !recording.isFinished { usleep(10_000) }
+        let waited = monotonicNow() - before
+        try recording.finish(at: 99)   // at once, and the end stays at 0.5 s
+        #expect(waited > 0.5, "finished after \(waited) s, before the stand-in read anything")
+        #expect(recording.framesWritten == 30)
+        #expect(try decodedFrameCount(bin + "/rec.mp4") == 30)
+    }
+
+    @Test("A video's name is taken from its start, before ffmpeg has a frame: the folder's next name in that second is another",
+          .enabled(if: ffmpegTools != nil, "ffmpeg and ffprobe are installed"))
+    func nameTakenAtStart() throws {
+        let folder = try OutputFolder(path: temporaryDirectory("rec-name"))
+        let first = folder.newPath(prefix: "v-", suffix: ".mp4")
+        let recording = try VideoRecording(output: first, width: 16, height: 16)
+        let second = folder.newPath(prefix: "v-", suffix: ".mp4")
+        #expect(second != first)
+        // Ended before any frame: nothing is left of it.
+        #expect(throws: LabError.self) { try recording.finish(at: 0) }
+        #expect(access(first, F_OK) != 0 && access(first + ".tmp", F_OK) != 0)
+    }
+
     @Test("A recording let go without finish stops its thread, and ffmpeg finishes the file with what it was sent",
           .enabled(if: ffmpegTools != nil, "ffmpeg and ffprobe are installed"))
     func letGo() throws {

@@ -88,7 +88,12 @@ public final class FrameLoop {
     private var firstFrameTime: Double?
     private var pendingScreenshot = false
     private var video: VideoRecording?
-    private var videoPath = ""
+    /// Videos ended (V, a phone of another size) whose files ffmpeg is still finishing, oldest first: each is said
+    /// when done, and the end of the loop waits for them.
+    private var endingVideos: [VideoRecording] = []
+    /// How often a loop with nothing else to do looks whether an ended video is finished, in seconds (chosen here:
+    /// its toast comes within a tenth of a second, for a turn that costs next to nothing).
+    static let endingVideoPoll = 0.1
     private var timingsPath = ""
     /// The status the display last showed.
     private var shownStatus: Status?
@@ -134,6 +139,9 @@ public final class FrameLoop {
         // a frame, nor while a video takes a frame every refresh, as a screen recording does.
         var idleUntil: Double?
         if !input.presentsEveryFrame && video == nil, case .still(let until) = lastActivity { idleUntil = until }
+        if let until = idleUntil, !endingVideos.isEmpty {
+            idleUntil = Swift.min(until, simulation.clock.base.now + FrameLoop.endingVideoPoll)
+        }
         let inputStart = recorder.phaseNow()
         let result = input.nextFrame(for: simulation, idleUntil: idleUntil)
         guard case .frame(let inputChanged, let waited) = result else { return false }
@@ -142,7 +150,7 @@ public final class FrameLoop {
         // A style or animation file saved: it applies here, on the loop's thread, before the frame's update.
         var restyled = false
         for reloader in reloaders where reloader.applyPending(to: simulation) { restyled = true }
-        let changed = carryOutRequests() || inputChanged || restyled
+        let changed = carryOutRequests() || sayFinishedVideos() || inputChanged || restyled
         let inputTime = recorder.phaseNow() - inputStart
 
         let updateStart = recorder.phaseNow()
@@ -199,6 +207,9 @@ public final class FrameLoop {
         if pendingScreenshot {
             pendingScreenshot = false
             saveScreenshot()
+        }
+        if let recording = video, canvas.width != recording.width || canvas.height != recording.height {
+            startVideoForNewPhone(at: time)
         }
         if let video {
             do {
@@ -283,30 +294,79 @@ public final class FrameLoop {
     }
 
     private func toggleVideo() {
-        if let video {
-            self.video = nil
-            do {
-                try video.finish(at: input.now)
-                saved("Video saved", videoPath)
-                reportVideoFrames(video)
-            } catch {
-                failed("Could not save the video: see the terminal", "\(error)")
-            }
+        if let ended = endVideo(at: input.now) {
+            simulation.showToast("Saving the video", detail: ended)
             return
         }
-        guard let files else {
+        guard files != nil else {
             simulation.showToast("Videos are recorded with --capture FILE here")
             return
         }
+        if startVideo() != nil { simulation.showToast("Recording video (V stops)") }
+    }
+
+    /// A phone of another pixel size while a video records (I, Y): a video's frames all have one size, so the
+    /// video so far ends at this frame and the new phone records to a new file from it on; the toast names both,
+    /// and the first is said saved when ffmpeg has finished it.
+    private func startVideoForNewPhone(at time: Double) {
+        guard let ended = endVideo(at: time), let next = startVideo(why: " (the phone's new size)") else { return }
+        simulation.showToast("New phone size: a new video",
+                             detail: FileName.split(ended).name + " ends, " + FileName.split(next).name + " begins")
+    }
+
+    /// Starts a video of the canvas's size into a new file of the output folder, said on standard output with
+    /// `why`; returns its path, or nil when it cannot start (said in a toast and on standard error).
+    private func startVideo(why: String = "") -> String? {
+        guard let files else { return nil }
         let path = files.newPath(prefix: "refreshlab-", suffix: ".mp4")
         do {
             video = try VideoRecording(output: path, width: simulation.canvas.width, height: simulation.canvas.height)
-            videoPath = path
-            simulation.showToast("Recording video (V stops)")
-            report("recording video to \(path)")
+            report("recording video to \(path)" + why)
+            return path
         } catch {
             failed("Cannot record video: see the terminal", "\(error)")
+            return nil
         }
+    }
+
+    /// Ends the video under way at `time` without waiting for ffmpeg to finish its file (see `sayFinishedVideos`);
+    /// returns its path, or nil when no video records.
+    private func endVideo(at time: Double) -> String? {
+        guard let video else { return nil }
+        self.video = nil
+        video.end(at: time)
+        endingVideos.append(video)
+        return video.output
+    }
+
+    /// Says each ended video whose file ffmpeg has finished: saved, in a toast and on standard output, or why not.
+    /// Returns true when it said one.
+    private func sayFinishedVideos() -> Bool {
+        guard endingVideos.contains(where: \.isFinished) else { return false }
+        var ending: [VideoRecording] = []
+        for video in endingVideos {
+            guard video.isFinished else {
+                ending.append(video)
+                continue
+            }
+            do {
+                try finishVideo(video)
+                simulation.showToast("Video saved", detail: video.output)
+            } catch {
+                failed("Could not save the video: see the terminal", "\(error)")
+            }
+        }
+        endingVideos = ending
+        return true
+    }
+
+    /// Waits until ffmpeg has finished `video`'s file, and says it saved on standard output.
+    ///
+    /// - Throws: `LabError` when the file could not be written (it is then removed).
+    private func finishVideo(_ video: VideoRecording) throws {
+        try video.finish(at: input.now)
+        report("saved \(video.output)")
+        reportVideoFrames(video)
     }
 
     /// How many frames a finished video holds, and how many presented frames it dropped because ffmpeg was
@@ -358,14 +418,11 @@ public final class FrameLoop {
             do { try sink.finish() } catch { failure = failure ?? error }
         }
         sinks.removeAll()
-        if let video {
-            self.video = nil
-            do {
-                try video.finish(at: input.now)
-                report("saved \(videoPath)")
-                reportVideoFrames(video)
-            } catch { failure = failure ?? error }
+        _ = endVideo(at: input.now)
+        for video in endingVideos {
+            do { try finishVideo(video) } catch { failure = failure ?? error }
         }
+        endingVideos.removeAll()
         if files != nil, recorder.isRecording {
             do {
                 try recorder.stopRecording()

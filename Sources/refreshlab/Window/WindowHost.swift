@@ -19,9 +19,9 @@ final class WindowHost: FrameInput, FrameDisplay {
     private var window: OpaquePointer?
     private var renderer: OpaquePointer?
     private var texture: OpaquePointer?
-    /// The side area's texture and its width in pixels, made when the window first has room beside the phone.
+    /// The side area's texture and its size in pixels, made when the window first has room beside the phone.
     private var sideTexture: OpaquePointer?
-    private var sideTextureWidth = 0
+    private var sideTextureSize = (width: 0, height: 0)
     /// Where the phone and the side area are drawn in the renderer's output pixels, and how many output pixels a
     /// canvas pixel takes (`zoom`); remade when the window is resized.
     private var layout = Layout(phone: SDL_Rect(), side: nil, zoom: 1)
@@ -281,11 +281,13 @@ final class WindowHost: FrameInput, FrameDisplay {
         }
         uploadPhone(canvas)
         guard let side else { return }
-        if sideTexture == nil || sideTextureWidth != side.width {
+        // Made again for a side area of another size: another phone may give one as wide and less tall, whose
+        // pixels a texture of the old height would read past.
+        if sideTexture == nil || sideTextureSize != (side.width, side.height) {
             if let sideTexture { SDL_DestroyTexture(sideTexture) }
             sideTexture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888.rawValue,
                                             Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(side.width), Int32(side.height))
-            sideTextureWidth = sideTexture == nil ? 0 : side.width
+            sideTextureSize = sideTexture == nil ? (0, 0) : (side.width, side.height)
         }
         SDL_UpdateTexture(sideTexture, nil, side.pixels, Int32(side.width * 4))
     }
@@ -327,7 +329,7 @@ final class WindowHost: FrameInput, FrameDisplay {
         var phone = layout.phone
         SDL_RenderCopy(renderer, usesHalf ? halfTexture : texture, nil, &phone)
         if var side = layout.side, let sideTexture, simulation.sideCanvas != nil {
-            side.w = Int32((Double(sideTextureWidth) * layout.zoom).rounded())
+            side.w = Int32((Double(sideTextureSize.width) * layout.zoom).rounded())
             SDL_RenderCopy(renderer, sideTexture, nil, &side)
         }
         SDL_RenderPresent(renderer)
