@@ -117,21 +117,7 @@ final class Sandbox: @unchecked Sendable {
 
     /// An 8 × 8 composition whose one image layer shows the picture `u` + `p` over the whole of it.
     static func animation(u: String, p: String) -> String {
-        #"{"v":"5.7.0","fr":30,"ip":0,"op":10,"w":8,"h":8,"assets":[{"id":"pic","w":8,"h":8,"u":"\#(escaped(u))","#
-            + #""p":"\#(escaped(p))"}],"layers":[{"ty":2,"nm":"picture","refId":"pic","ks":{},"ip":0,"op":10,"st":0}]}"#
-    }
-
-    /// `text` as a JSON string's contents.
-    static func escaped(_ text: String) -> String {
-        var out = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case _ where scalar.value < 0x20: out += "\\u00" + (scalar.value < 0x10 ? "0" : "") + String(scalar.value, radix: 16)
-            default: out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
+        #"{"v":"5.7.0","fr":30,"ip":0,"op":10,"w":8,"h":8,"assets":[{"id":"pic","w":8,"h":8,"u":\#(JSONText.string(u)),"#
+            + #""p":\#(JSONText.string(p))}],"layers":[{"ty":2,"nm":"picture","refId":"pic","ks":{},"ip":0,"op":10,"st":0}]}"#
     }
 }

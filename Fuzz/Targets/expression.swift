@@ -3,6 +3,7 @@ import Lab
 import Lottie
 import Colors
 import Raster
+import UserFiles
 
 /// An expression made of any bytes: the input's text (after a first byte choosing whether it runs as it is, inside
 /// `eval`, inside `Function` or inside a method) is layer A's rotation expression, beside a bar B whose rotation's
@@ -15,7 +16,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     var input = FuzzInput(data, size)
     let mode = input.choice(4)
     let text = String(decoding: input.bytes.dropFirst(), as: UTF8.self)
-    let quoted = jsonString(text)
+    let quoted = JSONText.string(text)
     let source: String
     switch mode {
     case 0: source = text
@@ -55,7 +56,7 @@ public func fuzzOneInput(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
 /// middle of the 64 × 64 composition, turned by `b`), drawn from the last: B first.
 private func file(a: String, b: String) -> String {
     func rotation(_ expression: String?) -> String {
-        let x = expression.map { ",\"x\":" + jsonString("var $bm_rt;\n" + $0) } ?? ""
+        let x = expression.map { ",\"x\":" + JSONText.string("var $bm_rt;\n" + $0) } ?? ""
         return #"{"a":1,"k":[{"t":0,"s":[0],"i":{"x":[1],"y":[1]},"o":{"x":[0],"y":[0]}},{"t":30,"s":[30]}]\#(x)}"#
     }
     let bar = #"{"ty":4,"nm":"B","ind":2,"ip":0,"op":30,"st":0,"ks":{"p":{"a":0,"k":[32,32]},"r":\#(rotation(b))},"#
@@ -64,23 +65,4 @@ private func file(a: String, b: String) -> String {
     return #"{"fr":30,"ip":0,"op":30,"w":64,"h":64,"layers":["#
         + #"{"ty":3,"nm":"A","ind":1,"ip":0,"op":30,"st":0,"ks":{"r":\#(rotation(a))}},"#
         + #"{"ty":3,"nm":"C","ind":3,"ip":0,"op":30,"st":0,"ks":{"r":\#(rotation(nil))}},"# + bar + "]}"
-}
-
-/// `s` as a JSON (and JavaScript) string literal.
-private func jsonString(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        default:
-            if scalar.value < 0x20 || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                out += String(format: "\\u%04x", scalar.value)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
 }

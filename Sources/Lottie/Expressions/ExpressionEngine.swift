@@ -366,10 +366,12 @@ final class ExpressionEngine: @unchecked Sendable {
         pthread_mutex_lock(lock)
         defer { pthread_mutex_unlock(lock) }
         guard let skipped = budget.endFrame() else { return }
-        let layers = skipped.prefix(5).map { "'\(layerName(of: $0))'" }.joined(separator: ", ")
+        var names: [String] = []
+        for id in skipped where !names.contains(layerName(of: id)) { names.append(layerName(of: id)) }
+        let layers = names.prefix(5).map { "'\($0)'" }.joined(separator: ", ") + (names.count > 5 ? ", …" : "")
         warnings.append("expressions ran past the frame's \(Int(budget.perFrame * 1000)) ms: "
-            + "\(skipped.count) drew their keyframes (layers \(layers)\(skipped.count > 5 ? ", …" : "")); such "
-            + "frames depend on the machine's speed (said once)")
+            + "\(skipped.count) drew their keyframes (layers \(layers)); such frames depend on the machine's speed "
+            + "(said once)")
     }
 
     /// Reads a path left in `result` (closed, vertex count, then each vertex and its two tangents) into
