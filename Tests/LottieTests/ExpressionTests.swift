@@ -215,6 +215,11 @@ import UserFiles
         #expect(try Self.shapeRotation("$bm_rt = thisComp.layer('Wire').toComp([5, 0])[1];") == 160)
         #expect(abs(try Self.shapeRotation("$bm_rt = thisComp.layer('Wire').fromComp([150, 160])[0];") - 5) < 1e-9)
         #expect(try Self.shapeRotation("$bm_rt = thisComp.layer('Wire').toWorld(thisComp.layer('Wire').anchorPoint)[0];") == 140)
+        // The layer's own, called by their bare names or taken apart: Subject turns by its rotation's keyframed
+        // value (0) there, since the rotation reading itself reads its keyframes, without a warning.
+        let animation = try parse(Self.shapes("var f = thisLayer.fromComp; $bm_rt = toComp([5, 0])[0] + f([7, 0])[0] * 10;"))
+        #expect(Self.subject(animation).rotation.scalar(at: 0) == 75)
+        #expect(animation.takeExpressionWarnings().isEmpty)
     }
 
     @Test func layerControlsAnswerAsTheirLayerAndPseudoEffectsAreRead() throws {

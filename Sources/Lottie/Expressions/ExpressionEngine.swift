@@ -436,13 +436,14 @@ final class ExpressionEngine: @unchecked Sendable {
     }
 
     /// Runs the property's expression at `frame`: the count of numbers it left in `result`, or 0 when it has
-    /// none, is being evaluated already (a cycle of expressions reading each other, said once), failed, or when
+    /// none, is being evaluated already (its own, or a cycle of expressions reading each other, said once), failed, or when
     /// the frame's budget is spent.
     func evaluate(_ id: Int, at frame: Double) -> Int {
         guard let ctx = context, let slot = properties[id].slot, !disabled.contains(id), frame.isFinite, let result
         else { return 0 }
         if let first = running.firstIndex(of: id) {
-            noteCycle(Array(running[first...]))
+            // An expression reading its own property reads its keyframed value, as After Effects gives it.
+            if first < running.count - 1 { noteCycle(Array(running[first...])) }
             return 0
         }
         if cache[id].frame == frame {

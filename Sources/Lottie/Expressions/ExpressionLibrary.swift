@@ -620,8 +620,17 @@ function mapPoint(layer, p, t, inverse) {
   var q = N.layerPoint(layer.__c, layer.__at, t === undefined ? now() : t * fr, p[0], p[1], inverse);
   return p.length > 2 ? [q[0], q[1], p[2]] : q;
 }
-LayerProto.toComp = LayerProto.toWorld = function (p, t) { return mapPoint(this, p, t, false); };
-LayerProto.fromComp = LayerProto.fromWorld = function (p, t) { return mapPoint(this, p, t, true); };
+// Made when first read, so that `var f = thisLayer.toComp; f(p)` maps through its layer too.
+function mapper(inverse) {
+  return function (l, r) {
+    var key = inverse ? 'fromComp' : 'toComp';
+    return r[key] || (r[key] = freeze(callable(function (p, t) { return mapPoint(l, p, t, inverse); })));
+  };
+}
+layerGetter('toComp', mapper(false));
+layerGetter('toWorld', mapper(false));
+layerGetter('fromComp', mapper(true));
+layerGetter('fromWorld', mapper(true));
 // A layer called with a group's name gives that group, as After Effects' property tree does.
 function callLayer(c, at, x) {
   var l = layerAt(c, at);

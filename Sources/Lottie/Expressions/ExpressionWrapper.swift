@@ -22,8 +22,9 @@ enum ExpressionWrapper {
         ("thisProperty", "__p"), ("thisLayer", "__p.layer"), ("thisComp", "__k.comp(__p.__comp)"),
         ("numKeys", "__p.numKeys"),
     ] + ["index", "name", "inPoint", "outPoint", "startTime", "hasParent", "parent", "width", "height", "transform",
-         "effect", "content", "toComp", "fromComp", "toWorld", "fromWorld"].map { ($0, "__p.layer.\($0)") } + [
-        ("fromCompToSurface", "__p.layer.fromComp"),
+         "effect", "content"].map { ($0, "__p.layer.\($0)") }
+        + ["toComp", "fromComp", "toWorld", "fromWorld"].map { ($0, "function(p,t){return __p.layer.\($0)(p,t)}") } + [
+        ("fromCompToSurface", "function(p,t){return __p.layer.fromComp(p,t)}"),
     ] + ["loopOut", "loopIn", "loopOutDuration", "loopInDuration", "valueAtTime", "velocityAtTime", "speedAtTime",
          "key", "nearestKey"].map { ($0, "function(a,b){return __p.\($0)(a,b)}") } + [
         ("loop_out", "function(a,b){return __p.loopOut(a,b)}"), ("loop_in", "function(a,b){return __p.loopIn(a,b)}"),
