@@ -257,8 +257,8 @@ final class ExpressionEngine: @unchecked Sendable {
         message.contains("alloc failed") || message.hasPrefix("DoubleError")
     }
 
-    /// Runs the bootstrap and the library, and keeps the kernel and the arrays of wrappers and evaluators in the
-    /// stash, where no expression can reach them; nil, or the error.
+    /// Runs the bootstrap and the library, and keeps the kernel and the array of evaluators in the stash, where no
+    /// expression can reach them; nil, or the error.
     private func setUp(_ ctx: OpaquePointer) -> String? {
         duk_push_global_stash(ctx)
         defer { duk_set_top(ctx, 0) }
@@ -281,10 +281,10 @@ final class ExpressionEngine: @unchecked Sendable {
         }
         duk_push_global_object(ctx)
         duk_dup(ctx, -4)  // charge
-        for number in [frameRate, ExpressionEngine.clockStart, Double(ExpressionEngine.resultCapacity), width, height] {
+        for number in [frameRate, ExpressionEngine.clockStart, Double(ExpressionEngine.resultCapacity)] {
             duk_push_number(ctx, number)
         }
-        if duk_pcall(ctx, 8) != 0 { return popError(ctx) }
+        if duk_pcall(ctx, 6) != 0 { return popError(ctx) }
         // The stack: stash, charge, kernel.
         duk_get_prop_string(ctx, -1, "result")
         var size: duk_size_t = 0

@@ -165,11 +165,6 @@ enum ExpressionGuard {
         return Guarded(code: String(decoding: out, as: UTF8.self), names: names, assigned: assigned)
     }
 
-    /// The names the source uses as variables (not as `.property`), for the engine to set only those it needs.
-    static func names(in source: String) -> Set<String> {
-        (try? guarded(source))?.names ?? []
-    }
-
     /// Whether `parameters` (a `Function` constructor's parameter list) is names and commas only: anything else
     /// could put code outside the body the guard sees.
     static func isParameterList(_ parameters: String) -> Bool {

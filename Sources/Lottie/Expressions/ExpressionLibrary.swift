@@ -31,13 +31,14 @@ enum ExpressionLibrary {
 })
 """#
 
-    /// Names the library puts on the global object: After Effects' functions that take no property.
+    /// The library: a function of the natives, the global object, the bootstrap's `charge`, the frame rate, the
+    /// clock's start (milliseconds since 1970 at frame 0) and the result's capacity, returning the kernel.
     static let source = #"""
-(function (N, G, charge, fr, epoch, resultCapacity, compWidth, compHeight) {
+(function (N, G, charge, fr, epoch, resultCapacity) {
 'use strict';
 var freeze = Object.freeze, define = Object.defineProperty, getNames = Object.getOwnPropertyNames;
 var isArray = Array.isArray, AP = Array.prototype, M = Math, JS = JSON, RawDate = G.Date;
-var rawEval = G.eval, RawFunction = G.Function, rawSlice = AP.slice, rawPush = AP.push;
+var rawEval = G.eval, RawFunction = G.Function, rawSlice = AP.slice;
 var result = new Float64Array(resultCapacity);
 // The most elements a library function or array method walks: a method over more is an error, not a stall.
 var maxArray = 65536;
