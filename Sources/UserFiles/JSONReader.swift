@@ -375,38 +375,43 @@ public struct JSONReader {
             if b < 0x20 || b == UInt8(ascii: "\\") { break }
             end += 1
         }
-        var scalars = String.UnicodeScalarView()
+        // The string's UTF-8, decoded once at its end: plain runs are copied as they are, escapes written as UTF-8
+        // (appending to a String piece by piece copied it again and again, its time growing with the square of its
+        // length). An escape's bytes never continue a broken sequence before them, so the decoding repairs what
+        // it repairs in the file's own bytes alike.
+        var utf8: [UInt8] = []
+        utf8.reserveCapacity(end - index + 16)
         var runStart = index
-        // Plain runs are decoded in one piece; escapes are handled one by one.
-        func flush(_ reader: JSONReader, to end: Int, into out: inout String.UnicodeScalarView) {
-            if end > runStart {
-                out.append(contentsOf: String(decoding: reader.bytes[runStart..<end], as: UTF8.self).unicodeScalars)
-            }
+        func flush(_ reader: JSONReader, to end: Int, into out: inout [UInt8]) {
+            if end > runStart { out.append(contentsOf: reader.bytes[runStart..<end]) }
+        }
+        func put(_ scalar: Unicode.Scalar, into out: inout [UInt8]) {
+            if let encoded = UTF8.encode(scalar) { out.append(contentsOf: encoded) }
         }
         while true {
             guard index < bytes.count else { throw error("a string is not closed before the end of the file", at: start) }
             let b = bytes[index]
             if b == UInt8(ascii: "\"") {
-                flush(self, to: index, into: &scalars)
+                flush(self, to: index, into: &utf8)
                 index += 1
-                return String(scalars)
+                return String(decoding: utf8, as: UTF8.self)
             }
             if b < 0x20 { throw error("a control character (byte 0x\(String(b, radix: 16))) inside a string; escape it") }
             if b != UInt8(ascii: "\\") { index += 1; continue }
-            flush(self, to: index, into: &scalars)
+            flush(self, to: index, into: &utf8)
             index += 1
             guard index < bytes.count else { throw error("a string is not closed before the end of the file", at: start) }
             let e = bytes[index]
             index += 1
             switch e {
-            case UInt8(ascii: "\""): scalars.append("\"")
-            case UInt8(ascii: "\\"): scalars.append("\\")
-            case UInt8(ascii: "/"): scalars.append("/")
-            case UInt8(ascii: "b"): scalars.append("\u{08}")
-            case UInt8(ascii: "f"): scalars.append("\u{0C}")
-            case UInt8(ascii: "n"): scalars.append("\n")
-            case UInt8(ascii: "r"): scalars.append("\r")
-            case UInt8(ascii: "t"): scalars.append("\t")
+            case UInt8(ascii: "\""): put("\"", into: &utf8)
+            case UInt8(ascii: "\\"): put("\\", into: &utf8)
+            case UInt8(ascii: "/"): put("/", into: &utf8)
+            case UInt8(ascii: "b"): put("\u{08}", into: &utf8)
+            case UInt8(ascii: "f"): put("\u{0C}", into: &utf8)
+            case UInt8(ascii: "n"): put("\n", into: &utf8)
+            case UInt8(ascii: "r"): put("\r", into: &utf8)
+            case UInt8(ascii: "t"): put("\t", into: &utf8)
             case UInt8(ascii: "u"):
                 var code = try parseHex4()
                 if (0xD800..<0xDC00).contains(code),
@@ -417,7 +422,7 @@ public struct JSONReader {
                     code = 0x10000 + ((code - 0xD800) << 10) + (low - 0xDC00)
                 }
                 guard let scalar = Unicode.Scalar(code) else { throw error("an unpaired UTF-16 surrogate escape") }
-                scalars.append(scalar)
+                put(scalar, into: &utf8)
             default:
                 index -= 1
                 throw error("unknown escape '\\\(found.dropFirst().dropLast())' in a string")

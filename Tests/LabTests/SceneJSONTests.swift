@@ -3,6 +3,7 @@
 import Styles
 import Testing
 import TestSupport
+import Foundation
 
 /// The scene files' JSON reader, on texts whose values are known.
 @Suite struct SceneJSONTests {
@@ -18,6 +19,51 @@ import TestSupport
     @Test func stringEscapes() throws {
         let value = try JSONReader.parse(#""q\"b\\s\/n\nt\tu\u00e9\ud83d\ude00 中""#)
         #expect(value == .string("q\"b\\s/n\nt\tu\u{E9}\u{1F600} 中"))
+    }
+
+    /// Random strings, each letter written as itself or as any escape that means it, read back as themselves;
+    /// invalid UTF-8 between escapes is repaired as it is in a plain run.
+    @Test func escapedStringsReadAsWhatTheyEncode() throws {
+        var random = SeededRandom(seed: 0x35_E5)
+        let pool: [Unicode.Scalar] = ["a", "z", " ", "\"", "\\", "/", "\u{08}", "\u{0C}", "\n", "\r", "\t", "\u{01}",
+                                      "\u{7F}", "é", "中", "\u{2028}", "\u{FFFF}", "😀", "\u{10FFFF}"]
+        for _ in 0..<500 {
+            var text = String.UnicodeScalarView(), json: [UInt8] = [UInt8(ascii: "\"")]
+            for _ in 0..<random.int(in: 0...40) {
+                let scalar = pool[random.int(in: 0...(pool.count - 1))]
+                text.append(scalar)
+                let short: [Unicode.Scalar: String] = ["\"": "\\\"", "\\": "\\\\", "/": "\\/", "\u{08}": "\\b",
+                                                       "\u{0C}": "\\f", "\n": "\\n", "\r": "\\r", "\t": "\\t"]
+                let utf16 = Array(String(scalar).utf16).map { "\\u" + String(format: "%04X", $0) }.joined()
+                let mustEscape = scalar.value < 0x20 || scalar == "\"" || scalar == "\\"
+                switch random.int(in: 0...2) {
+                case 0 where !mustEscape: json += Array(String(scalar).utf8)
+                case 1 where short[scalar] != nil: json += Array(short[scalar]!.utf8)
+                default: json += Array(utf16.utf8)
+                }
+            }
+            json.append(UInt8(ascii: "\""))
+            #expect(try JSONReader.parse(json) == .string(String(text)), "\(String(decoding: json, as: UTF8.self))")
+        }
+        // A broken UTF-8 byte before an escape is one replacement character, as in a plain run.
+        #expect(try JSONReader.parse([0x22, 0xE2, 0x5C, 0x6E, 0xE2, 0x22]) == .string("\u{FFFD}\n\u{FFFD}"))
+    }
+
+    /// A long string with escapes is read in time in proportion to its length (it grew with its square).
+    @Test func longEscapedStringsReadInLinearTime() throws {
+        func seconds(_ count: Int) throws -> Double {
+            let json = Array(("\"" + String(repeating: "while (a) { b = \\\"c\\\"; }\\n", count: count) + "\"").utf8)
+            var best = Double.infinity
+            for _ in 0..<3 {
+                let start = ContinuousClock.now
+                _ = try JSONReader.parse(json)
+                let d = ContinuousClock.now - start
+                best = min(best, Double(d.components.seconds) + Double(d.components.attoseconds) / 1e18)
+            }
+            return best
+        }
+        let small = try seconds(10_000), large = try seconds(80_000)
+        #expect(large / small < 16, "8× the string took \(large / small)× the time")
     }
 
     @Test(arguments: [
