@@ -35,8 +35,6 @@ public final class DemoList {
     private let avatar: Path
     private let separator: Path
     private var avatarColors: [DynamicColor] = []
-    /// The appearance the rows are drawn in, the screen's.
-    var appearance = Appearance.light
     /// Each row's texts, per language, laid out on first sight.
     private var english: [RowText?]
     private var chinese: [RowText?]
@@ -129,9 +127,11 @@ public final class DemoList {
 
     /// Draws the rows visible through `viewport` (a rectangle in content coordinates, in points).
     /// `transform` maps content points to canvas pixels (a scale and a translation); `clip` is the list's area on the
-    /// canvas, in pixels. Without `text` (no font could be loaded) the rows are drawn without their texts.
+    /// canvas, in pixels, and `appearance` the screen's (held by the simulation alone, so that a list made again
+    /// for another phone cannot be left in another). Without `text` (no font could be loaded) the rows are drawn
+    /// without their texts.
     public func draw(viewport: Rect, transform: AffineTransform, clip: Rect, canvas: Canvas, rasterizer: Rasterizer,
-                     text: TextRenderer? = nil) {
+                     appearance: Appearance, text: TextRenderer? = nil) {
         guard let rows = visibleRows(in: viewport) else { return }
         let h = DemoList.rowHeight
         let scale = Swift.abs(transform.determinant).squareRoot()

@@ -427,7 +427,7 @@ public final class Simulation {
         let headerBehind = refreshControl.metrics.drawsBehindContent
         if headerBehind { renderHeader(at: time, transform: contentToPixels, clip: clip) }
         list.draw(viewport: viewport, transform: contentToPixels, clip: clip, canvas: canvas,
-                  rasterizer: renderer.rasterizer, text: renderer.loadTextRenderer())
+                  rasterizer: renderer.rasterizer, appearance: appearance, text: renderer.loadTextRenderer())
         if !headerBehind { renderHeader(at: time, transform: contentToPixels, clip: clip) }
         footer.layer.render(into: canvas, at: time, transform: contentToPixels, clip: clip, renderer: renderer)
         renderNavigationBar(at: time)
@@ -469,7 +469,6 @@ public final class Simulation {
     /// variants for it (the tuning panel's rows with them). Allocates, as a change of style does; frames do not.
     private func applyAppearance() {
         colorBars()
-        list.appearance = appearance
         footer.appearance = appearance
         stylesRevision &+= 1
         applyStyles()
