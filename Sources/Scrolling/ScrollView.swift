@@ -220,12 +220,11 @@ public final class ScrollView {
     }
 
     /// Gives the view `physics`, in place of the ones it has. Nothing of the old physics carries over: a touch under
-    /// way ends as a cancelled one, whatever moves the content stops where it is, and the old physics' state goes
-    /// with them (a stretch, a caught fling, the finger's samples); content left past an edge then returns to it
-    /// by the new physics' rule.
+    /// way ends as a cancelled one, the old physics' state goes with them (a stretch, a caught fling, the finger's
+    /// samples), and the content is released where it is with no velocity, by the new physics: whatever moved it
+    /// stops, and content left past an edge returns to it by the new rule.
     func usePhysics(_ physics: any PlatformPhysics) {
         if isTracking { finishTouch { .zero } }
-        settleMotion(at: currentTime)
         wheelEndTime = nil
         platformPhysics = physics
         panTracker.estimator = physics.makeVelocityEstimator()
