@@ -157,7 +157,7 @@ public final class RefreshControl {
         floatingDistance = 0
         scrollView.holdsContentAtTop = false
         scrollView.topPullLayout = nil
-        topPullPlatform = nil
+        topPullPassedToHeader = nil
         self.scrollView = nil
         setState(.idle, at: lastTime)
     }
@@ -197,29 +197,31 @@ public final class RefreshControl {
         TopPullLayout(headerHeight: Swift.max(metrics.headerHeight, triggerDistance))
     }
 
-    /// The platform whose rule for a pull past the top the scroll view was last given (`giveTopPull`).
-    private var topPullPlatform: Platform?
+    /// Which rule for a pull past the top the scroll view was last given (`giveTopPull`): the one of physics that
+    /// pass the pull to the header first (true) or the other (false).
+    private var topPullPassedToHeader: Bool?
 
-    /// Tells the scroll view who takes a pull past its top. On iOS a floating header holds the content at its top
-    /// and any other lets the rubber band show the pull, in every state. On Android the header takes the pull before
-    /// the list's edge effect while a pull can start a refresh (idle, pulling, armed), as nested scrolling gives it to
+    /// Tells the scroll view who takes a pull past its top. Where the list's own overscroll shows the pull (iOS) a
+    /// floating header holds the content at its top and any other lets the rubber band show the pull, in every state.
+    /// Where the physics pass the pull to the header first (Android, `ScrollView.passesTopPullToHeader`) the header
+    /// takes it before the list's edge effect while a pull can start a refresh (idle, pulling, armed), as nested scrolling gives it to
     /// SwipeRefreshLayout or to Compose's pull-to-refresh first: a floating header holds the content at its top, one
     /// that pushes the content has the layout move it (`TopPullLayout`). Refreshing or finishing, neither takes it
     /// and the list's top stretches (docs/reference.md §5). A state change with the finger down applies once it
     /// lifts, so one gesture keeps one rule; a new effect applies at once.
     private func giveTopPull(evenWhileTracking: Bool) {
         guard let scrollView else { return }
-        let platform = scrollView.platform
+        let passed = scrollView.passesTopPullToHeader
         let floats = metrics.placement.floating != nil
-        guard platform == .android else {
-            guard evenWhileTracking || topPullPlatform != platform else { return }
-            topPullPlatform = platform
+        guard passed else {
+            guard evenWhileTracking || topPullPassedToHeader != passed else { return }
+            topPullPassedToHeader = passed
             scrollView.topPullLayout = nil
             scrollView.holdsContentAtTop = floats
             return
         }
         guard evenWhileTracking || !scrollView.isTracking else { return }
-        topPullPlatform = platform
+        topPullPassedToHeader = passed
         let takesPull: Bool
         switch state {
         case .idle, .pulling, .armed: takesPull = true

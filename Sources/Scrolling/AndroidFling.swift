@@ -4,13 +4,6 @@ import Glibc
 import Darwin
 #endif
 
-/// Which phone's scrolling a scroll view reproduces: iOS's `UIScrollView` (the default) or Android's views
-/// (OverScroller's fling, VelocityTracker's release velocity, the touch slop and EdgeEffect at the edges).
-public enum Platform: String, Sendable, CaseIterable {
-    case ios
-    case android
-}
-
 /// The curve of Android's fling, as `OverScroller`'s `SplineOverScroller` builds it (docs/reference.md §5).
 ///
 /// Two tables of 101 samples: the distance covered (fraction of the whole) at each hundredth of the duration, and its
@@ -134,6 +127,11 @@ struct SplineFlingSimulation: AxisSimulation {
 
     /// Whether an edge stopped the fling before its spline ended.
     var reachesEdge: Bool { duration < splineDuration }
+
+    /// Where an edge stopped the fling: at its end, at the edge, with the spline's velocity there.
+    var edgeImpact: EdgeImpact? {
+        reachesEdge ? EdgeImpact(time: duration, position: final, velocity: velocity(at: duration)) : nil
+    }
 
     func sample(at t: Double) -> AxisSample {
         if t >= duration || splineDuration <= 0 { return AxisSample(position: final, velocity: 0, done: true) }

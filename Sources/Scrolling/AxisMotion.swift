@@ -33,8 +33,8 @@ extension EdgeInsets {
 }
 
 /// What moves the content on one axis while no finger holds it: a simulation started at `start` (seconds on the
-/// scroll view's clock), or nothing. Which simulations run is the scroll view's choice at the release
-/// (`ScrollView.releaseMotion`); a platform with other physics brings other simulations.
+/// scroll view's clock), or nothing. Which simulations run after a release is the platform's physics' choice
+/// (`PlatformPhysics.releaseSimulation`); a platform with other physics brings other simulations.
 struct AxisMotion {
     let start: Double
     let simulation: (any AxisSimulation)?

@@ -7,7 +7,8 @@ import Geometry
 /// velocity is the fit's slope at the newest sample (the x coefficient). With two samples the fit is a line, with one
 /// there is no velocity. A pause longer than 40 ms between samples forgets the ones before it, and a lift more than
 /// 40 ms after the last sample leaves with no velocity. The samples live in a fixed ring: adding never allocates.
-struct LeastSquaresVelocity: Sendable {
+/// As a `VelocityEstimator` it takes the finger's own time and caps each axis at the physics' maximum fling velocity.
+struct LeastSquaresVelocity: VelocityEstimator {
     static let capacity = 20
     /// `ASSUME_POINTER_STOPPED_TIME`, seconds.
     static let assumeStoppedTime = 0.040
@@ -38,6 +39,22 @@ struct LeastSquaresVelocity: Sendable {
     /// The velocity in points per second (per axis), or zero without a fit.
     var velocity: Point {
         Point(fit(xs), fit(ys))
+    }
+
+    mutating func add(_ location: Point, time: Double, clockRate: Double, physics: PhysicsStyle) {
+        add(location, time: time / clockRate, horizon: physics.androidVelocityHorizon)
+    }
+
+    /// The fit's velocity, each axis capped at `androidMaxFlingVelocity`.
+    func velocity(clockRate: Double, physics: PhysicsStyle) -> Point {
+        let v = velocity, cap = physics.androidMaxFlingVelocity
+        return Point(Swift.min(Swift.max(v.x, -cap), cap), Swift.min(Swift.max(v.y, -cap), cap))
+    }
+
+    /// None once the finger has rested more than 40 ms (`ASSUME_POINTER_STOPPED_TIME`), else the fit's.
+    func releaseVelocity(at time: Double, clockRate: Double, physics: PhysicsStyle) -> Point {
+        if let last = lastTime, time / clockRate - last > Self.assumeStoppedTime { return .zero }
+        return velocity(clockRate: clockRate, physics: physics)
     }
 
     private func slot(_ i: Int) -> Int { (head + i) % Self.capacity }

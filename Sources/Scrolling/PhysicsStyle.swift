@@ -3,11 +3,11 @@ import Styles
 
 /// The scroll physics as one value: decay, rubber band, bounce, release velocity and the view's own timings, and
 /// the tunable figures of Android's (fling friction, touch slop, fling velocities, the velocity's horizon, the
-/// stretch's spring), which a scroll view uses when its platform is Android.
+/// stretch's spring), which `AndroidPhysics` uses.
 ///
-/// The defaults are docs/reference.md §2's (§5's for Android), held here and nowhere else (the deceleration rates are UIKit's named
-/// `DecelerationRate`s); the scroll view, the pan tracker and the rubber band read them from the style they are given,
-/// and a style file's "physics" section overrides any of them.
+/// The defaults are docs/reference.md §2's (§5's for Android), held here and nowhere else (the deceleration rates are
+/// UIKit's named `DecelerationRate`s); the scroll view, its platform's physics, the pan tracker and the rubber band
+/// read them from the style they are given, and a style file's "physics" section overrides any of them.
 public struct PhysicsStyle: StyleValue {
     var normalDecelerationRate = DecelerationRate.normal.rawValue
     var fastDecelerationRate = DecelerationRate.fast.rawValue

@@ -1,3 +1,5 @@
+import Geometry
+
 /// The resistance past a scroll view's edge: the content follows the finger less and less the further it is pulled.
 ///
 /// f(x) = (1 − 1/(x·c/d + 1))·d, with x the finger's travel past the edge, d the viewport's extent on that axis and
@@ -40,4 +42,21 @@ public enum RubberBand {
     /// The largest overscroll, as a fraction of d, that `travel(forOffset:dimension:)` inverts; the band approaches
     /// d only in the limit, so a larger value (set from code) is treated as this one.
     static let maxOverscrollFraction = 0.999
+}
+
+extension ScrollView {
+    /// How far `offset` lies past the bounds on `axis`: negative before the start, positive after the end, else 0.
+    func overscroll(_ offset: Double, _ axis: Axis) -> Double {
+        let lo = minOffset(axis), hi = maxOffset(axis)
+        return offset < lo ? offset - lo : offset > hi ? offset - hi : 0
+    }
+
+    /// The finger's travel that shows the content at `offset` on `axis`: the offset itself inside the bounds, the
+    /// rubber band's inverse past them. A drag (iOS's) or a wheel step counts from it.
+    func travel(showing offset: Double, _ axis: Axis) -> Double {
+        let over = overscroll(offset, axis)
+        guard over != 0 else { return offset }
+        let edge = offset - over
+        return edge + RubberBand.travel(forOffset: over, dimension: boundsSize[axis], coefficient: physics.rubberBandCoefficient)
+    }
 }

@@ -19,15 +19,12 @@ public struct ScrollObservation: Hashable, Sendable {
 /// The model of a `UIScrollView`: which part of the content the viewport shows, the finger on it and the motion
 /// after the finger lifts, on both axes.
 ///
-/// The finger moves the content 1:1 inside its bounds and through the rubber band past them; a release flings it
-/// with exponential momentum that hands over to the critically damped bounce spring where it crosses an edge, and a
-/// release past an edge snaps back on the same spring (docs/reference.md §2). Every motion is a closed form of the time
-/// since it started, so `step(to:)` at any time is exact and a run on a simulated clock is deterministic.
-///
-/// With `platform` Android the view scrolls as Android's do instead (docs/reference.md §5): a drag starts past the touch
-/// slop, the release velocity is VelocityTracker's least-squares fit, a fling follows OverScroller's spline and adds
-/// the velocity of a fling it interrupts in the same direction (the flywheel), and the content never passes an edge:
-/// the pull past it, or a fling into it, goes to the edge effect (`edgeEffect(_:)`), the stretch or the glow.
+/// How the finger moves the content, how fast it leaves, what moves the content after it lifts and what its edges
+/// do are the platform's physics, which the view is given (`usePhysics(of:)`) and asks, never which platform it is
+/// on: iOS's by default (`IOSPhysics`: the rubber band, momentum and the bounce spring, docs/reference.md §2), or
+/// Android's (`AndroidPhysics`: the touch slop, OverScroller's fling and the edge effect, docs/reference.md §5).
+/// Every motion is a closed form of the time since it started, so `step(to:)` at any time is exact and a run on a
+/// simulated clock is deterministic.
 ///
 /// Times are seconds on the caller's clock. Animations started from code (`setContentOffset(_:animated:)`,
 /// `setContentInset(_:duration:timing:completion:)`) start at the latest time the view has been given, by a touch,
@@ -67,7 +64,7 @@ public final class ScrollView {
                    bottom: inset.bottom + safeAreaInsets.bottom, right: inset.right + safeAreaInsets.right)
     }
     /// The point of the content shown at the viewport's top-left corner.
-    public private(set) var contentOffset: Point {
+    public internal(set) var contentOffset: Point {
         didSet { if contentOffset != oldValue { notify(.contentOffset) } }
     }
     /// True while a finger is on the view.
@@ -75,7 +72,7 @@ public final class ScrollView {
         didSet { if isTracking != oldValue { notify(.state) } }
     }
     /// True once the finger has moved the content, until it lifts.
-    public private(set) var isDragging = false {
+    public internal(set) var isDragging = false {
         didSet { if isDragging != oldValue { notify(.state) } }
     }
     /// True while the content moves on after a release: momentum, bounce or snap-back.
@@ -98,17 +95,18 @@ public final class ScrollView {
     /// snapping the content to its top (and a drag handing its overscroll to `topPullTravel`) in one frame.
     private var caughtPastHeldTop = false
     /// Whether the top holds the content now: not during a drag that caught it past the top.
-    private var holdsTop: Bool { holdsContentAtTop && !caughtPastHeldTop }
+    var holdsTop: Bool { holdsContentAtTop && !caughtPastHeldTop }
     /// How far the finger has travelled down past the top while `holdsContentAtTop` held the content there, in
     /// points; 0 once it lifts.
-    public private(set) var topPullTravel = 0.0 {
+    public internal(set) var topPullTravel = 0.0 {
         didSet { if topPullTravel != oldValue { notify(.topPullTravel) } }
     }
     /// On Android: the refresh layout that takes a pull past the top before the edge effect and moves the content
     /// down by it (a header that pushes the content), as nested scrolling gives the pull to a parent first
     /// (docs/reference.md §5). The finger's travel past the top goes to `topPullTravel`, the content shows it damped,
     /// a push back takes it back first, and a release short of it returns along the layout's rebound. Nil: the
-    /// top's edge effect takes the pull (or, with `holdsContentAtTop`, a floating header does). iOS ignores it.
+    /// top's edge effect takes the pull (or, with `holdsContentAtTop`, a floating header does). Only physics that
+    /// pass a pull past the top to the header (`passesTopPullToHeader`) read it: iOS's ignore it.
     public var topPullLayout: TopPullLayout? {
         didSet { if topPullLayout == nil && oldValue != nil { topPullTravel = 0 } }
     }
@@ -135,19 +133,10 @@ public final class ScrollView {
     public var displayScale = ScrollView.iOSDisplayScale
     /// The pixels per point iOS's bounce settles in unless told otherwise: 2, the lab's own phone's.
     public static let iOSDisplayScale = 2.0
-    /// Whose scrolling this is: iOS's (the default) or Android's. A change applies from the next touch.
-    public var platform = Platform.ios {
-        didSet {
-            panTracker.platform = platform
-            resetEdges()
-        }
-    }
-    /// On Android: the stretch (Android 12 and later, the default) or the glow of earlier versions.
-    public var edgeEffectKind = EdgeEffectKind.stretch {
-        didSet { resetEdges() }
-    }
+    /// The platform's physics: iOS's until the view is given others (`usePhysics(of:)`).
+    private(set) var platformPhysics: any PlatformPhysics = IOSPhysics()
 
-    /// The finger's samples, translation and release velocity.
+    /// The finger's samples, translation and release velocity (estimated as the platform's physics do).
     public private(set) var panTracker = PanTracker()
     /// The latest time the view has been given (seconds).
     public private(set) var currentTime = 0.0
@@ -155,19 +144,9 @@ public final class ScrollView {
 
     private var inset: EdgeInsets
     private var motion: (horizontal: AxisMotion, vertical: AxisMotion) = (.idle, .idle)
-    /// Where the finger was when the drag was last rebased, and the content's offset then with the rubber band
-    /// undone: the content follows the finger 1:1 in this unbanded space and the band is applied afterwards.
-    private var dragAnchor = (finger: Point.zero, unbandedOffset: Point.zero)
     private var wheelEndTime: Double?
     private var insetAnimation: (start: Double, duration: Double, from: EdgeInsets, to: EdgeInsets,
                                  timing: TimingFunction, completion: (() -> Void)?)?
-    /// Android: the edge effects at the top and the bottom of the vertical axis.
-    private var edges = (top: EdgeEffectModel(), bottom: EdgeEffectModel())
-    /// Android: where the finger was at the last move (shifted by the touch slop when the drag started).
-    private var lastFinger = Point.zero
-    /// Android: the fling a finger caught, kept while the flywheel may still add its velocity, and the time of the
-    /// next check of the finger's velocity.
-    private var flywheel: (motion: AxisMotion, nextCheck: Double)?
     private var observers: [(id: Int, handler: (ScrollView, ScrollViewChange) -> Void)] = []
     private var nextObserverID = 0
 
@@ -200,32 +179,56 @@ public final class ScrollView {
         return always || contentSize[axis] + adjusted.leading(axis) + adjusted.trailing(axis) > boundsSize[axis]
     }
 
-    /// True while something moves the content or the inset without a finger: the window must keep drawing.
+    /// True while something moves the content or the inset without a finger, or the platform's physics animate
+    /// an edge: the window must keep drawing.
     public var isAnimating: Bool {
         !motion.horizontal.isIdle || !motion.vertical.isIdle || insetAnimation != nil || wheelEndTime != nil
-            || !edges.top.isFinished || !edges.bottom.isFinished
+            || platformPhysics.isAnimating
     }
 
-    /// Android's edge effect at `edge` of the vertical axis: how far it is pulled, the stretch to draw (a scale of the
-    /// content from that edge) or the glow's opacity and height; nothing on iOS.
+    /// The edge effect at `edge` of the vertical axis: on Android how far it is pulled, the stretch to draw (a scale
+    /// of the content from that edge) or the glow's opacity and height; `.none` on iOS.
     public func edgeEffect(_ edge: ScrollEdge) -> EdgeEffectState {
-        (edge == .top ? edges.top : edges.bottom).snapshot()
+        platformPhysics.edgeEffect(edge)
     }
+
+    /// Whether a pull past the top goes to a refresh header before the list's own overscroll, as on Android
+    /// (`PlatformPhysics.passesTopPullToHeader`): the refresh control then gives the view `topPullLayout` or
+    /// `holdsContentAtTop` only while the header can start a refresh.
+    public var passesTopPullToHeader: Bool { platformPhysics.passesTopPullToHeader }
 
     /// The content's velocity in points per second: the finger's (against it, as the content moves) while
     /// dragging, the motion's after a release, zero at rest.
     public var velocity: Point {
-        if isTracking {
-            let finger = panTracker.velocity
-            var vertical = canScroll(.vertical) && topPullTravel == 0 ? -finger.y : 0
-            // Content a refresh layout pulls moves at the slope of its damped drag.
-            if let layout = topPullLayout, platform == .android, topPullTravel > 0 {
-                vertical = -finger.y * layout.slope(atTravel: topPullTravel, height: boundsSize.height)
-            }
-            return Point(canScroll(.horizontal) ? -finger.x : 0, vertical)
-        }
+        if isTracking { return platformPhysics.trackingVelocity(self) }
         return Point(motion.horizontal.sample(at: currentTime)?.velocity ?? 0,
                      motion.vertical.sample(at: currentTime)?.velocity ?? 0)
+    }
+
+    /// The content's velocity for a finger moving at `finger`: against it on each axis that scrolls, and none on the
+    /// vertical axis while a pull past a held top goes to `topPullTravel`.
+    func contentVelocity(following finger: Point) -> Point {
+        Point(canScroll(.horizontal) ? -finger.x : 0, canScroll(.vertical) && topPullTravel == 0 ? -finger.y : 0)
+    }
+
+    // MARK: Physics
+
+    /// Gives the view `platform`'s physics (`Platform.makePhysics`), new, in place of the ones it has, as
+    /// `usePhysics(_:)` does.
+    public func usePhysics(of platform: Platform) {
+        usePhysics(platform.makePhysics())
+    }
+
+    /// Gives the view `physics`, in place of the ones it has. Nothing of the old physics carries over: a touch under
+    /// way ends as a cancelled one, the old physics' state goes with them (a stretch, a caught fling, the finger's
+    /// samples), and the content is released where it is with no velocity, by the new physics: whatever moved it
+    /// stops, and content left past an edge returns to it by the new rule.
+    func usePhysics(_ physics: any PlatformPhysics) {
+        if isTracking { finishTouch { .zero } }
+        wheelEndTime = nil
+        platformPhysics = physics
+        panTracker.estimator = physics.makeVelocityEstimator()
+        release(velocity: .zero, at: currentTime)
     }
 
     /// What moves the content now: momentum, the bounce spring, an animation (of the offset or the inset), or
@@ -289,10 +292,9 @@ public final class ScrollView {
         }
         let begin = Swift.min(start, currentTime)
         var from = contentOffset
-        // On Android a release's own motion begun since `start` is replaced from where it began: the refresh layout
-        // decides at the release where the content goes (SmartRefreshLayout's `overSpinner`), so the frame the
-        // release moved the content back is not shown.
-        if platform == .android, motion.vertical.start >= begin, let began = motion.vertical.simulation?.sample(at: 0) {
+        // A release's own motion begun since `start` may be replaced from where it began (Android's refresh layouts).
+        if platformPhysics.offsetAnimationReplacesRelease, motion.vertical.start >= begin,
+           let began = motion.vertical.simulation?.sample(at: 0) {
             from.y = began.position
         }
         let x = OffsetAnimationSimulation(duration: duration, from: from.x, to: offset.x, timing: timing)
@@ -319,9 +321,8 @@ public final class ScrollView {
         // after an effect switch): the content would otherwise show a gap under the floating header.
         if holdsTop && topPullTravel > 0 && canScroll(.vertical) {
             contentOffset.y = minOffset(.vertical)
-        } else if platform == .android, let layout = topPullLayout, topPullTravel > 0 {
-            // The content stays under the finger: the travel is what shows it there from the new top.
-            topPullTravel = layout.travel(forDistance: minOffset(.vertical) - contentOffset.y, height: boundsSize.height)
+        } else {
+            platformPhysics.edgesDidMoveUnderFinger(self)
         }
         rebaseDrag()
     }
@@ -343,7 +344,7 @@ public final class ScrollView {
         let interrupted = motion.vertical
         settleMotion(at: currentTime)
         wheelEndTime = nil
-        let caught = platform == .android ? androidCatch(interrupted, at: location) : false
+        let caught = platformPhysics.touchBegan(self, at: location, interrupting: interrupted)
         panTracker.begin(at: location, time: time)
         isTracking = true
         if caught { isDragging = true }
@@ -351,63 +352,36 @@ public final class ScrollView {
         rebaseDrag()
     }
 
-    /// The finger moves: the content follows it 1:1 inside its bounds and through the rubber band past them.
+    /// The finger moves: the content follows it as the platform's physics map it.
     public func touchMoved(to location: Point, time: Double) {
         guard isTracking else { return }
         advanceTime(to: time)
         panTracker.add(location, time: time)
-        if platform == .android { return androidDrag(to: location) }
-        let travel = location - dragAnchor.finger
-        if travel != .zero && !isDragging { isDragging = true }
-        var offset = contentOffset
-        for axis in Axis.allCases where canScroll(axis) {
-            offset[axis] = banded(dragAnchor.unbandedOffset[axis] - travel[axis], axis)
-        }
-        contentOffset = offset
-        if holdsTop && canScroll(.vertical) {
-            topPullTravel = Swift.max(0, minOffset(.vertical) - (dragAnchor.unbandedOffset.y - travel.y))
-        }
+        platformPhysics.touchMoved(self, to: location)
     }
 
-    /// The finger lifts at `location`: a fling decelerates, an overscroll snaps back.
+    /// The finger lifts at `location`: a fling moves on, an overscroll returns, as the platform's physics have it.
     public func touchEnded(at location: Point, time: Double) {
         guard isTracking else { return }
-        if platform == .android { return androidTouchEnded(at: location, time: time) }
-        touchMoved(to: location, time: time)
-        let fingerVelocity = panTracker.velocity
-        let isFling = isDragging && fingerVelocity.length >= physics.minFlingVelocity
-        isTracking = false
-        isDragging = false
-        topPullTravel = 0
-        var velocity = Point.zero
-        for axis in Axis.allCases where isFling && canScroll(axis) {
-            // The content moves against the finger; past an edge it moved at the band's slope.
-            let over = overscroll(contentOffset[axis], axis)
-            let travel = RubberBand.travel(forOffset: over, dimension: boundsSize[axis], coefficient: physics.rubberBandCoefficient)
-            let slope = over == 0 ? 1 : RubberBand.slope(atTravel: travel, dimension: boundsSize[axis],
-                                                         coefficient: physics.rubberBandCoefficient)
-            velocity[axis] = -fingerVelocity[axis] * slope
-        }
-        release(velocity: velocity, at: currentTime)
-        caughtPastHeldTop = false
+        platformPhysics.touchEnded(self, at: location, time: time)
     }
 
     /// The finger leaves without lifting (the gesture was taken over): as a lift with no velocity.
     public func touchCancelled(time: Double) {
         guard isTracking else { return }
         advanceTime(to: time)
-        finishTouch(releasing: .zero)
+        finishTouch { .zero }
     }
 
-    /// The finger is off (lifted on Android, or cancelled): the touch's state clears, Android's edge effects recede
-    /// and the content is released with `velocity`.
-    private func finishTouch(releasing velocity: Point) {
+    /// The finger is off (lifted, or cancelled): the touch's state clears, the physics let go of what the finger
+    /// held, and the content is released with the velocity `velocity` gives, worked out once the touch's state is
+    /// clear (its observers may move the edges on the way).
+    func finishTouch(releasing velocity: () -> Point) {
         isTracking = false
         isDragging = false
         topPullTravel = 0
-        flywheel = nil
-        releaseEdges(at: currentTime)
-        release(velocity: velocity, at: currentTime)
+        platformPhysics.touchFinished(self, at: currentTime)
+        release(velocity: velocity(), at: currentTime)
         caughtPastHeldTop = false
     }
 
@@ -422,7 +396,7 @@ public final class ScrollView {
         defer { caughtPastHeldTop = false }
         var offset = contentOffset
         for axis in Axis.allCases where canScroll(axis) {
-            offset[axis] = banded(unbanded(offset[axis], axis) + delta[axis], axis)
+            offset[axis] = platformPhysics.offset(self, forTravel: travel(showing: offset[axis], axis) + delta[axis], axis)
         }
         contentOffset = offset
         wheelEndTime = currentTime + physics.wheelEndDelay
@@ -449,50 +423,24 @@ public final class ScrollView {
             release(velocity: .zero, at: end)
         }
         sampleMotion(at: now)
-        if platform == .android { advanceEdges(to: now) }
+        platformPhysics.advance(self, to: now)
     }
 
-    // MARK: Physics
+    // MARK: Motion
 
-    private func advanceTime(to time: Double) {
+    func advanceTime(to time: Double) {
         if time.isFinite && time > currentTime { currentTime = time }
     }
 
-    /// How far `offset` lies past the bounds on `axis`: negative before the start, positive after the end, else 0.
-    private func overscroll(_ offset: Double, _ axis: Axis) -> Double {
-        let lo = minOffset(axis), hi = maxOffset(axis)
-        return offset < lo ? offset - lo : offset > hi ? offset - hi : 0
-    }
-
-    /// The offset shown for an unbanded offset: itself inside the bounds, the rubber band past them (clamped when
-    /// the view does not bounce there).
-    private func banded(_ u: Double, _ axis: Axis) -> Double {
-        let lo = minOffset(axis), hi = maxOffset(axis), d = boundsSize[axis], c = physics.rubberBandCoefficient
-        // Android's content stops at its edges (the edge effect shows the pull instead).
-        if platform == .android { return Swift.min(Swift.max(u, lo), hi) }
-        if u < lo { return bouncesAtStart(axis) ? lo + RubberBand.offset(forTravel: u - lo, dimension: d, coefficient: c) : lo }
-        if u > hi { return bounces ? hi + RubberBand.offset(forTravel: u - hi, dimension: d, coefficient: c) : hi }
-        return u
-    }
-
     /// Whether the content bounces past the start of `axis`: not at a top held for a floating header.
-    private func bouncesAtStart(_ axis: Axis) -> Bool {
+    func bouncesAtStart(_ axis: Axis) -> Bool {
         bounces && !(holdsTop && axis == .vertical)
     }
 
-    /// The inverse of `banded`: the finger travel that shows `offset`.
-    private func unbanded(_ offset: Double, _ axis: Axis) -> Double {
-        let over = overscroll(offset, axis)
-        guard over != 0 else { return offset }
-        let edge = offset - over
-        return edge + RubberBand.travel(forOffset: over, dimension: boundsSize[axis], coefficient: physics.rubberBandCoefficient)
-    }
-
-    /// Restarts the finger's 1:1 mapping from where the content is now, so a change of bounds or offset during a
-    /// drag moves nothing on screen; a travel past a held top is kept.
+    /// Restarts the physics' mapping of the finger from where the content is now, so a change of bounds or offset
+    /// during a drag moves nothing on screen; a travel past a held top is kept.
     private func rebaseDrag() {
-        dragAnchor = (panTracker.location,
-                      Point(unbanded(contentOffset.x, .horizontal), unbanded(contentOffset.y, .vertical) - topPullTravel))
+        platformPhysics.rebaseDrag(self)
     }
 
     /// Stops the motion on every axis where it is at `time`.
@@ -513,7 +461,7 @@ public final class ScrollView {
         if let s = motion.vertical.sample(at: time) {
             offset.y = s.position
             if s.done {
-                if platform == .android { absorbFling(motion.vertical) }
+                platformPhysics.verticalMotionEnded(self, motion.vertical)
                 motion.vertical = .idle
             } else { moving = true }
         }
@@ -554,225 +502,9 @@ public final class ScrollView {
         sampleMotion(at: time)
     }
 
-    /// The motion on one axis after a release: the snap-back spring from past an edge; momentum inside the bounds,
-    /// handing over to the bounce spring at the time its projection crosses an edge (docs/reference.md §2).
+    /// The motion on one axis after a release at `time`, as the platform's physics choose it.
     private func releaseMotion(_ axis: Axis, position: Double, velocity: Double, at time: Double) -> AxisMotion {
-        AxisMotion(start: time, simulation: releaseSimulation(axis, position: position, velocity: velocity))
-    }
-
-    private func releaseSimulation(_ axis: Axis, position: Double, velocity: Double) -> (any AxisSimulation)? {
-        if platform == .android { return androidReleaseSimulation(axis, position: position, velocity: velocity) }
-        let lo = minOffset(axis), hi = maxOffset(axis)
-        let epsilon = physics.bounceRestPixels / Swift.max(displayScale, 1)
-        let bounce = physics.bounceSpring
-        if position < lo || position > hi {
-            let edge = position < lo ? lo : hi
-            guard bounces else { return nil }
-            let spring = bounce.motion(from: position, to: edge, initialVelocity: velocity)
-            return SpringBackSimulation(spring: spring, settle: spring.settlingTime(epsilon: epsilon))
-        }
-        guard velocity != 0 else { return nil }
-        let decay = Decay(start: position, initialVelocity: velocity, rate: physics.deceleration(for: decelerationRate))
-        let stop = decay.duration()
-        let rest = decay.restingPoint
-        let crossedEdge: Double? = rest < lo ? lo : rest > hi ? hi : nil
-        // The limit only matters when the projection passes an edge by less than the stop distance.
-        guard let edge = crossedEdge, let crossing = decay.time(toReach: edge), crossing < stop else {
-            return MomentumSimulation(decay: decay, stopTime: stop, limit: lo...hi)
-        }
-        guard edge == lo ? bouncesAtStart(axis) : bounces else {
-            return MomentumSimulation(decay: decay, stopTime: crossing, limit: lo...hi)
-        }
-        let spring = bounce.motion(from: edge, to: edge, initialVelocity: decay.velocity(at: crossing))
-        let momentum = MomentumSimulation(decay: decay, stopTime: .infinity, limit: nil)
-        let back = SpringBackSimulation(spring: spring, settle: spring.settlingTime(epsilon: epsilon))
-        return HandOffSimulation(first: momentum, time: crossing, second: back)
-    }
-}
-
-// MARK: Android
-
-extension ScrollView {
-    /// How often, while a finger holds a caught fling, its velocity is checked to keep the flywheel: 40 ms
-    /// (AbsListView's `FLYWHEEL_TIMEOUT`, docs/reference.md §5).
-    static let flywheelCheckInterval = 0.040
-
-    /// The view's height in the phone's pixels, which EdgeEffect measures in.
-    private var pixelHeight: Double { boundsSize.height * displayScale }
-    /// The glow's full height, in pixels.
-    private var glowHeight: Double {
-        EdgeEffectModel.glowBoundsHeight(width: boundsSize.width * displayScale, height: pixelHeight)
-    }
-    private var stretchSpring: (frequency: Double, damping: Double) {
-        (physics.androidStretchFrequency, physics.androidStretchDampingRatio)
-    }
-
-    /// A finger goes down: it catches a showing stretch and a running fling (the flywheel's candidate); either
-    /// makes the touch a drag at once, with no slop, as Android's ScrollView does. Returns whether it caught one.
-    private func androidCatch(_ interrupted: AxisMotion, at location: Point) -> Bool {
-        lastFinger = location
-        let showing = !edges.top.isFinished || !edges.bottom.isFinished
-        edges.top.catchStretch(at: currentTime, glowHeight: glowHeight)
-        edges.bottom.catchStretch(at: currentTime, glowHeight: glowHeight)
-        let flinging = interrupted.simulation is SplineFlingSimulation
-            && interrupted.sample(at: currentTime)?.done == false
-        flywheel = nil
-        if flinging { flywheel = (interrupted, currentTime + Self.flywheelCheckInterval) }
-        // Content a refresh layout pulled down, caught on its way back: the finger holds it where it is.
-        if let layout = topPullLayout, contentOffset.y < minOffset(.vertical) {
-            topPullTravel = layout.travel(forDistance: minOffset(.vertical) - contentOffset.y, height: boundsSize.height)
-        }
-        return showing || flinging
-    }
-
-    /// The finger moves: once past the touch slop the content follows it, never past an edge; a pull past an edge
-    /// goes to its edge effect (or to `topPullTravel` at a held top), and a push back takes from them first.
-    private func androidDrag(to location: Point) {
-        checkFlywheel(until: currentTime)
-        if !isDragging {
-            let travel = location - panTracker.startLocation, slop = physics.androidTouchSlop
-            var started = false
-            for axis in Axis.allCases where canScroll(axis) && abs(travel[axis]) > slop {
-                lastFinger[axis] += travel[axis] > 0 ? slop : -slop
-                started = true
-            }
-            guard started else { return }
-            isDragging = true
-        }
-        let delta = lastFinger - location
-        lastFinger = location
-        var offset = contentOffset
-        for axis in Axis.allCases where canScroll(axis) {
-            offset[axis] = androidScroll(offset[axis], by: delta[axis], axis)
-        }
-        contentOffset = offset
-    }
-
-    /// `offset` moved by `delta` (positive scrolls towards the end) on `axis`, with the vertical edges' effects. A
-    /// header's layout takes a pull past the top first (nested scrolling's post-scroll) and gives its travel back
-    /// first on the way up (pre-scroll); the top's edge effect takes the pull only when no header does.
-    private func androidScroll(_ offset: Double, by delta: Double, _ axis: Axis) -> Double {
-        let layout = axis == .vertical ? topPullLayout : nil
-        // Content a layout holds past the top counts, for the list, as at its top.
-        let listOffset = layout != nil && topPullTravel > 0 ? minOffset(axis) : offset
-        // Content already outside its edges (an inset on its way) moves freely back towards them.
-        let lo = Swift.min(minOffset(axis), listOffset), hi = Swift.max(maxOffset(axis), listOffset)
-        guard axis == .vertical else { return Swift.min(Swift.max(listOffset + delta, lo), hi) }
-        let height = boundsSize.height, time = currentTime
-        let headerTakesPull = holdsTop || layout != nil
-        var d = delta
-        if d > 0 && headerTakesPull && topPullTravel > 0 {
-            let back = Swift.min(d, topPullTravel)
-            topPullTravel -= back
-            d -= back
-        }
-        if d > 0 && edges.top.distance > 0 {
-            d += height * edges.top.pull(-d / height, at: time, glowHeight: glowHeight)
-        } else if d < 0 && edges.bottom.distance > 0 {
-            d -= height * edges.bottom.pull(d / height, at: time, glowHeight: glowHeight)
-        }
-        let moved = listOffset + d
-        var shown = moved
-        if moved < lo {
-            if headerTakesPull {
-                topPullTravel += lo - moved
-                edges.top.release(at: time)
-            } else if bounces {
-                _ = edges.top.pull((lo - moved) / height, at: time, glowHeight: glowHeight)
-            }
-            edges.bottom.release(at: time)
-            shown = lo
-        } else if moved > hi {
-            if bounces { _ = edges.bottom.pull((moved - hi) / height, at: time, glowHeight: glowHeight) }
-            edges.top.release(at: time)
-            shown = hi
-        }
-        if let layout, topPullTravel > 0 {
-            return minOffset(axis) - layout.distance(forTravel: topPullTravel, height: height)
-        }
-        return shown
-    }
-
-    /// The flywheel's checks up to `time`: every 40 ms from the touch the finger must still move at the minimum
-    /// fling velocity in the caught fling's direction, or the flywheel is lost (AbsListView's `mCheckFlywheel`).
-    private func checkFlywheel(until time: Double) {
-        while let wheel = flywheel, wheel.nextCheck <= time {
-            let fingerDirection = -panTracker.velocity.y
-            guard let s = wheel.motion.sample(at: wheel.nextCheck), !s.done,
-                  abs(fingerDirection) >= physics.androidMinFlingVelocity,
-                  (fingerDirection > 0) == (s.velocity > 0) else {
-                flywheel = nil
-                return
-            }
-            flywheel = (wheel.motion, wheel.nextCheck + Self.flywheelCheckInterval)
-        }
-    }
-
-    /// The finger lifts: a release faster than the minimum fling velocity flings (adding the caught fling's
-    /// velocity when the flywheel still holds and the directions agree, OverScroller's rule); the edge effects recede.
-    private func androidTouchEnded(at location: Point, time: Double) {
-        if location != panTracker.location {
-            touchMoved(to: location, time: time)
-        } else {
-            advanceTime(to: time)
-        }
-        checkFlywheel(until: currentTime)
-        let finger = panTracker.releaseVelocity(at: time)
-        var velocity = Point.zero
-        for axis in Axis.allCases where isDragging && canScroll(axis) {
-            let v = -finger[axis], position = contentOffset[axis]
-            let canFling = (position > minOffset(axis) || v > 0) && (position < maxOffset(axis) || v < 0)
-            if abs(v) > physics.androidMinFlingVelocity && canFling { velocity[axis] = v }
-        }
-        if let wheel = flywheel, let old = wheel.motion.sample(at: currentTime), !old.done,
-           velocity.y != 0, (velocity.y > 0) == (old.velocity > 0) {
-            velocity.y += old.velocity
-        }
-        finishTouch(releasing: velocity)
-    }
-
-    /// The motion after a release on Android: OverScroller's spring back from outside the edges (content placed
-    /// there by code), else its spline fling, stopped at an edge it would pass.
-    fileprivate func androidReleaseSimulation(_ axis: Axis, position: Double, velocity: Double) -> (any AxisSimulation)? {
-        let lo = minOffset(axis), hi = maxOffset(axis)
-        if axis == .vertical, position < lo, let layout = topPullLayout {
-            return ViscousReturnSimulation(duration: layout.returnDuration, from: position, to: lo)
-        }
-        if position < lo || position > hi {
-            guard bounces else { return nil }
-            return CubicSpringBackSimulation(from: position, to: position < lo ? lo : hi, density: displayScale)
-        }
-        guard velocity != 0 else { return nil }
-        let fling = AndroidFling(friction: physics.androidScrollFriction, density: displayScale)
-        return fling.simulation(start: position, velocity: velocity, limit: lo...hi)
-    }
-
-    /// A fling that ended at an edge gives its velocity there to that edge's effect (RecyclerView's `absorbGlows`),
-    /// at the top too whatever header is there: the refresh layouts take touches, not a list's coasting fling
-    /// (docs/reference.md §5).
-    fileprivate func absorbFling(_ finished: AxisMotion) {
-        guard let fling = finished.simulation as? SplineFlingSimulation, fling.reachesEdge, bounces else { return }
-        let time = finished.start + fling.duration
-        let speed = abs(fling.velocity(at: fling.duration)) * displayScale
-        let factor = physics.androidAbsorbVelocityFactor
-        if fling.final <= minOffset(.vertical) {
-            edges.top.absorb(pixelVelocity: speed, at: time, factor: factor)
-        } else {
-            edges.bottom.absorb(pixelVelocity: speed, at: time, factor: factor)
-        }
-    }
-
-    fileprivate func resetEdges() {
-        edges = (EdgeEffectModel(kind: edgeEffectKind), EdgeEffectModel(kind: edgeEffectKind))
-    }
-
-    fileprivate func releaseEdges(at time: Double) {
-        edges.top.release(at: time)
-        edges.bottom.release(at: time)
-    }
-
-    fileprivate func advanceEdges(to time: Double) {
-        edges.top.advance(to: time, height: pixelHeight, glowHeight: glowHeight, spring: stretchSpring)
-        edges.bottom.advance(to: time, height: pixelHeight, glowHeight: glowHeight, spring: stretchSpring)
+        AxisMotion(start: time,
+                   simulation: platformPhysics.releaseSimulation(self, axis, position: position, velocity: velocity))
     }
 }

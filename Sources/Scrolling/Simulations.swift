@@ -11,12 +11,27 @@ struct AxisSample: Equatable {
 /// A motion on one axis as a closed form of the time since it started, as Flutter's `Simulation` (position,
 /// velocity, done at a time): any frame is exact whatever frames came before, and a test can sample it anywhere.
 /// The iOS physics are the three below and their hand-off; another platform's fling or overscroll is a new type
-/// beside them, composed the same way.
+/// beside them, composed the same way (Android's are in `AndroidFling.swift` and `TopPullLayout.swift`).
 protocol AxisSimulation: Sendable {
     /// The motion `t` seconds after it started (`t ≥ 0`).
     func sample(at t: Double) -> AxisSample
     /// What a trace calls the motion `t` seconds after it started.
     func kind(at t: Double) -> ScrollMotion
+    /// Where an edge stopped the motion short of its own end, for an edge effect to take what it carried (Android's
+    /// fling cut off at an edge); nil for a motion that ends by itself.
+    var edgeImpact: EdgeImpact? { get }
+}
+
+extension AxisSimulation {
+    var edgeImpact: EdgeImpact? { nil }
+}
+
+/// A motion stopped by an edge: when (seconds since the motion started), where (the edge's offset) and with what
+/// velocity it met the edge (points per second).
+struct EdgeImpact: Equatable {
+    var time: Double
+    var position: Double
+    var velocity: Double
 }
 
 /// Momentum after a fling: the decay at the deceleration rate, stopped at `stopTime` (docs/reference.md §2), and held

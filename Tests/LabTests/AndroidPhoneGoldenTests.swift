@@ -18,14 +18,14 @@ struct AndroidPhoneGoldenTests {
     @Test("The phone gives the list its platform's physics: Android's at the Pixel's density, iOS's at 2 px a point; Y switches them")
     func physicsFollowThePhone() {
         let simulation = Simulation(phone: Phone(model: .iPhone16), clock: SimulatedClock())
-        #expect(simulation.scrollView.platform == .ios && simulation.scrollView.displayScale == 2)
+        #expect(simulation.scrollView.platformPhysics is IOSPhysics && simulation.scrollView.displayScale == 2)
         simulation.setPlatform(.android)
-        #expect(simulation.scrollView.platform == .android && simulation.scrollView.displayScale == 2.625)
+        #expect(simulation.scrollView.platformPhysics is AndroidPhysics && simulation.scrollView.displayScale == 2.625)
         simulation.setPlatform(.ios)
-        #expect(simulation.scrollView.platform == .ios && simulation.scrollView.displayScale == 2)
+        #expect(simulation.scrollView.platformPhysics is IOSPhysics && simulation.scrollView.displayScale == 2)
         // Drawn at another scale, the Pixel keeps its own density for its physics.
         let drawn = Simulation(phone: Phone(model: .pixel8, scale: 2), clock: SimulatedClock())
-        #expect(drawn.scrollView.platform == .android && drawn.scrollView.displayScale == 2.625)
+        #expect(drawn.scrollView.platformPhysics is AndroidPhysics && drawn.scrollView.displayScale == 2.625)
     }
 
     @Test("The Pixel 8 pulled past the trigger and refreshing, whole, against its golden frames",
@@ -35,7 +35,7 @@ struct AndroidPhoneGoldenTests {
         script.platform = .android
         let replay = try ScriptReplay(script: script)
         let simulation = replay.simulation
-        #expect(simulation.scrollView.platform == .android)
+        #expect(simulation.scrollView.platformPhysics is AndroidPhysics)
         #expect(simulation.scrollView.displayScale == 2.625)
         var drawn = 0
         while replay.frame <= Self.frames.max()!, replay.advance() {

@@ -54,7 +54,7 @@ final class Rig {
         scrollView = ScrollView(boundsSize: Rig.viewport, contentSize: Size(375, contentHeight),
                                 contentInset: EdgeInsets(top: topInset))
         if platform == .android {
-            scrollView.platform = .android
+            scrollView.usePhysics(of: .android)
             scrollView.displayScale = Rig.androidDensity
         }
         control = RefreshControl(effect: effect, dateSource: { RefreshDate(year: 2024, month: 5, day: 17, hour: 10, minute: 32) })
@@ -104,7 +104,7 @@ final class Rig {
     /// that pushes the content, by the drag rate for a floating one; on Android through the refresh layout's damped
     /// drag for one that pushes, and after the touch slop, which the drag does not count.
     func fingerTravel(forPull distance: Double) -> Double {
-        let android = scrollView.platform == .android
+        let android = scrollView.platformPhysics is AndroidPhysics
         let slop = android ? scrollView.physics.androidTouchSlop : 0
         if let floating = control.metrics.placement.floating { return distance / floating.dragRate + slop }
         if android {

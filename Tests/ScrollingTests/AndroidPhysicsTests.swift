@@ -25,7 +25,7 @@ private func closedForm(velocity v: Double, density: Double) -> (distance: Doubl
 /// A 375×603 pt list on Android at `density`, `height` points of content.
 private func androidList(height: Double = 3000, density: Double = 2.625) -> ScrollView {
     let view = ScrollView(boundsSize: Size(375, 603), contentSize: Size(375, height))
-    view.platform = .android
+    view.usePhysics(of: .android)
     view.displayScale = density
     return view
 }
@@ -238,8 +238,7 @@ struct LeastSquaresVelocityTests {
     @Test("Only the last 100 ms and at most 20 samples count; a 40 ms pause forgets; a late lift has no velocity")
     func horizonCapacityAndPauses() {
         // Off-curve samples older than 100 ms before the newest, then y = 1000·t every 10 ms: velocity 1000.
-        var tracker = PanTracker()
-        tracker.platform = .android
+        var tracker = PanTracker(estimator: LeastSquaresVelocity())
         tracker.begin(at: Point(0, 900), time: 0)
         tracker.add(Point(0, -400), time: 0.03)
         for i in 0...10 { let t = 0.06 + Double(i) * 0.01; tracker.add(Point(0, 1000 * t), time: t) }
@@ -265,8 +264,7 @@ struct LeastSquaresVelocityTests {
 
     @Test("Each axis is capped at 8000 dp/s on its own")
     func cap() {
-        var tracker = PanTracker()
-        tracker.platform = .android
+        var tracker = PanTracker(estimator: LeastSquaresVelocity())
         tracker.begin(at: Point(0, 0), time: 0)
         tracker.add(Point(100, 200), time: 0.01)      // 10000 and 20000 pt/s
         #expect(tracker.velocity == Point(8000, 8000))
@@ -358,7 +356,7 @@ struct AndroidOverscrollTests {
     @Test("The glow: its alpha and height follow the pull, and fade over 600 ms after release")
     func glow() {
         let view = androidList()
-        view.edgeEffectKind = .glow
+        view.usePhysics(AndroidPhysics(edgeEffectKind: .glow))
         let release = swipe(view, from: Point(100, 200), step: Point(0, 10), moves: 6)
         // Pulled 52/603 of the height in steps of 2 and 10 pt: alpha = 0.8·52/603; the glow's full height is
         // ⌊r·(1 − cos 30°)⌋ px with r = 1.2·(375·2.625), 158 px; scale = (1 − 1/√(d·158) − 0.3)/0.7.

@@ -44,7 +44,7 @@ extension Simulation {
         scrollView.boundsSize = newPhone.listFrame.size
         scrollView.contentSize = Size(newPhone.screenSize.width, list.contentHeight)
         scrollView.safeAreaInsets = newPhone.listSafeArea
-        Simulation.givePhysics(of: newPhone, to: scrollView)
+        Simulation.givePhysics(of: newPhone, to: scrollView, replacing: old)
         if !scrollView.isAnimating && finger == nil {
             scrollView.setContentOffset(Point(scrollView.contentOffset.x, fromTop - scrollView.adjustedContentInset.top))
         }
@@ -52,12 +52,13 @@ extension Simulation {
     }
 
     /// Gives the list the physics of `phone`'s platform (iOS's, or Android's fling, slop and edge effects, with the
-    /// refresh control taking a pull past the top first: `RefreshControl`), measured in that phone's pixels. On
-    /// Android the density is the model's (the Pixel's 2.625 px per dp, whatever `--scale` draws at); iOS keeps the
-    /// scroll view's 2 px per point, so that its bounces settle as they always have.
-    static func givePhysics(of phone: Phone, to scrollView: ScrollView) {
-        if scrollView.platform != phone.platform { scrollView.platform = phone.platform }
+    /// refresh control taking a pull past the top first: `RefreshControl`), measured in that phone's pixels, when
+    /// the phone it `replaces` (none: a new list) ran another platform. On Android the density is the model's (the
+    /// Pixel's 2.625 px per dp, whatever `--scale` draws at); iOS keeps the scroll view's 2 px per point, so that its
+    /// bounces settle as they always have.
+    static func givePhysics(of phone: Phone, to scrollView: ScrollView, replacing old: Phone?) {
         scrollView.displayScale = phone.platform == .android ? phone.figures.scale : ScrollView.iOSDisplayScale
+        if phone.platform != old?.platform { scrollView.usePhysics(of: phone.platform) }
     }
 
     /// Shows `platform`'s phone: the model it showed last in this session, else its default (iOS's lab phone, the

@@ -152,7 +152,7 @@ public final class Simulation {
         scrollView = ScrollView(boundsSize: phone.listFrame.size,
                                 contentSize: Size(phone.screenSize.width, list.contentHeight))
         scrollView.safeAreaInsets = phone.listSafeArea
-        Simulation.givePhysics(of: phone, to: scrollView)
+        Simulation.givePhysics(of: phone, to: scrollView, replacing: nil)
         // The list starts at its top, below the safe area, as a scroll view laid out under bars does.
         scrollView.setContentOffset(Point(0, -scrollView.adjustedContentInset.top))
         canvas = Canvas(width: phone.pixelWidth, height: phone.pixelHeight, fill: Simulation.background.light)
