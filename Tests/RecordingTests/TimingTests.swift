@@ -283,11 +283,12 @@ struct IdleTimingTests {
             try recorder.startRecording(csvPath: dir + "/t\(round).csv", jsonPath: dir + "/t\(round).json")
             var intervals: [Double] = [], cpuTimes: [Double] = [], time = 0.0
             for i in 0..<(25 * FrameRecorder.flushInterval + 7) {
-                let idle = i % 97 == 50
-                let previous = time
-                time += idle ? 3.0 : Double(1 + (i * 7919 + round) % 40) / 1000
+                let idle: Bool = i % 97 == 50
+                let previous: Double = time
+                let step: Int = 1 + (i * 7919 + round) % 40
+                time += idle ? 3.0 : Double(step) / 1000
                 recorder.beginFrame(at: time, followsIdle: idle)
-                let cpu = Double((i * 104_729) % 30_000) / 1_000_000
+                let cpu: Double = Double((i * 104_729) % 30_000) / 1_000_000
                 recorder.add(cpu, to: .draw)
                 recorder.endFrame(state: .idle, effect: "sticky")
                 // The first frame's interval is the budget; the others are what the frame clock says.

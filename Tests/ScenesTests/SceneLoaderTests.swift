@@ -30,8 +30,9 @@ extension SeededRandom {
         #expect(scene.background == Color(rgb: 0x10, 0x20, 0x30))
         #expect(scene.items.count == 2)
         let a = scene.items[0]
-        #expect(a.path.elements == [.move(Point(1, 2)), .line(Point(3, 4)), .quad(Point(5, 6), Point(7, 8)),
-                                    .cubic(Point(9, 10), Point(11, 12), Point(13, 14)), .close])
+        let elements: [Path.Element] = [.move(Point(1, 2)), .line(Point(3, 4)), .quad(Point(5, 6), Point(7, 8)),
+                                        .cubic(Point(9, 10), Point(11, 12), Point(13, 14)), .close]
+        #expect(a.path.elements == elements)
         #expect(a.fill == Color(rgb: 255, 0, 0, alpha: 128.0 / 255))
         #expect(a.fillRule == .evenOdd)
         #expect(a.stroke == Color(rgb: 0, 255, 0))
