@@ -89,6 +89,7 @@ let package = Package(
                        providers: [.apt(["librlottie-dev"])]),
 
         // One test target per module.
+        .testTarget(name: "UserFilesTests", dependencies: ["UserFiles", "TestSupport"]),
         .testTarget(name: "GeometryTests", dependencies: ["Geometry", "TestSupport"]),
         .testTarget(name: "RasterTests", dependencies: ["UserFiles", "Colors", "Geometry", "RasterKernels", "Raster", "TestSupport"]),
         .testTarget(name: "TextTests", dependencies: ["Colors", "Geometry", "Raster", "Text", "CFreeType", "TestSupport"]),
@@ -100,6 +101,10 @@ let package = Package(
                     exclude: ["Goldens"]),
         .testTarget(name: "LottieTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Motion", "Layers", "Lottie", "Scrolling", "Refresh", "Lab", "CRLottie",
                                                         "TestSupport"]),
+        .testTarget(name: "ScenesTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Scenes", "TestSupport"]),
+        .testTarget(name: "RecordingTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Recording", "TestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["UserFiles", "Colors", "Scenes", "Recording", "Refresh", "Geometry", "Raster", "Motion", "Styles", "Lab", "TestSupport"]),
+        // The executable's own code (the command line's file and number checks), imported with @testable.
+        .testTarget(name: "RefreshLabTests", dependencies: ["refreshlab", "UserFiles", "Scenes", "Recording", "TestSupport"]),
     ]
 )

@@ -2,15 +2,17 @@ import Geometry
 import RasterKernels
 
 /// Fills paths into 8-bit coverage masks: the same cells and the same coverage as `Rasterizer.fill`, with no
-/// colour, no compositing and no canvas. Glyph masks are made this way.
+/// colour, no compositing and no canvas. The Lottie renderer's masks are made this way; glyphs have a rasterizer
+/// of their own, `GlyphMaskRasterizer`.
 ///
 /// A mask is a box of `width × height` bytes whose pixel (0, 0) is the pixel at the origin of the transformed
 /// path's space; each byte is the coverage that `Rasterizer.fill` would give that pixel (in opaque white over
-/// transparent black, the byte is exactly the alpha). The edges go straight into `CoverageCells` through a
-/// flattening specialised for them, and `CoverageSweep` turns the cells into bytes. Nothing outside the box is
-/// touched or cleared, so a small glyph costs its own few hundred bytes, whatever the largest glyph was.
+/// transparent black, the byte is exactly the alpha). A path that lies inside the box goes into `InteriorCells`
+/// with no clipping; one that crosses it goes into `CoverageCells`, clipped to the box; `CoverageSweep` (or, for a
+/// `window`, a sweep over the cells the path can reach) turns the cells into bytes. Nothing outside the box is
+/// touched or cleared, so a small mask costs its own few hundred bytes, whatever the largest mask was.
 ///
-/// The cell buffer and the mask grow to the largest box seen and are reused: steady-state filling allocates
+/// The cell buffers and the mask grow to the largest box seen and are reused: steady-state filling allocates
 /// nothing.
 public final class MaskRasterizer {
     /// Flattening tolerance in pixels; see `Rasterizer.defaultTolerance`.

@@ -296,7 +296,7 @@ final class FFmpegProcess {
     private func check(status: Int32) -> String? {
         let said = FFmpegProcess.lastLines(FFmpegProcess.text(of: messages))
         if stalled {
-            return "ffmpeg read nothing for \(OptionNumber.show(FFmpegProcess.stallLimit)) s and was stopped"
+            return "ffmpeg read nothing for \(JSONText.number(FFmpegProcess.stallLimit)) s and was stopped"
                 + (said.isEmpty ? " (it said nothing)" : "; it said: " + said)
         }
         if status & 0x7F != 0 {

@@ -94,10 +94,10 @@ public struct TimingRow: Equatable, Sendable {
     static let maxTime = 1e9
 
     /// Reads a timings CSV (LF or CRLF line ends); a malformed file, or a number outside its range (times from 0
-    /// to `maxTime`, counts from 0), throws a message naming the path, line and column at fault.
+    /// to `maxTime`, counts from 0), throws a `FileError` naming the path, line and column at fault.
     ///
     /// The text is split as bytes: in Swift "\r\n" is one `Character`, which a split on "\n" never finds.
-    public static func parse(_ text: String, path: String) throws -> [TimingRow] {
+    public static func parse(_ text: String, path: String) throws(FileError) -> [TimingRow] {
         var rows: [TimingRow] = []
         var lineNumber = 0
         var sawHeader = false
@@ -109,53 +109,52 @@ public struct TimingRow: Equatable, Sendable {
                 .map { String(decoding: $0, as: UTF8.self) }
             if !sawHeader {
                 guard fields == TimingFiles.columns else {
-                    throw LabError("\(path):\(lineNumber): not a timings CSV: the header should be '\(TimingFiles.header)'; "
-                        + "record one with the R key or 'refreshlab run --headless … --timings FILE'")
+                    throw FileError(file: path, line: lineNumber, column: 1, reason: "not a timings CSV: the header "
+                        + "should be '\(TimingFiles.header)'; record one with the R key or 'refreshlab run --headless … "
+                        + "--timings FILE'")
                 }
                 sawHeader = true
                 continue
             }
             guard fields.count == TimingFiles.columns.count else {
-                throw LabError("\(path):\(lineNumber): \(fields.count) fields, expected \(TimingFiles.columns.count) (\(TimingFiles.header))")
+                throw FileError(file: path, line: lineNumber, column: 1, reason: "\(fields.count) fields, expected "
+                    + "\(TimingFiles.columns.count) (\(TimingFiles.header))")
             }
-            func fault(_ i: Int, _ what: String) -> LabError {
+            func fault(_ i: Int, _ what: String) -> FileError {
                 let column = fields[..<i].reduce(1) { $0 + $1.utf8.count + 1 }
-                return LabError("\(path):\(lineNumber):\(column): '\(TimingFiles.columns[i])' \(what), not '\(fields[i])'; "
-                    + "fix that row or record the timings again")
+                return FileError(file: path, line: lineNumber, column: column, reason: "'\(TimingFiles.columns[i])' "
+                    + "\(what), not '\(fields[i])'; fix that row or record the timings again")
             }
-            func time(_ i: Int) throws -> Double {
+            func time(_ i: Int) throws(FileError) -> Double {
                 guard let v = Double(fields[i]), v.isFinite, v >= 0, v <= TimingRow.maxTime else {
                     throw fault(i, "is a time from 0 to \(Int(TimingRow.maxTime))")
                 }
                 return v
             }
-            func count(_ i: Int) throws -> Int {
+            func count(_ i: Int) throws(FileError) -> Int {
                 guard let v = Int(fields[i]), v >= 0 else { throw fault(i, "is a whole number from 0") }
                 return v
             }
             let idle = try count(13)
             guard idle <= 1 else { throw fault(13, "is 0 or 1") }
+            let phases = try (3..<9).map { (i: Int) throws(FileError) -> Double in try time(i) / 1000 }
             rows.append(TimingRow(frame: try count(0), time: try time(1), interval: try time(2) / 1000,
-                                  phases: try (3..<9).map { try time($0) / 1000 }, cpuTime: try time(9) / 1000,
+                                  phases: phases, cpuTime: try time(9) / 1000,
                                   state: fields[10], effect: fields[11], dropped: try count(12),
                                   followsIdle: idle == 1))
         }
         guard sawHeader else {
-            throw LabError("\(path): the file is empty; a timings CSV starts with the header '\(TimingFiles.header)'")
+            throw FileError(file: path, reason: "the file is empty; a timings CSV starts with the header "
+                + "'\(TimingFiles.header)'")
         }
         return rows
     }
 }
 
 extension TimingFiles {
-    /// The whole of a text file; throws a message naming the path and what to do.
-    public static func readText(_ path: String) throws -> String {
-        let bytes: [UInt8]
-        do {
-            bytes = try UserFile.read(path, kind: "timings CSV", limit: maxFileSize)
-        } catch {
-            throw LabError(error.description)
-        }
+    /// The whole of a text file; throws a `FileError` naming the path and what to do.
+    public static func readText(_ path: String) throws(FileError) -> String {
+        let bytes = try UserFile.read(path, kind: "timings CSV", limit: maxFileSize)
         return String(decoding: bytes[UserFile.byteOrderMarkLength(bytes)...], as: UTF8.self)
     }
 
@@ -172,8 +171,8 @@ extension TimingFiles {
 
     /// The budget (seconds) a JSON summary gives, or nil when the file is missing or has none.
     ///
-    /// - Throws: `LabError` naming the file, line and column when its `budget_ms` is outside `budgetRange`.
-    public static func budget(fromSummaryAt path: String) throws -> Double? {
+    /// - Throws: `FileError` naming the file, line and column when its `budget_ms` is outside `budgetRange`.
+    public static func budget(fromSummaryAt path: String) throws(FileError) -> Double? {
         guard FileName.withBytes(path, { access($0, R_OK) }) == 0, let text = try? readText(path) else { return nil }
         let bytes = Array(text.utf8)
         guard let (value, offsets) = try? JSONReader.parseWithOffsets(bytes), case .object(let fields) = value
@@ -184,8 +183,9 @@ extension TimingFiles {
             guard field.key == "budget_ms", case .number(let ms) = field.value else { continue }
             guard ms.isFinite, budgetRange.contains(ms) else {
                 let (line, column) = JSONReader.lineAndColumn(of: offsets[node], in: bytes)
-                throw LabError("\(path):\(line):\(column): \"budget_ms\" is \(ms), outside \(budgetRange.lowerBound) to "
-                    + "\(Int(budgetRange.upperBound)) ms; fix it, or give the budget with --budget-ms")
+                throw FileError(file: path, line: line, column: column, reason: "\"budget_ms\" is \(ms), outside "
+                    + "\(budgetRange.lowerBound) to \(Int(budgetRange.upperBound)) ms; fix it, or give the budget with "
+                    + "--budget-ms")
             }
             return ms / 1000
         }

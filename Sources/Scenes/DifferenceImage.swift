@@ -81,12 +81,6 @@ public struct ImageTolerance: Equatable, Sendable {
         return found
     }
 
-    /// A bound given on the command line: a mean channel difference from 0 to 255, or a percentage from 0 to 100.
-    /// The error names the option and the value, since a tolerance mistyped would silently pass or fail everything.
-    public static func bound(_ text: String, option: String, isPercent: Bool = false) throws -> Double {
-        try OptionNumber.real(text, option: option, in: 0...(isPercent ? 100 : 255))
-    }
-
     /// A bound as given, without trailing zeros: 0.6 rather than 0.600.
     static func text(_ value: Double) -> String {
         var s = ImageDifference.format(value, digits: 6)

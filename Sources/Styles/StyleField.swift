@@ -302,17 +302,11 @@ enum StyleCoding {
     /// A short rendering of a value for a message: the value itself when short, else its kind.
     static func show(_ value: JSONValue) -> String {
         switch value {
-        case .number(let v): return number(v)
+        case .number(let v): return JSONText.number(v)
         case .string(let s) where s.count <= 40: return "\"\(s)\""
         case .bool(let b): return b ? "true" : "false"
         default: return value.kindDescription
         }
-    }
-
-    /// A number as JSON writes it: whole numbers without a fraction.
-    static func number(_ v: Double) -> String {
-        if v == v.rounded() && abs(v) < 1e15 { return String(Int64(v)) }
-        return "\(v)"
     }
 
     static func number(_ value: JSONValue, in range: ClosedRange<Double>) -> Result<Double, StyleRefusal> {
@@ -320,7 +314,7 @@ enum StyleCoding {
             return .failure(StyleRefusal(text: "expected a number, not \(show(value))"))
         }
         guard range.contains(v) else {
-            return .failure(StyleRefusal(text: "\(number(v)) is out of range: it must be from \(number(range.lowerBound)) to \(number(range.upperBound))"))
+            return .failure(StyleRefusal(text: "\(JSONText.number(v)) is out of range: it must be from \(JSONText.number(range.lowerBound)) to \(JSONText.number(range.upperBound))"))
         }
         return .success(v)
     }
@@ -364,7 +358,7 @@ enum StyleCoding {
     }
 
     static func timingJSON(_ t: TimingFunction) -> JSONValue {
-        if let factor = t.decelerateFactor { return .string("decelerate(\(number(factor)))") }
+        if let factor = t.decelerateFactor { return .string("decelerate(\(JSONText.number(factor)))") }
         if let named = TimingNames.all.first(where: { $0.curve == t }) { return .string(named.name) }
         return .array([.number(t.x1), .number(t.y1), .number(t.x2), .number(t.y2)])
     }

@@ -43,7 +43,7 @@ extension StyleValue {
             if let dark = field.darkDefault { parts.append("\"dark\": \(JSONText.value(dark))") }
             if !field.unit.isEmpty { parts.append("\"unit\": \(JSONText.string(field.unit))") }
             if let range = field.range {
-                parts.append("\"range\": [\(StyleCoding.number(range.lowerBound)), \(StyleCoding.number(range.upperBound))]")
+                parts.append("\"range\": [\(JSONText.number(range.lowerBound)), \(JSONText.number(range.upperBound))]")
             }
             parts.append("\"meaning\": \(JSONText.string(field.meaning))")
             return "    {" + parts.joined(separator: ", ") + "}"
@@ -58,7 +58,7 @@ extension JSONText {
         switch value {
         case .null: return "null"
         case .bool(let b): return b ? "true" : "false"
-        case .number(let v): return StyleCoding.number(v)
+        case .number(let v): return JSONText.number(v)
         case .string(let s): return string(s)
         case .array(let items): return "[" + items.map(self.value).joined(separator: ", ") + "]"
         case .object(let fields):

@@ -34,7 +34,7 @@ struct BoundedInputTests {
     func negativeAndNonFinite() throws {
         let dir = temporaryDirectory("bounded-negative")
         let scene = try scene(in: dir), csv = dir + "/t.csv"
-        try #require(writeTextFile(csv, ReportTests.csv))
+        try #require(writeTextFile(csv, TimingFixtures.csv))
         let cases: [([String], String)] = [
             (["--scale", "-1"], "--scale: '-1' is negative; give 1, 2 or 3"),
             (["scene", scene, "--iterations", "-3"], "--iterations: '-3' is negative; give a whole number from 1 to 100000"),
@@ -179,8 +179,8 @@ struct BoundedInputTests {
 
     @Test("a timings CSV with CRLF line ends reads as with LF")
     func crlf() throws {
-        let crlf = ReportTests.csv.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
-        #expect(try TimingRow.parse(crlf, path: "t.csv") == TimingRow.parse(ReportTests.csv, path: "t.csv"))
+        let crlf = TimingFixtures.csv.split(separator: "\n", omittingEmptySubsequences: false).joined(separator: "\r\n")
+        #expect(try TimingRow.parse(crlf, path: "t.csv") == TimingRow.parse(TimingFixtures.csv, path: "t.csv"))
         #expect(try TimingRow.parse(crlf, path: "t.csv").count == 4)
     }
 

@@ -206,7 +206,7 @@ struct ReportCommandTests {
     func outputSecond() throws {
         let dir = temporaryDirectory("report-output")
         let csv = dir + "/t.csv", chart = dir + "/chart.png"
-        try #require(writeTextFile(csv, ReportTests.csv))
+        try #require(writeTextFile(csv, TimingFixtures.csv))
         let noOut = try runRefreshlab(["report", csv], in: dir)
         #expect(noOut.status == 1)
         #expect(noOut.errors.contains("give the chart's path with --out CHART.png"), "\(noOut.errors)")

@@ -75,12 +75,16 @@ struct DemoListTests {
         let simulation = debugFrame()
         // Every line has its label on a dark backing, over whatever row lies there: the trigger's at the right
         // just above it, the refreshing inset's (44 pt: 108 pt, pixel 216) at the left.
-        func isDark(_ x: Int, _ y: Int) -> Bool { simulation.canvas[x, y] & 0xFF < 60 && simulation.canvas[x, y] >> 8 & 0xFF < 60 }
+        func isDark(_ x: Int, _ y: Int) -> Bool {
+            let pixel: UInt32 = simulation.canvas[x, y]
+            return pixel & 0xFF < 60 && (pixel >> 8) & 0xFF < 60
+        }
         #expect(isDark(736, 298) && isDark(14, 211))
         // The legend at the bottom left: the outline's and the control points' colours on its backing.
-        let legendTop = 667.0 - 20 - 3 * 14 - 8
-        let outlineSwatch = simulation.canvas[Int((12 + 5) * 2), Int((legendTop + 4 + 7) * 2)]
-        let handleSwatch = simulation.canvas[Int((12 + 5) * 2), Int((legendTop + 18 + 7) * 2)]
+        let legendTop: Double = 667.0 - 20 - 3 * 14 - 8
+        let swatchX: Int = (12 + 5) * 2
+        let outlineSwatch: UInt32 = simulation.canvas[swatchX, Int((legendTop + 4 + 7) * 2)]
+        let handleSwatch: UInt32 = simulation.canvas[swatchX, Int((legendTop + 18 + 7) * 2)]
         #expect(outlineSwatch == Overlays.outlineColor.premultipliedPixel)
         #expect(handleSwatch == Overlays.handleColor.premultipliedPixel)
         #expect(isDark(Int(8 * 2), Int((legendTop + 2) * 2)))

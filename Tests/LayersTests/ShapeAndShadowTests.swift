@@ -161,7 +161,7 @@ struct ShadowTests {
             let sigma = rng.double(in: 0.5...40)
             let (a, b, c) = ShadowBlur.boxWidths(sigma: sigma)
             #expect(a % 2 == 1 && b % 2 == 1 && c % 2 == 1)
-            let variance = [a, b, c].reduce(0.0) { $0 + (Double($1 * $1) - 1) / 12 }
+            let variance: Double = [a, b, c].reduce(0.0) { (sum: Double, w: Int) -> Double in sum + (Double(w * w) - 1) / 12 }
             // Moving one box between the two widths changes the variance by (w + 1)/3.
             #expect(abs(variance - sigma * sigma) <= (Double(c) + 1) / 3)
         }

@@ -185,7 +185,8 @@ struct ClassicEffectTests {
         effect.update(pull: pull(0, at: 0, dragging: false))
         #expect(close(effect.arrow.position.y, 27) && close(effect.spinner.position.y, 27))
         #expect(effect.arrow.position == effect.spinner.position)
-        #expect(effect.arrow.position.x < 375.0 / 2 - 25)
+        let leftOfCentre: Double = 375.0 / 2 - 25
+        #expect(effect.arrow.position.x < leftOfCentre)
         #expect(close(effect.stateLabel.frame.height, 27) && close(effect.lastUpdatedLabel.frame.minY, 27))
     }
 

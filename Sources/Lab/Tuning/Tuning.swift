@@ -183,9 +183,7 @@ public enum TuningStep {
     /// A value as the panel shows it: numbers without a needless ".0", curves by name or as a list.
     static func show(_ value: JSONValue) -> String {
         switch value {
-        case .number(let v):
-            if v == v.rounded() && Swift.abs(v) < 1e15 { return String(Int64(v)) }
-            return "\(v)"
+        case .number(let v): return JSONText.number(v)
         case .string(let s): return s
         case .array(let items): return items.map(show).joined(separator: ", ")
         case .bool(let b): return b ? "true" : "false"

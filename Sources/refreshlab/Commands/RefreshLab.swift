@@ -13,18 +13,19 @@ import UserFiles
 import Recording
 
 /// The command line: with no subcommand, the simulator's window (`window`); `run` replays a gesture script
-/// headless; `scene` renders a vector scene; `report` charts a timings recording.
+/// headless; `scene` renders a vector scene; `report` charts a timings recording; `styles` prints the effective
+/// style; `lottie` draws a frame of a Lottie file; `devices` lists the phones.
 @main
 struct RefreshLabCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "refreshlab",
-        abstract: "Design and preview iOS pull-to-refresh effects on a simulated phone.",
+        abstract: "Design and preview pull-to-refresh effects on a simulated iOS or Android phone.",
         discussion: """
             With no subcommand, opens the simulator's window (the 'window' command: see 'refreshlab window \
-            --help' for its options). Drag the list with the mouse, scroll with the wheel; keys 1…8 choose the \
-            header effect, Space refreshes, H lists every key, Q (or Esc twice) quits.
+            --help' for its options). Drag the list with the mouse, scroll with the wheel; keys 1…9 and 0 choose \
+            the header effect, Space refreshes, H lists every key, Q (or Esc twice) quits.
             'refreshlab --headless' renders a short demo drag as PNG frames without a window; 'refreshlab run' \
-            replays a gesture script headless on a simulated 60 fps clock.
+            replays a gesture script headless on a simulated clock at the phone's refresh rate.
             The window's options: --effect NAME, --platform ios|android, --device NAME, --bar STYLE, --scale 1|2|3, --appearance light|dark, --events FILE, --trace FILE, --overlays, \
             --output-dir DIR, --style FILE; with --headless also --frame-count N, --frames DIR (--replace-frames), \
             --timings FILE, --capture FILE, --max-duration SECONDS (a run longer than an hour of simulated time is \
@@ -254,7 +255,7 @@ struct WindowCommand: ParsableCommand {
         let limit = try outputs.frameLimit()
         return try OptionNumber.integer(frameCount, option: "--frame-count", in: 1...limit,
                                         allowed: "a whole number from 1 to \(limit) (the limit of "
-                                            + "\(OptionNumber.show(try outputs.durationLimit())) s at 60 frames a "
+                                            + "\(JSONText.number(try outputs.durationLimit())) s at 60 frames a "
                                             + "second; raise it with --max-duration SECONDS)")
     }
 

@@ -114,8 +114,8 @@ struct HeadlessReplay {
         let timeline = ScriptTimeline(script, frameRate: phone.refreshRate)
         let limit = try outputs.durationLimit()
         if timeline.duration > limit {
-            throw LabError((scriptPath.map { "'\($0)'" } ?? "the run") + " lasts \(OptionNumber.show(timeline.duration)) s "
-                + "of simulated time, longer than the limit of \(OptionNumber.show(limit)) s; raise it with "
+            throw LabError((scriptPath.map { "'\($0)'" } ?? "the run") + " lasts \(JSONText.number(timeline.duration)) s "
+                + "of simulated time, longer than the limit of \(JSONText.number(limit)) s; raise it with "
                 + "--max-duration SECONDS")
         }
         Termination.install()

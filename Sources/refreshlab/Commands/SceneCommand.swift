@@ -154,3 +154,11 @@ struct SceneCommand: ParsableCommand {
         }
     }
 }
+
+extension ImageTolerance {
+    /// A bound given on the command line: a mean channel difference from 0 to 255, or a percentage from 0 to 100.
+    /// The error names the option and the value, since a tolerance mistyped would silently pass or fail everything.
+    static func bound(_ text: String, option: String, isPercent: Bool = false) throws -> Double {
+        try OptionNumber.real(text, option: option, in: 0...(isPercent ? 100 : 255))
+    }
+}

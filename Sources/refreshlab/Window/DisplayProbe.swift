@@ -65,9 +65,7 @@ enum DisplayProbe {
     }
 
     /// Seconds as a person writes them: 3, not 3.0.
-    static func seconds(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e9 ? String(Int(value)) : String(value)
-    }
+    static func seconds(_ value: Double) -> String { JSONText.number(value) }
 }
 
 /// The display SDL is told to use: the X display in DISPLAY, the Wayland one in WAYLAND_DISPLAY, or both.

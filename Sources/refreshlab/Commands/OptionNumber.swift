@@ -1,3 +1,5 @@
+import UserFiles
+
 /// A number given on the command line, checked against its documented range before anything uses it.
 ///
 /// Options take their value as text (and accept text that starts with '-'), so that `--scale -1` is reported as a
@@ -8,9 +10,9 @@
 /// --scale: '-1' is negative; give 1, 2 or 3
 /// --budget-ms: 'nan' is not a finite number; give a number from 0.1 to 10000
 /// ```
-public enum OptionNumber {
+enum OptionNumber {
     /// A whole number in `range`; `allowed` says what to give, e.g. "1, 2 or 3".
-    public static func integer(_ text: String, option: String, in range: ClosedRange<Int>,
+    static func integer(_ text: String, option: String, in range: ClosedRange<Int>,
                                allowed: String? = nil) throws -> Int {
         let give = "give " + (allowed ?? "a whole number from \(range.lowerBound) to \(range.upperBound)")
         guard let value = Int(text) else {
@@ -31,9 +33,9 @@ public enum OptionNumber {
     }
 
     /// A finite number in `range`; `allowed` says what to give.
-    public static func real(_ text: String, option: String, in range: ClosedRange<Double>,
+    static func real(_ text: String, option: String, in range: ClosedRange<Double>,
                             allowed: String? = nil) throws -> Double {
-        let give = "give " + (allowed ?? "a number from \(show(range.lowerBound)) to \(show(range.upperBound))")
+        let give = "give " + (allowed ?? "a number from \(JSONText.number(range.lowerBound)) to \(JSONText.number(range.upperBound))")
         guard let value = Double(text) else { throw LabError("\(option): '\(text)' is not a number; \(give)") }
         try checkFinite(value, text, option, give)
         if value < 0 && range.lowerBound >= 0 { throw LabError("\(option): '\(text)' is negative; \(give)") }
@@ -46,10 +48,5 @@ public enum OptionNumber {
 
     private static func checkFinite(_ value: Double, _ text: String, _ option: String, _ give: String) throws {
         guard value.isFinite else { throw LabError("\(option): '\(text)' is not a finite number; \(give)") }
-    }
-
-    /// A bound as people write it: 10000, not 10000.0.
-    public static func show(_ value: Double) -> String {
-        value == value.rounded() && Swift.abs(value) < 1e15 ? String(Int(value)) : String(value)
     }
 }

@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import UserFiles
 
 /// The files one command reads and writes, each under the option that names it, checked before anything runs so
 /// that no output is written over an input or over another output.
@@ -11,7 +12,7 @@ import Darwin
 /// and `a`), or when neither exists and they resolve to the same path. Paths that are neither regular files nor
 /// folders (`/dev/null`, `/dev/stdout`, a FIFO) are written in place, never replaced, so several outputs may share
 /// one. An output folder clashes with any file the command names inside it whose name it would write (`owns`).
-public struct CommandFiles {
+struct CommandFiles {
     private struct Entry {
         let option: String
         let path: String
@@ -23,15 +24,15 @@ public struct CommandFiles {
 
     private var entries: [Entry] = []
 
-    public init() {}
+    init() {}
 
     /// Adds a file or folder the command reads, named by `option` ("--script", "the Lottie file").
-    public mutating func reads(_ path: String?, as option: String) {
+    mutating func reads(_ path: String?, as option: String) {
         add(path, option, isOutput: false, owns: nil)
     }
 
     /// Adds a file the command writes, or a folder whose files named as `owns` accepts it writes.
-    public mutating func writes(_ path: String?, as option: String, owning owns: ((String) -> Bool)? = nil) {
+    mutating func writes(_ path: String?, as option: String, owning owns: ((String) -> Bool)? = nil) {
         add(path, option, isOutput: true, owns: owns)
     }
 
@@ -43,7 +44,7 @@ public struct CommandFiles {
 
     /// - Throws: `LabError` naming both options and the path when an output is an input or another output, or
     ///   lies inside an output folder under a name that folder writes; nothing has been written then.
-    public func checkApart() throws {
+    func checkApart() throws {
         for (i, a) in entries.enumerated() {
             for b in entries[(i + 1)...] where a.isOutput || b.isOutput {
                 if a.identity.isSameFile(as: b.identity) {

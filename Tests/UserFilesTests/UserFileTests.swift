@@ -3,7 +3,6 @@ import Glibc
 #endif
 import Testing
 import TestSupport
-@testable import Recording
 @testable import UserFiles
 
 /// The one reader of the user's files: what it refuses, where its limit lies, and the byte-order mark.
@@ -39,13 +38,10 @@ struct UserFileTests {
         #expect(String(decoding: bytes, as: UTF8.self).hasPrefix("Name:"))
     }
 
-    @Test("A byte-order mark before a JSON document or a timings CSV is skipped")
+    @Test("A byte-order mark before a JSON document is skipped")
     func byteOrderMark() throws {
         let mark: [UInt8] = [0xEF, 0xBB, 0xBF]
         #expect(try JSONReader.parse(mark + Array(#"{"a": 1}"#.utf8)) == .object([(key: "a", value: .number(1))]))
         #expect(try JSONReader.parseTape(mark + Array("[1, 2]".utf8)).kinds.count == 3)
-        let csv = temporaryDirectory("user-file-bom") + "/t.csv"
-        #expect(writeBytes(csv, mark + Array("frame,time_s\n".utf8)))
-        #expect(try TimingFiles.readText(csv) == "frame,time_s\n")
     }
 }

@@ -1,12 +1,10 @@
-@testable import Lab
 @testable import UserFiles
-import Styles
 import Testing
 import TestSupport
 import Foundation
 
-/// The scene files' JSON reader, on texts whose values are known.
-@Suite struct SceneJSONTests {
+/// The JSON reader every user file goes through, on texts whose values are known.
+@Suite struct JSONReaderTests {
     @Test func valuesOfEveryKind() throws {
         let value = try JSONReader.parse(#" {"a": [1, -2.5, 3e2, -0.125E-1], "b": {"c": true, "d": false, "e": null}, "f": ""} "#)
         #expect(value == .object([
@@ -135,7 +133,7 @@ import Foundation
             switch (tree, tape) {
             case (.success(let t), .success(let p)):
                 accepted += 1
-                #expect(SceneJSONTests.value(p, 0) == t.value)
+                #expect(JSONReaderTests.value(p, 0) == t.value)
                 #expect(p.offsets == t.offsets)
             case (.failure(let a), .failure(let b)):
                 #expect(a == b)

@@ -1,28 +1,9 @@
-import Foundation
 import Geometry
-@testable import Lab
 import Raster
 import Testing
+import TestSupport
 import Colors
 @testable import Scenes
-
-/// The scene fixtures: `Tests/Fixtures/scenes`, found from this file (the repository root is three levels up).
-enum SceneFixtures {
-    static let directory: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.appendingPathComponent("Tests/Fixtures/scenes").path
-    }()
-
-    /// Every scene's name (its file name without `.json`), sorted.
-    static let names: [String] = {
-        let files = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
-        return files.filter { $0.hasSuffix(".json") }.map { String($0.dropLast(5)) }.sorted()
-    }()
-
-    static func scenePath(_ name: String) -> String { directory + "/" + name + ".json" }
-    static func referencePath(_ name: String) -> String { directory + "/reference/" + name + ".png" }
-}
 
 /// RefreshLab's rendering of every fixture scene against cairo's (the stored references).
 @Suite struct SceneReferenceTests {
@@ -37,7 +18,7 @@ enum SceneFixtures {
     @Test func everyFixtureHasAReference() {
         #expect(SceneFixtures.names.count >= 10, "scenes found in \(SceneFixtures.directory): \(SceneFixtures.names)")
         for name in SceneFixtures.names {
-            #expect(FileManager.default.fileExists(atPath: SceneFixtures.referencePath(name)),
+            #expect(fileExists(SceneFixtures.referencePath(name)),
                     "scene \(name) has no reference/\(name).png")
         }
     }

@@ -2,24 +2,13 @@ import Geometry
 import Raster
 import Testing
 import TestSupport
-@testable import Lab
 import Colors
 @testable import Recording
 
 @Suite("Timing report chart")
 struct ReportTests {
-    /// Four frames, budget 10 ms: 2 + 3 ms, 10 ms, 15 ms and 40 ms of CPU time.
-    static let csv = """
-        frame,time_s,interval_ms,input_ms,update_ms,draw_ms,upload_ms,present_ms,output_ms,cpu_ms,state,effect,dropped,idle
-        0,0.000000,10.000,2.000,0.000,3.000,0.000,0.000,7.000,5.000,idle,sticky,0,0
-        1,0.010000,10.000,0.000,4.000,6.000,0.000,0.000,0.000,10.000,pulling,sticky,0,0
-        2,0.020000,10.000,0.000,0.000,10.000,0.000,5.000,0.000,15.000,armed,sticky,0,0
-        3,0.030000,30.000,0.000,0.000,40.000,0.000,0.000,0.000,40.000,refreshing,sticky,2,0
-
-        """
-
     func chart() throws -> TimingChart {
-        TimingChart(rows: try TimingRow.parse(ReportTests.csv, path: "t.csv"), budget: 0.010)
+        TimingChart(rows: try TimingRow.parse(TimingFixtures.csv, path: "t.csv"), budget: 0.010)
     }
 
     @Test("the chart's size, axis and bar columns")
@@ -117,10 +106,13 @@ struct ReportTests {
         #expect(try TimingFiles.budget(fromSummaryAt: dir + "/missing.json") == nil)
     }
 
-    @Test("a missing file is named")
-    func missing() {
+    @Test("a missing file is named; a byte-order mark before the header is skipped")
+    func missing() throws {
         #expect { try TimingFiles.readText("/nonexistent/t.csv") } throws: {
             "\($0)" == "/nonexistent/t.csv: no such timings CSV; check the path"
         }
+        let csv = temporaryDirectory("timings-bom") + "/t.csv"
+        #expect(writeBytes(csv, [0xEF, 0xBB, 0xBF] + Array("frame,time_s\n".utf8)))
+        #expect(try TimingFiles.readText(csv) == "frame,time_s\n")
     }
 }

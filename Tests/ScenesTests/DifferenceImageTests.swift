@@ -1,6 +1,5 @@
 import Raster
 import Testing
-@testable import Lab
 import Colors
 @testable import UserFiles
 @testable import Scenes
@@ -83,27 +82,6 @@ struct DifferenceImageTests {
         #expect(ImageTolerance(maxMeanDifference: 50, maxPercentOverThreshold: 25).accepts(difference))
         let same = try #require(ImageDifference(a, a))
         #expect(ImageTolerance(maxMeanDifference: 0, maxPercentOverThreshold: 0).accepts(same))
-    }
-
-    @Test("bounds from the command line: means from 0 to 255, percentages up to 100")
-    func bounds() throws {
-        #expect(try ImageTolerance.bound("0.25", option: "--max-mean") == 0.25)
-        #expect(try ImageTolerance.bound("0", option: "--max-mean") == 0)
-        #expect(try ImageTolerance.bound("100", option: "--max-percent", isPercent: true) == 100)
-        let bad: [(String, Bool, String)] = [
-            ("-1", false, "--max-mean: '-1' is negative; give a number from 0 to 255"),
-            ("nan", false, "--max-mean: 'nan' is not a finite number; give a number from 0 to 255"),
-            ("inf", false, "--max-mean: 'inf' is not a finite number; give a number from 0 to 255"),
-            ("abc", false, "--max-mean: 'abc' is not a number; give a number from 0 to 255"),
-            ("", false, "--max-mean: '' is not a number; give a number from 0 to 255"),
-            ("101", true, "--max-percent: '101' is too large; give a number from 0 to 100"),
-        ]
-        for (text, isPercent, message) in bad {
-            let option = isPercent ? "--max-percent" : "--max-mean"
-            #expect(throws: LabError(message)) {
-                try ImageTolerance.bound(text, option: option, isPercent: isPercent)
-            }
-        }
     }
 }
 
