@@ -103,7 +103,8 @@ let package = Package(
                                                         "TestSupport"]),
         .testTarget(name: "ScenesTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Scenes", "TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Recording", "TestSupport"]),
-        .testTarget(name: "LabTests", dependencies: ["UserFiles", "Colors", "Scenes", "Recording", "Refresh", "Geometry", "Raster", "Motion", "Styles", "Lab", "TestSupport"]),
+        .testTarget(name: "LabTests", dependencies: ["UserFiles", "Colors", "Scenes", "Recording", "Refresh", "Geometry", "Raster", "Motion", "Styles", "Lab", "TestSupport"],
+                    exclude: ["Goldens"]),
         // The executable's own code (the command line's file and number checks), imported with @testable.
         .testTarget(name: "RefreshLabTests", dependencies: ["refreshlab", "UserFiles", "Scenes", "Recording", "TestSupport"]),
     ]

@@ -494,7 +494,6 @@ public final class LottieRenderer {
         case .gradient(let g):
             guard let inverse = group.inverted else { return }
             ramp.update(g, frame: frame, alpha: alpha)
-            let ramp = self.ramp
             let start = g.start.sample(at: frame), end = g.end.sample(at: frame)
             let s = Point(start.at(0), start.at(1)), e = Point(end.at(0), end.at(1))
             // A radial gradient's highlight moves its focus from the centre toward the rim, as lottie-web draws it:

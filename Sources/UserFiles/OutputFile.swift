@@ -70,7 +70,7 @@ public final class OutputFile {
             writingPath = path + ".tmp"
             replacedMode = exists ? info.st_mode & 0o7777 : nil
             var stale = stat()
-            if FileName.withBytes(writingPath) { lstat($0, &stale) } == 0 {
+            if FileName.withBytes(writingPath, { lstat($0, &stale) }) == 0 {
                 guard (stale.st_mode & S_IFMT) == S_IFREG, FileName.withBytes(writingPath, { unlink($0) }) == 0 else {
                     throw OutputFileError(path: path, reason: "'\(writingPath)' is in the way; remove it")
                 }

@@ -153,7 +153,6 @@ struct TuningPanelTests {
         simulation.perform(.toggleTuning)
         simulation.render()
         simulation.renderOverlays()
-        let screen = simulation.phone.screenSize
         let list = TuningPanel.listFrame(sheet: simulation.tuningSheet)
         let lines = TuningPanel.lines(simulation.tuningRows)
         let last = TuningPanel.clampedFirstLine(lines.count, lines: lines, sheet: simulation.tuningSheet)

@@ -30,7 +30,7 @@ struct FolderPathTests {
             let made = temporaryDirectory("folder-path")
             var real = [CChar](repeating: 0, count: 4096)
             realpath(made, &real)
-            root = String(cString: real)
+            root = String(decoding: real.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
             for dir in ["in", "in/d", "in/d/e", "out", "in2"] { mkdir(root + "/" + dir, 0o755) }
             for file in ["in/a.png", "in/d/b.png", "in/d/e/c.png"] { writeTextFile(root + "/" + file, file) }
             for file in ["out/s.png", "in2/x.png"] { writeTextFile(root + "/" + file, file) }
