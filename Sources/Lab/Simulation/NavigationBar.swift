@@ -25,7 +25,7 @@ extension SimulatedPhone {
         let old = device
         // The offset from the top's resting place: kept, so that a list scrolled down stays scrolled as far.
         let fromTop = scrollView.contentOffset.y + scrollView.adjustedContentInset.top
-        device = newDevice
+        description.device = newDevice
         clock.frameDuration = 1 / newDevice.refreshRate
         if newDevice.pixelWidth != old.pixelWidth || newDevice.pixelHeight != old.pixelHeight {
             canvas = Canvas(width: newDevice.pixelWidth, height: newDevice.pixelHeight,

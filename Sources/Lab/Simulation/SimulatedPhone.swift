@@ -16,9 +16,13 @@ import Colors
 /// It knows nothing of the lab around it (keys, toasts, overlays, the tuning panel), so that a session can hold
 /// more than one; what the lab must hear of, the phone says through callbacks.
 public final class SimulatedPhone {
+    /// What the phone shows. Only the setters (`setDevice(_:)`, `selectEffect(named:)`, `appearance`,
+    /// `setLanguage(_:)`, `styles`, `loadAnimation(path:for:)`, and `describe(_:)` for every part) change it: each
+    /// rebuilds what depends on the part it changes.
+    public internal(set) var description: PhoneDescription
     /// The device shown: its model, bar and scale (`setDevice(_:)` changes it, and with it the canvas's size). Its
     /// model says the platform (`Phone.platform`; `setPlatform(_:)` switches it).
-    public internal(set) var device: Phone
+    public var device: Phone { description.device }
     /// The model each platform showed when the platform key last switched away from it (none: its default).
     var lastModels: [Platform: PhoneModel] = [:]
     /// How far Android's overscroll stretches the list at its edge, as a fraction of the list's height
@@ -39,25 +43,32 @@ public final class SimulatedPhone {
     public let animator: Animator
     /// Draws every layer tree of the frame; it keeps its buffers from frame to frame.
     public let renderer = LayerRenderer()
-    /// The name of the header's effect, as the control holds it with the effect.
-    public var effectName: String { refreshControl.effectName }
+    /// The name of the header's effect (`selectEffect(named:)` changes it).
+    public var effectName: String { description.effect }
     /// The user's style files, merged: the physics and every effect take their values from them, at once and on
     /// every change, without a reset (none by default: docs/reference.md's values).
-    var styles = StyleBook(catalog: StyleCatalog([])) {
-        didSet { applyStyles() }
+    var styles: StyleBook {
+        get { description.styles ?? SimulatedPhone.noStyles }
+        set {
+            description.styles = newValue
+            applyStyles()
+        }
     }
+    /// The styles without any file: every value the default.
+    static let noStyles = StyleBook(catalog: StyleCatalog([]))
     /// Whether refreshes and loads end by themselves `Simulation.autoEndDelay` after they start.
     var autoEndsRefreshing = true
-    /// The animations read for the headers that play files, by effect name (see `loadAnimation(path:for:)`).
+    /// The animations read for the headers that play files, by effect name: each from the file the description
+    /// names for it, else the default (see `loadAnimation(path:for:)`).
     var headerAnimations: [String: HeaderAnimation] = [:]
     /// The Lottie header's last error of a frame (a budget of work passed), so that it is told once, not per frame.
     private var headerRenderError: LottieRenderError?
     /// Where the phone tells of a problem the user should see (a header's frame not drawn whole): a short text and
     /// its detail. The lab shows them in its toast.
     var reportProblem: (_ text: String, _ detail: String) -> Void = { _, _ in }
-    /// The language of the list, the header and the footer: held once, shared by the three.
+    /// The description's language, handed to the list, the header and the footer, which share this one holder.
     let languageSetting = LanguageSetting()
-    public var language: RefreshLanguage { languageSetting.current }
+    public var language: RefreshLanguage { description.language }
 
     /// The standard bar (and a translucent one's hairline and title): a layer tree made for the device.
     var navigationBar: Layer
@@ -84,8 +95,13 @@ public final class SimulatedPhone {
     private var loadStart: Double?
     /// The phone's appearance: the system colours of the list, bars and footer, and the header's style in its
     /// variant for it. Light by default.
-    public var appearance = Appearance.light {
-        didSet { if appearance != oldValue { applyAppearance() } }
+    public var appearance: Appearance {
+        get { description.appearance }
+        set {
+            guard newValue != description.appearance else { return }
+            description.appearance = newValue
+            applyAppearance()
+        }
     }
     /// How many times a pull has armed the header (`RefreshControl.cue`): each a haptic and an announcement.
     public private(set) var armingCount = 0
@@ -95,8 +111,17 @@ public final class SimulatedPhone {
     /// The screen behind the list (docs/reference.md §6).
     static let background = SystemColor.secondarySystemBackground
 
+    /// Builds the phone `description` says, on `clock`.
+    ///
+    /// - Throws: `LabError` when an animation file it names cannot be read.
+    convenience init(description: PhoneDescription, clock: TimeControl) throws {
+        self.init(device: description.device, clock: clock)
+        try describe(description)
+    }
+
+    /// Builds a phone of `device` with every other part of the description at its default.
     init(device: Phone, clock: TimeControl) {
-        self.device = device
+        description = PhoneDescription(device: device)
         self.clock = clock
         clock.frameDuration = 1 / device.refreshRate
         animator = Animator(clock: clock)
@@ -119,7 +144,7 @@ public final class SimulatedPhone {
         list.languageSetting = languageSetting
         refreshControl.attach(to: scrollView)
         footer.attach(to: scrollView)
-        selectEffect(named: Simulation.defaultEffectName)
+        selectEffect(named: description.effect)
         updateNavigationBar()
         refreshControl.cue = { [unowned self] in
             armingCount += 1
@@ -133,14 +158,32 @@ public final class SimulatedPhone {
         return time >= at && time < at + ArmingFeedback.markDuration
     }
 
-    /// Shows the effect registered under `name` in the header; false (and no change) when there is none.
+    /// Shows the effect registered under `name` in the header, made new even when it is the one shown; false (and
+    /// no change) when there is none.
     @discardableResult
     func selectEffect(named name: String) -> Bool {
         guard let effect = RefreshEffects.make(name) else { return false }
+        description.effect = name
         applyStyle(to: effect, named: name)
         giveAnimation(to: effect, named: name)
         refreshControl.setEffect(effect, named: name)
         return true
+    }
+
+    /// Shows what `new` describes: each part that differs from the description now is set as its own setter
+    /// sets it (the device first, as a new device remakes the list and the bar that the others then colour).
+    ///
+    /// - Throws: `LabError` when an animation file `new` names cannot be read; the parts before it are shown.
+    func describe(_ new: PhoneDescription) throws {
+        setDevice(new.device)
+        if new.language != language { setLanguage(new.language) }
+        appearance = new.appearance
+        if new.styles != nil || description.styles != nil { styles = new.styles ?? SimulatedPhone.noStyles }
+        for effect in Set(description.animationFiles.keys).union(new.animationFiles.keys).sorted()
+        where new.animationFiles[effect] != description.animationFiles[effect] {
+            try loadAnimation(path: new.animationFiles[effect], for: effect)
+        }
+        if new.effect != effectName { selectEffect(named: new.effect) }
     }
 
     /// The navigation bar's title in each language, as a mail app's inbox.
@@ -309,6 +352,7 @@ public final class SimulatedPhone {
 
     /// Switches the list, the header, the footer and the bar's title to `newLanguage`.
     func setLanguage(_ newLanguage: RefreshLanguage) {
+        description.language = newLanguage
         languageSetting.current = newLanguage
         navigationTitle.string = SimulatedPhone.titles[newLanguage] ?? ""
     }

@@ -85,6 +85,15 @@ public final class Simulation {
         primaryPhone.reportProblem = { [unowned self] text, detail in showToast(text, detail: detail) }
     }
 
+    /// A session showing the phone `description` says.
+    ///
+    /// - Throws: `LabError` when an animation file it names cannot be read.
+    public init(description: PhoneDescription, clock: Clock = MonotonicClock()) throws {
+        self.clock = TimeControl(base: clock)
+        phones = [try SimulatedPhone(description: description, clock: self.clock)]
+        primaryPhone.reportProblem = { [unowned self] text, detail in showToast(text, detail: detail) }
+    }
+
     // MARK: The primary phone, as the lab's keys, overlays, trace and tests read it
 
     /// The device shown: its model, bar and scale (`setPhone(_:)` changes it).

@@ -21,10 +21,8 @@ public protocol AnimationFileEffect: RefreshEffect {
     static var defaultAnimationResource: String { get }
 }
 
-/// An animation read for a header: from a file named by the user, or the default one.
+/// An animation read for a header: from the file its phone's description names, or the default one.
 struct HeaderAnimation {
-    /// The file read; nil for the default animation.
-    var path: String?
     /// What was read (an `AnimationFileEffect.Animation`); nil when the default could not be read.
     var animation: Any?
 }
@@ -48,7 +46,8 @@ extension SimulatedPhone {
                 + Simulation.animationEffectNames.joined(separator: " or "))
         }
         let (animation, warning) = try SimulatedPhone.read(path, as: kind)
-        headerAnimations[effect] = HeaderAnimation(path: path, animation: animation)
+        headerAnimations[effect] = HeaderAnimation(animation: animation)
+        description.animationFiles[effect] = path
         if effectName == effect { giveAnimation(to: refreshControl.effect, named: effect) }
         return warning
     }
@@ -57,7 +56,7 @@ extension SimulatedPhone {
     /// now unreadable (its old animation stays).
     @discardableResult
     func reloadAnimations() -> [(path: String, error: String?)] {
-        let files = headerAnimations.compactMap { name, loaded in loaded.path.map { (name: name, path: $0) } }
+        let files = description.animationFiles.map { (name: $0.key, path: $0.value) }
         return files.sorted { $0.name < $1.name }.map { file in
             do {
                 try loadAnimation(path: file.path, for: file.name)
@@ -69,7 +68,7 @@ extension SimulatedPhone {
     }
 
     /// The files `loadAnimation` read, to be watched.
-    var animationPaths: [String] { headerAnimations.values.compactMap(\.path).sorted() }
+    var animationPaths: [String] { description.animationFiles.values.sorted() }
 
     /// Gives a header that plays animation files the one read for `name`, else the default one (read once).
     func giveAnimation(to effect: any RefreshEffect, named name: String) {
@@ -77,7 +76,7 @@ extension SimulatedPhone {
         func give<E: AnimationFileEffect>(_ effect: E) {
             if headerAnimations[name] == nil {
                 let animation = try? SimulatedPhone.read(nil, as: effect).animation
-                headerAnimations[name] = HeaderAnimation(path: nil, animation: animation)
+                headerAnimations[name] = HeaderAnimation(animation: animation)
             }
             effect.animation = headerAnimations[name]?.animation as? E.Animation
         }
