@@ -107,6 +107,11 @@ public final class SimulatedPhone {
     public private(set) var armingCount = 0
     /// When the last arming happened, on the base clock: its mark shows for `ArmingFeedback.markDuration`.
     private(set) var lastArmingAt: Double?
+    /// Who hears of the header's and the footer's state changes and of each arming as they happen, in the order
+    /// they asked (`observeChanges`): the control and the footer have one callback each, which the phone keeps.
+    private var headerStateObservers: [(RefreshState, RefreshState) -> Void] = []
+    private var footerStateObservers: [(RefreshState, RefreshState) -> Void] = []
+    private var armingObservers: [() -> Void] = []
 
     /// The screen behind the list (docs/reference.md §6).
     static let background = SystemColor.secondarySystemBackground
@@ -146,10 +151,28 @@ public final class SimulatedPhone {
         footer.attach(to: scrollView)
         selectEffect(named: description.effect)
         updateNavigationBar()
+        refreshControl.stateDidChange = { [unowned self] old, new in
+            for observer in headerStateObservers { observer(old, new) }
+        }
+        footer.stateDidChange = { [unowned self] old, new in
+            for observer in footerStateObservers { observer(old, new) }
+        }
         refreshControl.cue = { [unowned self] in
+            for observer in armingObservers { observer() }
+        }
+        observeChanges(arming: { [unowned self] in
             armingCount += 1
             lastArmingAt = self.clock.base.now
-        }
+        })
+    }
+
+    /// Calls `header` at each state change of the header, `footer` at each of the footer, and `arming` each time a
+    /// pull arms the header, as they happen, after those who asked before.
+    func observeChanges(header: ((RefreshState, RefreshState) -> Void)? = nil,
+                        footer: ((RefreshState, RefreshState) -> Void)? = nil, arming: (() -> Void)? = nil) {
+        if let header { headerStateObservers.append(header) }
+        if let footer { footerStateObservers.append(footer) }
+        if let arming { armingObservers.append(arming) }
     }
 
     /// Whether the last arming's mark shows at `time` (base clock).
