@@ -251,7 +251,7 @@ public final class Simulation {
     /// tuning panel, the help and the toast.
     func renderOverlays(frames: HUD.Frames? = nil) {
         let (contentToPixels, clip) = primaryPhone.listTransform()
-        overlays.draw(self, time: primaryPhone.frameTime ?? clock.now, contentToPixels: contentToPixels,
-                      listClip: clip, frames: frames)
+        overlays.draw(self, over: primaryPhone, time: primaryPhone.frameTime ?? clock.now,
+                      contentToPixels: contentToPixels, listClip: clip, frames: frames)
     }
 }
