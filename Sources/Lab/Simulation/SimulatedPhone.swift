@@ -186,10 +186,11 @@ public final class SimulatedPhone {
     @discardableResult
     func selectEffect(named name: String) -> Bool {
         guard let effect = RefreshEffects.make(name) else { return false }
-        description.effect = name
         applyStyle(to: effect, named: name)
         giveAnimation(to: effect, named: name)
+        // Named after the switch: the old header's last change (back to idle) is told under the old name.
         refreshControl.setEffect(effect, named: name)
+        description.effect = name
         return true
     }
 
