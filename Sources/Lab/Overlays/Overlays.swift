@@ -200,9 +200,11 @@ final class Overlays {
         if simulation.tuning.isOpen, let text {
             let bold = phone.renderer.loadTextRenderer(weight: .bold)
             if let side {
-                tuningPanel.draw(simulation, text: text, bold: bold, sheet: Rect(origin: .zero, size: sideSize), into: side)
+                tuningPanel.draw(simulation, over: phone, text: text, bold: bold,
+                                 sheet: Rect(origin: .zero, size: sideSize), into: side)
             } else {
-                tuningPanel.draw(simulation, text: text, bold: bold, sheet: simulation.tuningSheet, into: canvas)
+                tuningPanel.draw(simulation, over: phone, text: text, bold: bold, sheet: simulation.tuningSheet,
+                                 into: canvas)
             }
         }
         if simulation.showsHelp, let text {
@@ -322,8 +324,8 @@ final class Overlays {
         }
         if let triggerText {
             let line = triggerText.line
-            label(line, at: Point(width - line.width - 8, listTop + phone.triggerDistance - 4), color: Overlays.triggerColor,
-                  phone: phone, text: text)
+            label(line, at: Point(width - line.width - 8, listTop + phone.triggerDistance - 4),
+                  color: Overlays.triggerColor, phone: phone, text: text)
         }
         if let insetText {
             label(insetText.line, at: Point(8, listTop + inset - 4), color: Overlays.insetColor, phone: phone,
@@ -333,7 +335,8 @@ final class Overlays {
         // the header's state.
         if stateText == nil || stateText?.state != phone.headerState || stateText?.effect != phone.effectName {
             stateText = (phone.headerState, phone.effectName,
-                         text.layout(phone.effectName + " · " + phone.headerState.description, size: Overlays.debugFontSize))
+                         text.layout(phone.effectName + " · " + phone.headerState.description,
+                                     size: Overlays.debugFontSize))
         }
         if legendNames == nil {
             legendNames = (text.layout("shape outline", size: Overlays.debugFontSize),
