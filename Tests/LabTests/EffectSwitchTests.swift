@@ -62,4 +62,18 @@ struct EffectSwitchTests {
         advance(simulation, clock, frames: 60)
         #expect(control.addedInset == control.metrics.refreshingInset)
     }
+
+    @Test("A refresh dropped by a switch is logged back to idle under the old header's name, the next one under the new")
+    func droppedRefreshKeepsTheOldName() throws {
+        let (simulation, clock) = effectSimulation(showing: "news")
+        let log = try EventLog(simulation: simulation)
+        #expect(simulation.perform(.beginRefresh) == "Refreshing from code")
+        advance(simulation, clock, frames: 10)
+        #expect(simulation.selectEffect(named: "classic"))
+        let dropped = try #require(log.headerChanges.last)
+        #expect(dropped.to == .idle && dropped.effect == "news")
+        #expect(simulation.effectName == "classic" && simulation.primaryPhone.description.effect == "classic")
+        #expect(simulation.perform(.beginRefresh) == "Refreshing from code")
+        #expect(log.headerChanges.last?.effect == "classic")
+    }
 }

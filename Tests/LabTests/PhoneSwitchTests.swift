@@ -36,11 +36,8 @@ import TestSupport
             frames += 60
 
             let directClock = SimulatedClock()
-            let direct = Simulation(phone: switched.phone, clock: directClock)
+            let direct = try Simulation(description: switched.primaryPhone.description, clock: directClock)
             direct.autoEndsRefreshing = false
-            #expect(direct.selectEffect(named: switched.effectName))
-            direct.appearance = switched.appearance
-            if direct.language != switched.language { _ = direct.perform(.toggleLanguage) }
             advance(direct, directClock, frames: frames)
 
             switched.render()

@@ -98,7 +98,7 @@ import TestSupport
             (100, 44, 108), (0.5, 0, 52.5),
         ]
         for (pull, inset, band) in cases {
-            #expect(Simulation.largeTitleBand(pull: pull, headerInset: inset) == band, "pull \(pull), inset \(inset)")
+            #expect(SimulatedPhone.largeTitleBand(pull: pull, headerInset: inset) == band, "pull \(pull), inset \(inset)")
         }
     }
 

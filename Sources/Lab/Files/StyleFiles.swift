@@ -73,7 +73,7 @@ public enum StyleFiles {
     }
 }
 
-extension Simulation {
+extension SimulatedPhone {
     /// Gives the physics and the current effect the styles' values; a pull or refresh under way goes on.
     func applyStyles() {
         scrollView.physics = styles.style(PhysicsStyle.self, for: StyleFiles.physicsSection)

@@ -171,48 +171,51 @@ final class Overlays {
     /// The mark of an arming's haptic, on the list's corner, under the HUD.
     let armingMark = ArmingMark()
 
-    func draw(_ simulation: Simulation, time: Double, contentToPixels: AffineTransform, listClip: Rect,
-              frames: HUD.Frames?) {
-        let canvas = simulation.canvas, scale = simulation.phone.scale
-        let rasterizer = simulation.renderer.rasterizer
+    /// Draws the overlays `simulation` shows over `phone`, which they only read.
+    func draw(_ simulation: Simulation, over phone: any PhoneView, time: Double, contentToPixels: AffineTransform,
+              listClip: Rect, frames: HUD.Frames?) {
+        let canvas = phone.canvas, scale = phone.device.scale
+        let rasterizer = phone.renderer.rasterizer
         // The side area beside the phone, when the window has room: the HUD and the panel go there.
         let side = simulation.preparedSideCanvas()
-        let sideSize = Size(simulation.sideAreaWidth, simulation.phone.screenSize.height)
-        let marked = simulation.showsArmingMark(at: simulation.clock.base.now)
+        let sideSize = Size(simulation.sideAreaWidth, phone.device.screenSize.height)
+        let marked = phone.showsArmingMark(at: simulation.clock.base.now)
         if marked {
-            armingMark.draw(listFrame: simulation.phone.listFrame, scale: scale, rasterizer: rasterizer, into: canvas)
+            armingMark.draw(listFrame: phone.device.listFrame, scale: scale, rasterizer: rasterizer, into: canvas)
         }
         // The HUD under the other overlays: the help covers it, the toast stays readable.
         if simulation.showsFrameGraph, let frames {
             hud.draw(recorder: frames.recorder, time: frames.time, isMoving: frames.isMoving,
-                     state: simulation.refreshControl.state, pullDistance: simulation.refreshControl.pull.distance,
-                     armings: HUD.Armings(count: simulation.armingCount, isRecent: marked),
-                     screen: side == nil ? simulation.phone.screenSize : sideSize, scale: scale,
-                     text: simulation.renderer.loadTextRenderer(), into: side ?? canvas)
+                     state: phone.headerState, pullDistance: phone.pullDistance,
+                     armings: HUD.Armings(count: phone.armingCount, isRecent: marked),
+                     screen: side == nil ? phone.device.screenSize : sideSize, scale: scale,
+                     text: phone.renderer.loadTextRenderer(), into: side ?? canvas)
         }
         let needsText = simulation.showsDebugOverlay || simulation.showsHelp || simulation.tuning.isOpen
             || simulation.toast.isVisible(at: simulation.clock.base.now)
-        let text = needsText ? simulation.renderer.loadTextRenderer() : nil
+        let text = needsText ? phone.renderer.loadTextRenderer() : nil
         if simulation.showsDebugOverlay {
-            drawDebug(simulation, time: time, contentToPixels: contentToPixels, clip: listClip, text: text)
+            drawDebug(phone, time: time, contentToPixels: contentToPixels, clip: listClip, text: text)
         }
         if simulation.tuning.isOpen, let text {
-            let bold = simulation.renderer.loadTextRenderer(weight: .bold)
+            let bold = phone.renderer.loadTextRenderer(weight: .bold)
             if let side {
-                tuningPanel.draw(simulation, text: text, bold: bold, sheet: Rect(origin: .zero, size: sideSize), into: side)
+                tuningPanel.draw(simulation, over: phone, text: text, bold: bold,
+                                 sheet: Rect(origin: .zero, size: sideSize), into: side)
             } else {
-                tuningPanel.draw(simulation, text: text, bold: bold, sheet: simulation.tuningSheet, into: canvas)
+                tuningPanel.draw(simulation, over: phone, text: text, bold: bold, sheet: simulation.tuningSheet,
+                                 into: canvas)
             }
         }
         if simulation.showsHelp, let text {
-            drawHelp(simulation.phone, language: simulation.language, text: text, rasterizer: rasterizer, into: canvas,
+            drawHelp(phone.device, language: phone.language, text: text, rasterizer: rasterizer, into: canvas,
                      withTitle: !simulation.toast.isVisible(at: simulation.clock.base.now))
         }
         // Over the tuning panel, the toast sits just above its sheet, clear of the rows; over the help, in place of
         // its title, clear of its lines.
-        var toastScreen = simulation.phone.screenSize
+        var toastScreen = phone.device.screenSize
         if simulation.showsHelp, let text {
-            let lines = helpLayout(language: simulation.language, text: text).lines.count
+            let lines = helpLayout(language: phone.language, text: text).lines.count
             let (top, rowHeight) = Overlays.helpRows(lines: lines, screenHeight: toastScreen.height)
             // Its bottom a little above the tallest glyphs of the first line (drawn on the baseline at 2 rows).
             toastScreen.height = top + 2 * rowHeight - Overlays.helpFontSize - 2 + Toast.bottomMargin
@@ -288,52 +291,52 @@ final class Overlays {
 
     // MARK: Debug
 
-    private func drawDebug(_ simulation: Simulation, time: Double, contentToPixels: AffineTransform, clip: Rect,
+    private func drawDebug(_ phone: any PhoneView, time: Double, contentToPixels: AffineTransform, clip: Rect,
                            text: TextRenderer?) {
-        let canvas = simulation.canvas, s = simulation.phone.scale
-        let rasterizer = simulation.renderer.rasterizer
+        let canvas = phone.canvas, s = phone.device.scale
+        let rasterizer = phone.renderer.rasterizer
         // The header's shapes: outlines, and the Bézier control points with their handles.
-        walk(simulation.refreshControl.headerLayer, parent: contentToPixels, time: time) { path, m in
+        walk(phone.headerLayer, parent: contentToPixels, time: time) { path, m in
             outline(path, transform: m, width: 1, color: Overlays.outlineColor, rasterizer: rasterizer, clip: clip,
                     canvas: canvas)
             handles(path, transform: m, rasterizer: rasterizer, clip: clip, canvas: canvas)
         }
         // Where the top of the content must come down to for the pull to arm, and the inset a refresh holds:
         // lines fixed on the screen, measured from the list's top plus the scroll view's own inset.
-        let control = simulation.refreshControl
-        let ownTop = simulation.scrollView.adjustedContentInset.top - control.addedInset
-        let listTop = simulation.phone.listFrame.minY + ownTop
-        let width = simulation.phone.screenSize.width
-        horizontal(y: listTop + control.triggerDistance, width: width, scale: s, color: Overlays.triggerColor,
+        let ownTop = phone.topInsetWithoutHeader
+        let listTop = phone.device.listFrame.minY + ownTop
+        let width = phone.device.screenSize.width
+        horizontal(y: listTop + phone.triggerDistance, width: width, scale: s, color: Overlays.triggerColor,
                    rasterizer: rasterizer, canvas: canvas)
-        horizontal(y: listTop + control.metrics.refreshingInset, width: width, scale: s, color: Overlays.insetColor,
+        horizontal(y: listTop + phone.refreshingInset, width: width, scale: s, color: Overlays.insetColor,
                    rasterizer: rasterizer, canvas: canvas)
         guard let text else { return }
         // Each line's label on a dark backing, so that no row, badge or header hides it: the trigger's at the right,
         // the inset's at the left (the two lines may lie close together).
-        if triggerText?.distance != control.triggerDistance {
-            let d = control.triggerDistance
+        if triggerText?.distance != phone.triggerDistance {
+            let d = phone.triggerDistance
             triggerText = (d, text.layout("trigger " + String(Int(d.rounded())) + " pt", size: Overlays.debugFontSize))
         }
-        let inset = control.metrics.refreshingInset
+        let inset = phone.refreshingInset
         if insetText?.inset != inset {
             insetText = (inset, text.layout("refreshing inset " + String(Int(inset.rounded())) + " pt",
                                             size: Overlays.debugFontSize))
         }
         if let triggerText {
             let line = triggerText.line
-            label(line, at: Point(width - line.width - 8, listTop + control.triggerDistance - 4), color: Overlays.triggerColor,
-                  simulation: simulation, text: text)
+            label(line, at: Point(width - line.width - 8, listTop + phone.triggerDistance - 4),
+                  color: Overlays.triggerColor, phone: phone, text: text)
         }
         if let insetText {
-            label(insetText.line, at: Point(8, listTop + inset - 4), color: Overlays.insetColor, simulation: simulation,
+            label(insetText.line, at: Point(8, listTop + inset - 4), color: Overlays.insetColor, phone: phone,
                   text: text)
         }
         // The legend, at the bottom left (the HUD takes the bottom right): what the outlines and the dots are, and
         // the header's state.
-        if stateText == nil || stateText?.state != control.state || stateText?.effect != simulation.effectName {
-            stateText = (control.state, simulation.effectName,
-                         text.layout(simulation.effectName + " · " + control.state.description, size: Overlays.debugFontSize))
+        if stateText == nil || stateText?.state != phone.headerState || stateText?.effect != phone.effectName {
+            stateText = (phone.headerState, phone.effectName,
+                         text.layout(phone.effectName + " · " + phone.headerState.description,
+                                     size: Overlays.debugFontSize))
         }
         if legendNames == nil {
             legendNames = (text.layout("shape outline", size: Overlays.debugFontSize),
@@ -342,7 +345,7 @@ final class Overlays {
         guard let stateText, let legendNames else { return }
         let rowHeight = 14.0, swatch = 10.0
         let legendWidth = Swift.max(stateText.line.width, swatch + 4 + Swift.max(legendNames.outline.width, legendNames.handle.width)) + 12
-        let box = Rect(x: 6, y: simulation.phone.screenSize.height - 20 - 3 * rowHeight - 8, width: legendWidth,
+        let box = Rect(x: 6, y: phone.device.screenSize.height - 20 - 3 * rowHeight - 8, width: legendWidth,
                        height: 3 * rowHeight + 8)
         var backing = Path()
         backing.addRoundedRect(box, cornerRadius: 6)
@@ -359,14 +362,14 @@ final class Overlays {
     }
 
     /// `line` with its baseline origin at `origin` (points), on the labels' dark backing.
-    private func label(_ line: TextLine, at origin: Point, color: Color, simulation: Simulation, text: TextRenderer) {
-        let s = simulation.phone.scale
+    private func label(_ line: TextLine, at origin: Point, color: Color, phone: any PhoneView, text: TextRenderer) {
+        let s = phone.device.scale
         var backing = Path()
         backing.addRoundedRect(Rect(x: origin.x - 4, y: origin.y - line.ascent - 2, width: line.width + 8,
                                     height: line.ascent + line.descent + 4), cornerRadius: 4)
-        simulation.renderer.rasterizer.fill(backing, transform: AffineTransform(scaleX: s, y: s),
-                                            color: Overlays.debugLabelBackground, into: simulation.canvas)
-        text.draw(line, at: origin, color: color, scale: s, into: simulation.canvas)
+        phone.renderer.rasterizer.fill(backing, transform: AffineTransform(scaleX: s, y: s),
+                                            color: Overlays.debugLabelBackground, into: phone.canvas)
+        text.draw(line, at: origin, color: color, scale: s, into: phone.canvas)
     }
 
     /// Calls `body` with every visible shape layer's path at `time` and the transform from its coordinates to pixels.

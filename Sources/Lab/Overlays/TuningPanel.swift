@@ -129,19 +129,20 @@ final class TuningPanel {
 
     /// Draws the panel on `sheet` (points of `canvas`, whose left edge it starts at): over the phone's lower part,
     /// or the whole side area beside it.
-    func draw(_ simulation: Simulation, text: TextRenderer, bold: TextRenderer?, sheet: Rect, into canvas: Canvas) {
-        let s = simulation.phone.scale
-        let rasterizer = simulation.renderer.rasterizer
+    func draw(_ simulation: Simulation, over phone: any PhoneView, text: TextRenderer, bold: TextRenderer?,
+              sheet: Rect, into canvas: Canvas) {
+        let s = phone.device.scale
+        let rasterizer = phone.renderer.rasterizer
         let toPixels = AffineTransform(scaleX: s, y: s)
         let rows = simulation.tuningRows
-        let now = (simulation.stylesRevision, simulation.effectName, simulation.language)
+        let now = (simulation.stylesRevision, phone.effectName, phone.language)
         if revision.map({ $0 != now }) ?? true || laidOut.count > 600 {
             laidOut.removeAll(keepingCapacity: true)
             revision = now
             lines = TuningPanel.lines(rows)
             footer = nil
         }
-        let chinese = simulation.language == .chinese
+        let chinese = phone.language == .chinese
         let width = sheet.width
 
         // The sheet: a soft edge above it, then the sheet with its top corners rounded.
@@ -196,7 +197,7 @@ final class TuningPanel {
                           color: TuningPanel.secondaryColor, scale: s, clip: clip, into: canvas)
             case .row(let i):
                 drawRow(rows[i], isSelected: i == selected, frame: Rect(x: 0, y: y, width: width, height: h),
-                        simulation: simulation, text: text, clip: clip, into: canvas)
+                        phone: phone, text: text, clip: clip, into: canvas)
             }
             y += h
             shownEnd = index + 1
@@ -277,10 +278,10 @@ final class TuningPanel {
         return what.isEmpty ? from : from + "  ·  " + what
     }
 
-    private func drawRow(_ row: TuningRow, isSelected: Bool, frame: Rect, simulation: Simulation, text: TextRenderer,
+    private func drawRow(_ row: TuningRow, isSelected: Bool, frame: Rect, phone: any PhoneView, text: TextRenderer,
                          clip: Rect, into canvas: Canvas) {
-        let s = simulation.phone.scale
-        let rasterizer = simulation.renderer.rasterizer
+        let s = phone.device.scale
+        let rasterizer = phone.renderer.rasterizer
         let toPixels = AffineTransform(scaleX: s, y: s)
         let inner = Rect(x: 8, y: frame.minY + 1, width: frame.width - 16, height: frame.height - 2)
         if isSelected {

@@ -88,8 +88,8 @@ public struct FeedbackEvent: Equatable, Sendable {
 /// happened at, and optionally writes each one as a JSON line to a file as it happens (flushed at once, so that a
 /// run that is killed keeps every line written so far).
 ///
-/// The host sets `frame` at the start of each frame. The log chains itself before any `stateDidChange` or `cue`
-/// handler already installed, so it can sit beside other observers.
+/// The host sets `frame` at the start of each frame. The log hears of the changes through the phone's
+/// `observeChanges`, after any observer that asked before it, so it can sit beside others.
 ///
 /// In memory it keeps the recent changes and feedback only, from `retainedChanges` to twice as many of each, so
 /// that a run of any length (an hour of random use makes thousands) holds it in constant memory; the file has
@@ -126,21 +126,10 @@ public final class EventLog {
             }
             file = handle
         }
-        let headerHandler = simulation.refreshControl.stateDidChange
-        simulation.refreshControl.stateDidChange = { [weak self] old, new in
-            self?.record(.header, from: old, to: new)
-            headerHandler?(old, new)
-        }
-        let cueHandler = simulation.refreshControl.cue
-        simulation.refreshControl.cue = { [weak self] in
-            cueHandler?()
-            self?.recordFeedback()
-        }
-        let footerHandler = simulation.footer.stateDidChange
-        simulation.footer.stateDidChange = { [weak self] old, new in
-            self?.record(.footer, from: old, to: new)
-            footerHandler?(old, new)
-        }
+        simulation.primaryPhone.observeChanges(
+            header: { [weak self] old, new in self?.record(.header, from: old, to: new) },
+            footer: { [weak self] old, new in self?.record(.footer, from: old, to: new) },
+            arming: { [weak self] in self?.recordFeedback() })
     }
 
     deinit {

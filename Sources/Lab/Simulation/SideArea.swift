@@ -36,7 +36,9 @@ extension Simulation {
             sideCanvas = nil
             return nil
         }
-        if sideCanvas?.width != width { sideCanvas = Canvas(width: width, height: phone.pixelHeight) }
+        if sideCanvas?.width != width || sideCanvas?.height != phone.pixelHeight {
+            sideCanvas = Canvas(width: width, height: phone.pixelHeight)
+        }
         sideCanvas?.clear(to: Simulation.sideBackground)
         return sideCanvas
     }

@@ -7,8 +7,8 @@ import UserFiles
 /// it read; a header of this kind chosen without a file plays its default animation from `Resources/`.
 ///
 /// An effect becomes one by conforming; nothing else in the lab names it. The conformances are in this file, which
-/// `Simulation` always uses: a static link keeps only the object files something refers to, and a conformance found
-/// only by a dynamic cast would otherwise be dropped with its file.
+/// `SimulatedPhone` always uses: a static link keeps only the object files something refers to, and a conformance
+/// found only by a dynamic cast would otherwise be dropped with its file.
 public protocol AnimationFileEffect: RefreshEffect {
     associatedtype Animation
     /// What the header plays; nil plays nothing. A new one shows from the next frame.
@@ -21,10 +21,8 @@ public protocol AnimationFileEffect: RefreshEffect {
     static var defaultAnimationResource: String { get }
 }
 
-/// An animation read for a header: from a file named by the user, or the default one.
+/// An animation read for a header: from the file its phone's description names, or the default one.
 struct HeaderAnimation {
-    /// The file read; nil for the default animation.
-    var path: String?
     /// What was read (an `AnimationFileEffect.Animation`); nil when the default could not be read.
     var animation: Any?
 }
@@ -34,19 +32,22 @@ extension Simulation {
     public static var animationEffectNames: [String] {
         RefreshEffects.entries.filter { $0.make() is any AnimationFileEffect }.map(\.name)
     }
+}
 
+extension SimulatedPhone {
     /// Reads `path` for the header named `effect` and shows it at once when that header is on; the animation
     /// shown before stays on failure. Returns the file's warning about what is not drawn, if any.
     ///
     /// - Throws: `LabError` naming the file at fault, or saying that `effect` plays no animation file.
     @discardableResult
-    public func loadAnimation(path: String?, for effect: String) throws -> String? {
+    func loadAnimation(path: String?, for effect: String) throws -> String? {
         guard let kind = RefreshEffects.make(effect) as? any AnimationFileEffect else {
             throw LabError("the \(effect) header plays no animation file; --animation goes with "
                 + Simulation.animationEffectNames.joined(separator: " or "))
         }
-        let (animation, warning) = try Simulation.read(path, as: kind)
-        headerAnimations[effect] = HeaderAnimation(path: path, animation: animation)
+        let (animation, warning) = try SimulatedPhone.read(path, as: kind)
+        headerAnimations[effect] = HeaderAnimation(animation: animation)
+        description.animationFiles[effect] = path
         if effectName == effect { giveAnimation(to: refreshControl.effect, named: effect) }
         return warning
     }
@@ -55,7 +56,7 @@ extension Simulation {
     /// now unreadable (its old animation stays).
     @discardableResult
     func reloadAnimations() -> [(path: String, error: String?)] {
-        let files = headerAnimations.compactMap { name, loaded in loaded.path.map { (name: name, path: $0) } }
+        let files = description.animationFiles.map { (name: $0.key, path: $0.value) }
         return files.sorted { $0.name < $1.name }.map { file in
             do {
                 try loadAnimation(path: file.path, for: file.name)
@@ -67,15 +68,15 @@ extension Simulation {
     }
 
     /// The files `loadAnimation` read, to be watched.
-    public var animationPaths: [String] { headerAnimations.values.compactMap(\.path).sorted() }
+    var animationPaths: [String] { description.animationFiles.values.sorted() }
 
     /// Gives a header that plays animation files the one read for `name`, else the default one (read once).
     func giveAnimation(to effect: any RefreshEffect, named name: String) {
         guard let animated = effect as? any AnimationFileEffect else { return }
         func give<E: AnimationFileEffect>(_ effect: E) {
             if headerAnimations[name] == nil {
-                let animation = try? Simulation.read(nil, as: effect).animation
-                headerAnimations[name] = HeaderAnimation(path: nil, animation: animation)
+                let animation = try? SimulatedPhone.read(nil, as: effect).animation
+                headerAnimations[name] = HeaderAnimation(animation: animation)
             }
             effect.animation = headerAnimations[name]?.animation as? E.Animation
         }

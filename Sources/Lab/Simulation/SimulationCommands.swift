@@ -186,10 +186,4 @@ extension Simulation {
         reloadFirstPage()
         return "Ended with " + named
     }
-
-    /// Switches the list, the header and the footer to `language`.
-    func setLanguage(_ newLanguage: RefreshLanguage) {
-        languageSetting.current = newLanguage
-        navigationTitle.string = Simulation.titles[newLanguage] ?? ""
-    }
 }
