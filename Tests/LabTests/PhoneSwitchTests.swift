@@ -57,3 +57,30 @@ import TestSupport
         }
     }
 }
+
+/// The same through a gesture script, as a headless run replays it: a dark script whose keys switch the bar, the
+/// header and the appearance ends as a script that starts with the final choices, pixel for pixel. (A script cannot
+/// change the phone's size: a run keeps its frame's.)
+@Suite struct ScriptPhoneSwitchTests {
+    @Test(arguments: [
+        (["B"], #""bar": "large""#),
+        (["K", "K", "B", "B"], #""bar": "translucent""#),
+        (["3", "B", "B", "B", "B"], #""effect": "ring""#),
+        (["B", "5", "K", "K"], #""bar": "large", "effect": "classic""#),
+    ])
+    func aDarkScriptStaysDark(keys: [String], finalPhone: String) throws {
+        let pressed = keys.map { #"{"key": "\#($0)"}, {"wait": 0.05}"# }.joined(separator: ", ")
+        let switched = try GestureScript(json: #"{"appearance": "dark", "autoEnd": false, "steps": [\#(pressed), {"wait": 0.3}]}"#)
+        let direct = try GestureScript(json: #"{"appearance": "dark", "autoEnd": false, \#(finalPhone), "steps": [{"wait": 0.3}]}"#)
+        let a = try ScriptRun(script: switched), b = try ScriptRun(script: direct)
+        try a.run()
+        try b.run()
+        // The phone alone, as the run's frames show it: the toast the keys left is drawn over the canvas after.
+        a.simulation.render()
+        b.simulation.render()
+        let same = a.simulation.canvas.width == b.simulation.canvas.width
+            && a.simulation.canvas.height == b.simulation.canvas.height
+            && memcmp(a.simulation.canvas.pixels, b.simulation.canvas.pixels, a.simulation.canvas.pixelCount * 4) == 0
+        #expect(same, "keys \(keys)")
+    }
+}
