@@ -119,6 +119,9 @@ struct ComparedRunTests {
         let frames = try run.run()
         #expect(run.frameRate == 120)
         #expect(frames == run.b.loop.frameIndex)
+        // The 60 Hz phone presents at every other tick: a's frame 0 and b's 0, b's 1, a's 1 and b's 2, b's 3, …
+        let phones = try ComparedRunTests.lines(dir + "/trace.jsonl").prefix(8).map { $0.dropFirst(10).prefix(1) }
+        #expect(phones.joined() == "abbabbab")
         let solo = try ScriptRun(script: ComparedRunTests.pull, effect: "dots",
                                  outputs: ScriptRunOutputs(eventsPath: dir + "/solo-events.jsonl",
                                                            tracePath: dir + "/solo-trace.jsonl"),
