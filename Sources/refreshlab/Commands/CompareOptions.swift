@@ -69,12 +69,13 @@ struct HeadlessComparison {
         outputs.declare(in: &named)
         try named.checkApart()
         let limit = try outputs.durationLimit()
-        let timeline = ScriptTimeline(script, frameRate: try first.phone().phone(for: script).refreshRate)
+        let firstDevice = try first.phone().phone(for: script)
+        let timeline = ScriptTimeline(script, frameRate: firstDevice.refreshRate)
         if timeline.duration > limit {
             throw LabError("'\(scriptPath)' lasts \(JSONText.number(timeline.duration)) s of simulated time, longer "
                 + "than the limit of \(JSONText.number(limit)) s; raise it with --max-duration SECONDS")
         }
-        let a = ComparedPhone(effect: try first.checkedEffect(), device: try first.phone().phone(for: script),
+        let a = ComparedPhone(effect: try first.checkedEffect(), device: firstDevice,
                               styles: try style.load(), appearance: try appearance.chosen(),
                               prepare: first.loadAnimation(into:))
         let b = ComparedPhone(effect: try secondPhone.checkedEffect(),
