@@ -155,15 +155,19 @@ public final class ScriptReplay: FrameInput {
     private var actions: ScriptTimeline.Cursor
     /// The next action, made but not yet due.
     private var nextAction: (frame: Int, action: ScriptTimeline.Action)?
+    /// What the script's touch points are multiplied by (from the screen's top left): 1, but for the second phone of
+    /// a comparison whose screen height differs, so that it pulls as far down its screen as the first.
+    let touchScale: Double
 
     /// A replay of `script` with the header `effect` (or the script's own, or the simulator's default) on `phone`,
     /// else on the phone the script names (`PhoneChoice.phone(for:)`).
     ///
     /// - Throws: `LabError` when `effect` names no effect.
     /// `prepare` sets the simulation up before the effect is chosen (the gif header's animation).
-    public init(script: GestureScript, effect: String? = nil, phone given: Phone? = nil,
+    public init(script: GestureScript, effect: String? = nil, phone given: Phone? = nil, touchScale: Double = 1,
                 prepare: (Simulation) throws -> Void = { _ in }) throws {
         self.script = script
+        self.touchScale = touchScale
         let phone = given ?? PhoneChoice().phone(for: script)
         timeline = ScriptTimeline(script, frameRate: phone.refreshRate)
         actions = timeline.makeIterator()
@@ -221,10 +225,21 @@ public final class ScriptReplay: FrameInput {
         return true
     }
 
+    /// A touch at its point times `touchScale`; a wheel's delta is content points and stays as it is.
+    private func scaled(_ event: InputEvent) -> InputEvent {
+        let k = touchScale
+        switch event {
+        case .touchDown(let p): return .touchDown(Point(p.x * k, p.y * k))
+        case .touchMove(let p): return .touchMove(Point(p.x * k, p.y * k))
+        case .touchUp(let p): return .touchUp(Point(p.x * k, p.y * k))
+        case .wheel: return event
+        }
+    }
+
     private func apply(_ action: ScriptTimeline.Action) {
         switch action {
         case .input(let event):
-            simulation.handle(event)
+            simulation.handle(touchScale == 1 ? event : scaled(event))
         case .endRefresh(let result):
             simulation.refreshControl.endRefreshing(result: result, at: simulation.clock.now)
         case .command(let command):
@@ -276,10 +291,20 @@ public final class ScriptRun {
     /// Prepares a run: the replay and every output.
     ///
     /// - Throws: `LabError` for an unknown effect or an output that cannot be written (naming it).
-    public init(script: GestureScript, effect: String? = nil, outputs: ScriptRunOutputs = ScriptRunOutputs(),
-                phone given: Phone? = nil, searchPath: String? = FFmpegCapture.processSearchPath,
-                prepare: (Simulation) throws -> Void = { _ in }) throws {
-        replay = try ScriptReplay(script: script, effect: effect, phone: given, prepare: prepare)
+    public convenience init(script: GestureScript, effect: String? = nil, outputs: ScriptRunOutputs = ScriptRunOutputs(),
+                            phone given: Phone? = nil, searchPath: String? = FFmpegCapture.processSearchPath,
+                            prepare: (Simulation) throws -> Void = { _ in }) throws {
+        try self.init(script: script, effect: effect, outputs: outputs, phone: given, searchPath: searchPath,
+                      prepare: prepare, comparedAs: nil)
+    }
+
+    /// A run that is one side of a comparison when `comparedAs` is given: its trace and events lines name it, and
+    /// the second side writes them into the first side's files.
+    init(script: GestureScript, effect: String?, outputs: ScriptRunOutputs, phone given: Phone?, searchPath: String?,
+         prepare: (Simulation) throws -> Void,
+         comparedAs side: (label: String, touchScale: Double, first: ScriptRun?)?) throws {
+        replay = try ScriptReplay(script: script, effect: effect, phone: given, touchScale: side?.touchScale ?? 1,
+                                  prepare: prepare)
         let phone = replay.simulation.phone
         self.outputs = outputs
         loop = FrameLoop(simulation: replay.simulation, input: replay,
@@ -289,9 +314,14 @@ public final class ScriptRun {
         if let directory = outputs.framesDirectory {
             loop.sinks.append(try PNGSequence(directory: directory, replacing: outputs.replacesEarlierFrames))
         }
-        events = try EventLog(simulation: replay.simulation, path: outputs.eventsPath)
+        if let side, let first = side.first {
+            events = EventLog(simulation: replay.simulation, sharingFileOf: first.events, phone: side.label)
+            loop.trace = first.loop.trace.map { TraceWriter(sharingFileOf: $0, phone: side.label) }
+        } else {
+            events = try EventLog(simulation: replay.simulation, path: outputs.eventsPath, phone: side?.label)
+            loop.trace = try outputs.tracePath.map { try TraceWriter(path: $0, phone: side?.label) }
+        }
         loop.events = events
-        loop.trace = try outputs.tracePath.map { try TraceWriter(path: $0) }
         if let capture = outputs.capturePath {
             // A GIF at one pixel per point: at the phone's full pixels it is several times bigger for little gain.
             loop.sinks.append(try FFmpegCapture(output: capture, width: phone.pixelWidth, height: phone.pixelHeight,

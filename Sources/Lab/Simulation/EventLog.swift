@@ -107,18 +107,27 @@ public final class EventLog {
     public var frame = 0
     /// Where the lines go, or nil to keep them in memory only.
     public let path: String?
+    /// The frame of the first arming (the pull first crossing the trigger), kept however many changes are let go.
+    public private(set) var firstArmingFrame: Int?
 
     private unowned let simulation: Simulation
     private let startTime: Double
     private var file: UnsafeMutablePointer<FILE>?
+    /// The compared phone the lines are of (`a` or `b`), nil for a single phone's run.
+    private let phoneLabel: String?
+    /// False for a log that shares another's file, which that one closes.
+    private let ownsFile: Bool
 
-    /// Starts logging `simulation`'s state changes, and writing them to `path` when given.
+    /// Starts logging `simulation`'s state changes, and writing them to `path` when given; each line names `phone`
+    /// when given (a comparison's, whose two phones share one file).
     ///
     /// - Throws: `LabError` naming `path` when it cannot be created.
-    public init(simulation: Simulation, path: String? = nil) throws {
+    public init(simulation: Simulation, path: String? = nil, phone: String? = nil) throws {
         self.simulation = simulation
         self.path = path
         startTime = simulation.clock.now
+        phoneLabel = phone
+        ownsFile = true
         if let path {
             guard let handle = FileName.withBytes(path, { fopen($0, "w") }) else {
                 throw LabError("cannot write the events file '\(path)': \(String(cString: strerror(errno))); "
@@ -126,6 +135,22 @@ public final class EventLog {
             }
             file = handle
         }
+        observe()
+    }
+
+    /// Logs `simulation`'s changes into `other`'s file (which must stay open while this log writes), each line
+    /// naming `phone`.
+    init(simulation: Simulation, sharingFileOf other: EventLog, phone: String) {
+        self.simulation = simulation
+        path = other.path
+        startTime = simulation.clock.now
+        phoneLabel = phone
+        ownsFile = false
+        file = other.file
+        observe()
+    }
+
+    private func observe() {
         simulation.primaryPhone.observeChanges(
             header: { [weak self] old, new in self?.record(.header, from: old, to: new) },
             footer: { [weak self] old, new in self?.record(.footer, from: old, to: new) },
@@ -133,7 +158,7 @@ public final class EventLog {
     }
 
     deinit {
-        if let file { fclose(file) }
+        if let file, ownsFile { fclose(file) }
     }
 
     /// The header's changes only, in order.
@@ -162,6 +187,7 @@ public final class EventLog {
     /// The haptic, then the announcement, of an arming.
     private func recordFeedback() {
         let time = simulation.clock.now - startTime, effect = simulation.effectName
+        if firstArmingFrame == nil { firstArmingFrame = frame }
         if feedback.count >= 2 * EventLog.retainedChanges { feedback.removeFirst(EventLog.retainedChanges) }
         for kind in [FeedbackEvent.Kind.haptic(ArmingFeedback.haptic),
                      .announcement(ArmingFeedback.announcement(in: simulation.language))] {
@@ -174,6 +200,7 @@ public final class EventLog {
 
     private func write(_ line: String) {
         guard let file else { return }
+        let line = phoneLabel.map { "{\"phone\":" + JSONLineBuffer.quoted($0) + "," + line.dropFirst() } ?? line
         _ = (line + "\n").withCString { fputs($0, file) }
         fflush(file)
     }
@@ -182,6 +209,7 @@ public final class EventLog {
     public func close() throws {
         guard let handle = file else { return }
         file = nil
+        guard ownsFile else { return }
         let failed = ferror(handle) != 0
         if fclose(handle) != 0 || failed, let path {
             throw LabError("could not finish writing the events file '\(path)'; check that the disk has room")

@@ -32,6 +32,9 @@ import UserFiles
 /// list's edge is stretched by, `Simulation.edgeStretch`, 0 when it is not), and `motion` names Android's motions:
 /// `fling`, `spring-back`, `stretch`, `animation` or `none` (`Platform.motionName`).
 ///
+/// In a comparison of two phones (`ComparedRun`) both write to one file, each line starting with `"phone":"a"` or
+/// `"phone":"b"`; a single phone's lines have no such field.
+///
 /// Each line is built in a buffer made once and written straight away (flushed, so a killed run keeps every frame
 /// written so far): a frame's line allocates nothing while the states stay the same.
 public final class TraceWriter {
@@ -44,21 +47,35 @@ public final class TraceWriter {
     private var lastFooterState: RefreshState?
     private var footerText = ""
     private var linesWritten = 0
+    /// The compared phone the lines are of (`a` or `b`), nil for a single phone's run.
+    private let phoneLabel: String?
+    /// False for a writer that shares another's file, which that one closes.
+    private let ownsFile: Bool
 
-    /// Creates (or empties) the file at `path`.
+    /// Creates (or empties) the file at `path`; each line names `phone` when given.
     ///
     /// - Throws: `LabError` naming `path` when it cannot be written.
-    public init(path: String) throws {
+    public init(path: String, phone: String? = nil) throws {
         self.path = path
         guard let handle = FileName.withBytes(path, { fopen($0, "w") }) else {
             throw LabError("cannot write the trace file '\(path)': \(String(cString: strerror(errno))); "
                 + "check that its folder exists and is writable")
         }
         file = handle
+        phoneLabel = phone
+        ownsFile = true
+    }
+
+    /// Writes the lines of `phone` into `other`'s file, which must stay open while this writer writes.
+    init(sharingFileOf other: TraceWriter, phone: String) {
+        path = other.path
+        file = other.file
+        phoneLabel = phone
+        ownsFile = false
     }
 
     deinit {
-        if let file { fclose(file) }
+        if let file, ownsFile { fclose(file) }
     }
 
     private func append(_ p: Point) {
@@ -101,7 +118,13 @@ public final class TraceWriter {
         }
         let inset = scrollView.contentInset
         line.reset()
-        line.append("{\"frame\":")
+        line.append("{")
+        if let phoneLabel {
+            line.append("\"phone\":")
+            line.append(raw: JSONLineBuffer.quoted(phoneLabel))
+            line.append(",")
+        }
+        line.append("\"frame\":")
         line.append(frame)
         line.append(",\"time\":")
         line.append(time, decimals: 6)
@@ -169,6 +192,7 @@ public final class TraceWriter {
     public func close() throws {
         guard let handle = file else { return }
         file = nil
+        guard ownsFile else { return }
         let failed = ferror(handle) != 0
         if fclose(handle) != 0 || failed {
             throw LabError("could not finish writing the trace file '\(path)'; check that the disk has room")

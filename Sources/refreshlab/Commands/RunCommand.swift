@@ -40,6 +40,22 @@ struct RunCommand: ParsableCommand {
     @Flag(help: "Accepted for clarity: 'run' always replays without a window.")
     var headless = false
 
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("Replay the script on a second phone too, shown to the right of the first: these "
+                               + "options (--effect, --device, --platform, --bar, --scale, --animation, --style, "
+                               + "--appearance) say how it differs; the rest is the first phone's. The trace and "
+                               + "events name each line's phone; a comparison follows the report.",
+                               valueName: "options"))
+    var compare: String?
+
+    func validate() throws {
+        guard let compare else { return }
+        _ = try CompareOptions.parsing(compare)
+        if outputs.timings != nil {
+            throw ValidationError("--timings times a single phone's frames; leave it out with --compare")
+        }
+    }
+
     func run() throws {
         let phone = try phone.phone()
         let effect = try self.phone.checkedEffect()
@@ -49,6 +65,11 @@ struct RunCommand: ParsableCommand {
             gestures = try GestureScript.load(path: path)
         } catch {
             throw LabError(error.description)
+        }
+        if let compare {
+            return try HeadlessComparison(script: gestures, scriptPath: path, first: self.phone,
+                                          second: try CompareOptions.parsing(compare), record: record,
+                                          outputs: outputs, style: style, appearance: appearance).run()
         }
         try HeadlessReplay(script: gestures, scriptPath: path, effect: effect, phone: phone.phone(for: gestures),
                            animation: self.phone,
@@ -146,7 +167,7 @@ struct HeadlessReplay {
         }
         var report = "ran " + (scriptPath.map { "'\($0)'" } ?? "the demo drag")
             + " with the \(run.simulation.effectName) header: \(frames) frames "
-            + "(\(formatted(Double(frames) / simulatedFrameRate)) s simulated) in \(formatted(elapsed)) s"
+            + "(\(HeadlessReplay.formatted(Double(frames) / simulatedFrameRate)) s simulated) in \(HeadlessReplay.formatted(elapsed)) s"
         if elapsed > 0 { report += ", \(Int(Double(frames) / elapsed)) frames per second" }
         print(report)
         let states = run.events.headerChanges.map { $0.to.description }
@@ -159,7 +180,8 @@ struct HeadlessReplay {
         try exitIfSignalled(after: "\(frames) frames")
     }
 
-    private func formatted(_ seconds: Double) -> String {
+    /// Seconds with two decimals, as the report gives them.
+    static func formatted(_ seconds: Double) -> String {
         let hundredths = Int((seconds * 100).rounded())
         let fraction = hundredths % 100
         return String(hundredths / 100) + "." + (fraction < 10 ? "0" : "") + String(fraction)
