@@ -73,8 +73,6 @@ public final class ComparedRun {
         b = try ComparedRun.side(script, second, own, searchPath,
                                  as: ("b", heightA == heightB ? 1 : heightB / heightA, a))
         frameRate = Swift.max(a.replay.timeline.frameRate, b.replay.timeline.frameRate)
-        a.loop.sinks.append(shownA)
-        b.loop.sinks.append(shownB)
         if let capture = outputs.capturePath {
             let phoneA = a.simulation.phone, phoneB = b.simulation.phone
             let size = SideBySide.size(left: (phoneA.pixelWidth, phoneA.pixelHeight),
@@ -83,6 +81,12 @@ public final class ComparedRun {
             sinks.append(try FFmpegCapture(output: capture, width: size.width, height: size.height,
                                            frameRate: frameRate, gifScale: 1 / Swift.max(phoneA.scale, phoneB.scale),
                                            searchPath: searchPath))
+        }
+        // Each phone's last frame is kept only for a side-by-side output: without one, two phones cost what two
+        // single runs do.
+        if !sinks.isEmpty {
+            a.loop.sinks.append(shownA)
+            b.loop.sinks.append(shownB)
         }
     }
 
@@ -120,9 +124,11 @@ public final class ComparedRun {
             presented = presented || shown
         }
         tick += 1
-        if presented, let left = shownA.canvas, let right = shownB.canvas {
-            let frame = composite.compose(left, right)
-            for sink in sinks { try sink.write(frame, frame: frameCount) }
+        if presented {
+            if let left = shownA.canvas, let right = shownB.canvas {
+                let frame = composite.compose(left, right)
+                for sink in sinks { try sink.write(frame, frame: frameCount) }
+            }
             noteOffsets()
             frameCount += 1
         }
