@@ -108,6 +108,26 @@ struct ComparedRunTests {
         #expect(summary[2].hasSuffix("b armed at its frame \(armedB)"))
     }
 
+    @Test("another language: the second phone's list and bar read in it, the first's in English, and they move together")
+    func otherLanguage() throws {
+        let dir = temporaryDirectory("compare-language")
+        defer { _ = removeDirectory(dir) }
+        let run = try ComparedRun(script: ComparedRunTests.pull, a: ComparedPhone(device: Phone(scale: 1)),
+                                  b: ComparedPhone(device: Phone(scale: 1), language: .chinese),
+                                  outputs: ScriptRunOutputs(framesDirectory: dir))
+        try run.run()
+        #expect(run.a.simulation.language == .english && run.b.simulation.language == .chinese)
+        #expect(run.summary.last == "content offsets never differ by more than 0.5 pt")
+        // The bar's title and the first rows: the same places, other words.
+        let frame = try PNG.read(from: PNGSequence.path(of: 0, in: dir))
+        let width = run.a.simulation.canvas.width, gap = SideBySide.gap
+        var differing = 0
+        for y in 0..<120 {
+            for x in 0..<width where frame[x, y] != frame[width + gap + x, y] { differing += 1 }
+        }
+        #expect(differing > 200, "\(differing) pixels differ between the halves' tops")
+    }
+
     @Test("60 Hz beside 120 Hz: the run ticks at 120, and the slower phone writes exactly its solo run's lines")
     func refreshRates() throws {
         let dir = temporaryDirectory("compare-rates")

@@ -21,6 +21,7 @@ struct CompareOptionsTests {
             ("--effct dots", "Unknown option '--effct'"),
             ("--device nope", "--device: unknown device 'nope'"),
             ("--appearance dim", "--appearance is light or dark, not 'dim'"),
+            ("--language klingon", "--language is english or chinese, not 'klingon'"),
             ("--frames out", "Unknown option '--frames'"),
         ]
         for (text, says) in cases {
@@ -39,5 +40,7 @@ struct CompareOptionsTests {
         #expect(same.effect == "dots" && same.device == "iphone-16" && same.bar == "large")
         let other = try CompareOptions.parsing("--platform android --effect ring").phone(over: first)
         #expect(other.platform == "android" && other.device == nil && other.effect == "ring" && other.bar == "large")
+        #expect(try CompareOptions.parsing("--language chinese").appearance.chosenLanguage() == .chinese)
+        #expect(try CompareOptions.parsing("").appearance.chosenLanguage() == nil)
     }
 }

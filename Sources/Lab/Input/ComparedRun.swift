@@ -2,6 +2,7 @@ import Colors
 import Geometry
 import Raster
 import Recording
+import Refresh
 import Styles
 import UserFiles
 
@@ -14,11 +15,14 @@ public struct ComparedPhone {
     public var styles: StyleBook?
     /// Over the script's own appearance; nil keeps the script's.
     public var appearance: Appearance?
+    /// The list's, header's and footer's language at start; nil: English.
+    public var language: RefreshLanguage?
     /// Sets the simulation up before the effect is chosen (the gif or Lottie header's animation).
     public var prepare: (Simulation) throws -> Void
 
     public init(effect: String? = nil, device: Phone, styles: StyleBook? = nil, appearance: Appearance? = nil,
-                prepare: @escaping (Simulation) throws -> Void = { _ in }) {
+                language: RefreshLanguage? = nil, prepare: @escaping (Simulation) throws -> Void = { _ in }) {
+        self.language = language
         self.effect = effect
         self.device = device
         self.styles = styles
@@ -96,6 +100,7 @@ public final class ComparedRun {
                                 searchPath: searchPath, prepare: phone.prepare, comparedAs: side)
         if let styles = phone.styles { run.simulation.styles = styles }
         if let appearance = phone.appearance { run.simulation.appearance = appearance }
+        if let language = phone.language { run.simulation.language = language }
         return run
     }
 

@@ -122,7 +122,11 @@ public final class Simulation {
         get { primaryPhone.autoEndsRefreshing }
         set { primaryPhone.autoEndsRefreshing = newValue }
     }
-    public var language: RefreshLanguage { primaryPhone.language }
+    /// The language of the list, the header and the footer (L); setting it is what the key does.
+    public var language: RefreshLanguage {
+        get { primaryPhone.language }
+        set { primaryPhone.setLanguage(newValue) }
+    }
     public var navigationBarBottom: Double { primaryPhone.navigationBarBottom }
     /// The navigation bar's height now, without the status bar, in points (the trace's `barHeight`).
     public var navigationBarHeight: Double { primaryPhone.navigationBarHeight }

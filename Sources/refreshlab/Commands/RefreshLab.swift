@@ -26,7 +26,7 @@ struct RefreshLabCommand: ParsableCommand {
             the header effect, Space refreshes, H lists every key, Q (or Esc twice) quits.
             'refreshlab --headless' renders a short demo drag as PNG frames without a window; 'refreshlab run' \
             replays a gesture script headless on a simulated clock at the phone's refresh rate.
-            The window's options: --effect NAME, --platform ios|android, --device NAME, --bar STYLE, --scale 1|2|3, --appearance light|dark, --events FILE, --trace FILE, --overlays, \
+            The window's options: --effect NAME, --platform ios|android, --device NAME, --bar STYLE, --scale 1|2|3, --appearance light|dark, --language english|chinese, --events FILE, --trace FILE, --overlays, \
             --output-dir DIR, --style FILE; with --headless also --frame-count N, --frames DIR (--replace-frames), \
             --timings FILE, --capture FILE, --max-duration SECONDS (a run longer than an hour of simulated time is \
             refused unless raised). No output may be an input or another output: such a command is refused whole.
@@ -287,7 +287,8 @@ struct WindowCommand: ParsableCommand {
             let drag = DemoDrag().script(frames: frames, frameRate: phone.phone().refreshRate)
             try HeadlessReplay(script: drag, effect: effect, phone: phone.phone(),
                                animation: self.phone, record: record, outputs: outputs, style: style,
-                               styles: styles, appearance: try appearance.chosen()).run()
+                               styles: styles, appearance: try appearance.chosen(),
+                               language: try appearance.chosenLanguage()).run()
             return
         }
         var named = CommandFiles()
@@ -303,6 +304,7 @@ struct WindowCommand: ParsableCommand {
         try self.phone.loadAnimation(into: simulation)
         if let effect { simulation.selectEffect(named: effect) }
         if let appearance = try appearance.chosen() { simulation.appearance = appearance }
+        if let language = try appearance.chosenLanguage() { simulation.language = language }
         simulation.includesOverlaysInOutputs = record.overlays
         let host = WindowHost(simulation: simulation)
         // Files named on the command line are opened before the window, so a bad path fails at once.

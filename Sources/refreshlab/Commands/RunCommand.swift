@@ -12,6 +12,7 @@ import Darwin
 #endif
 import UserFiles
 import Recording
+import Refresh
 
 /// `refreshlab run`: replays a gesture script headless and writes what it saw.
 struct RunCommand: ParsableCommand {
@@ -74,7 +75,7 @@ struct RunCommand: ParsableCommand {
         try HeadlessReplay(script: gestures, scriptPath: path, effect: effect, phone: phone.phone(for: gestures),
                            animation: self.phone,
                            record: record, outputs: outputs, style: style, styles: try style.load(),
-                           appearance: try appearance.chosen()).run()
+                           appearance: try appearance.chosen(), language: try appearance.chosenLanguage()).run()
     }
 
     /// A script's file: the path as given when it exists, else the script of that name in Resources/gestures.
@@ -105,11 +106,14 @@ struct HeadlessReplay {
     var styles: StyleBook
     /// `--appearance`, over the script's own; nil: the script's, else light.
     var appearance: Appearance?
+    /// `--language`; nil: English, or what the script's keys choose.
+    var language: RefreshLanguage?
 
     init(script: GestureScript, scriptPath: String? = nil, effect: String?, phone: Phone, animation: PhoneOptions,
          record: RecordOptions, outputs: HeadlessOutputOptions, style: StyleOptions, styles: StyleBook,
-         appearance: Appearance? = nil) {
+         appearance: Appearance? = nil, language: RefreshLanguage? = nil) {
         self.appearance = appearance
+        self.language = language
         self.style = style
         self.styles = styles
         self.script = script
@@ -144,6 +148,7 @@ struct HeadlessReplay {
                                 prepare: animation.loadAnimation(into:))
         run.simulation.styles = styles
         if let appearance { run.simulation.appearance = appearance }
+        if let language { run.simulation.language = language }
         if isatty(2) != 0 && timeline.frameCount >= ProgressLine.minimumFrames {
             let progress = ProgressLine(total: timeline.frameCount)
             run.loop.afterFrame = { progress.update(frame: $0) }
