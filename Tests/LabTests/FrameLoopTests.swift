@@ -213,7 +213,7 @@ final class SlowSink: FrameSink {
 /// A display that keeps the titles it was given.
 final class TitleDisplay: FrameDisplay {
     var titles: [String] = []
-    func upload(_ canvas: Canvas, side: Canvas?) {}
+    func upload(_ canvas: Canvas, second: Canvas?, side: Canvas?) {}
     func present() {}
     func showStatus(_ status: String) { titles.append(status) }
 }

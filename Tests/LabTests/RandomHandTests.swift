@@ -28,7 +28,7 @@ final class RandomHand: FrameInput {
     private(set) var recent: [String] = []
     private var turn = 0
     /// The finger while it is down: where it is, its move a turn, turns left.
-    private var finger: (at: Point, step: Point, left: Int)?
+    private var finger: (at: Point, step: Point, left: Int, phone: Int)?
 
     init(seed: UInt64, turns: Int, styleFile: String,
          parameters: [(section: String, key: String, range: ClosedRange<Double>)]) {
@@ -66,10 +66,11 @@ final class RandomHand: FrameInput {
         + [.tuningNudge(by: -10), .tuningNudge(by: 10), .selectEffect(index: 10)]
 
     /// The keys that start and stop recordings, change the phone's size, open what takes the keys (the help, the
-    /// panel) or stop time.
+    /// panel) or a second phone, or stop time.
     static let pivotalCommands: [Command] = [
         .toggleVideoRecording, .toggleRecording, .screenshot, .nextDevice, .togglePlatform, .nextBarStyle,
         .toggleTuning, .toggleHelp, .togglePause, .stepFrame, .toggleSlowAnimations, .escape, .toggleOverlaysInOutputs,
+        .toggleSecondPhone,
     ]
 
     /// The rooms beside the phone a resize gives, in points: none (a window down to 1×1 has none), just under and
@@ -82,6 +83,11 @@ final class RandomHand: FrameInput {
     }
 
     /// A point anywhere: mostly on the screen, else beside it (the side area) or far off.
+    /// One of the phones shown, now and then one past them (a phone closed while the finger is on it).
+    private func anyPhone(_ simulation: Simulation) -> Int {
+        random.int(in: 0...simulation.phones.count)
+    }
+
     private func anyPoint(_ simulation: Simulation) -> Point {
         let screen = simulation.phone.screenSize
         switch random.next() % 10 {
@@ -98,10 +104,10 @@ final class RandomHand: FrameInput {
             down.at = down.at + down.step
             down.left -= 1
             if down.left > 0 {
-                simulation.handle(.touchMove(down.at))
+                simulation.handle(.touchMove(down.at), onPhone: down.phone)
                 finger = down
             } else {
-                simulation.handle(.touchUp(down.at))
+                simulation.handle(.touchUp(down.at), onPhone: down.phone)
                 finger = nil
             }
             return true
@@ -116,19 +122,21 @@ final class RandomHand: FrameInput {
         case 0..<4 where finger == nil:
             let start = anyPoint(simulation)
             let step = Point(random.double(in: -8...8), random.double(in: -40...40))
-            finger = (start, step, random.int(in: 1...20))
-            note("drag from \(start) by \(step) a turn")
-            simulation.handle(.touchDown(start))
+            let phone = anyPhone(simulation)
+            finger = (start, step, random.int(in: 1...20), phone)
+            note("drag on phone \(phone) from \(start) by \(step) a turn")
+            simulation.handle(.touchDown(start), onPhone: phone)
         case 4 where finger == nil:
-            let at = anyPoint(simulation)
-            note("tap at \(at)")
-            simulation.handle(.touchDown(at))
-            simulation.handle(.touchUp(at))
+            let at = anyPoint(simulation), phone = anyPhone(simulation)
+            note("tap at \(at) on phone \(phone)")
+            simulation.handle(.touchDown(at), onPhone: phone)
+            simulation.handle(.touchUp(at), onPhone: phone)
         case 5..<7:
             let delta = Point(random.double(in: -80...80), random.double(in: -400...400))
             let at: Point? = random.next() % 4 == 0 ? nil : anyPoint(simulation)
-            note("wheel by \(delta) at \(at.map { "\($0)" } ?? "nowhere")")
-            simulation.handle(.wheel(delta, at: at))
+            let phone = anyPhone(simulation)
+            note("wheel by \(delta) at \(at.map { "\($0)" } ?? "nowhere") on phone \(phone)")
+            simulation.handle(.wheel(delta, at: at), onPhone: phone)
         case 7..<9:
             let room = RandomHand.rooms[random.int(in: 0...(RandomHand.rooms.count - 1))]
             note("resize: \(room) pt beside the phone")
@@ -215,16 +223,18 @@ struct RandomHandTests {
             loop.report = { line in if line.hasPrefix("saved ") { saved.append(String(line.dropFirst(6))) } }
             loop.reportError = { failures.append($0) }
             loop.afterFrame = { _ in
-                let canvas = simulation.canvas, phone = simulation.phone
-                if canvas.width != phone.pixelWidth || canvas.height != phone.pixelHeight {
-                    problems.append("a \(canvas.width)×\(canvas.height) canvas for a \(phone.pixelWidth)×"
-                        + "\(phone.pixelHeight) phone: \(context())")
+                for shown in simulation.phones {
+                    let canvas = shown.canvas, phone = shown.device
+                    if canvas.width != phone.pixelWidth || canvas.height != phone.pixelHeight {
+                        problems.append("a \(canvas.width)×\(canvas.height) canvas for a \(phone.pixelWidth)×"
+                            + "\(phone.pixelHeight) phone: \(context())")
+                    }
+                    let offset = shown.scrollView.contentOffset
+                    if !offset.x.isFinite || !offset.y.isFinite { problems.append("offset \(offset): \(context())") }
                 }
-                if let side = simulation.sideCanvas, side.height != canvas.height {
-                    problems.append("a side area \(side.height) px tall beside \(canvas.height): \(context())")
+                if let side = simulation.sideCanvas, side.height != simulation.canvas.height {
+                    problems.append("a side area \(side.height) px tall beside \(simulation.canvas.height): \(context())")
                 }
-                let offset = simulation.scrollView.contentOffset
-                if !offset.x.isFinite || !offset.y.isFinite { problems.append("offset \(offset): \(context())") }
             }
             try loop.run()
         }

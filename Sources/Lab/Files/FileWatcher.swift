@@ -196,14 +196,11 @@ public final class StyleReloader: FileReloader {
         guard watcher?.takeChange() == true else { return false }
         reloadCount += 1
         do {
-            var book = try StyleFiles.load(paths(), catalog: catalog)
             // Values tuned in the panel and not saved yet stay; a save of the panel's own values reads back the
             // same and says nothing.
-            simulation.tuning.reapplyUnsaved(to: &book)
-            let same = book.hasSameValues(as: simulation.styles)
-            simulation.styles = book
+            let changed = try simulation.restyle(with: StyleFiles.load(paths(), catalog: catalog))
             lastError = nil
-            if !same { simulation.showToast("Styles reloaded") }
+            if changed { simulation.showToast("Styles reloaded") }
         } catch {
             lastError = error
             simulation.showToast("Style file broken; the last good values stay", detail: error.description)

@@ -5,8 +5,10 @@ import Refresh
 public enum Command: Equatable, Sendable {
     /// Shows the header effect at this place (0-based) of the keyboard's order (`RefreshEffects.entries`): keys 1…9.
     case selectEffect(index: Int)
-    /// Shows the next effect: Tab.
+    /// Shows the next effect: Tab; while two phones are shown, selects the other one instead.
     case nextEffect
+    /// Opens a second phone beside the first, a copy of it, or closes it: W.
+    case toggleSecondPhone
     /// Begins a refresh from code, as `beginRefreshing()`: Space.
     case beginRefresh
     /// Ends the running refresh with success (Return), failure (F) or a message (M: "12 new items").
@@ -92,7 +94,10 @@ public enum Command: Equatable, Sendable {
 
     /// The keys that do not depend on the effects.
     static let toolKeyBindings: [KeyBinding] = [
-        KeyBinding(keys: "Tab", command: .nextEffect, help: "next header", chineseHelp: "下一个头部"),
+        KeyBinding(keys: "Tab", command: .nextEffect, help: "next header, or the other phone (W)",
+                   chineseHelp: "下一个头部，或另一部手机（W）"),
+        KeyBinding(keys: "W", command: .toggleSecondPhone, help: "compare two phones side by side",
+                   chineseHelp: "并排对比两部手机"),
         KeyBinding(keys: "Space", command: .beginRefresh, help: "begin refreshing from code", chineseHelp: "代码开始刷新"),
         KeyBinding(keys: "Return", command: .endRefreshSuccess, help: "end with success", chineseHelp: "结束：成功"),
         KeyBinding(keys: "F", command: .endRefreshFailure, help: "end with failure", chineseHelp: "结束：失败"),

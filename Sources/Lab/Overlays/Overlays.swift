@@ -144,7 +144,7 @@ final class Overlays {
     /// The help's row pitch when its rows fit the screen at it, in points; closer rows when they do not.
     static let helpPreferredRowHeight = 20.0
     /// What the help leaves free above and below its rows, in points.
-    static let helpVerticalMargin = 24.0
+    static let helpVerticalMargin = 20.0
     static let outlineColor = Color(rgb: 255, 0, 160)
     static let handleColor = Color(rgb: 0, 160, 255)
     static let triggerColor = Color(rgb: 255, 59, 48)
@@ -184,13 +184,8 @@ final class Overlays {
             armingMark.draw(listFrame: phone.device.listFrame, scale: scale, rasterizer: rasterizer, into: canvas)
         }
         // The HUD under the other overlays: the help covers it, the toast stays readable.
-        if simulation.showsFrameGraph, let frames {
-            hud.draw(recorder: frames.recorder, time: frames.time, isMoving: frames.isMoving,
-                     state: phone.headerState, pullDistance: phone.pullDistance,
-                     armings: HUD.Armings(count: phone.armingCount, isRecent: marked),
-                     screen: side == nil ? phone.device.screenSize : sideSize, scale: scale,
-                     text: phone.renderer.loadTextRenderer(), into: side ?? canvas)
-        }
+        drawHUD(simulation, over: phone, frames: frames, into: side ?? canvas,
+                screen: side == nil ? phone.device.screenSize : sideSize)
         let needsText = simulation.showsDebugOverlay || simulation.showsHelp || simulation.tuning.isOpen
             || simulation.toast.isVisible(at: simulation.clock.base.now)
         let text = needsText ? phone.renderer.loadTextRenderer() : nil
@@ -226,6 +221,27 @@ final class Overlays {
                               text: text, rasterizer: rasterizer, into: canvas)
     }
 
+    /// What a phone not selected shows while two are compared: the mark of its arming's haptic, and its HUD.
+    func drawReadouts(_ simulation: Simulation, over phone: any PhoneView, frames: HUD.Frames?) {
+        if phone.showsArmingMark(at: simulation.clock.base.now) {
+            armingMark.draw(listFrame: phone.device.listFrame, scale: phone.device.scale,
+                            rasterizer: phone.renderer.rasterizer, into: phone.canvas)
+        }
+        drawHUD(simulation, over: phone, frames: frames, into: phone.canvas, screen: phone.device.screenSize)
+    }
+
+    /// The HUD of `phone` (its state, pull and armings, the frames of `frames`) when G shows it, in the bottom
+    /// right of `screen` on `canvas`: the phone's own screen, or the side area.
+    func drawHUD(_ simulation: Simulation, over phone: any PhoneView, frames: HUD.Frames?, into canvas: Canvas,
+                 screen: Size) {
+        guard simulation.showsFrameGraph, let frames else { return }
+        let marked = phone.showsArmingMark(at: simulation.clock.base.now)
+        hud.draw(recorder: frames.recorder, time: frames.time, isMoving: frames.isMoving,
+                 state: phone.headerState, pullDistance: phone.pullDistance,
+                 armings: HUD.Armings(count: phone.armingCount, isRecent: marked),
+                 screen: screen, scale: phone.device.scale, text: phone.renderer.loadTextRenderer(), into: canvas)
+    }
+
     // MARK: Help
 
     /// The help's layout: every line whole, the keys in a column as wide as the widest key.
@@ -259,7 +275,7 @@ final class Overlays {
     static let helpMargin = 24.0
     static let helpColumnGap = 14.0
 
-    /// The pitch of the help's rows (its title, a blank row, then `lines` rows): 20 pt, or closer so that nine
+    /// The pitch of the help's rows (its title, a blank row, then `lines` rows): 20 pt, or closer so that ten
     /// effects and every tool fit a 667 pt screen.
     static func helpRowHeight(lines: Int, screenHeight: Double) -> Double {
         Swift.min(helpPreferredRowHeight, (screenHeight - 2 * helpVerticalMargin) / Double(lines + 2))

@@ -174,8 +174,9 @@ public final class EventLog {
     }
 
     private func record(_ control: StateChange.Control, from old: RefreshState, to new: RefreshState) {
-        let change = StateChange(frame: frame, time: simulation.clock.now - startTime, effect: simulation.effectName,
-                                 control: control, from: old, to: new, platform: simulation.phone.platform)
+        let phone = simulation.primaryPhone
+        let change = StateChange(frame: frame, time: simulation.clock.now - startTime, effect: phone.effectName,
+                                 control: control, from: old, to: new, platform: phone.device.platform)
         if changes.count == 2 * EventLog.retainedChanges {
             changes.removeFirst(EventLog.retainedChanges)
             droppedCount += EventLog.retainedChanges
@@ -186,13 +187,13 @@ public final class EventLog {
 
     /// The haptic, then the announcement, of an arming.
     private func recordFeedback() {
-        let time = simulation.clock.now - startTime, effect = simulation.effectName
+        let phone = simulation.primaryPhone
+        let time = simulation.clock.now - startTime, effect = phone.effectName
         if firstArmingFrame == nil { firstArmingFrame = frame }
         if feedback.count >= 2 * EventLog.retainedChanges { feedback.removeFirst(EventLog.retainedChanges) }
         for kind in [FeedbackEvent.Kind.haptic(ArmingFeedback.haptic),
-                     .announcement(ArmingFeedback.announcement(in: simulation.language))] {
-            let event = FeedbackEvent(frame: frame, time: time, effect: effect, kind: kind,
-                                      platform: simulation.phone.platform)
+                     .announcement(ArmingFeedback.announcement(in: phone.language))] {
+            let event = FeedbackEvent(frame: frame, time: time, effect: effect, kind: kind, platform: phone.device.platform)
             feedback.append(event)
             write(event.jsonLine)
         }

@@ -33,8 +33,9 @@ public enum FrameInputResult: Equatable, Sendable {
 /// Where the frame is shown: the window's texture, uploaded and presented. Pacing (vsync, or its own where vsync
 /// does not hold) is the display's.
 public protocol FrameDisplay: AnyObject {
-    /// Copies the phone's canvas, and the side area's beside it when there is one, into what the display shows.
-    func upload(_ canvas: Canvas, side: Canvas?)
+    /// Copies the phone's canvas (and the second phone's beside it while two are compared) and the side area's
+    /// when there is one into what the display shows.
+    func upload(_ canvas: Canvas, second: Canvas?, side: Canvas?)
     /// Shows the frame; returns at the display's next refresh.
     func present()
     /// Shows what is on: the effect, the language, the toggles, the recordings.
@@ -64,6 +65,8 @@ public final class FrameLoop {
     public var trace: TraceWriter?
     /// Outputs that take every presented frame: PNG files, a capture.
     var sinks: [any FrameSink] = []
+    /// Puts two compared phones side by side for the outputs.
+    private let sideBySide = SideBySide()
     /// Where screenshots (C), timing recordings (R) and videos (V) go; without one those keys only say so.
     public var files: OutputFolder?
     /// Frames presented so far.
@@ -188,7 +191,9 @@ public final class FrameLoop {
         if overlaysInOutputs { try writeOutputs(at: frameTime) }
         recorder.endPhase(.output)
         if let display {
-            display.upload(simulation.canvas, side: simulation.sideCanvas)
+            let phones = simulation.phones
+            display.upload(phones[0].canvas, second: phones.count > 1 ? phones[1].canvas : nil,
+                           side: simulation.sideCanvas)
             recorder.endPhase(.upload)
             display.present()
             recorder.endPhase(.present)
@@ -200,16 +205,23 @@ public final class FrameLoop {
         return !quitRequested
     }
 
+    /// What outputs get: the phone's canvas, or both phones side by side while two are compared.
+    private var outputCanvas: Canvas {
+        let phones = simulation.phones
+        return phones.count == 1 ? phones[0].canvas : sideBySide.compose(phones[0].canvas, phones[1].canvas)
+    }
+
     /// Writes the frame to every output: the sinks, a screenshot asked for, the video under way.
     private func writeOutputs(at time: Double) throws {
-        let canvas = simulation.canvas
+        guard !sinks.isEmpty || pendingScreenshot || video != nil else { return }
+        let canvas = outputCanvas
         for sink in sinks { try sink.write(canvas, frame: frameIndex) }
         if pendingScreenshot {
             pendingScreenshot = false
-            saveScreenshot()
+            saveScreenshot(canvas)
         }
         if let recording = video, canvas.width != recording.width || canvas.height != recording.height {
-            startVideoForNewPhone(at: time)
+            startVideoForNewPhone(canvas, at: time)
         }
         if let video {
             do {
@@ -254,11 +266,11 @@ public final class FrameLoop {
         return true
     }
 
-    private func saveScreenshot() {
+    private func saveScreenshot(_ canvas: Canvas) {
         guard let files else { return }
         let path = files.newPath(prefix: "refreshlab-", suffix: ".png")
         do {
-            try PNG.write(simulation.canvas, to: path)
+            try PNG.write(canvas, to: path)
             saved("Screenshot saved", path)
         } catch {
             failed("Screenshot failed: see the terminal",
@@ -302,25 +314,27 @@ public final class FrameLoop {
             simulation.showToast("Videos are recorded with --capture FILE here")
             return
         }
-        if startVideo() != nil { simulation.showToast("Recording video (V stops)") }
+        if startVideo(of: outputCanvas) != nil { simulation.showToast("Recording video (V stops)") }
     }
 
     /// A phone of another pixel size while a video records (I, Y): a video's frames all have one size, so the
     /// video so far ends at this frame and the new phone records to a new file from it on; the toast names both,
     /// and the first is said saved when ffmpeg has finished it.
-    private func startVideoForNewPhone(at time: Double) {
-        guard let ended = endVideo(at: time), let next = startVideo(why: " (the phone's new size)") else { return }
+    private func startVideoForNewPhone(_ canvas: Canvas, at time: Double) {
+        guard let ended = endVideo(at: time), let next = startVideo(of: canvas, why: " (the phone's new size)") else {
+            return
+        }
         simulation.showToast("New phone size: a new video",
                              detail: FileName.split(ended).name + " ends, " + FileName.split(next).name + " begins")
     }
 
     /// Starts a video of the canvas's size into a new file of the output folder, said on standard output with
     /// `why`; returns its path, or nil when it cannot start (said in a toast and on standard error).
-    private func startVideo(why: String = "") -> String? {
+    private func startVideo(of canvas: Canvas, why: String = "") -> String? {
         guard let files else { return nil }
         let path = files.newPath(prefix: "refreshlab-", suffix: ".mp4")
         do {
-            video = try VideoRecording(output: path, width: simulation.canvas.width, height: simulation.canvas.height)
+            video = try VideoRecording(output: path, width: canvas.width, height: canvas.height)
             report("recording video to \(path)" + why)
             return path
         } catch {

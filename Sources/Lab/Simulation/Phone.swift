@@ -220,6 +220,18 @@ public struct Phone: Sendable, Equatable {
                           Phone.displayShare * Double(display.h) / Double(pixelHeight))
         return (Int((Double(pixelWidth) * f).rounded()), Int((Double(pixelHeight) * f).rounded()))
     }
+
+    /// The window's size in pixels for `phones` side by side, `gap` points apart, tops aligned, each at the same
+    /// size in points (so that a taller phone looks taller), at the largest scale among them; fitted to the display
+    /// as one phone's is.
+    public static func windowSize(sideBySide phones: [Phone], gap: Double, display: (w: Int, h: Int)) -> (w: Int, h: Int) {
+        guard let first = phones.first, phones.count > 1 else { return phones.first?.windowSize(display: display) ?? (0, 0) }
+        let scale = phones.map(\.scale).max() ?? first.scale
+        let width = (phones.map(\.screenSize.width).reduce(0, +) + gap * Double(phones.count - 1)) * scale
+        let height = (phones.map(\.screenSize.height).max() ?? 0) * scale
+        let f = Swift.min(1, Phone.displayShare * Double(display.w) / width, Phone.displayShare * Double(display.h) / height)
+        return (Int((width * f).rounded()), Int((height * f).rounded()))
+    }
 }
 
 /// What the command line asks of the phone, each part optional (`--platform`, `--device`, `--bar`, `--scale`): a

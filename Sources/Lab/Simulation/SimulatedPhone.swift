@@ -349,6 +349,18 @@ public final class SimulatedPhone {
         scrollView.contentSize = Size(device.screenSize.width, list.contentHeight)
     }
 
+    /// Shows the list as `other` shows it: as many rows, the footer out of data or not, and scrolled to the same
+    /// place (where it rests, for a list in motion), so that a copy of a phone starts where it is.
+    func showList(as other: SimulatedPhone) {
+        list.reload(rowCount: other.list.rowCount)
+        scrollView.contentSize = Size(device.screenSize.width, list.contentHeight)
+        if other.footer.state == .noMoreData { footer.endRefreshingWithNoMoreData() }
+        let top = -scrollView.adjustedContentInset.top
+        let bottom = Swift.max(top, scrollView.contentSize.height - scrollView.boundsSize.height
+            + scrollView.adjustedContentInset.bottom)
+        scrollView.setContentOffset(Point(0, Swift.min(Swift.max(other.scrollView.contentOffset.y, top), bottom)))
+    }
+
     /// A load that came back: a page more of rows, or no more data once the list is full.
     func finishLoad() {
         let canGrow = list.loadMore()

@@ -24,8 +24,9 @@ public enum InputEvent: Equatable, Sendable {
 /// HUD and the debug overlay, the tuning panel, recordings asked of the host).
 ///
 /// The window feeds it events and shows its canvas; headless runs do the same from a script on a simulated clock.
-/// Each phone (`SimulatedPhone`) holds its own list, header, footer, bars and canvas; the session draws its
-/// overlays over the first one's canvas.
+/// Each phone (`SimulatedPhone`) holds its own list, header, footer, bars and canvas. One phone, or two side by side
+/// (W, `ComparedPhones.swift`): the keys that change a phone change the selected one, the finger and the refresh keys
+/// drive both, and the session draws its overlays over the selected phone's canvas.
 public final class Simulation {
     /// The effect shown at start: the first of the keyboard's order (key 1).
     public static var defaultEffectName: String { RefreshEffects.names.first ?? "" }
@@ -41,16 +42,21 @@ public final class Simulation {
     /// How many new items an automatic end reports on a header that tells them (`RefreshEffect.reportsNewItems`).
     static let newItemsPerRefresh = 12
 
-    /// The phones shown, the first of them the one keys, input and overlays go to. One for now; the session is
-    /// made to hold a second beside it.
-    public let phones: [SimulatedPhone]
-    /// The phone keys, input and overlays go to.
+    /// The phones shown, left to right: one, or two while comparing (W).
+    public internal(set) var phones: [SimulatedPhone]
+    /// Which phone the keys that change a phone, the tuning panel and the overlays go to (Tab or a click chooses).
+    public internal(set) var selectedIndex = 0
+    /// The phone the keys that change a phone, the tuning panel and the overlays go to.
+    public var selectedPhone: SimulatedPhone { phones[selectedIndex] }
+    /// The first phone: the one a trace and the events follow.
     public var primaryPhone: SimulatedPhone { phones[0] }
+    /// Whether a second phone is shown beside the first.
+    public var isComparing: Bool { phones.count > 1 }
     /// The simulation's time: the base clock given at init, slowed, paused or stepped by the simulator's tools.
     public let clock: TimeControl
     /// Counts the changes of `styles` and of the appearance, so that what is made from them (the tuning panel's
     /// rows) is made again.
-    private(set) var stylesRevision = 0
+    var stylesRevision = 0
     /// The tuning panel (T): the current effect's and the physics' parameters, nudged with the arrows and saved to
     /// the user's style file.
     public let tuning = Tuning()
@@ -82,7 +88,7 @@ public final class Simulation {
     public init(phone: Phone = Phone(), clock: Clock = MonotonicClock()) {
         self.clock = TimeControl(base: clock)
         phones = [SimulatedPhone(device: phone, clock: self.clock)]
-        primaryPhone.reportProblem = { [unowned self] text, detail in showToast(text, detail: detail) }
+        listen(to: primaryPhone)
     }
 
     /// A session showing the phone `description` says.
@@ -91,90 +97,102 @@ public final class Simulation {
     public init(description: PhoneDescription, clock: Clock = MonotonicClock()) throws {
         self.clock = TimeControl(base: clock)
         phones = [try SimulatedPhone(description: description, clock: self.clock)]
-        primaryPhone.reportProblem = { [unowned self] text, detail in showToast(text, detail: detail) }
+        listen(to: primaryPhone)
     }
 
-    // MARK: The primary phone, as the lab's keys, overlays, trace and tests read it
+    /// Shows what `phone` reports in the toast.
+    func listen(to phone: SimulatedPhone) {
+        phone.reportProblem = { [unowned self] text, detail in showToast(text, detail: detail) }
+    }
+
+    // MARK: The selected phone, as the lab's keys, overlays and tests read it
 
     /// The device shown: its model, bar and scale (`setPhone(_:)` changes it).
-    public var phone: Phone { primaryPhone.device }
+    public var phone: Phone { selectedPhone.device }
     /// The trace's `stretch` (`SimulatedPhone.edgeStretch`).
-    public var edgeStretch: Double { primaryPhone.edgeStretch }
-    public var scrollView: ScrollView { primaryPhone.scrollView }
-    var refreshControl: RefreshControl { primaryPhone.refreshControl }
-    public var footer: LoadMoreFooter { primaryPhone.footer }
-    public var list: DemoList { primaryPhone.list }
-    /// The primary phone's canvas, which the overlays are drawn over.
-    public var canvas: Canvas { primaryPhone.canvas }
-    public var animator: Animator { primaryPhone.animator }
-    public var renderer: LayerRenderer { primaryPhone.renderer }
-    public var effectName: String { primaryPhone.effectName }
+    public var edgeStretch: Double { selectedPhone.edgeStretch }
+    public var scrollView: ScrollView { selectedPhone.scrollView }
+    var refreshControl: RefreshControl { selectedPhone.refreshControl }
+    public var footer: LoadMoreFooter { selectedPhone.footer }
+    public var list: DemoList { selectedPhone.list }
+    /// The selected phone's canvas, which the overlays are drawn over.
+    public var canvas: Canvas { selectedPhone.canvas }
+    public var animator: Animator { selectedPhone.animator }
+    public var renderer: LayerRenderer { selectedPhone.renderer }
+    public var effectName: String { selectedPhone.effectName }
     /// The user's style files, merged: the phone's physics and effects take their values from them.
     public var styles: StyleBook {
-        get { primaryPhone.styles }
+        get { selectedPhone.styles }
         set {
             stylesRevision &+= 1
-            primaryPhone.styles = newValue
+            selectedPhone.styles = newValue
         }
     }
     /// Whether refreshes and loads end by themselves `autoEndDelay` after they start (the simulator's "auto end").
     public var autoEndsRefreshing: Bool {
-        get { primaryPhone.autoEndsRefreshing }
-        set { primaryPhone.autoEndsRefreshing = newValue }
+        get { selectedPhone.autoEndsRefreshing }
+        set { selectedPhone.autoEndsRefreshing = newValue }
     }
     /// The language of the list, the header and the footer (L); setting it is what the key does.
     public var language: RefreshLanguage {
-        get { primaryPhone.language }
-        set { primaryPhone.setLanguage(newValue) }
+        get { selectedPhone.language }
+        set { selectedPhone.setLanguage(newValue) }
     }
-    public var navigationBarBottom: Double { primaryPhone.navigationBarBottom }
+    public var navigationBarBottom: Double { selectedPhone.navigationBarBottom }
     /// The navigation bar's height now, without the status bar, in points (the trace's `barHeight`).
-    public var navigationBarHeight: Double { primaryPhone.navigationBarHeight }
-    public var finger: Point? { primaryPhone.finger }
+    public var navigationBarHeight: Double { selectedPhone.navigationBarHeight }
+    public var finger: Point? { selectedPhone.finger }
     /// The phone's appearance (K). Light by default.
     public var appearance: Appearance {
-        get { primaryPhone.appearance }
+        get { selectedPhone.appearance }
         set {
-            guard newValue != primaryPhone.appearance else { return }
+            guard newValue != selectedPhone.appearance else { return }
             // The tuning panel's rows show the styles' variants for the appearance.
             stylesRevision &+= 1
-            primaryPhone.appearance = newValue
+            selectedPhone.appearance = newValue
         }
     }
-    public var armingCount: Int { primaryPhone.armingCount }
+    public var armingCount: Int { selectedPhone.armingCount }
 
-    func showsArmingMark(at time: Double) -> Bool { primaryPhone.showsArmingMark(at: time) }
+    func showsArmingMark(at time: Double) -> Bool { selectedPhone.showsArmingMark(at: time) }
 
     /// Shows the effect registered under `name` in the header; false (and no change) when there is none.
     @discardableResult
-    public func selectEffect(named name: String) -> Bool { primaryPhone.selectEffect(named: name) }
+    public func selectEffect(named name: String) -> Bool { selectedPhone.selectEffect(named: name) }
 
     /// Shows another device (model, bar or scale) on the phone.
-    public func setPhone(_ newPhone: Phone) { primaryPhone.setDevice(newPhone) }
+    public func setPhone(_ newPhone: Phone) { selectedPhone.setDevice(newPhone) }
 
     /// Shows `platform`'s phone (`SimulatedPhone.setPlatform(_:)`).
-    public func setPlatform(_ platform: Platform) { primaryPhone.setPlatform(platform) }
+    public func setPlatform(_ platform: Platform) { selectedPhone.setPlatform(platform) }
 
     /// Reads `path` for the header named `effect` (`SimulatedPhone.loadAnimation(path:for:)`).
     ///
     /// - Throws: `LabError` naming the file at fault, or saying that `effect` plays no animation file.
     @discardableResult
     public func loadAnimation(path: String?, for effect: String) throws -> String? {
-        try primaryPhone.loadAnimation(path: path, for: effect)
+        try selectedPhone.loadAnimation(path: path, for: effect)
     }
 
-    /// Reads every animation file again and shows it: per file, the error when it is now unreadable.
+    /// Reads every animation file again and shows it on every phone: per file, the error when it is now unreadable.
     @discardableResult
-    func reloadAnimations() -> [(path: String, error: String?)] { primaryPhone.reloadAnimations() }
+    func reloadAnimations() -> [(path: String, error: String?)] {
+        var results: [(path: String, error: String?)] = []
+        for phone in phones {
+            for result in phone.reloadAnimations() where !results.contains(where: { $0.path == result.path }) {
+                results.append(result)
+            }
+        }
+        return results
+    }
 
     /// The files `loadAnimation` read, to be watched.
     public var animationPaths: [String] { primaryPhone.animationPaths }
 
-    func cancelTouch() { primaryPhone.cancelTouch() }
-    func reloadFirstPage() { primaryPhone.reloadFirstPage() }
-    var autoEndResult: RefreshResult { primaryPhone.autoEndResult }
-    func newItemsMessage(in language: RefreshLanguage) -> String { primaryPhone.newItemsMessage(in: language) }
-    func setLanguage(_ newLanguage: RefreshLanguage) { primaryPhone.setLanguage(newLanguage) }
+    func cancelTouch() { for phone in phones { phone.cancelTouch() } }
+    var autoEndResult: RefreshResult { selectedPhone.autoEndResult }
+    func newItemsMessage(in language: RefreshLanguage) -> String { selectedPhone.newItemsMessage(in: language) }
+    func setLanguage(_ newLanguage: RefreshLanguage) { selectedPhone.setLanguage(newLanguage) }
 
     // MARK: The session
 
@@ -189,16 +207,28 @@ public final class Simulation {
     public var shiftIsDown = false
 
     /// Applies one input event that happened at `time` on the base clock (the clock given at init; its now when
-    /// nil); points are in screen coordinates. Slow animations and pause bend the time the scroll view sees. While
-    /// the help is shown, the list behind it gets nothing (the help is modal).
-    public func handle(_ event: InputEvent, at time: Double? = nil) {
-        guard !showsHelp, !handleOnTuningPanel(event) else { return }
+    /// nil); points are in the screen coordinates of the phone at `index` (beyond its right edge, the side area's
+    /// when it is the selected one). Slow animations and pause bend the time the scroll view sees. While the help
+    /// is shown, the list behind it gets nothing (the help is modal).
+    ///
+    /// While two phones are shown the finger drives both: the other phone gets the same event at the same place
+    /// from its top left, scaled by the ratio of their screen heights; a touch going down on the other phone
+    /// selects it.
+    public func handle(_ event: InputEvent, at time: Double? = nil, onPhone index: Int = 0) {
+        guard !showsHelp, phones.indices.contains(index) else { return }
+        if index == selectedIndex, handleOnTuningPanel(event) { return }
+        let touched = phones[index]
         // Beside the phone, only the panel takes input.
         switch event {
-        case .touchDown(let p), .wheel(_, at: let p?): if p.x >= phone.screenSize.width { return }
+        case .touchDown(let p), .wheel(_, at: let p?): if p.x >= touched.device.screenSize.width { return }
         default: break
         }
-        primaryPhone.handle(event, at: time.map { clock.time(atBase: $0) } ?? clock.now)
+        if case .touchDown = event, index != selectedIndex { select(index) }
+        let phoneTime = time.map { clock.time(atBase: $0) } ?? clock.now
+        for phone in phones {
+            let ratio = phone.device.screenSize.height / touched.device.screenSize.height
+            phone.handle(phone === touched ? event : event.scaled(by: ratio), at: phoneTime)
+        }
     }
 
     /// Advances physics and animations to the clock's time; call once per frame, before `render()`.
@@ -239,7 +269,8 @@ public final class Simulation {
                slow: clock.isSlow,
                paused: clock.isPaused, debug: showsDebugOverlay, frameGraph: showsFrameGraph, tuning: tuning.isOpen,
                help: showsHelp,
-               noMoreData: footer.state == .noMoreData, overlaysInOutputs: includesOverlaysInOutputs)
+               noMoreData: footer.state == .noMoreData, overlaysInOutputs: includesOverlaysInOutputs,
+               comparedPhone: isComparing ? Simulation.phoneLetter(selectedIndex) : nil)
     }
 
     /// The status as the title shows it, without the frame loop's recordings.
@@ -251,11 +282,14 @@ public final class Simulation {
         for phone in phones { phone.render() }
     }
 
-    /// Draws the simulator's overlays over the phone: the HUD of `frames` (when G shows it), the debug overlay, the
-    /// tuning panel, the help and the toast.
+    /// Draws the simulator's overlays over the selected phone: the HUD of `frames` (when G shows it), the debug
+    /// overlay, the tuning panel, the help and the toast; while comparing, the other phone's arming mark and HUD
+    /// over it.
     func renderOverlays(frames: HUD.Frames? = nil) {
-        let (contentToPixels, clip) = primaryPhone.listTransform()
-        overlays.draw(self, over: primaryPhone, time: primaryPhone.frameTime ?? clock.now,
+        let selected = selectedPhone
+        let (contentToPixels, clip) = selected.listTransform()
+        overlays.draw(self, over: selected, time: selected.frameTime ?? clock.now,
                       contentToPixels: contentToPixels, listClip: clip, frames: frames)
+        for phone in phones where phone !== selected { overlays.drawReadouts(self, over: phone, frames: frames) }
     }
 }

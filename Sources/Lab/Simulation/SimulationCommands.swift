@@ -67,14 +67,20 @@ extension Simulation {
             let names = effectNames
             guard names.indices.contains(index) else { return "No effect on key " + Command.effectKey(index: index) }
             return showEffect(names[index])
+        case .nextEffect where isComparing:
+            return selectOtherPhone()
+        case .toggleSecondPhone:
+            return toggleSecondPhone()
         case .nextEffect:
             let names = effectNames
             guard !names.isEmpty else { return "No effects" }
             let current = names.firstIndex(of: effectName) ?? -1
             return showEffect(names[(current + 1) % names.count])
         case .beginRefresh:
-            if refreshControl.state.isBusy { return "Already refreshing" }
-            refreshControl.beginRefreshing(at: clock.now)
+            // The refresh keys go to every phone, so that two compared phones refresh together.
+            let idle = phones.filter { !$0.refreshControl.state.isBusy }
+            if idle.isEmpty { return "Already refreshing" }
+            for phone in idle { phone.refreshControl.beginRefreshing(at: clock.now) }
             return "Refreshing from code"
         case .endRefreshSuccess:
             return end(with: .success, named: "success")
@@ -84,14 +90,15 @@ extension Simulation {
             let message = newItemsMessage(in: language)
             return end(with: .message(message), named: "“" + message + "”")
         case .toggleAutoEnd:
-            autoEndsRefreshing.toggle()
+            let on = !autoEndsRefreshing
+            for phone in phones { phone.autoEndsRefreshing = on }
             return autoEndsRefreshing ? "Auto end on: refreshes end after 1.5 s" : "Auto end off: end with Return, F or M"
         case .toggleNoMoreData:
             if footer.state == .noMoreData {
-                footer.resetNoMoreData()
+                for phone in phones { phone.footer.resetNoMoreData() }
                 return "Footer: more data to load"
             }
-            footer.endRefreshingWithNoMoreData()
+            for phone in phones { phone.footer.endRefreshingWithNoMoreData() }
             return "Footer: no more data"
         case .toggleLanguage:
             setLanguage(language == .english ? .chinese : .english)
@@ -122,7 +129,7 @@ extension Simulation {
         case .toggleSlowAnimations:
             clock.isSlow.toggle()
             // Finger samples are stamped in the slowed time; the tracker measures them in the finger's own.
-            scrollView.touchClockRate = clock.isSlow ? 1 / TimeControl.slowFactor : 1
+            for phone in phones { phone.scrollView.touchClockRate = clock.isSlow ? 1 / TimeControl.slowFactor : 1 }
             return clock.isSlow ? "Slow animations ×10" : "Slow animations off"
         case .togglePause:
             clock.isPaused.toggle()
@@ -178,12 +185,16 @@ extension Simulation {
         return "\(position) · \(name)"
     }
 
+    /// Ends the refresh of every phone refreshing with `result`.
     private func end(with result: RefreshResult, named: String) -> String {
-        guard refreshControl.state == .refreshing else {
+        let refreshing = phones.filter { $0.refreshControl.state == .refreshing }
+        guard !refreshing.isEmpty else {
             return "Not refreshing: pull down or press Space first"
         }
-        refreshControl.endRefreshing(result: result, at: clock.now)
-        reloadFirstPage()
+        for phone in refreshing {
+            phone.refreshControl.endRefreshing(result: result, at: clock.now)
+            phone.reloadFirstPage()
+        }
         return "Ended with " + named
     }
 }

@@ -17,12 +17,16 @@ public struct Status: Equatable, Sendable {
     var recordingTimings = false
     var recordingVideo = false
     var overlaysInOutputs = false
+    /// While two phones are shown, the selected one's letter (A on the left, B on the right): the effect and the
+    /// toggles then are that phone's.
+    var comparedPhone: String?
 
     /// `ring | English | android | dark | auto end | slow x10 | recording video`: the effect, the language, then every toggle that is
     /// on, as the Simulator's menu shows checkmarks. ASCII only, so that every X server and window manager shows it
     /// whatever the locale.
     public var title: String {
         var parts = [effect, chinese ? "Chinese" : "English"]
+        if let comparedPhone { parts.insert("phone " + comparedPhone + " of 2", at: 0) }
         for (on, name) in [(android, "android"), (dark, "dark"), (autoEnd, "auto end"), (slow, "slow x10"), (paused, "paused"), (debug, "debug"),
                            (frameGraph, "frame graph"), (tuning, "tuning"), (help, "help"),
                            (noMoreData, "no more data"), (recordingTimings, "recording timings"),

@@ -102,16 +102,18 @@ public final class TraceWriter {
         if flag { line.append("true") } else { line.append("false") }
     }
 
-    /// Writes the line of one frame.
+    /// Writes the line of one frame of the first phone.
     public func record(frame: Int, time: Double, simulation: Simulation) throws {
         guard let file else { return }
-        let scrollView = simulation.scrollView
-        let state = simulation.refreshControl.state
+        // The first phone's: while two are shown, the one on the left.
+        let watched = simulation.primaryPhone
+        let scrollView = watched.scrollView
+        let state = watched.refreshControl.state
         if state != lastState {
             lastState = state
             stateText = JSONLineBuffer.quoted(state.description)
         }
-        let footerState = simulation.footer.state
+        let footerState = watched.footer.state
         if footerState != lastFooterState {
             lastFooterState = footerState
             footerText = JSONLineBuffer.quoted(footerState.description)
@@ -133,7 +135,7 @@ public final class TraceWriter {
             append(Point(scrollView.boundsSize.width, scrollView.boundsSize.height))
             line.append(",\"contentSize\":")
             append(Point(scrollView.contentSize.width, scrollView.contentSize.height))
-            let phone = simulation.phone
+            let phone = watched.device
             line.append(",\"device\":")
             line.append(raw: JSONLineBuffer.quoted(phone.deviceName))
             if phone.platform != .ios {
@@ -157,7 +159,7 @@ public final class TraceWriter {
         line.append(",\"contentInset\":")
         append(inset)
         line.append(",\"barHeight\":")
-        line.append(simulation.navigationBarHeight, decimals: 3)
+        line.append(watched.navigationBarHeight, decimals: 3)
         line.append(",\"velocity\":")
         append(scrollView.velocity)
         line.append(",\"tracking\":")
@@ -166,16 +168,16 @@ public final class TraceWriter {
         append(scrollView.isDragging)
         line.append(",\"decelerating\":")
         append(scrollView.isDecelerating)
-        let platform = simulation.phone.platform
+        let platform = watched.device.platform
         line.append(",\"motion\":\"")
-        line.append(raw: platform.motionName(scrollView.runningMotion, stretch: simulation.edgeStretch))
+        line.append(raw: platform.motionName(scrollView.runningMotion, stretch: watched.edgeStretch))
         line.append("\"")
         if platform == .android {
             line.append(",\"stretch\":")
-            line.append(simulation.edgeStretch, decimals: 4)
+            line.append(watched.edgeStretch, decimals: 4)
         }
         line.append(",\"finger\":")
-        if let finger = simulation.finger { append(finger) } else { line.append("null") }
+        if let finger = watched.finger { append(finger) } else { line.append("null") }
         line.append(",\"state\":")
         line.append(raw: stateText)
         line.append(",\"footer\":")

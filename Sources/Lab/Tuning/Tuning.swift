@@ -355,7 +355,7 @@ extension Simulation {
             return chinese ? "调参面板已关闭" : "Tuning closed"
         case .toggleTuning:
             tuning.isOpen = true
-            guard tuning.file != nil else {
+            guard tuningFile != nil else {
                 return chinese ? "调参只在本次生效：没有样式文件可保存" : "Tuning live only: no style file to save to"
             }
             return chinese ? "调参：↑↓ 选择，←→ 调整" : "Tuning: ↑↓ choose, ←→ nudge"
@@ -400,7 +400,7 @@ extension Simulation {
         guard let entry = styles.entries(for: row.section).first(where: { $0.key == row.key }) else {
             return chinese ? "\(row.key) 已是默认值" : "\(row.key) is at its default already"
         }
-        if !entry.source.file.isEmpty, entry.source.file != tuning.file {
+        if !entry.source.file.isEmpty, entry.source.file != tuningFile {
             let place = FileName.split(entry.source.file).name + ":" + String(entry.source.line)
             return chinese ? "\(row.key) 来自 \(place)，请在该文件中删除" : "\(row.key) comes from \(place): remove it there"
         }
@@ -433,7 +433,7 @@ extension Simulation {
             }
             return set(type)
         }
-        guard let file = tuning.file else {
+        guard let file = tuningFile else {
             // Without a file (no folder for the user's styles), the value is live only, as the panel said on opening.
             var book = styles
             if let refusal = changed(&book, source: StyleSource(file: "", line: 0, column: 0)) { return refusal }
@@ -519,7 +519,7 @@ extension Simulation {
         tuning.saveDue = nil
         guard tuning.hasUnsavedChanges else { return }
         tuning.lastSave = clock.base.now
-        guard let file = tuning.file else {
+        guard let file = tuningFile else {
             tuning.unsaved = []
             return
         }

@@ -298,13 +298,14 @@ struct WindowCommand: ParsableCommand {
         try named.checkApart()
         let files = try OutputFolder(path: outputDirectory ?? ".")
         Termination.install()
-        let simulation = Simulation(phone: phone.phone())
-        simulation.styles = styles
+        // The phone as the options describe it, built at once; the animation file is read after, so that what it
+        // warns of is said.
+        let simulation = try Simulation(description: PhoneDescription(
+            device: phone.phone(), effect: effect ?? Simulation.defaultEffectName,
+            appearance: try appearance.chosen() ?? .light, language: try appearance.chosenLanguage() ?? .english,
+            styles: styles))
         simulation.tuning.file = StyleFiles.tuningFile(extra: style.files, folder: StyleFiles.userFolder())
         try self.phone.loadAnimation(into: simulation)
-        if let effect { simulation.selectEffect(named: effect) }
-        if let appearance = try appearance.chosen() { simulation.appearance = appearance }
-        if let language = try appearance.chosenLanguage() { simulation.language = language }
         simulation.includesOverlaysInOutputs = record.overlays
         let host = WindowHost(simulation: simulation)
         // Files named on the command line are opened before the window, so a bad path fails at once.

@@ -18,13 +18,14 @@ final class WindowHost: FrameInput, FrameDisplay {
     private let simulation: Simulation
     private var window: OpaquePointer?
     private var renderer: OpaquePointer?
-    private var texture: OpaquePointer?
+    /// One texture per phone shown, left to right, made as phones appear.
+    private var phoneTextures: [PhoneTexture] = []
     /// The side area's texture and its size in pixels, made when the window first has room beside the phone.
     private var sideTexture: OpaquePointer?
     private var sideTextureSize = (width: 0, height: 0)
-    /// Where the phone and the side area are drawn in the renderer's output pixels, and how many output pixels a
-    /// canvas pixel takes (`zoom`); remade when the window is resized.
-    private var layout = Layout(phone: SDL_Rect(), side: nil, zoom: 1)
+    /// Where the phones and the side area are drawn in the renderer's output pixels; remade when the window is
+    /// resized or a phone changes.
+    private var layout = Layout(phones: [SDL_Rect()], side: nil, perPoint: 1)
     /// Seconds per frame: the display's refresh rate, or the phone's where that is lower (a 60 Hz phone on a
     /// 120 Hz display), or the display's where the phone's is higher than the display allows.
     private(set) var frameBudget = 1.0 / 60
@@ -32,17 +33,9 @@ final class WindowHost: FrameInput, FrameDisplay {
     private var displayRate: Double?
     /// The usable part of the display, in pixels: the window is fitted into it.
     private var usable = SDL_Rect(x: 0, y: 0, w: 1280, h: 800)
-    /// The half-size copy of the phone's canvas and its texture, made when the phone is shown at half its pixels
-    /// or fewer, and whether the last upload used them.
-    private var halfCanvas: Canvas?
-    private var halfTexture: OpaquePointer?
-    private var usesHalf = false
-    /// Whether the half-size texture was just made: its first upload sends every row, later ones the rows changed.
-    private var halfTextureIsNew = false
-    /// The canvas size the texture was made for: a phone of another size makes a new texture and window size.
-    private var textureSize = (w: 0, h: 0)
-    /// The refresh rate of the phone the pacing was set for.
-    private var fittedRate = 0.0
+    /// The phones' pixel sizes and fastest refresh rate the window and its pacing were last fitted to (the second
+    /// phone's size 0 × 0 without one): another phone, or a second one, fits the window again.
+    private var fittedFor = (0, 0, 0, 0, 0.0)
     /// Whether vsync holds for the renderer (else the host paces frames itself).
     private var vsync = false
     /// True when presenting does not wait for vsync and the host must pace frames itself.
@@ -51,7 +44,8 @@ final class WindowHost: FrameInput, FrameDisplay {
     /// When the next frame is due while the host paces frames itself (monotonic seconds).
     private var nextPresent = 0.0
     private var lastPresent = 0.0
-    private var isTouching = false
+    /// What the finger went down on (a phone or the side area) while it is down: its moves are read there.
+    private var touching: Area?
     /// The base clock's time when SDL's millisecond tick counter was 0: turns event timestamps into clock time,
     /// so that finger velocities come from when the mouse moved, not from when the frame handled it.
     private var ticksOrigin = 0.0
@@ -59,17 +53,17 @@ final class WindowHost: FrameInput, FrameDisplay {
     private var wakeEventType: UInt32 = 0
     /// Pushes that event, from any thread: a signal or a saved style file wakes the loop at once.
     private(set) var wake: @Sendable () -> Void = {}
-    /// Where the mouse was last seen over the window, in points of the screen: the wheel acts there.
-    private var pointer: Point?
+    /// Where the mouse was last seen over the window, in points of the screen of the phone it was over: the wheel
+    /// acts there.
+    private var pointer: (point: Point, phone: Int)?
 
     init(simulation: Simulation) {
         self.simulation = simulation
     }
 
     deinit {
-        if let texture { SDL_DestroyTexture(texture) }
+        phoneTextures.removeAll()
         if let sideTexture { SDL_DestroyTexture(sideTexture) }
-        if let halfTexture { SDL_DestroyTexture(halfTexture) }
         if let renderer { SDL_DestroyRenderer(renderer) }
         if let window { SDL_DestroyWindow(window) }
         SDL_Quit()
@@ -83,11 +77,10 @@ final class WindowHost: FrameInput, FrameDisplay {
     func open() throws {
         // A display that is absent, refuses us or does not answer within 3 s is one clear error, not a hang.
         try DisplayProbe.initVideo()
-        let phone = simulation.phone
 
         var bounds = SDL_Rect()
         if SDL_GetDisplayUsableBounds(0, &bounds) == 0 { usable = bounds }
-        let fit = phone.windowSize(display: (Int(usable.w), Int(usable.h)))
+        let fit = fittedWindowSize()
         var mode = SDL_DisplayMode()
         if SDL_GetCurrentDisplayMode(0, &mode) == 0, mode.refresh_rate > 0 { displayRate = Double(mode.refresh_rate) }
 
@@ -103,7 +96,7 @@ final class WindowHost: FrameInput, FrameDisplay {
         vsync = SDL_GetRendererInfo(renderer, &info) == 0 && (info.flags & SDL_RENDERER_PRESENTVSYNC.rawValue) != 0
         let driver = SDL_GetCurrentVideoDriver().map { String(cString: $0) } ?? ""
         if driver == "dummy" || driver == "offscreen" { vsync = false }
-        try fitPhone(resizing: false)
+        fitPhones(resizing: false)
         ticksOrigin = simulation.clock.base.now - Double(SDL_GetTicks()) / 1000
 
         // A termination signal or a saved style file wakes a loop asleep in the event queue at once.
@@ -119,28 +112,40 @@ final class WindowHost: FrameInput, FrameDisplay {
         }
     }
 
-    /// Makes the texture for the phone's canvas and paces frames at its refresh rate where the display allows it;
-    /// with `resizing`, a phone of another size also resizes the window to it (scaled to fit the display).
-    private func fitPhone(resizing: Bool) throws {
-        let phone = simulation.phone
-        let size = (w: phone.pixelWidth, h: phone.pixelHeight)
-        if size != textureSize {
-            if let texture { SDL_DestroyTexture(texture) }
-            texture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888.rawValue,
-                                        Int32(SDL_TEXTUREACCESS_STREAMING.rawValue), Int32(size.w), Int32(size.h))
-            guard texture != nil else { throw WindowHost.sdlError("cannot create the canvas texture") }
-            textureSize = size
-            if resizing {
-                let fit = phone.windowSize(display: (Int(usable.w), Int(usable.h)))
-                SDL_SetWindowSize(window, Int32(fit.w), Int32(fit.h))
-            }
+    /// The window's size for the phones shown, fitted to the display.
+    private func fittedWindowSize() -> (w: Int, h: Int) {
+        Phone.windowSize(sideBySide: simulation.phones.map(\.device), gap: Simulation.comparedGap,
+                         display: (Int(usable.w), Int(usable.h)))
+    }
+
+    /// The phones' pixel sizes and fastest refresh rate, as `fittedFor` keeps them.
+    private var phonesShape: (Int, Int, Int, Int, Double) {
+        let phones = simulation.phones
+        let first = phones[0].device, second = phones.count > 1 ? phones[1].device : nil
+        return (first.pixelWidth, first.pixelHeight, second?.pixelWidth ?? 0, second?.pixelHeight ?? 0,
+                Swift.max(first.refreshRate, second?.refreshRate ?? 0))
+    }
+
+    /// Paces frames at the fastest phone's refresh rate where the display allows it; with `resizing`, phones of
+    /// other sizes (another device, a second phone) also resize the window to them (scaled to fit the display).
+    private func fitPhones(resizing: Bool) {
+        let shape = phonesShape
+        if resizing && (shape.0, shape.1, shape.2, shape.3) != (fittedFor.0, fittedFor.1, fittedFor.2, fittedFor.3) {
+            let fit = fittedWindowSize()
+            SDL_SetWindowSize(window, Int32(fit.w), Int32(fit.h))
+            // Widened for a second phone past the display's edge: moved back in.
+            var x: Int32 = 0, y: Int32 = 0
+            SDL_GetWindowPosition(window, &x, &y)
+            let maxX = usable.x + usable.w - Int32(fit.w)
+            if x > maxX { SDL_SetWindowPosition(window, Swift.max(usable.x, maxX), y) }
         }
+        fittedFor = shape
         // A ProMotion phone presents at 120 Hz on a display that refreshes that fast; a 60 Hz phone at 60 Hz on any.
         // A display that does not say its rate (Xvfb's says 0) presents at its own pace with vsync, taken as 60 Hz
         // (Xvfb's with Mesa holds swaps to that); without vsync only the frame limiter holds the phone's rate.
-        fittedRate = phone.refreshRate
-        let display = displayRate ?? (vsync ? 60 : phone.refreshRate)
-        let rate = Swift.min(display, phone.refreshRate)
+        let phoneRate = shape.4
+        let display = displayRate ?? (vsync ? 60 : phoneRate)
+        let rate = Swift.min(display, phoneRate)
         frameBudget = 1 / rate
         needsFrameLimiter = !vsync || display > rate
         simulation.clock.frameDuration = frameBudget
@@ -179,7 +184,9 @@ final class WindowHost: FrameInput, FrameDisplay {
     private func handle(_ event: SDL_Event, changed: inout Bool) -> Bool {
         let time = ticksOrigin + Double(event.common.timestamp) / 1000
         simulation.shiftIsDown = (UInt32(SDL_GetModState().rawValue) & UInt32(KMOD_SHIFT.rawValue)) != 0
-        if event.type == SDL_MOUSEMOTION.rawValue { pointer = point(event.motion.x, event.motion.y) }
+        if event.type == SDL_MOUSEMOTION.rawValue, let over = place(event.motion.x, event.motion.y) {
+            pointer = (over.point, over.phone)
+        }
         switch event.type {
         case SDL_QUIT.rawValue:
             return false
@@ -195,22 +202,29 @@ final class WindowHost: FrameInput, FrameDisplay {
             simulation.perform(command)
             changed = true
         case SDL_MOUSEBUTTONDOWN.rawValue where event.button.button == UInt8(SDL_BUTTON_LEFT):
-            isTouching = true
-            simulation.handle(.touchDown(point(event.button.x, event.button.y)), at: time)
+            // Between two phones the finger touches neither.
+            guard let down = place(event.button.x, event.button.y) else { break }
+            touching = down.area
+            simulation.handle(.touchDown(down.point), at: time, onPhone: down.phone)
             changed = true
-        case SDL_MOUSEMOTION.rawValue where isTouching:
-            simulation.handle(.touchMove(point(event.motion.x, event.motion.y)), at: time)
+        case SDL_MOUSEMOTION.rawValue where touching != nil:
+            guard let area = touching else { break }
+            simulation.handle(.touchMove(point(event.motion.x, event.motion.y, in: area)), at: time,
+                              onPhone: phoneIndex(of: area))
             changed = true
-        case SDL_MOUSEBUTTONUP.rawValue where event.button.button == UInt8(SDL_BUTTON_LEFT) && isTouching:
-            isTouching = false
-            simulation.handle(.touchUp(point(event.button.x, event.button.y)), at: time)
+        case SDL_MOUSEBUTTONUP.rawValue where event.button.button == UInt8(SDL_BUTTON_LEFT) && touching != nil:
+            guard let area = touching else { break }
+            touching = nil
+            simulation.handle(.touchUp(point(event.button.x, event.button.y, in: area)), at: time,
+                              onPhone: phoneIndex(of: area))
             changed = true
-        case SDL_MOUSEWHEEL.rawValue where !isTouching:
+        case SDL_MOUSEWHEEL.rawValue where touching == nil:
             // SDL counts notches, y positive away from the user: that shows the content above, so the offset falls.
             let flip: Float = event.wheel.direction == SDL_MOUSEWHEEL_FLIPPED.rawValue ? -1 : 1
             let notches = Point(Double(event.wheel.preciseX * flip), Double(event.wheel.preciseY * flip))
             let notch = Simulation.wheelNotch
-            simulation.handle(.wheel(Point(notches.x * notch, -notches.y * notch), at: pointer), at: time)
+            simulation.handle(.wheel(Point(notches.x * notch, -notches.y * notch), at: pointer?.point), at: time,
+                              onPhone: pointer?.phone ?? 0)
             changed = true
         case SDL_WINDOWEVENT.rawValue:
             updateLayout()
@@ -231,55 +245,121 @@ final class WindowHost: FrameInput, FrameDisplay {
 
     // MARK: Layout
 
-    /// The phone and the side area in the renderer's output pixels.
+    /// The phones and the side area in the renderer's output pixels.
     struct Layout {
-        var phone: SDL_Rect
+        /// Each phone's rectangle, left to right.
+        var phones: [SDL_Rect]
         var side: SDL_Rect?
-        var zoom: Double
+        /// Output pixels per point of the phones' screens: two phones are shown at the same size in points.
+        var perPoint: Double
     }
 
-    /// Lays the phone out in the window: as tall as the window with the side area beside it when the window is
-    /// wide enough for one (`Simulation.sideMinimumWidth`), else as large as fits, centred. Tells the simulation
-    /// how much room there is beside the phone.
+    /// What the mouse is over: a phone (by index) or the side area.
+    enum Area: Equatable {
+        case phone(Int)
+        case side
+    }
+
+    /// Lays the phones out in the window, side by side and tops aligned, a gap apart: as tall as the window with
+    /// the side area beside them when the window is wide enough for one (`Simulation.sideMinimumWidth`), else as
+    /// large as fits, centred. Tells the simulation how much room there is beside the phones.
     private func updateLayout() {
         var ow: Int32 = 0, oh: Int32 = 0
         guard SDL_GetRendererOutputSize(renderer, &ow, &oh) == 0, ow > 0, oh > 0 else { return }
-        let phone = simulation.phone
-        let cw = Double(phone.pixelWidth), ch = Double(phone.pixelHeight)
-        let tall = Double(oh) / ch
-        let room = (Double(ow) - cw * tall) / tall / phone.scale
-        simulation.sideRoom = Swift.max(0, room)
-        if simulation.sideAreaWidth > 0 {
-            let phoneRect = SDL_Rect(x: 0, y: 0, w: Int32((cw * tall).rounded()), h: oh)
-            layout = Layout(phone: phoneRect, side: SDL_Rect(x: phoneRect.w, y: 0, w: 0, h: oh), zoom: tall)
-        } else {
-            let zoom = Swift.min(Double(ow) / cw, tall)
-            let w = Int32((cw * zoom).rounded()), h = Int32((ch * zoom).rounded())
-            layout = Layout(phone: SDL_Rect(x: (ow - w) / 2, y: (oh - h) / 2, w: w, h: h), side: nil, zoom: zoom)
+        let phones = simulation.phones.map(\.device)
+        let gap = Simulation.comparedGap
+        let width = phones.map(\.screenSize.width).reduce(0, +) + gap * Double(phones.count - 1)
+        let height = phones.map(\.screenSize.height).max() ?? 1
+        let tall = Double(oh) / height
+        simulation.sideRoom = Swift.max(0, Double(ow) / tall - width)
+        let hasSide = simulation.sideAreaWidth > 0
+        let perPoint = hasSide ? tall : Swift.min(Double(ow) / width, tall)
+        var x = hasSide ? 0 : (Double(ow) - width * perPoint) / 2
+        let y = hasSide ? 0 : (Double(oh) - height * perPoint) / 2
+        var rects: [SDL_Rect] = []
+        for phone in phones {
+            rects.append(SDL_Rect(x: Int32(x.rounded()), y: Int32(y.rounded()),
+                                  w: Int32((phone.screenSize.width * perPoint).rounded()),
+                                  h: Int32((phone.screenSize.height * perPoint).rounded())))
+            x += (phone.screenSize.width + gap) * perPoint
         }
+        let selectedHeight = Int32((simulation.phone.screenSize.height * perPoint).rounded())
+        let side = hasSide ? SDL_Rect(x: Int32((x - gap * perPoint).rounded()), y: 0, w: 0, h: selectedHeight) : nil
+        layout = Layout(phones: rects, side: side, perPoint: perPoint)
     }
 
-    /// A mouse position in window coordinates as a point of the phone's screen (beyond its right edge: the side
-    /// area).
-    private func point(_ x: Int32, _ y: Int32) -> Point {
+    /// The mouse position in window coordinates in the renderer's output pixels (above 1 per coordinate on a
+    /// high-density display).
+    private func outputPixel(_ x: Int32, _ y: Int32) -> (x: Double, y: Double) {
         var ww: Int32 = 0, wh: Int32 = 0, ow: Int32 = 0, oh: Int32 = 0
         SDL_GetWindowSize(window, &ww, &wh)
         SDL_GetRendererOutputSize(renderer, &ow, &oh)
-        // Output pixels per window coordinate: above 1 on a high-density display.
         let density = ww > 0 ? Double(ow) / Double(ww) : 1
-        let perPoint = layout.zoom * simulation.phone.scale
-        return Point((Double(x) * density - Double(layout.phone.x)) / perPoint,
-                     (Double(y) * density - Double(layout.phone.y)) / perPoint)
+        return (Double(x) * density, Double(y) * density)
+    }
+
+    /// What a mouse position is over and where, in points of that phone's screen (the side area's in the selected
+    /// phone's, beyond its right edge); nil between two phones. With one phone, every position is the phone's (beyond
+    /// its right edge: the side area).
+    private func place(_ x: Int32, _ y: Int32) -> (area: Area, point: Point, phone: Int)? {
+        let (px, _) = outputPixel(x, y)
+        let rects = layout.phones
+        var area = Area.phone(0)
+        if rects.count > 1 {
+            if let side = layout.side, px >= Double(side.x) {
+                area = .side
+            } else if let index = rects.firstIndex(where: { px >= Double($0.x) && px < Double($0.x + $0.w) }) {
+                area = .phone(index)
+            } else if px >= Double(rects[rects.count - 1].x) {
+                area = .phone(rects.count - 1)
+            } else if px >= Double(rects[0].x + rects[0].w) {
+                return nil
+            }
+        }
+        return (area, point(x, y, in: area), phoneIndex(of: area))
+    }
+
+    /// The phone an area's input goes to: the side area's is the selected phone's tuning panel.
+    private func phoneIndex(of area: Area) -> Int {
+        if case .phone(let index) = area { return index }
+        return simulation.selectedIndex
+    }
+
+    /// A mouse position in window coordinates as a point of the screen of the phone `area` is (the side area: of
+    /// the selected phone, beyond its right edge).
+    private func point(_ x: Int32, _ y: Int32, in area: Area) -> Point {
+        let (px, py) = outputPixel(x, y)
+        let perPoint = layout.perPoint
+        switch area {
+        case .side:
+            let side = layout.side ?? SDL_Rect()
+            return Point(simulation.phone.screenSize.width + (px - Double(side.x)) / perPoint,
+                         (py - Double(side.y)) / perPoint)
+        case .phone(let index):
+            let rect = layout.phones[Swift.min(index, layout.phones.count - 1)]
+            return Point((px - Double(rect.x)) / perPoint, (py - Double(rect.y)) / perPoint)
+        }
     }
 
     // MARK: FrameDisplay
 
-    func upload(_ canvas: Canvas, side: Canvas?) {
-        // The phone changed (the device key): a texture of its size, the window resized to it.
-        if (canvas.width, canvas.height) != textureSize || simulation.phone.refreshRate != fittedRate {
-            do { try fitPhone(resizing: true) } catch { simulation.perform(.quit) }
+    func upload(_ canvas: Canvas, second: Canvas?, side: Canvas?) {
+        // A phone changed (the device key, a second phone): the window resized to the phones, the pacing to the
+        // fastest.
+        let shape = phonesShape
+        if shape != fittedFor { fitPhones(resizing: true) }
+        let count = second == nil ? 1 : 2
+        while phoneTextures.count < count { phoneTextures.append(PhoneTexture(renderer: renderer)) }
+        if phoneTextures.count > count { phoneTextures.removeLast(phoneTextures.count - count) }
+        let phones = simulation.phones
+        do {
+            try phoneTextures[0].upload(canvas, zoom: layout.perPoint / phones[0].device.scale)
+            if let second, phones.count > 1 {
+                try phoneTextures[1].upload(second, zoom: layout.perPoint / phones[1].device.scale)
+            }
+        } catch {
+            simulation.perform(.quit)
         }
-        uploadPhone(canvas)
         guard let side else { return }
         // Made again for a side area of another size: another phone may give one as wide and less tall, whose
         // pixels a texture of the old height would read past.
@@ -292,44 +372,30 @@ final class WindowHost: FrameInput, FrameDisplay {
         SDL_UpdateTexture(sideTexture, nil, side.pixels, Int32(side.width * 4))
     }
 
-    /// Sends the phone's canvas to its texture; shown at half its pixels or fewer (a 3× phone fitted to the
-    /// display), a half-size copy averaged by `Canvas.halve` instead, a quarter of the bytes, and of it only the rows
-    /// that changed since the last frame (a header refreshing over a list that stands sends its own band).
-    private func uploadPhone(_ canvas: Canvas) {
-        usesHalf = layout.zoom <= 0.5 && canvas.width >= 2 && canvas.height >= 2 && makeHalf(of: canvas)
-        guard usesHalf, let halfCanvas else {
-            SDL_UpdateTexture(texture, nil, canvas.pixels, Int32(canvas.width * 4))
-            return
-        }
-        let changed = canvas.halve(into: halfCanvas)
-        let rows = halfTextureIsNew ? 0..<halfCanvas.height : changed
-        halfTextureIsNew = false
-        guard !rows.isEmpty else { return }
-        var band = SDL_Rect(x: 0, y: Int32(rows.lowerBound), w: Int32(halfCanvas.width), h: Int32(rows.count))
-        SDL_UpdateTexture(halfTexture, &band, halfCanvas.pixels + rows.lowerBound * halfCanvas.width,
-                          Int32(halfCanvas.width * 4))
-    }
-
-    /// Makes the half-size copy and its texture for `canvas`'s size when they are not made yet; false when the
-    /// texture cannot be made.
-    private func makeHalf(of canvas: Canvas) -> Bool {
-        if halfCanvas?.width != canvas.width / 2 || halfCanvas?.height != canvas.height / 2 {
-            if let halfTexture { SDL_DestroyTexture(halfTexture) }
-            halfCanvas = Canvas(width: canvas.width / 2, height: canvas.height / 2)
-            halfTexture = SDL_CreateTexture(renderer, SDL_PIXELFORMAT_ARGB8888.rawValue,
-                                            Int32(SDL_TEXTUREACCESS_STREAMING.rawValue),
-                                            Int32(canvas.width / 2), Int32(canvas.height / 2))
-            halfTextureIsNew = true
-        }
-        return halfCanvas != nil && halfTexture != nil
-    }
+    /// The outline of the selected phone while two are shown: the system's blue, this many output pixels wide,
+    /// along its edges (the phones may fill the window's height, leaving no room around them).
+    static let selectionColor = (r: UInt8(0), g: UInt8(122), b: UInt8(255))
+    static let selectionWidth: Int32 = 3
 
     func present() {
+        SDL_SetRenderDrawColor(renderer, 0, 0, 0, 255)
         SDL_RenderClear(renderer)
-        var phone = layout.phone
-        SDL_RenderCopy(renderer, usesHalf ? halfTexture : texture, nil, &phone)
+        for (texture, rect) in zip(phoneTextures, layout.phones) { texture.draw(in: rect) }
+        if phoneTextures.count > 1, layout.phones.indices.contains(simulation.selectedIndex) {
+            let rect = layout.phones[simulation.selectedIndex], w = WindowHost.selectionWidth
+            let color = WindowHost.selectionColor
+            SDL_SetRenderDrawColor(renderer, color.r, color.g, color.b, 255)
+            func fill(_ x: Int32, _ y: Int32, _ width: Int32, _ height: Int32) {
+                var band = SDL_Rect(x: x, y: y, w: width, h: height)
+                SDL_RenderFillRect(renderer, &band)
+            }
+            fill(rect.x, rect.y, rect.w, w)
+            fill(rect.x, rect.y + rect.h - w, rect.w, w)
+            fill(rect.x, rect.y + w, w, rect.h - 2 * w)
+            fill(rect.x + rect.w - w, rect.y + w, w, rect.h - 2 * w)
+        }
         if var side = layout.side, let sideTexture, simulation.sideCanvas != nil {
-            side.w = Int32((Double(sideTextureSize.width) * layout.zoom).rounded())
+            side.w = Int32((Double(sideTextureSize.width) * layout.perPoint / simulation.phone.scale).rounded())
             SDL_RenderCopy(renderer, sideTexture, nil, &side)
         }
         SDL_RenderPresent(renderer)
