@@ -163,4 +163,34 @@ import TestSupport
         #expect(afterA.style.strokeWidth == 4 && afterB.style.strokeWidth == ringB.style.strokeWidth)
         #expect(afterA.style.arrowWidth == 9 && afterB.style.arrowWidth == 9)
     }
+
+    /// In the window each phone presents at its own refresh rate: over a second of a 120 Hz window, the 16 Pro
+    /// presents 120 frames and the SE beside it 60, every other one, and each one's HUD rate says so; after input
+    /// (or for an output) both present.
+    @Test func eachPhonePresentsAtItsOwnRate() throws {
+        let clock = SimulatedClock()
+        let simulation = Simulation(phone: Phone(model: try PhoneModel.named("iphone-se")), clock: clock)
+        simulation.perform(.toggleSecondPhone)
+        simulation.setPhone(Phone(model: try PhoneModel.named("iphone-16-pro")))
+        simulation.clock.frameDuration = 1.0 / 120
+        let se = simulation.phones[0], pro = simulation.phones[1]
+        var presented = (se: 0, pro: 0), pattern: [Bool] = []
+        for frame in 0..<120 {
+            let time = Double(frame) / 120
+            simulation.renderFrame(at: time, followsIdle: false, everyPhone: false)
+            if se.isPresentedThisFrame { presented.se += 1 }
+            if pro.isPresentedThisFrame { presented.pro += 1 }
+            pattern.append(se.isPresentedThisFrame)
+        }
+        #expect(presented.se == 60 && presented.pro == 120)
+        #expect(pattern.prefix(6) == [true, false, true, false, true, false])
+        let seRate = try #require(se.framesPerSecond(at: 119.0 / 120))
+        let proRate = try #require(pro.framesPerSecond(at: 119.0 / 120))
+        #expect(abs(seRate - 60) < 1.5 && abs(proRate - 120) < 1.5, "\(seRate) and \(proRate) fps")
+        simulation.renderFrame(at: 1, followsIdle: false, everyPhone: false)
+        simulation.renderFrame(at: 1 + 1.0 / 120, followsIdle: false, everyPhone: false)
+        #expect(!se.isPresentedThisFrame)
+        simulation.renderFrame(at: 1 + 1.0 / 120, followsIdle: false, everyPhone: true)
+        #expect(se.isPresentedThisFrame && pro.isPresentedThisFrame)
+    }
 }

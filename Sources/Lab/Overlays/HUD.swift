@@ -103,12 +103,13 @@ public final class HUD {
         }
     }
 
+    /// `phoneRate`: the rate the phone itself presents at, when it is not every frame's (a phone beside another).
     public func draw(recorder: FrameRecorder, time: Double, isMoving: Bool, state: RefreshState, pullDistance: Double,
-                     armings: Armings = Armings(), screen: Size, scale: Double, text: TextRenderer?,
-                     into canvas: Canvas) {
+                     armings: Armings = Armings(), phoneRate: Double? = nil, screen: Size, scale: Double,
+                     text: TextRenderer?, into canvas: Canvas) {
         let panel = panelFrame(screen: screen)
         fill(panel, pixel: backgroundPixel, scale: scale, canvas: canvas)
-        let rate = isMoving ? recorder.framesPerSecond(at: time) : nil
+        let rate = isMoving ? phoneRate ?? recorder.framesPerSecond(at: time) : nil
         if let text { drawFigures(recorder: recorder, rate: rate, state: state, pullDistance: pullDistance,
                                   armings: armings, panel: panel, scale: scale, text: text, canvas: canvas) }
         if showsGraph {

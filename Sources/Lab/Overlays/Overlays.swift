@@ -236,9 +236,11 @@ final class Overlays {
                  screen: Size) {
         guard simulation.showsFrameGraph, let frames else { return }
         let marked = phone.showsArmingMark(at: simulation.clock.base.now)
+        // Beside another phone, each presents at its own rate.
+        let rate = simulation.isComparing ? phone.framesPerSecond(at: frames.time) : nil
         hud.draw(recorder: frames.recorder, time: frames.time, isMoving: frames.isMoving,
                  state: phone.headerState, pullDistance: phone.pullDistance,
-                 armings: HUD.Armings(count: phone.armingCount, isRecent: marked),
+                 armings: HUD.Armings(count: phone.armingCount, isRecent: marked), phoneRate: rate,
                  screen: screen, scale: phone.device.scale, text: phone.renderer.loadTextRenderer(), into: canvas)
     }
 

@@ -173,10 +173,11 @@ public final class FrameLoop {
             recorder.budget = budgetDuration
         }
         recorder.beginFrame(at: frameTime, followsIdle: sleptSinceLastFrame)
-        sleptSinceLastFrame = false
         recorder.add(inputTime, to: .input)
         recorder.add(updateTime, to: .update)
-        simulation.render()
+        simulation.renderFrame(at: frameTime, followsIdle: sleptSinceLastFrame,
+                               everyPhone: changed || activity != .moving || outputsArePending)
+        sleptSinceLastFrame = false
         if simulation.renderer.fontMessages.count > fontMessagesSeen { sayFontMessages() }
         recorder.endPhase(.draw)
         let time = frameTime - (firstFrameTime ?? frameTime)
@@ -205,6 +206,9 @@ public final class FrameLoop {
         return !quitRequested
     }
 
+    /// Whether this frame goes to an output: the sinks, a screenshot asked for, a video under way.
+    private var outputsArePending: Bool { !sinks.isEmpty || pendingScreenshot || video != nil }
+
     /// What outputs get: the phone's canvas, or both phones side by side while two are compared.
     private var outputCanvas: Canvas {
         let phones = simulation.phones
@@ -213,7 +217,7 @@ public final class FrameLoop {
 
     /// Writes the frame to every output: the sinks, a screenshot asked for, the video under way.
     private func writeOutputs(at time: Double) throws {
-        guard !sinks.isEmpty || pendingScreenshot || video != nil else { return }
+        guard outputsArePending else { return }
         let canvas = outputCanvas
         for sink in sinks { try sink.write(canvas, frame: frameIndex) }
         if pendingScreenshot {

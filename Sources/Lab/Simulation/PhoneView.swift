@@ -24,6 +24,8 @@ protocol PhoneView: AnyObject {
     var triggerDistance: Double { get }
     /// The inset a refresh holds the header open with, in points.
     var refreshingInset: Double { get }
+    /// The frames per second the phone itself presented over the last second up to `time`.
+    func framesPerSecond(at time: Double) -> Double?
 }
 
 extension SimulatedPhone: PhoneView {
@@ -33,4 +35,5 @@ extension SimulatedPhone: PhoneView {
     var topInsetWithoutHeader: Double { scrollView.adjustedContentInset.top - refreshControl.addedInset }
     var triggerDistance: Double { refreshControl.triggerDistance }
     var refreshingInset: Double { refreshControl.metrics.refreshingInset }
+    func framesPerSecond(at time: Double) -> Double? { presentations.framesPerSecond(at: time) }
 }

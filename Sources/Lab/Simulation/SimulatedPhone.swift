@@ -85,6 +85,11 @@ public final class SimulatedPhone {
     let navigationTitle = TextLayer()
     /// The navigation bar's hairline, under its title.
     let navigationHairline = Layer()
+    /// The frames this phone presented, for its own rate beside another phone.
+    var presentations = Presentations()
+    /// Whether the frame loop's last frame drew this phone (beside another phone of a lower refresh rate, not every
+    /// frame does): the window sends only the canvases drawn.
+    public internal(set) var isPresentedThisFrame = true
     /// The time of the last step: the frame is drawn at it.
     private(set) var frameTime: Double?
     /// Where the finger is on the screen while it is down, in points, and where it went down.

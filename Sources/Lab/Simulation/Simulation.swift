@@ -279,7 +279,25 @@ public final class Simulation {
     /// Draws each phone into its canvas. Nothing of the simulator's own is drawn (see `renderOverlays()`), so that
     /// screenshots, frames and captures show the phone only.
     public func render() {
-        for phone in phones { phone.render() }
+        for phone in phones {
+            phone.render()
+            phone.isPresentedThisFrame = true
+        }
+    }
+
+    /// Draws the frame loop's frame at `time` (base clock): one phone always; two phones each at its own refresh
+    /// rate (a phone not due keeps its last frame, overlays included), or both with `everyPhone` (after input, on
+    /// the last frame before the loop idles, and while outputs take the frame, so that nothing shown or written is
+    /// stale). `followsIdle`: the loop waited for input before this frame (its rate restarts).
+    func renderFrame(at time: Double, followsIdle: Bool, everyPhone: Bool) {
+        for phone in phones {
+            let due = everyPhone || !isComparing || phone.presentations.isDue(
+                at: time, period: 1 / phone.device.refreshRate, frame: clock.frameDuration)
+            phone.isPresentedThisFrame = due
+            guard due else { continue }
+            phone.render()
+            phone.presentations.add(time, followsIdle: followsIdle)
+        }
     }
 
     /// Draws the simulator's overlays over the selected phone: the HUD of `frames` (when G shows it), the debug
@@ -287,9 +305,13 @@ public final class Simulation {
     /// over it.
     func renderOverlays(frames: HUD.Frames? = nil) {
         let selected = selectedPhone
-        let (contentToPixels, clip) = selected.listTransform()
-        overlays.draw(self, over: selected, time: selected.frameTime ?? clock.now,
-                      contentToPixels: contentToPixels, listClip: clip, frames: frames)
-        for phone in phones where phone !== selected { overlays.drawReadouts(self, over: phone, frames: frames) }
+        if selected.isPresentedThisFrame {
+            let (contentToPixels, clip) = selected.listTransform()
+            overlays.draw(self, over: selected, time: selected.frameTime ?? clock.now,
+                          contentToPixels: contentToPixels, listClip: clip, frames: frames)
+        }
+        for phone in phones where phone !== selected && phone.isPresentedThisFrame {
+            overlays.drawReadouts(self, over: phone, frames: frames)
+        }
     }
 }

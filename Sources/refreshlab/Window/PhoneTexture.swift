@@ -32,10 +32,13 @@ final class PhoneTexture {
                           Int32(width), Int32(height))
     }
 
-    /// Sends `canvas`, shown at `zoom` output pixels per canvas pixel.
+    /// Sends `canvas`, shown at `zoom` output pixels per canvas pixel; with `isUnchanged` (a phone that kept its
+    /// last frame), only when the texture must be made again.
     ///
     /// - Throws: `LabError` when SDL cannot make a texture of its size.
-    func upload(_ canvas: Canvas, zoom: Double) throws {
+    func upload(_ canvas: Canvas, zoom: Double, isUnchanged: Bool = false) throws {
+        let usesHalfNow = zoom <= 0.5 && canvas.width >= 2 && canvas.height >= 2
+        if isUnchanged && (canvas.width, canvas.height) == size && usesHalfNow == usesHalf { return }
         if (canvas.width, canvas.height) != size {
             if let texture { SDL_DestroyTexture(texture) }
             texture = PhoneTexture.makeTexture(renderer, width: canvas.width, height: canvas.height)
@@ -45,7 +48,7 @@ final class PhoneTexture {
             }
             size = (canvas.width, canvas.height)
         }
-        usesHalf = zoom <= 0.5 && canvas.width >= 2 && canvas.height >= 2 && makeHalf(of: canvas)
+        usesHalf = usesHalfNow && makeHalf(of: canvas)
         guard usesHalf, let halfCanvas else {
             SDL_UpdateTexture(texture, nil, canvas.pixels, Int32(canvas.width * 4))
             return

@@ -353,9 +353,12 @@ final class WindowHost: FrameInput, FrameDisplay {
         if phoneTextures.count > count { phoneTextures.removeLast(phoneTextures.count - count) }
         let phones = simulation.phones
         do {
-            try phoneTextures[0].upload(canvas, zoom: layout.perPoint / phones[0].device.scale)
+            // A phone beside another of a higher refresh rate keeps its last frame between its own.
+            try phoneTextures[0].upload(canvas, zoom: layout.perPoint / phones[0].device.scale,
+                                        isUnchanged: !phones[0].isPresentedThisFrame)
             if let second, phones.count > 1 {
-                try phoneTextures[1].upload(second, zoom: layout.perPoint / phones[1].device.scale)
+                try phoneTextures[1].upload(second, zoom: layout.perPoint / phones[1].device.scale,
+                                            isUnchanged: !phones[1].isPresentedThisFrame)
             }
         } catch {
             simulation.perform(.quit)
