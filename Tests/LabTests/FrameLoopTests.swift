@@ -243,4 +243,21 @@ struct TitleTests {
             #expect(withWord == [false, true, false] || withWord == [true, false, true], "\(command): \(display.titles)")
         }
     }
+
+    /// The footer running out of data is heard through its callback: the title says so at the next frame, with no
+    /// key pressed.
+    @Test func theFootersChangeReachesTheTitleThroughItsCallback() throws {
+        let clock = SimulatedClock()
+        let simulation = Simulation(clock: clock)
+        let input = TickInput(clock: clock)
+        let display = TitleDisplay()
+        let loop = FrameLoop(simulation: simulation, input: input, display: display)
+        loop.report = { _ in }
+        input.turns.append { _ in true }
+        input.turns.append { simulation in simulation.footer.endRefreshingWithNoMoreData(); return true }
+        input.turns.append { _ in true }
+        try loop.run()
+        #expect(display.titles.count == 2, "\(display.titles)")
+        #expect(display.titles.last?.hasSuffix("| no more data") == true, "\(display.titles)")
+    }
 }

@@ -87,6 +87,7 @@ extension Simulation {
         saveTuning()
         selectedIndex = index
         stylesRevision &+= 1
+        statusMayHaveChanged = true
     }
 
     /// Tab while comparing: the other phone.

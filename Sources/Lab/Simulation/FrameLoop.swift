@@ -98,8 +98,9 @@ public final class FrameLoop {
     /// its toast comes within a tenth of a second, for a turn that costs next to nothing).
     static let endingVideoPoll = 0.1
     private var timingsPath = ""
-    /// The status the display last showed.
+    /// The status the display last showed, and the recordings it said were under way.
     private var shownStatus: Status?
+    private var shownRecordings = (false, false)
     private var quitRequested = false
     /// How many of the renderer's font messages this loop has looked at.
     private var fontMessagesSeen = 0
@@ -417,9 +418,13 @@ public final class FrameLoop {
         return status
     }
 
-    /// Shows the status when what it says may have changed: its line is made only then, so that a frame in
-    /// motion allocates nothing.
+    /// Shows the status when what it says may have changed (the simulation says so, or a recording started or
+    /// stopped): its line is made only then, so that a frame in motion allocates nothing.
     private func showStatus(on display: any FrameDisplay) {
+        let recordings = (recorder.isRecording, video != nil)
+        let changed = simulation.takeStatusChange()
+        guard changed || recordings != shownRecordings else { return }
+        shownRecordings = recordings
         let status = self.status
         guard status != shownStatus else { return }
         shownStatus = status

@@ -100,9 +100,20 @@ public final class Simulation {
         listen(to: primaryPhone)
     }
 
-    /// Shows what `phone` reports in the toast.
+    /// Shows what `phone` reports in the toast, and hears of its footer's changes, which the title tells.
     func listen(to phone: SimulatedPhone) {
         phone.reportProblem = { [unowned self] text, detail in showToast(text, detail: detail) }
+        phone.observeChanges(footer: { [unowned self] _, _ in statusMayHaveChanged = true })
+    }
+
+    /// Whether what the title says may have changed since the frame loop last looked (`takeStatusChange()`): a key,
+    /// another phone selected, a footer's state (its callback). The loop makes the title again only then.
+    var statusMayHaveChanged = true
+
+    /// Whether the status may have changed since the last call.
+    func takeStatusChange() -> Bool {
+        defer { statusMayHaveChanged = false }
+        return statusMayHaveChanged
     }
 
     // MARK: The selected phone, as the lab's keys, overlays and tests read it

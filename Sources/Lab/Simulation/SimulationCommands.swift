@@ -22,6 +22,7 @@ extension Simulation {
     /// host takes them with `takeHostRequests()` and may replace the toast with one naming the file it wrote.
     @discardableResult
     public func perform(_ command: Command) -> String {
+        statusMayHaveChanged = true
         if command != .escape { escapeQuitsUntil = nil }
         let text = showsHelp ? applyWithHelpShown(command) : applyTuning(command) ?? apply(command)
         // The panel's arrows say nothing when all went well: the panel shows the value.
