@@ -220,6 +220,21 @@ final class TitleDisplay: FrameDisplay {
 
 @Suite("The window's title")
 struct TitleTests {
+    /// The titles a window shows over a frame loop whose turns do `turns` (each after a first turn that does
+    /// nothing).
+    private func titles(_ turns: [(Simulation) -> Void]) throws -> [String] {
+        let clock = SimulatedClock()
+        let simulation = Simulation(clock: clock)
+        let input = TickInput(clock: clock)
+        let display = TitleDisplay()
+        let loop = FrameLoop(simulation: simulation, input: input, display: display)
+        loop.report = { _ in }
+        input.turns.append { _ in true }
+        for turn in turns { input.turns.append { simulation in turn(simulation); return true } }
+        try loop.run()
+        return display.titles
+    }
+
     @Test("Every key that turns something on or off changes the title at the next frame, and back")
     func everyToggleChangesTheTitle() throws {
         let toggles: [(Command, String)] = [(.toggleTuning, "tuning"), (.toggleDebugOverlay, "debug"),
@@ -228,36 +243,18 @@ struct TitleTests {
                                             (.toggleOverlaysInOutputs, "overlays in outputs"),
                                             (.toggleFrameGraph, "frame graph"), (.toggleHelp, "help")]
         for (command, word) in toggles {
-            let clock = SimulatedClock()
-            let simulation = Simulation(clock: clock)
-            let input = TickInput(clock: clock)
-            let display = TitleDisplay()
-            let loop = FrameLoop(simulation: simulation, input: input, display: display)
-            loop.report = { _ in }
-            input.turns.append { _ in true }
-            input.turns.append { simulation in simulation.perform(command); return true }
-            input.turns.append { simulation in simulation.perform(command); return true }
-            try loop.run()
-            #expect(display.titles.count == 3, "\(command): \(display.titles)")
-            let withWord = display.titles.map { $0.split(separator: " | ").contains { $0 == word } }
-            #expect(withWord == [false, true, false] || withWord == [true, false, true], "\(command): \(display.titles)")
+            let titles = try titles([{ $0.perform(command) }, { $0.perform(command) }])
+            #expect(titles.count == 3, "\(command): \(titles)")
+            let withWord = titles.map { $0.split(separator: " | ").contains { $0 == word } }
+            #expect(withWord == [false, true, false] || withWord == [true, false, true], "\(command): \(titles)")
         }
     }
 
     /// The footer running out of data is heard through its callback: the title says so at the next frame, with no
     /// key pressed.
     @Test func theFootersChangeReachesTheTitleThroughItsCallback() throws {
-        let clock = SimulatedClock()
-        let simulation = Simulation(clock: clock)
-        let input = TickInput(clock: clock)
-        let display = TitleDisplay()
-        let loop = FrameLoop(simulation: simulation, input: input, display: display)
-        loop.report = { _ in }
-        input.turns.append { _ in true }
-        input.turns.append { simulation in simulation.footer.endRefreshingWithNoMoreData(); return true }
-        input.turns.append { _ in true }
-        try loop.run()
-        #expect(display.titles.count == 2, "\(display.titles)")
-        #expect(display.titles.last?.hasSuffix("| no more data") == true, "\(display.titles)")
+        let titles = try titles([{ $0.footer.endRefreshingWithNoMoreData() }, { _ in }])
+        #expect(titles.count == 2, "\(titles)")
+        #expect(titles.last?.hasSuffix("| no more data") == true, "\(titles)")
     }
 }
