@@ -67,8 +67,11 @@ let package = Package(
         // Frame timings and their files, summary and chart; captures and videos through ffmpeg; how the process
         // ends on a signal. Knows nothing of the simulation.
         .target(name: "Recording", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Text", "Motion"]),
+        // A header's drawing written out for other players: Bodymovin (Lottie) documents. Knows nothing of the
+        // simulation; the lab takes the frames (`HeaderSamples`).
+        .target(name: "Export", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Layers"]),
         .target(name: "Lab", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Text", "Motion", "Layers",
-                                            "Scrolling", "Refresh", "Styles", "Lottie", "Scenes", "Recording"]),
+                                            "Scrolling", "Refresh", "Styles", "Lottie", "Scenes", "Recording", "Export"]),
         .executableTarget(
             name: "refreshlab",
             dependencies: [
@@ -99,7 +102,7 @@ let package = Package(
         .testTarget(name: "ScrollingTests", dependencies: ["Geometry", "Motion", "Scrolling", "TestSupport"]),
         .testTarget(name: "RefreshTests", dependencies: ["Colors", "Geometry", "Scrolling", "Styles", "Refresh", "TestSupport"],
                     exclude: ["Goldens"]),
-        .testTarget(name: "LottieTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Motion", "Layers", "Lottie", "Scrolling", "Refresh", "Lab", "CRLottie",
+        .testTarget(name: "LottieTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Motion", "Layers", "Lottie", "Scrolling", "Refresh", "Lab", "Export", "CRLottie",
                                                         "TestSupport"]),
         .testTarget(name: "ScenesTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Scenes", "TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Recording", "TestSupport"]),

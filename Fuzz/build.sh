@@ -20,7 +20,7 @@ for flag in "${cflags[@]}"; do common+=(-Xcc "$flag"); done
 # A module is rebuilt when one of its sources is newer than its object, and so is every module after it.
 stale=0
 for module in UserFiles Colors Geometry RasterKernels RasterKernelsAVX2 RasterKernelsAVX512 Raster Text Motion Layers \
-              Styles Lottie Scrolling Refresh Scenes Recording Lab; do
+              Styles Lottie Scrolling Refresh Scenes Recording Export Lab; do
   object="$out/modules/$module.o"
   # The rasterizer's kernels for wider instruction sets, as Package.swift builds them.
   cpu=()

@@ -25,6 +25,10 @@ open class ImageLayer: Layer {
 extension LayerDrawingContext {
     /// Draws `image` stretched over `rect` (layer coordinates), filtered bilinearly.
     public func draw(_ image: Bitmap, in rect: Rect) {
+        if let recording {
+            recording.refuse("images")
+            return
+        }
         let toLayer = AffineTransform(scaleX: rect.width / Double(image.width), y: rect.height / Double(image.height))
             .concatenating(AffineTransform(translationX: rect.minX, y: rect.minY))
         canvas.draw(image, transform: toLayer.concatenating(transform), opacity: opacity,

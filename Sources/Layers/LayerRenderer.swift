@@ -318,6 +318,23 @@ public struct LayerDrawingContext {
     public let renderer: LayerRenderer
     /// True while drawing a shadow's shape: every colour becomes black with its alpha.
     let isMask: Bool
+    /// Where a recording walk keeps what is drawn instead of drawing it (`LayerRenderer.record`); nil when drawing.
+    let recording: LayerRecording?
+
+    init(canvas: Canvas, transform: AffineTransform, opacity: Double, clip: Rect, time: Double,
+         renderer: LayerRenderer, isMask: Bool, recording: LayerRecording? = nil) {
+        self.canvas = canvas
+        self.transform = transform
+        self.opacity = opacity
+        self.clip = clip
+        self.time = time
+        self.renderer = renderer
+        self.isMask = isMask
+        self.recording = recording
+    }
+
+    /// Whether this context records paths rather than drawing pixels.
+    var isRecording: Bool { recording != nil }
 
     /// Pixels per point along the layer's axes (the square root of the transform's area scale).
     var pixelsPerPoint: Double { Swift.abs(transform.determinant).squareRoot() }
@@ -330,11 +347,20 @@ public struct LayerDrawingContext {
 
     /// Fills `path` (layer coordinates) with `color`.
     public func fill(_ path: Path, color: Color, rule: FillRule = .nonZero) {
+        if let recording {
+            recording.add(path, transform: transform, color: paint(color), rule: rule)
+            return
+        }
         renderer.rasterizer.fill(path, transform: transform, color: paint(color), rule: rule, clip: clip, into: canvas)
     }
 
     /// Fills `path` moved by `offset` (layer coordinates) with `color`.
     public func fill(_ path: Path, offset: Point, color: Color, rule: FillRule = .nonZero) {
+        if let recording {
+            recording.add(path, transform: transform.translatedBy(x: offset.x, y: offset.y), color: paint(color),
+                          rule: rule)
+            return
+        }
         renderer.rasterizer.fill(path, transform: transform.translatedBy(x: offset.x, y: offset.y),
                                  color: paint(color), rule: rule, clip: clip, into: canvas)
     }
@@ -343,12 +369,22 @@ public struct LayerDrawingContext {
     /// rasterizer (see `Rasterizer.stroke`); shape layers cache their outlines instead.
     public func stroke(_ path: Path, style: StrokeStyle, color: Color) {
         let tol = ShapeLayer.tolerance(pixelsPerPoint: pixelsPerPoint)
+        if let recording {
+            recording.add(renderer.stroker.stroke(path, style: style, tolerance: tol), transform: transform,
+                          color: paint(color), rule: .nonZero)
+            return
+        }
         renderer.rasterizer.stroke(path, style: style, transform: transform, tolerance: tol, color: paint(color),
                                    clip: clip, into: canvas)
     }
 
     /// Draws a laid-out line with its baseline origin at `origin` in canvas points (pixels / `scale`).
     func drawText(_ line: TextLine, at origin: Point, color: Color, scale: Double, renderer text: TextRenderer) {
+        // Text layers record their glyphs' outlines (`TextLayer.draw(in:)`); a line drawn otherwise cannot be.
+        if let recording {
+            recording.refuse("text drawn as glyph images")
+            return
+        }
         text.draw(line, at: origin, color: paint(color), scale: scale, clip: clip, into: canvas)
     }
 }

@@ -54,6 +54,24 @@ open class TextLayer: Layer {
     }
 
     /// The line's glyph outlines as one path with the pen at the origin, cached like the line.
+    /// The line's glyph outlines with the baseline at `origin` and `scale` times their size, each glyph placed as
+    /// `TextRenderer` places its image at `pixelScale` pixels per unit: the baseline on a whole pixel, each pen
+    /// position on a quarter of one.
+    private func placedOutline(of line: TextLine, fonts: FontSet, origin: Point, scale: Double,
+                               pixelScale: Double) -> Path {
+        let positions = Double(GlyphCache.subpixelPositions)
+        let baseline = (origin.y * pixelScale).rounded() / pixelScale
+        var path = Path()
+        for g in line.glyphs {
+            let font = fonts.font(at: g.font)
+            let s = line.size / font.unitsPerEm * scale
+            let x = ((origin.x + g.x * scale) * pixelScale * positions).rounded() / positions / pixelScale
+            let glyph = font.outline(glyph: g.glyph).path.applying(AffineTransform(a: s, b: 0, c: 0, d: s, tx: x, ty: baseline))
+            for e in glyph.elements { path.append(e) }
+        }
+        return path
+    }
+
     private func outline(of line: TextLine, fonts: FontSet, key: LineKey) -> Path {
         if let c = cachedOutline, c.key == key { return c.path }
         var path = Path()
@@ -95,7 +113,12 @@ open class TextLayer: Layer {
         guard !line.glyphs.isEmpty else { return }
         let origin = self.origin(of: line, in: b)
         let m = context.transform
-        if m.b == 0 && m.c == 0 && m.a == m.d && m.a > 0 {
+        if let recording = context.recording, m.b == 0 && m.c == 0 && m.a == m.d && m.a > 0 {
+            // Recorded: the glyphs' outlines where the glyph cache would put them at the recording's pixel scale.
+            recording.add(placedOutline(of: line, fonts: text.fonts, origin: m.apply(origin), scale: m.a,
+                                        pixelScale: recording.pixelScale),
+                          transform: .identity, color: context.paint(color), rule: .nonZero)
+        } else if !context.isRecording && m.b == 0 && m.c == 0 && m.a == m.d && m.a > 0 {
             // Moves and a uniform scale: the glyph cache at that scale, the pen placed in canvas points.
             let p = m.apply(origin)
             context.drawText(line, at: Point(p.x / m.a, p.y / m.a), color: color, scale: m.a, renderer: text)

@@ -7,9 +7,9 @@
 /// two list splices, so drawing from a warm cache allocates nothing and hashes nothing expensive.
 public final class GlyphCache {
     /// Sub-pixel x positions a glyph is rendered at, as a power of two: 2 bits, pens snapped to quarter pixels.
-    static let subpixelBits = 2
+    public static let subpixelBits = 2
     /// Sub-pixel x positions a glyph is rendered at: 4.
-    static let subpixelPositions = 1 << subpixelBits
+    public static let subpixelPositions = 1 << subpixelBits
     /// Largest pixel size per em a glyph is rendered at; beyond it glyphs draw nothing (a mask of a bigger
     /// glyph would be megabytes, and no screen text needs one).
     static let maxPixelSize = 2048.0

@@ -46,6 +46,8 @@ public enum Command: Equatable, Sendable {
     case toggleVideoRecording
     /// Saves a screenshot: C.
     case screenshot
+    /// Exports the header as a Lottie file into the output folder: E.
+    case exportHeader
     /// Whether screenshots and recordings include the simulator's overlays (HUD, toast, help, debug): O.
     case toggleOverlaysInOutputs
     /// Opens or closes the tuning panel, the current effect's and the physics' parameters: T.
@@ -92,16 +94,21 @@ public enum Command: Equatable, Sendable {
     /// keys as the registry has them, then the tools'.
     static var keyBindings: [KeyBinding] { effectKeyBindings + toolKeyBindings }
 
+    /// What Return, F and M do, on their one line of the help.
+    static let endHelp = "end: success, failure, message"
+    static let chineseEndHelp = "结束：成功、失败、显示消息"
+
     /// The keys that do not depend on the effects.
     static let toolKeyBindings: [KeyBinding] = [
-        KeyBinding(keys: "Tab", command: .nextEffect, help: "next header, or the other phone (W)",
+        KeyBinding(keys: "Tab", command: .nextEffect, help: "next header (W: other phone)",
                    chineseHelp: "下一个头部，或另一部手机（W）"),
         KeyBinding(keys: "W", command: .toggleSecondPhone, help: "compare two phones side by side",
                    chineseHelp: "并排对比两部手机"),
         KeyBinding(keys: "Space", command: .beginRefresh, help: "begin refreshing from code", chineseHelp: "代码开始刷新"),
-        KeyBinding(keys: "Return", command: .endRefreshSuccess, help: "end with success", chineseHelp: "结束：成功"),
-        KeyBinding(keys: "F", command: .endRefreshFailure, help: "end with failure", chineseHelp: "结束：失败"),
-        KeyBinding(keys: "M", command: .endRefreshMessage, help: "end with a message", chineseHelp: "结束：显示消息"),
+        // One line of the help for the three ends: success, failure, a message, in the keys' order.
+        KeyBinding(keys: "Return", command: .endRefreshSuccess, help: Command.endHelp, chineseHelp: Command.chineseEndHelp),
+        KeyBinding(keys: "F", command: .endRefreshFailure, help: Command.endHelp, chineseHelp: Command.chineseEndHelp),
+        KeyBinding(keys: "M", command: .endRefreshMessage, help: Command.endHelp, chineseHelp: Command.chineseEndHelp),
         KeyBinding(keys: "A", command: .toggleAutoEnd, help: "auto end after 1.5 s", chineseHelp: "1.5 秒后自动结束"),
         KeyBinding(keys: "N", command: .toggleNoMoreData, help: "footer: no more data", chineseHelp: "底部：没有更多数据"),
         KeyBinding(keys: "L", command: .toggleLanguage, help: "English / Chinese", chineseHelp: "英文 / 中文"),
@@ -118,6 +125,8 @@ public enum Command: Equatable, Sendable {
         KeyBinding(keys: "R", command: .toggleRecording, help: "record frame timings", chineseHelp: "记录帧时间"),
         KeyBinding(keys: "V", command: .toggleVideoRecording, help: "record video (MP4)", chineseHelp: "录制视频（MP4）"),
         KeyBinding(keys: "C", command: .screenshot, help: "screenshot", chineseHelp: "截图"),
+        KeyBinding(keys: "E", command: .exportHeader, help: "export the header (Lottie)",
+                   chineseHelp: "导出头部为 Lottie 文件"),
         KeyBinding(keys: "O", command: .toggleOverlaysInOutputs, help: "overlays in screenshots, videos",
                    chineseHelp: "截图和视频包含叠加层"),
         KeyBinding(keys: "T", command: .toggleTuning, help: "tuning panel: effect, physics",
@@ -132,7 +141,7 @@ public enum Command: Equatable, Sendable {
                    chineseHelp: "调参：恢复默认值"),
         KeyBinding(keys: "H", command: .toggleHelp, help: "this help", chineseHelp: "本帮助"),
         KeyBinding(keys: "F1", command: .toggleHelp, help: "this help", chineseHelp: "本帮助"),
-        KeyBinding(keys: "Escape", command: .escape, help: "close the help or panel; twice to quit",
+        KeyBinding(keys: "Escape", command: .escape, help: "close help or panel; twice: quit",
                    chineseHelp: "关闭帮助或面板；按两次退出"),
         KeyBinding(keys: "Q", command: .quit, help: "quit", chineseHelp: "退出"),
     ]

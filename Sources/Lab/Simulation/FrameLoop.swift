@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Export
 import Raster
 import Synchronization
 import Recording
@@ -268,6 +269,7 @@ public final class FrameLoop {
         }
         if requests.contains(.toggleRecording) { toggleTimings() }
         if requests.contains(.toggleVideoRecording) { toggleVideo() }
+        if requests.contains(.exportHeader) { exportHeader() }
         return true
     }
 
@@ -280,6 +282,22 @@ public final class FrameLoop {
         } catch {
             failed("Screenshot failed: see the terminal",
                    "cannot write the screenshot '\(path)': \(error); check that the folder is writable and has room")
+        }
+    }
+
+    /// Writes the selected phone's header as a Lottie file into the output folder (E), as
+    /// `refreshlab export lottie` does.
+    private func exportHeader() {
+        guard let files else {
+            simulation.showToast("Headers are exported with refreshlab export lottie here")
+            return
+        }
+        let path = files.newPath(prefix: "refreshlab-\(simulation.effectName)-", suffix: ".json")
+        do {
+            let written = try HeaderExport.write(simulation.selectedPhone.description, to: path)
+            saved("Header exported (\(written.frames) frames, \(written.bytes / 1024) KB)", path)
+        } catch {
+            failed("Cannot export this header: see the terminal", "\(error)")
         }
     }
 

@@ -13,6 +13,8 @@ public struct HostRequests: OptionSet, Sendable {
     static let quit = HostRequests(rawValue: 4)
     /// Start or stop recording the window as a video (V).
     static let toggleVideoRecording = HostRequests(rawValue: 8)
+    /// Export the selected phone's header as a Lottie file (E).
+    static let exportHeader = HostRequests(rawValue: 16)
 }
 
 extension Simulation {
@@ -154,6 +156,10 @@ extension Simulation {
         case .toggleVideoRecording:
             hostRequests.insert(.toggleVideoRecording)
             return "Recording video"
+        case .exportHeader:
+            // The host says when the file is written.
+            hostRequests.insert(.exportHeader)
+            return ""
         case .toggleOverlaysInOutputs:
             includesOverlaysInOutputs.toggle()
             return includesOverlaysInOutputs ? "Screenshots and videos include the overlays"

@@ -1,0 +1,225 @@
+import Colors
+import Geometry
+import Layers
+import Raster
+import UserFiles
+
+/// Writes frames of filled paths (a header's drawing, `LayerRecording`) as a Bodymovin (Lottie) document that every
+/// player draws alike: one shape layer per path of the drawing, in its order, each a group of Bézier paths and a
+/// solid fill, with no transform, mask, stroke, gradient or effect for a player to read otherwise. Paths that keep
+/// their topology from frame to frame are keyframed linearly, so a player in between draws their blend; where it
+/// changes, hold keyframes; a keyframe a straight line through its neighbours already gives is left out, so a still
+/// path costs one (docs/export.md).
+public struct Bodymovin {
+    /// A named stretch of frames, as Lottie's markers give it.
+    public struct Marker: Equatable, Sendable {
+        public var name: String
+        public var start: Int
+        public var duration: Int
+
+        public init(name: String, start: Int, duration: Int) {
+            self.name = name
+            self.start = start
+            self.duration = duration
+        }
+    }
+
+    /// The composition's size in points, its frame rate, and its frames' drawings.
+    public var size: Size
+    public var frameRate: Double
+    public var frames: [[LayerRecording.Shape]]
+    public var markers: [Marker]
+    /// The composition's name.
+    public var name: String
+
+    public init(size: Size, frameRate: Double, frames: [[LayerRecording.Shape]], markers: [Marker], name: String) {
+        self.size = size
+        self.frameRate = frameRate
+        self.frames = frames
+        self.markers = markers
+        self.name = name
+    }
+
+    /// How far a kept keyframe's interpolation may stray from a left-out sample, in points (and colour units of 0–1).
+    static let tolerance = 0.005
+
+    /// The document, as compact JSON.
+    public var json: String {
+        let count = Swift.max(1, frames.count)
+        let slots = frames.map(\.count).max() ?? 0
+        var layers: [String] = []
+        // Lottie draws its first layer on top: the drawing's last path first.
+        for slot in (0..<slots).reversed() {
+            layers.append(layer(slot, frameCount: count))
+        }
+        let markerText = markers.map {
+            "{\"tm\":\($0.start),\"cm\":\(JSONText.string($0.name)),\"dr\":\($0.duration)}"
+        }
+        return "{\"v\":\"5.7.4\",\"fr\":\(Bodymovin.number(frameRate)),\"ip\":0,\"op\":\(count),"
+            + "\"w\":\(Bodymovin.number(size.width)),\"h\":\(Bodymovin.number(size.height)),"
+            + "\"nm\":\(JSONText.string(name)),\"ddd\":0,\"assets\":[],"
+            + "\"layers\":[" + layers.joined(separator: ",") + "],\"markers\":[" + markerText.joined(separator: ",") + "]}"
+    }
+
+    /// The shape layer of the drawing's `slot`-th path.
+    private func layer(_ slot: Int, frameCount: Int) -> String {
+        let shapes = frames.map { $0.indices.contains(slot) ? $0[slot] : nil }
+        let rule = shapes.lazy.compactMap { $0 }.first?.rule ?? .nonZero
+        let beziers = shapes.map { shape in shape.map { Bodymovin.beziers(of: $0.path) } ?? [] }
+        let pathCount = beziers.map(\.count).max() ?? 0
+        var items: [String] = []
+        for index in 0..<pathCount {
+            let values: [[Double]] = beziers.map { index < $0.count ? $0[index].values : [] }
+            let closed = beziers.map { index < $0.count ? $0[index].isClosed : false }
+            items.append("{\"ty\":\"sh\",\"ks\":" + Bodymovin.property(values, frameCount: frameCount) { values, i in
+                Bodymovin.bezierJSON(values[i], closed: closed[i])
+            } + "}")
+        }
+        let colors: [[Double]] = shapes.map { shape in
+            guard let c = shape?.color else { return [0, 0, 0] }
+            return [c.red, c.green, c.blue]
+        }
+        let alphas: [[Double]] = shapes.map { [($0?.color.alpha ?? 0) * 100] }
+        items.append("{\"ty\":\"fl\",\"c\":" + Bodymovin.property(colors, frameCount: frameCount, isArray: true) { values, i in
+            "[" + values[i].map(Bodymovin.number).joined(separator: ",") + ",1]"
+        } + ",\"o\":" + Bodymovin.property(alphas, frameCount: frameCount) { values, i in
+            Bodymovin.number(values[i][0])
+        } + ",\"r\":\(rule == .evenOdd ? 2 : 1)}")
+        items.append("{\"ty\":\"tr\",\"p\":{\"a\":0,\"k\":[0,0]},\"a\":{\"a\":0,\"k\":[0,0]},\"s\":{\"a\":0,\"k\":[100,100]},"
+            + "\"r\":{\"a\":0,\"k\":0},\"o\":{\"a\":0,\"k\":100}}")
+        let group = "{\"ty\":\"gr\",\"it\":[" + items.joined(separator: ",") + "]}"
+        return "{\"ddd\":0,\"ind\":\(slot + 1),\"ty\":4,\"nm\":\"path \(slot + 1)\",\"sr\":1,"
+            + "\"ks\":{\"o\":{\"a\":0,\"k\":100},\"r\":{\"a\":0,\"k\":0},\"p\":{\"a\":0,\"k\":[0,0,0]},"
+            + "\"a\":{\"a\":0,\"k\":[0,0,0]},\"s\":{\"a\":0,\"k\":[100,100,100]}},"
+            + "\"ao\":0,\"shapes\":[" + group + "],\"ip\":0,\"op\":\(frameCount),\"st\":0,\"bm\":0}"
+    }
+
+    /// A property with one value per frame: still when every frame's is the same; else keyframes where the values
+    /// change, linear between frames whose values have as many numbers, held where they do not, and only the frames a
+    /// straight line through the kept ones does not give. `text` writes frame `i`'s value.
+    /// A keyframe's value is an array: `text`'s own when `isArray` (a colour's), else `text` in one (a number, a path).
+    static func property(_ values: [[Double]], frameCount: Int, isArray: Bool = false,
+                         text: ([[Double]], Int) -> String) -> String {
+        guard let first = values.first else { return "{\"a\":0,\"k\":0}" }
+        if values.allSatisfy({ $0 == first }) { return "{\"a\":0,\"k\":" + text(values, 0) + "}" }
+        var kept = [0]
+        var i = 1
+        while i < values.count {
+            // Extend the run from the last kept frame while every frame between lies on the straight line to `i`.
+            let from = kept[kept.count - 1]
+            if values[i].count != values[from].count {
+                if i - 1 != from { kept.append(i - 1) }
+                kept.append(i)
+            } else if i + 1 < values.count, values[i + 1].count == values[from].count,
+                      liesOnLine(values, from: from, to: i + 1) {
+                // `i` is given by the line from `from` to `i + 1`: left out for now.
+            } else {
+                kept.append(i)
+            }
+            i += 1
+        }
+        var keyframes: [String] = []
+        for (n, frame) in kept.enumerated() {
+            let next = n + 1 < kept.count ? kept[n + 1] : nil
+            // Held when the next keyframe's value has another shape (a path of other vertices), or at the end.
+            let held = next.map { values[$0].count != values[frame].count } ?? true
+            func value(_ i: Int) -> String { isArray ? text(values, i) : "[" + text(values, i) + "]" }
+            var key = "{\"t\":\(frame),\"s\":" + value(frame)
+            if held {
+                key += ",\"h\":1"
+            } else if let next {
+                // Linear to the next keyframe's value, given as "e" too: rlottie reads a segment before a held
+                // keyframe wrongly without it (measured: classic's frame 60 off by 3 levels).
+                key += ",\"e\":" + value(next) + ",\"o\":{\"x\":[0],\"y\":[0]},\"i\":{\"x\":[1],\"y\":[1]}"
+            }
+            keyframes.append(key + "}")
+        }
+        return "{\"a\":1,\"k\":[" + keyframes.joined(separator: ",") + "]}"
+    }
+
+    /// Whether every frame strictly between `from` and `to` is what a straight line from `from` to `to` gives there.
+    private static func liesOnLine(_ values: [[Double]], from: Int, to: Int) -> Bool {
+        let a = values[from], b = values[to]
+        guard a.count == b.count else { return false }
+        for f in (from + 1)..<to {
+            let v = values[f]
+            guard v.count == a.count else { return false }
+            let t = Double(f - from) / Double(to - from)
+            for k in v.indices where Swift.abs(a[k] + (b[k] - a[k]) * t - v[k]) > tolerance { return false }
+        }
+        return true
+    }
+
+    // MARK: Paths
+
+    /// One closed or open Bézier path as Lottie writes it, flattened: each vertex's point, in tangent and out
+    /// tangent (relative to the point), six numbers a vertex.
+    struct Bezier {
+        var values: [Double] = []
+        var isClosed = false
+    }
+
+    /// `path`'s subpaths as Lottie Béziers: lines with no tangents, quadratic curves raised to cubic ones.
+    static func beziers(of path: Path) -> [Bezier] {
+        var result: [Bezier] = []
+        var vertices: [(p: Point, i: Point, o: Point)] = []
+        var closed = false
+        func finish() {
+            if vertices.count > 1, let first = vertices.first, let last = vertices.last, closed,
+               (last.p - first.p).length < 1e-9 {
+                // The closing point repeats the first: its in tangent is the first's.
+                vertices[0].i = last.i
+                vertices.removeLast()
+            }
+            if !vertices.isEmpty {
+                result.append(Bezier(values: vertices.flatMap { [$0.p.x, $0.p.y, $0.i.x, $0.i.y, $0.o.x, $0.o.y] },
+                                     isClosed: closed))
+            }
+            vertices = []
+            closed = false
+        }
+        for element in path.elements {
+            switch element {
+            case .move(let p):
+                finish()
+                vertices.append((p, .zero, .zero))
+            case .line(let p):
+                if vertices.isEmpty { vertices.append((p, .zero, .zero)) } else { vertices.append((p, .zero, .zero)) }
+            case .quad(let c, let p):
+                guard let last = vertices.last else { continue }
+                let c1 = last.p + (c - last.p) * (2.0 / 3), c2 = p + (c - p) * (2.0 / 3)
+                vertices[vertices.count - 1].o = c1 - last.p
+                vertices.append((p, c2 - p, .zero))
+            case .cubic(let c1, let c2, let p):
+                guard let last = vertices.last else { continue }
+                vertices[vertices.count - 1].o = c1 - last.p
+                vertices.append((p, c2 - p, .zero))
+            case .close:
+                closed = true
+                finish()
+            }
+        }
+        finish()
+        return result
+    }
+
+    /// A Bézier's JSON: `{"c":…,"v":[…],"i":[…],"o":[…]}`.
+    static func bezierJSON(_ values: [Double], closed: Bool) -> String {
+        var v: [String] = [], i: [String] = [], o: [String] = []
+        var k = 0
+        while k + 5 < values.count {
+            v.append("[" + number(values[k]) + "," + number(values[k + 1]) + "]")
+            i.append("[" + number(values[k + 2]) + "," + number(values[k + 3]) + "]")
+            o.append("[" + number(values[k + 4]) + "," + number(values[k + 5]) + "]")
+            k += 6
+        }
+        return "{\"c\":\(closed),\"v\":[" + v.joined(separator: ",") + "],\"i\":[" + i.joined(separator: ",")
+            + "],\"o\":[" + o.joined(separator: ",") + "]}"
+    }
+
+    /// A number to a hundredth (of a point, a 300th of a pixel at 3×), as short as it writes: 12, 0.5, -3.13.
+    static func number(_ value: Double) -> String {
+        let rounded = (value * 100).rounded() / 100
+        return JSONText.number(rounded == 0 ? 0 : rounded)
+    }
+}
