@@ -69,7 +69,7 @@ let package = Package(
         .target(name: "Recording", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Text", "Motion"]),
         // A header's drawing written out for other players: Bodymovin (Lottie) documents. Knows nothing of the
         // simulation; the lab takes the frames (`HeaderSamples`).
-        .target(name: "Export", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Layers"]),
+        .target(name: "Export", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Layers", "Lottie"]),
         .target(name: "Lab", dependencies: ["UserFiles", "Geometry", "Colors", "Raster", "Text", "Motion", "Layers",
                                             "Scrolling", "Refresh", "Styles", "Lottie", "Scenes", "Recording", "Export"]),
         .executableTarget(

@@ -1,6 +1,7 @@
 import Colors
 import Geometry
 import Layers
+import Lottie
 import Raster
 import UserFiles
 
@@ -11,28 +12,16 @@ import UserFiles
 /// changes, hold keyframes; a keyframe a straight line through its neighbours already gives is left out, so a still
 /// path costs one (docs/export.md).
 public struct Bodymovin {
-    /// A named stretch of frames, as Lottie's markers give it.
-    public struct Marker: Equatable, Sendable {
-        public var name: String
-        public var start: Int
-        public var duration: Int
-
-        public init(name: String, start: Int, duration: Int) {
-            self.name = name
-            self.start = start
-            self.duration = duration
-        }
-    }
-
     /// The composition's size in points, its frame rate, and its frames' drawings.
     public var size: Size
     public var frameRate: Double
     public var frames: [[LayerRecording.Shape]]
-    public var markers: [Marker]
+    public var markers: [LottieMarker]
     /// The composition's name.
     public var name: String
 
-    public init(size: Size, frameRate: Double, frames: [[LayerRecording.Shape]], markers: [Marker], name: String) {
+    public init(size: Size, frameRate: Double, frames: [[LayerRecording.Shape]], markers: [LottieMarker],
+                name: String) {
         self.size = size
         self.frameRate = frameRate
         self.frames = frames
@@ -53,7 +42,8 @@ public struct Bodymovin {
             layers.append(layer(slot, frameCount: count))
         }
         let markerText = markers.map {
-            "{\"tm\":\($0.start),\"cm\":\(JSONText.string($0.name)),\"dr\":\($0.duration)}"
+            "{\"tm\":" + Bodymovin.number($0.start) + ",\"cm\":" + JSONText.string($0.name) + ",\"dr\":"
+                + Bodymovin.number($0.duration) + "}"
         }
         return "{\"v\":\"5.7.4\",\"fr\":\(Bodymovin.number(frameRate)),\"ip\":0,\"op\":\(count),"
             + "\"w\":\(Bodymovin.number(size.width)),\"h\":\(Bodymovin.number(size.height)),"

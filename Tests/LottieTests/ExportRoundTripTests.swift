@@ -8,7 +8,7 @@ import Testing
 import TestSupport
 
 /// The exported file (`refreshlab export lottie`) drawn by our renderer and by rlottie agrees with the live header
-/// drawn in the same box at the same moment, at every 5th frame of its pull, refresh and end.
+/// drawn in the same box at the same moment, at every 5th frame of its pull, refresh and end, over the whole box.
 @Suite struct ExportRoundTripTests {
     @Test(arguments: ["dots", "news", "classic", "system"])
     func theFileDrawsWhatTheHeaderDraws(effect: String) throws {
@@ -29,51 +29,25 @@ import TestSupport
         #expect(samples.sections.map(\.name) == ["pull", "refresh", "end"])
         #expect(samples.sections[0].frames == 0..<(HeaderSamples.pullFrames + 1))
         #expect(samples.refreshLoops, "one whole period of \(effect)'s refreshing animation")
-        let document = Bodymovin(size: samples.size, frameRate: HeaderSamples.frameRate,
-                                 frames: samples.frames.map(\.shapes), markers: [], name: effect)
+        let document = HeaderExport.document(samples, name: effect)
         let json = document.json
         let animation = try LottieFile.parse(Array(json.utf8), file: "\(effect).json")
+        #expect(animation.marker(named: "pull") == LottieMarker(name: "pull", start: 0, duration: 60))
+        let end = try #require(animation.marker(named: "end"))
+        #expect(end.start + end.duration == Double(samples.frames.count - 1))
         let rlottie = try #require(RLottie(json: json))
         #expect(rlottie.frameCount == samples.frames.count)
         for (index, expected) in live.sorted(by: { $0.key < $1.key }) {
             let canvas = Canvas(width: expected.width, height: expected.height)
             try LottieRenderer().render(animation, frame: Double(index), into: canvas,
                                         transform: AffineTransform(scaleX: scale, y: scale))
-            let d = RoundTripDifference(expected, canvas)
+            let d = Difference(expected, canvas, overWhole: true)
             #expect(d.mean <= 1 && d.percentOver <= 0.5, "\(effect) frame \(index), ours: \(d)")
             let theirs = rlottie.render(frame: index, width: expected.width, height: expected.height)
-            let r = RoundTripDifference(expected, theirs)
+            let r = Difference(expected, theirs, overWhole: true)
             #expect(r.mean <= 1 && r.percentOver <= 0.5, "\(effect) frame \(index), rlottie: \(r)")
         }
         print("\(effect): \(samples.frames.count) frames, \(document.json.utf8.count / 1024) KB, sections "
             + samples.sections.map { "\($0.name) \($0.frames)" }.joined(separator: ", "))
     }
-}
-
-/// How far two renderings are apart over the whole box: the mean difference per channel (0–255) and the share of
-/// pixels, in percent, off by more than 32 in a channel.
-struct RoundTripDifference: CustomStringConvertible {
-    var mean = 0.0
-    var percentOver = 0.0
-
-    init(_ a: Canvas, _ b: Canvas) {
-        var sum = 0, over = 0
-        for y in 0..<a.height {
-            for x in 0..<a.width {
-                let p = a[x, y], q = b[x, y]
-                var worst = 0
-                for shift in stride(from: 0, through: 24, by: 8) {
-                    let d = abs(Int((p >> UInt32(shift)) & 0xFF) - Int((q >> UInt32(shift)) & 0xFF))
-                    sum += d
-                    worst = max(worst, d)
-                }
-                if worst > 32 { over += 1 }
-            }
-        }
-        let pixels = Swift.max(1, a.width * a.height)
-        mean = Double(sum) / Double(pixels * 4)
-        percentOver = 100 * Double(over) / Double(pixels)
-    }
-
-    var description: String { "mean \(mean), \(percentOver) % of pixels off by more than 32" }
 }

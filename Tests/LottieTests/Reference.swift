@@ -44,18 +44,23 @@ func ours(_ animation: LottieAnimation, frame: Double, width: Int = 200, height:
     return canvas
 }
 
-/// How far two renderings are apart inside the box around everything either draws (the region that matters):
-/// the mean difference per channel (0–255) and the share of pixels, in percent, off by more than 32 in a channel.
+/// How far two renderings are apart inside the box around everything either draws (the region that matters), or
+/// over the whole canvas (`overWhole`: an exported header's box): the mean difference per channel (0–255) and the
+/// share of pixels, in percent, off by more than 32 in a channel.
 struct Difference: CustomStringConvertible {
     var mean: Double
     var percentOver: Double
     var pixels: Int
 
-    init(_ a: Canvas, _ b: Canvas) {
+    init(_ a: Canvas, _ b: Canvas, overWhole: Bool = false) {
         var minX = a.width, minY = a.height, maxX = -1, maxY = -1
-        for y in 0..<a.height {
-            for x in 0..<a.width where a[x, y] >> 24 != 0 || b[x, y] >> 24 != 0 {
-                minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+        if overWhole {
+            (minX, minY, maxX, maxY) = (0, 0, a.width - 1, a.height - 1)
+        } else {
+            for y in 0..<a.height {
+                for x in 0..<a.width where a[x, y] >> 24 != 0 || b[x, y] >> 24 != 0 {
+                    minX = min(minX, x); maxX = max(maxX, x); minY = min(minY, y); maxY = max(maxY, y)
+                }
             }
         }
         guard maxX >= minX else { mean = 0; percentOver = 0; pixels = 0; return }

@@ -1,4 +1,5 @@
 import Export
+import Lottie
 import UserFiles
 
 /// A header written as a Lottie file: its frames (`HeaderSamples`) as a Bodymovin document with the markers
@@ -15,14 +16,20 @@ public enum HeaderExport {
             throw LabError("the \(description.effect) header plays a file already; export one of the drawn headers")
         }
         let samples = try HeaderSamples.take(description)
-        let document = Bodymovin(
-            size: samples.size, frameRate: HeaderSamples.frameRate, frames: samples.frames.map(\.shapes),
-            markers: samples.sections.map {
-                Bodymovin.Marker(name: $0.name, start: $0.frames.lowerBound, duration: $0.frames.count - 1)
-            },
-            name: "RefreshLab \(description.effect) header")
+        let document = HeaderExport.document(samples, name: "RefreshLab \(description.effect) header")
         let bytes = Array(document.json.utf8)
         try bytes.withUnsafeBytes { try OutputFile.write($0, to: path) }
         return (samples.frames.count, bytes.count, samples.refreshLoops)
+    }
+
+    /// The Bodymovin document of `samples`: its frames, and each section as a marker from its first frame to its
+    /// last.
+    public static func document(_ samples: HeaderSamples, name: String) -> Bodymovin {
+        Bodymovin(size: samples.size, frameRate: HeaderSamples.frameRate, frames: samples.frames.map(\.shapes),
+                  markers: samples.sections.map {
+                      LottieMarker(name: $0.name, start: Double($0.frames.lowerBound),
+                                   duration: Double($0.frames.count - 1))
+                  },
+                  name: name)
     }
 }
