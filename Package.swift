@@ -106,6 +106,7 @@ let package = Package(
                                                         "TestSupport"]),
         .testTarget(name: "ScenesTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Scenes", "TestSupport"]),
         .testTarget(name: "RecordingTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Recording", "TestSupport"]),
+        .testTarget(name: "ExportTests", dependencies: ["UserFiles", "Colors", "Geometry", "Raster", "Layers", "Lottie", "Export", "TestSupport"]),
         .testTarget(name: "LabTests", dependencies: ["UserFiles", "Colors", "Scenes", "Recording", "Refresh", "Geometry", "Raster", "Motion", "Styles", "Lab", "TestSupport"],
                     exclude: ["Goldens"]),
         // The executable's own code (the command line's file and number checks), imported with @testable.

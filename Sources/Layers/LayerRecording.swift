@@ -12,6 +12,12 @@ public final class LayerRecording {
         public var path: Path
         public var color: Color
         public var rule: FillRule
+
+        public init(path: Path, color: Color, rule: FillRule) {
+            self.path = path
+            self.color = color
+            self.rule = rule
+        }
     }
 
     public private(set) var shapes: [Shape] = []
