@@ -6,8 +6,9 @@ import UserFiles
 struct ExportCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export",
-        abstract: "Take a tuned header into an app: as a Lottie file every player draws alike.",
-        subcommands: [ExportLottieCommand.self])
+        abstract: "Take a tuned header into an app: as a Lottie file every player draws alike, or the platform "
+            + "header's settings as code.",
+        subcommands: [ExportLottieCommand.self, ExportCodeCommand.self])
 }
 
 /// `refreshlab export lottie`: the header, drawn with its style, as a Bodymovin file with the markers `pull`,
@@ -46,5 +47,42 @@ struct ExportLottieCommand: ParsableCommand {
         let written = try HeaderExport.write(description, to: out)
         print("saved \(out): \(written.frames) frames, \(written.bytes / 1024) KB"
             + (written.refreshLoops ? "" : " (no period of the refreshing animation within 6 s: refresh is 2 s)"))
+    }
+}
+
+/// `refreshlab export code`: the settings the style sets on a platform's own header, in that header's library.
+struct ExportCodeCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "code",
+        abstract: "Print the settings the style sets on a platform's own header, as code in that header's library.",
+        discussion: """
+            system: UIRefreshControl (--as swift) or Flutter's CupertinoSliverRefreshControl (dart); classic: \
+            MJRefresh's MJRefreshNormalHeader (swift); swipe-refresh: SwipeRefreshLayout (kotlin, or its values as \
+            resources: xml) or Flutter's RefreshIndicator (dart); material3: Compose's PullToRefreshBox (compose). \
+            Each value has a comment naming its style file and line (or the default); what the library has no \
+            setting for is listed in comments.
+            """)
+
+    @OptionGroup var phone: PhoneOptions
+    @OptionGroup var style: StyleOptions
+    @OptionGroup var appearance: AppearanceOptions
+
+    @Option(name: .customLong("as"), help: ArgumentHelp("swift, kotlin, compose, xml or dart.", valueName: "language"))
+    var language: String
+
+    func run() throws {
+        guard let target = CodeLanguage(rawValue: language) else {
+            throw LabError("--as \(language): not a language; use one of "
+                + CodeLanguage.allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        var named = CommandFiles()
+        style.declare(in: &named)
+        phone.declare(in: &named)
+        try named.checkApart()
+        let description = PhoneDescription(
+            device: try phone.phone().phone(), effect: try phone.checkedEffect() ?? Simulation.defaultEffectName,
+            appearance: try appearance.chosen() ?? .light, language: try appearance.chosenLanguage() ?? .english,
+            styles: try style.load())
+        print(try HeaderCode.text(for: description, in: target), terminator: "")
     }
 }
