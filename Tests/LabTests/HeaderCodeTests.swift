@@ -52,6 +52,13 @@ import UserFiles
         #expect(compose.contains("threshold = 96.dp,  // material3.threshold = 96 dp (\(name):4)"))
     }
 
+    /// Files of one header's code have extensions of their own, so that E can write them side by side.
+    @Test func eachHeadersLanguagesHaveExtensionsOfTheirOwn() {
+        for (effect, languages) in HeaderCode.languages {
+            #expect(Set(languages.map(\.fileExtension)).count == languages.count, "\(effect)")
+        }
+    }
+
     @Test func otherHeadersAndLanguagesAreRefusedByName() {
         #expect(throws: LabError.self) { try HeaderCode.text(for: PhoneDescription(effect: "ring"), in: .swift) }
         do {

@@ -5,6 +5,16 @@ import UserFiles
 /// A language `refreshlab export code` writes in.
 public enum CodeLanguage: String, CaseIterable, Sendable {
     case swift, kotlin, compose, xml, dart
+
+    /// The extension of a file of it (Compose is Kotlin).
+    public var fileExtension: String {
+        switch self {
+        case .swift: "swift"
+        case .kotlin, .compose: "kt"
+        case .xml: "xml"
+        case .dart: "dart"
+        }
+    }
 }
 
 /// The settings of a platform's own header that a style sets, as code in that header's library (docs/export.md,
@@ -12,6 +22,11 @@ public enum CodeLanguage: String, CaseIterable, Sendable {
 /// naming where it comes from (the style file's line, or the default), and what the library has no setting for
 /// listed, never dropped.
 public enum HeaderCode {
+    /// The languages `effect`'s library is written in; none for a header that is no platform's own.
+    public static func languages(of effect: String) -> [CodeLanguage] {
+        languages.first { $0.effect == effect }?.languages ?? []
+    }
+
     /// The headers that are a platform's own, and the languages each is written in.
     public static let languages: [(effect: String, languages: [CodeLanguage])] = [
         ("system", [.swift, .dart]), ("classic", [.swift]), ("swipe-refresh", [.kotlin, .xml, .dart]),

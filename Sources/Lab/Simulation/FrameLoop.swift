@@ -286,16 +286,31 @@ public final class FrameLoop {
     }
 
     /// Writes the selected phone's header as a Lottie file into the output folder (E), as
-    /// `refreshlab export lottie` does.
+    /// `refreshlab export lottie` does, and beside it its settings as code in each language of its library, where
+    /// it is a platform's own header (`refreshlab export code`).
     private func exportHeader() {
         guard let files else {
             simulation.showToast("Headers are exported with refreshlab export lottie here")
             return
         }
-        let path = files.newPath(prefix: "refreshlab-\(simulation.effectName)-", suffix: ".json")
+        let description = simulation.selectedPhone.description
+        let languages = HeaderCode.languages(of: description.effect)
+        // No header's library is written in two languages of one extension (Kotlin and Compose).
+        func codePath(_ json: String, _ language: CodeLanguage) -> String {
+            String(json.dropLast(".json".count)) + "." + language.fileExtension
+        }
+        let path = files.newPath(prefix: "refreshlab-\(description.effect)-", suffix: ".json") { json in
+            [json] + languages.map { codePath(json, $0) }
+        }
         do {
-            let written = try HeaderExport.write(simulation.selectedPhone.description, to: path)
-            saved("Header exported (\(written.frames) frames, \(written.bytes / 1024) KB)", path)
+            let written = try HeaderExport.write(description, to: path)
+            for language in languages {
+                let code = Array(try HeaderCode.text(for: description, in: language).utf8)
+                try code.withUnsafeBytes { try OutputFile.write($0, to: codePath(path, language)) }
+                report("saved \(codePath(path, language))")
+            }
+            let code = languages.isEmpty ? "" : " and its code (" + languages.map(\.rawValue).joined(separator: ", ") + ")"
+            saved("Header exported (\(written.frames) frames, \(written.bytes / 1024) KB)" + code, path)
         } catch {
             failed("Cannot export this header: see the terminal", "\(error)")
         }
