@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
 """Exported headers drawn by ThorVG against RefreshLab's own Lottie renderer.
 
-Usage: export-thorvg.py REFRESHLAB [OUT_DIR]
+Usage: export-thorvg.py REFRESHLAB [OUT_DIR [LIVE_DIR]]
 
-For each header `refreshlab export lottie` exports (dots, news, classic, system), writes the file, then draws every
+For every header `refreshlab export lottie` exports (all but gif and lottie), writes the file, then draws every
 5th frame at 2x with ThorVG (thorvg-python) and with `refreshlab lottie`, and prints, per header, the worst frame's
 mean channel difference (0-255, premultiplied RGBA over the whole box) and share of pixels off by more than 32.
 RefreshLab's renderer is checked against the live header in the tests (ExportRoundTripTests), so this closes the
-loop to ThorVG. Needs: Python 3, numpy, Pillow, thorvg-python 1.1.3 (ThorVG 1.0.4).
+loop to ThorVG. With LIVE_DIR (the live headers' frames the round-trip test writes when REFRESHLAB_EXPORT_FRAMES
+names a folder), also writes OUT_DIR/export-ring.png: the live ring beside ThorVG's drawing of its file, at four
+moments (the README's picture). Needs: Python 3, numpy, Pillow, thorvg-python 1.1.3 (ThorVG 1.0.4).
 """
 import json
 import os
@@ -18,7 +20,7 @@ import tempfile
 import numpy as np
 from PIL import Image
 
-EFFECTS = ["dots", "news", "classic", "system"]
+EFFECTS = ["sticky", "dots", "ring", "news", "classic", "system", "swipe-refresh", "material3"]
 SCALE = 2
 
 
@@ -70,6 +72,38 @@ def main():
             worst_share = max(worst_share, 100.0 * (d.max(axis=2) > 32).mean())
         print("| %s | %d KB | %d | %.2f | %.2f %% |" % (effect, os.path.getsize(path) // 1024, len(frames),
                                                       worst_mean, worst_share))
+    if len(sys.argv) > 3:
+        picture(tvg, engine, out, sys.argv[3])
+
+
+def picture(tvg, engine, out, live_dir, frames=(40, 60, 100, 190)):
+    """The live ring (left) beside ThorVG's drawing of its file (right), one row per frame: the middle 160 pt of the
+    box, outlined in grey, on white, under a heading."""
+    from PIL import ImageDraw
+    path = os.path.join(out, "ring.json")
+    doc = json.load(open(path))
+    w, h = int(doc["w"] * SCALE), int(doc["h"] * SCALE)
+    crop = 160 * SCALE
+    left = (w - crop) // 2
+    gap, heading = 24, 28
+    sheet = Image.new("RGB", (2 * crop + 3 * gap, heading + len(frames) * (h + gap)), (255, 255, 255))
+    draw = ImageDraw.Draw(sheet)
+    draw.text((gap, 8), "RefreshLab, live", fill=(60, 60, 60))
+    draw.text((2 * gap + crop, 8), "ThorVG, the exported file", fill=(60, 60, 60))
+    for row, frame in enumerate(frames):
+        live = Image.open(os.path.join(live_dir, "ring-live-%d.png" % frame)).convert("RGBA")
+        theirs = thorvg_frame(tvg, engine, path, frame, w, h)
+        alpha = theirs[:, :, 3:4]
+        straight = np.where(alpha > 0, np.round(theirs[:, :, :3] * 255.0 / np.maximum(alpha, 1)), 0)
+        theirs = Image.fromarray(np.concatenate([straight, alpha], axis=2).astype(np.uint8), "RGBA")
+        y = heading + row * (h + gap)
+        for column, image in enumerate([live, theirs]):
+            x = gap + column * (crop + gap)
+            tile = Image.new("RGBA", (crop, h), (255, 255, 255, 255))
+            tile.alpha_composite(image.crop((left, 0, left + crop, h)))
+            sheet.paste(tile.convert("RGB"), (x, y))
+            draw.rectangle((x - 1, y - 1, x + crop, y + h), outline=(200, 200, 200))
+    sheet.save(os.path.join(out, "export-ring.png"))
 
 
 if __name__ == "__main__":

@@ -6,8 +6,9 @@ import Raster
 import UserFiles
 
 /// Writes frames of filled paths (a header's drawing, `LayerRecording`) as a Bodymovin (Lottie) document that every
-/// player draws alike: one shape layer per path of the drawing, in its order, each a group of Bézier paths and a
-/// solid fill, with no transform, mask, stroke, gradient or effect for a player to read otherwise. Paths that keep
+/// player draws alike: one shape layer per path of the drawing, in its order, each a group of Bézier paths with a
+/// solid fill or a radial gradient fill (a shadow), and a rectangular mask where the path is cut; no transform,
+/// stroke, matte or effect for a player to read otherwise. Paths that keep
 /// their topology from frame to frame are keyframed linearly, so a player in between draws their blend; where it
 /// changes, hold keyframes; a keyframe a straight line through its neighbours already gives is left out, so a still
 /// path costs one (docs/export.md).
@@ -51,7 +52,9 @@ public struct Bodymovin {
             + "\"layers\":[" + layers.joined(separator: ",") + "],\"markers\":[" + markerText.joined(separator: ",") + "]}"
     }
 
-    /// The shape layer of the drawing's `slot`-th path.
+    /// The shape layer of the drawing's `slot`-th path: its Bézier paths, a solid fill for the frames it is solid
+    /// and a radial gradient fill for those it fades (each at opacity 0 in the other's frames), and a mask where the
+    /// path is cut to a rectangle.
     private func layer(_ slot: Int, frameCount: Int) -> String {
         let shapes = frames.map { $0.indices.contains(slot) ? $0[slot] : nil }
         let rule = shapes.lazy.compactMap { $0 }.first?.rule ?? .nonZero
@@ -61,34 +64,89 @@ public struct Bodymovin {
         for index in 0..<pathCount {
             let values: [[Double]] = beziers.map { index < $0.count ? $0[index].values : [] }
             let closed = beziers.map { index < $0.count ? $0[index].isClosed : false }
-            items.append("{\"ty\":\"sh\",\"ks\":" + Bodymovin.property(values, frameCount: frameCount) { values, i in
+            items.append("{\"ty\":\"sh\",\"ks\":" + Bodymovin.property(values) { values, i in
                 Bodymovin.bezierJSON(values[i], closed: closed[i])
             } + "}")
         }
-        let colors: [[Double]] = shapes.map { shape in
-            guard let c = shape?.color else { return [0, 0, 0] }
-            return [c.red, c.green, c.blue]
+        // Where a fill is not the frame's, it keeps its neighbours' values at opacity 0, so it costs no keyframes.
+        let solids = shapes.map { $0?.fade == nil ? $0 : nil }, fades = shapes.map { $0?.fade != nil ? $0 : nil }
+        func number(_ values: [[Double]], _ i: Int) -> String { Bodymovin.number(values[i][0]) }
+        func array(_ values: [[Double]], _ i: Int) -> String {
+            "[" + values[i].map(Bodymovin.number).joined(separator: ",") + "]"
         }
-        let alphas: [[Double]] = shapes.map { [($0?.color.alpha ?? 0) * 100] }
-        items.append("{\"ty\":\"fl\",\"c\":" + Bodymovin.property(colors, frameCount: frameCount, isArray: true) { values, i in
-            "[" + values[i].map(Bodymovin.number).joined(separator: ",") + ",1]"
-        } + ",\"o\":" + Bodymovin.property(alphas, frameCount: frameCount) { values, i in
-            Bodymovin.number(values[i][0])
-        } + ",\"r\":\(rule == .evenOdd ? 2 : 1)}")
+        if solids.contains(where: { $0 != nil }) {
+            let colors = Bodymovin.carried(solids.map { $0.map { [$0.color.red, $0.color.green, $0.color.blue, 1] } })
+            let alphas = solids.map { [($0?.color.alpha ?? 0) * 100] }
+            items.append("{\"ty\":\"fl\",\"c\":" + Bodymovin.property(colors, isArray: true, text: array)
+                + ",\"o\":" + Bodymovin.property(alphas, text: number)
+                + ",\"r\":\(rule == .evenOdd ? 2 : 1)}")
+        }
+        if fades.contains(where: { $0 != nil }) {
+            let stops = fades.compactMap { $0?.fade?.stops.count }.max() ?? 0
+            let gradients = Bodymovin.carried(fades.map { shape in
+                shape.flatMap { s in s.fade.map { f in
+                    let c = s.color
+                    return f.stops.flatMap { [$0.offset, c.red, c.green, c.blue] } + f.stops.flatMap { [$0.offset, $0.alpha] }
+                } }
+            })
+            let centers = Bodymovin.carried(fades.map { $0?.fade.map { [$0.center.x, $0.center.y] } })
+            let edges = Bodymovin.carried(fades.map { $0?.fade.map { [$0.center.x + $0.radius, $0.center.y] } })
+            let alphas = fades.map { [($0?.color.alpha ?? 0) * 100] }
+            items.append("{\"ty\":\"gf\",\"t\":2,\"g\":{\"p\":\(stops),\"k\":"
+                + Bodymovin.property(gradients, isArray: true, text: array) + "},\"s\":"
+                + Bodymovin.property(centers, isArray: true, text: array) + ",\"e\":"
+                + Bodymovin.property(edges, isArray: true, text: array)
+                + ",\"h\":{\"a\":0,\"k\":0},\"a\":{\"a\":0,\"k\":0},\"o\":"
+                + Bodymovin.property(alphas, text: number) + ",\"r\":\(rule == .evenOdd ? 2 : 1)}")
+        }
         items.append("{\"ty\":\"tr\",\"p\":{\"a\":0,\"k\":[0,0]},\"a\":{\"a\":0,\"k\":[0,0]},\"s\":{\"a\":0,\"k\":[100,100]},"
             + "\"r\":{\"a\":0,\"k\":0},\"o\":{\"a\":0,\"k\":100}}")
         let group = "{\"ty\":\"gr\",\"it\":[" + items.joined(separator: ",") + "]}"
         return "{\"ddd\":0,\"ind\":\(slot + 1),\"ty\":4,\"nm\":\"path \(slot + 1)\",\"sr\":1,"
             + "\"ks\":{\"o\":{\"a\":0,\"k\":100},\"r\":{\"a\":0,\"k\":0},\"p\":{\"a\":0,\"k\":[0,0,0]},"
             + "\"a\":{\"a\":0,\"k\":[0,0,0]},\"s\":{\"a\":0,\"k\":[100,100,100]}},"
-            + "\"ao\":0,\"shapes\":[" + group + "],\"ip\":0,\"op\":\(frameCount),\"st\":0,\"bm\":0}"
+            + "\"ao\":0," + mask(shapes) + "\"shapes\":[" + group + "],\"ip\":0,"
+            + "\"op\":\(frameCount),\"st\":0,\"bm\":0}"
+    }
+
+    /// The mask of a slot whose path is cut to a rectangle in some frames (`"hasMask"` and `"masksProperties"`, with
+    /// a trailing comma), or nothing. A frame whose path is not cut keeps the nearest cut frame's rectangle when the
+    /// path lies inside it, so a still clip costs no keyframes; else a rectangle around the whole composition.
+    private func mask(_ shapes: [LayerRecording.Shape?]) -> String {
+        guard shapes.contains(where: { $0?.clip != nil }) else { return "" }
+        let everything = Rect(x: -size.width, y: -size.height, width: 3 * size.width, height: 3 * size.height)
+        // Cut to a little more than the composition: a player may fail on a mask of huge numbers.
+        let cuts = Bodymovin.carried(shapes.map { shape in
+            shape?.clip.map { $0.intersection(everything) }.map { [$0.minX, $0.minY, $0.maxX, $0.maxY] }
+        })
+        let rects: [[Double]] = shapes.indices.map { i in
+            let r = Rect(x: cuts[i][0], y: cuts[i][1], width: cuts[i][2] - cuts[i][0], height: cuts[i][3] - cuts[i][1])
+            guard let shape = shapes[i], shape.clip == nil, !r.contains(shape.path.controlPointBounds) else {
+                return Bodymovin.beziers(of: Path.rect(r))[0].values
+            }
+            return Bodymovin.beziers(of: Path.rect(everything))[0].values
+        }
+        return "\"hasMask\":true,\"masksProperties\":[{\"inv\":false,\"mode\":\"a\",\"nm\":\"clip\",\"pt\":"
+            + Bodymovin.property(rects) { values, i in Bodymovin.bezierJSON(values[i], closed: true) }
+            + ",\"o\":{\"a\":0,\"k\":100},\"x\":{\"a\":0,\"k\":0}}],"
+    }
+
+    /// `values` with each missing value replaced by the last one before it, or the first one after it at the
+    /// start (empty when there is none).
+    static func carried(_ values: [[Double]?]) -> [[Double]] {
+        let first = values.lazy.compactMap { $0 }.first ?? []
+        var last = first
+        return values.map { value in
+            if let value { last = value }
+            return last
+        }
     }
 
     /// A property with one value per frame: still when every frame's is the same; else keyframes where the values
     /// change, linear between frames whose values have as many numbers, held where they do not, and only the frames a
     /// straight line through the kept ones does not give. `text` writes frame `i`'s value.
     /// A keyframe's value is an array: `text`'s own when `isArray` (a colour's), else `text` in one (a number, a path).
-    static func property(_ values: [[Double]], frameCount: Int, isArray: Bool = false,
+    static func property(_ values: [[Double]], isArray: Bool = false,
                          text: ([[Double]], Int) -> String) -> String {
         guard let first = values.first else { return "{\"a\":0,\"k\":0}" }
         if values.allSatisfy({ $0 == first }) { return "{\"a\":0,\"k\":" + text(values, 0) + "}" }
@@ -109,6 +167,7 @@ public struct Bodymovin {
             i += 1
         }
         var keyframes: [String] = []
+        var previousHeld = false
         for (n, frame) in kept.enumerated() {
             let next = n + 1 < kept.count ? kept[n + 1] : nil
             // Held when the next keyframe's value has another shape (a path of other vertices), or at the end.
@@ -116,13 +175,17 @@ public struct Bodymovin {
             func value(_ i: Int) -> String { isArray ? text(values, i) : "[" + text(values, i) + "]" }
             var key = "{\"t\":\(frame),\"s\":" + value(frame)
             if held {
-                key += ",\"h\":1"
+                // After a held keyframe, "e" (the next keyframe's value, or its own at the end): rlottie takes a
+                // keyframe without one as the held keyframe's end, and a held path ending in a path of other
+                // vertices draws neither; ThorVG takes "e" as the next keyframe's value.
+                key += n > 0 && previousHeld ? ",\"e\":" + value(next ?? frame) + ",\"h\":1" : ",\"h\":1"
             } else if let next {
                 // Linear to the next keyframe's value, given as "e" too: rlottie reads a segment before a held
                 // keyframe wrongly without it (measured: classic's frame 60 off by 3 levels).
                 key += ",\"e\":" + value(next) + ",\"o\":{\"x\":[0],\"y\":[0]},\"i\":{\"x\":[1],\"y\":[1]}"
             }
             keyframes.append(key + "}")
+            previousHeld = held
         }
         return "{\"a\":1,\"k\":[" + keyframes.joined(separator: ",") + "]}"
     }

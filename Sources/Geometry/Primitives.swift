@@ -100,6 +100,11 @@ public struct Rect: Hashable, Sendable, CustomStringConvertible {
         p.x >= minX && p.x < maxX && p.y >= minY && p.y < maxY
     }
 
+    /// Whether `other` lies wholly inside (edges may touch).
+    public func contains(_ other: Rect) -> Bool {
+        other.minX >= minX && other.maxX <= maxX && other.minY >= minY && other.maxY <= maxY
+    }
+
     /// The overlap of two rectangles, or an empty rectangle at the origin when they do not overlap.
     public func intersection(_ other: Rect) -> Rect {
         let x0 = Swift.max(minX, other.minX), y0 = Swift.max(minY, other.minY)

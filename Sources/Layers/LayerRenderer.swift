@@ -348,7 +348,7 @@ public struct LayerDrawingContext {
     /// Fills `path` (layer coordinates) with `color`.
     public func fill(_ path: Path, color: Color, rule: FillRule = .nonZero) {
         if let recording {
-            recording.add(path, transform: transform, color: paint(color), rule: rule)
+            recording.add(path, transform: transform, color: paint(color), rule: rule, clip: clip)
             return
         }
         renderer.rasterizer.fill(path, transform: transform, color: paint(color), rule: rule, clip: clip, into: canvas)
@@ -358,7 +358,7 @@ public struct LayerDrawingContext {
     public func fill(_ path: Path, offset: Point, color: Color, rule: FillRule = .nonZero) {
         if let recording {
             recording.add(path, transform: transform.translatedBy(x: offset.x, y: offset.y), color: paint(color),
-                          rule: rule)
+                          rule: rule, clip: clip)
             return
         }
         renderer.rasterizer.fill(path, transform: transform.translatedBy(x: offset.x, y: offset.y),
@@ -371,7 +371,7 @@ public struct LayerDrawingContext {
         let tol = ShapeLayer.tolerance(pixelsPerPoint: pixelsPerPoint)
         if let recording {
             recording.add(renderer.stroker.stroke(path, style: style, tolerance: tol), transform: transform,
-                          color: paint(color), rule: .nonZero)
+                          color: paint(color), rule: .nonZero, clip: clip)
             return
         }
         renderer.rasterizer.stroke(path, style: style, transform: transform, tolerance: tol, color: paint(color),

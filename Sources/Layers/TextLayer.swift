@@ -117,7 +117,7 @@ open class TextLayer: Layer {
             // Recorded: the glyphs' outlines where the glyph cache would put them at the recording's pixel scale.
             recording.add(placedOutline(of: line, fonts: text.fonts, origin: m.apply(origin), scale: m.a,
                                         pixelScale: recording.pixelScale),
-                          transform: .identity, color: context.paint(color), rule: .nonZero)
+                          transform: .identity, color: context.paint(color), rule: .nonZero, clip: context.clip)
         } else if !context.isRecording && m.b == 0 && m.c == 0 && m.a == m.d && m.a > 0 {
             // Moves and a uniform scale: the glyph cache at that scale, the pen placed in canvas points.
             let p = m.apply(origin)

@@ -22,7 +22,7 @@ import UserFiles
         loop.report = { saved.append($0) }
         loop.reportError = { errors.append($0) }
         input.turns.append { $0.perform(.exportHeader); return true }
-        input.turns.append { $0.perform(.selectEffect(index: 2)); return true }   // the ring: floats, not exported yet
+        input.turns.append { $0.perform(.selectEffect(index: 5)); return true }   // the gif header: a file already
         input.turns.append { $0.perform(.exportHeader); return true }
         input.turns.append { $0.perform(.selectEffect(index: 7)); return true }   // system: UIRefreshControl's code too
         input.turns.append { $0.perform(.exportHeader); return true }
@@ -40,6 +40,6 @@ import UserFiles
         #expect(system.contains { $0.hasSuffix(".dart") })
         #expect(saved.filter { $0.contains("refreshlab-system-") }.count == 3)
         #expect(simulation.toast.text.hasSuffix("and its code (swift, dart)"), "\(simulation.toast.text)")
-        #expect(errors.count == 1 && errors[0].contains("the ring header floats over the list"), "\(errors)")
+        #expect(errors.count == 1 && errors[0].contains("the gif header plays a file already"), "\(errors)")
     }
 }

@@ -6,8 +6,9 @@ import UserFiles
 
 /// A header's drawing frame by frame, as an export takes it (docs/export.md): the pull from 0 to the trigger
 /// distance, one period of the refreshing animation, and the end, each a named stretch of frames at `frameRate`.
-/// Each frame is what the header draws in its own box (the phone's width by the header's height, the box the
-/// control places top-aligned above the content), as filled paths.
+/// Each frame is what the header draws in its box, as filled paths: a header that pushes the list, in its own box
+/// (the phone's width by the header's height, the box the control places top-aligned above the content); one that
+/// floats over the list, in a box from the list's top down to the lowest point it reaches (`box(of:)`).
 public struct HeaderSamples {
     /// A named stretch of the frames: `pull`, `refresh`, `end`.
     public struct Section: Equatable, Sendable {
@@ -27,10 +28,10 @@ public struct HeaderSamples {
     /// How many frames the pull's stretch takes, past its first: progress k / `pullFrames` at its frame k.
     public static let pullFrames = 60
     /// The longest refreshing period looked for, in seconds; without one, `unloopedRefresh` seconds are taken.
-    static let longestPeriod = 6.0
-    static let unloopedRefresh = 2.0
-    /// How long the refresh runs before its period is taken, in seconds: the header's inset animation and any
-    /// animation's start are over by then.
+    public static let longestPeriod = 14.0
+    public static let unloopedRefresh = 2.0
+    /// How long the refresh runs before its period is taken, in seconds, at least: the header's inset animation
+    /// and any animation's start are over by then (and the list must be at rest too).
     static let refreshSettle = 0.6
     /// The longest end taken, in seconds.
     static let longestEnd = 5.0
@@ -41,8 +42,8 @@ public struct HeaderSamples {
     /// Samples the header `description` shows. `observe` is called at each frame taken, with the phone in that
     /// state (a test draws the live header there).
     ///
-    /// - Throws: `LabError` for a header whose drawing cannot be exported (one floating over the list, or one that
-    ///   draws what filled paths cannot hold), naming what.
+    /// - Throws: `LabError` for a header whose drawing cannot be exported (one that draws what `LayerRecording`
+    ///   cannot hold), naming what.
     public static func take(_ description: PhoneDescription,
                             observe: ((Int, SimulatedPhone) -> Void)? = nil) throws -> HeaderSamples {
         // Once to find the refreshing animation's period, then again (the simulation is exact) to take the frames.
@@ -79,19 +80,15 @@ public struct HeaderSamples {
             let clock = self.clock
             simulation.primaryPhone.refreshControl.dateSource = { ScriptReplay.date(at: clock.now) }
             effect = description.effect
-            if simulation.primaryPhone.refreshControl.metrics.placement.floating != nil {
-                throw LabError("the \(effect) header floats over the list; its export is not made yet (the headers "
-                    + "that push the list are: sticky, dots, news, classic, system)")
-            }
         }
 
-        /// Records the header as it is now, in its own box.
+        /// Records the header as it is now, in its box.
         func take() {
-            let phone = simulation.primaryPhone, root = phone.refreshControl.headerLayer
-            let time = phone.frameTime ?? clock.now
-            let toBox = root.presentation(at: time).transformToSuperlayer.inverted ?? .identity
+            let phone = simulation.primaryPhone
             observe?(frames.count, phone)
-            frames.append(phone.renderer.record(root, at: time, transform: toBox, pixelScale: phone.device.scale))
+            let (transform, clip) = HeaderSamples.box(of: phone)
+            frames.append(phone.renderer.record(phone.refreshControl.headerLayer, at: phone.frameTime ?? clock.now,
+                                                transform: transform, pixelScale: phone.device.scale, clip: clip))
         }
 
         func advance(by seconds: Double) {
@@ -131,7 +128,8 @@ public struct HeaderSamples {
             simulation.step()
             simulation.handle(.touchUp(finger))
             var settled = 0.0, waited = 0.0
-            while settled < HeaderSamples.refreshSettle {
+            // Settled: refreshing for a while, the list at rest (a header laid out in the pulled space moves with it).
+            while settled < HeaderSamples.refreshSettle || phone.scrollView.isAnimating {
                 guard waited < 10 else { throw LabError("the \(effect) header never began refreshing") }
                 advance(by: frame)
                 waited += frame
@@ -156,9 +154,31 @@ public struct HeaderSamples {
             } while (control.state != .idle || control.isAnimating) && elapsed < HeaderSamples.longestEnd
             take()
             sections.append(Section(name: "end", frames: endStart..<frames.count))
-            return HeaderSamples(size: control.headerLayer.bounds.size, frames: frames, sections: sections,
-                                 refreshLoops: false)
+            return HeaderSamples(size: HeaderSamples.size(of: phone, frames: frames), frames: frames,
+                                 sections: sections, refreshLoops: false)
         }
+    }
+
+    /// What maps the header's layer to its box, and what cuts it there: a header that pushes the list is drawn in
+    /// its own box; one that floats over it, from the list's top, cut there as the list's bounds cut it on the
+    /// phone (nothing shows above the list's top).
+    public static func box(of phone: SimulatedPhone) -> (transform: AffineTransform, clip: Rect?) {
+        let control = phone.refreshControl, root = control.headerLayer
+        guard control.metrics.placement.floating != nil else {
+            return (root.presentation(at: phone.frameTime ?? 0).transformToSuperlayer.inverted ?? .identity, nil)
+        }
+        // The control puts a floating header's top `distance` − its height below the list's top.
+        let top = control.distance - control.metrics.headerHeight
+        return (AffineTransform(translationX: 0, y: top), Rect(x: 0, y: 0, width: 1e9, height: 1e9))
+    }
+
+    /// The box's size: the header's own, or for one that floats, the phone's width by the lowest point any frame
+    /// draws below the list's top.
+    static func size(of phone: SimulatedPhone, frames: [LayerRecording]) -> Size {
+        let control = phone.refreshControl
+        guard control.metrics.placement.floating != nil else { return control.headerLayer.bounds.size }
+        let bottom = frames.flatMap(\.shapes).map(\.path.controlPointBounds.maxY).max() ?? 0
+        return Size(control.headerLayer.bounds.width, Swift.max(1, bottom.rounded(.up)))
     }
 
     /// Whether two recordings draw the same (paths within a hundredth of a point, colours within a thousandth).

@@ -45,8 +45,9 @@ struct ExportLottieCommand: ParsableCommand {
             device: try phone.phone().phone(), effect: effect, appearance: try appearance.chosen() ?? .light,
             language: try appearance.chosenLanguage() ?? .english, styles: try style.load())
         let written = try HeaderExport.write(description, to: out)
-        print("saved \(out): \(written.frames) frames, \(written.bytes / 1024) KB"
-            + (written.refreshLoops ? "" : " (no period of the refreshing animation within 6 s: refresh is 2 s)"))
+        let unlooped = " (no period of the refreshing animation within \(Int(HeaderSamples.longestPeriod)) s: "
+            + "refresh is \(Int(HeaderSamples.unloopedRefresh)) s)"
+        print("saved \(out): \(written.frames) frames, \(written.bytes / 1024) KB" + (written.refreshLoops ? "" : unlooped))
     }
 }
 
