@@ -5,6 +5,7 @@ import Geometry
 import Layers
 import Lottie
 import Raster
+import Refresh
 import Testing
 import TestSupport
 
@@ -32,8 +33,12 @@ import TestSupport
             canvas.pixels.update(from: tall.pixels, count: canvas.pixelCount)
             return canvas
         }
-        // The pull from no pull to the trigger in 61 frames, then the refresh and the end.
-        #expect(samples.sections.map(\.name) == ["pull", "refresh", "end"])
+        // Where the drawing goes on changing once armed (classic's arrow turning over, a floating disc settling),
+        // `armed` starts at the pull's last frame.
+        let names = samples.sections.map(\.name)
+        #expect(names == ["pull", "refresh", "end"] || names == ["pull", "armed", "refresh", "end"], "\(names)")
+        #expect(effect != "classic" || names.contains("armed"))
+        #expect(samples.sections.first { $0.name == "armed" }.map { $0.frames.lowerBound == HeaderSamples.pullFrames } ?? true)
         #expect(samples.sections[0].frames == 0..<(HeaderSamples.pullFrames + 1))
         // The ring's and swipe-refresh's spinner repeats after cycles of 1332 ms: no whole number of frames at 60 fps.
         #expect(samples.refreshLoops == !["ring", "swipe-refresh"].contains(effect),
@@ -124,5 +129,33 @@ import TestSupport
             }
             print("shadow, \(name): mean \(mean), 95th percentile \(p95) over \(levels.count) px")
         }
+    }
+
+    /// Classic's arrow, which turns over in 0.18 s once the pull arms it, is exported as the marker `armed`, and
+    /// RefreshLab's Lottie header plays it once when armed and backwards when disarmed, as MJRefresh turns the arrow.
+    @Test func theArmingAnimationIsExportedAndPlayed() throws {
+        let samples = try HeaderSamples.take(PhoneDescription(effect: "classic"))
+        let armed = try #require(samples.sections.first { $0.name == "armed" })
+        #expect(armed.frames.lowerBound == HeaderSamples.pullFrames)
+        #expect(armed.frames.count - 1 == 11, "0.18 s: \(armed.frames.count - 1) frames")
+        #expect(!HeaderSamples.same(samples.frames[armed.frames.lowerBound], samples.frames[armed.frames.upperBound - 1]))
+        let json = HeaderExport.document(samples, name: "classic").json
+        let effect = LottieEffect(animation: try LottieFile.parse(Array(json.utf8), file: "classic.json"))
+        let start = Double(armed.frames.lowerBound), end = Double(armed.frames.upperBound - 1)
+        #expect(effect.segments.armed.map { [$0.start, $0.end] } == [start, end])
+        func pull(_ progress: Double, at time: Double) -> RefreshPull {
+            RefreshPull(distance: progress * 54, progress: progress, isDragging: true, isTracking: true, time: time,
+                        headerSize: Size(375, 54), language: .english)
+        }
+        effect.update(pull: pull(1, at: 0))
+        #expect(effect.frame(at: 0) == 60)
+        effect.transition(from: .pulling, to: .armed, pull: pull(1, at: 0))
+        #expect(abs(effect.frame(at: 0.1) - (start + 6)) < 1e-9)
+        #expect(effect.frame(at: 2) == end)
+        effect.transition(from: .armed, to: .pulling, pull: pull(0.9, at: 2))
+        #expect(abs(effect.frame(at: 2.1) - (end - 6)) < 1e-9)
+        // Back at the armed segment's start, the pull's frames again.
+        effect.update(pull: pull(0.9, at: 3))
+        #expect(effect.frame(at: 3) == 54)
     }
 }

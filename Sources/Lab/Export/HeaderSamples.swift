@@ -5,12 +5,13 @@ import Refresh
 import UserFiles
 
 /// A header's drawing frame by frame, as an export takes it (docs/export.md): the pull from 0 to the trigger
-/// distance, one period of the refreshing animation, and the end, each a named stretch of frames at `frameRate`.
+/// distance, the animation of arming where the header has one, one period of the refreshing animation, and the end,
+/// each a named stretch of frames at `frameRate`.
 /// Each frame is what the header draws in its box, as filled paths: a header that pushes the list, in its own box
 /// (the phone's width by the header's height, the box the control places top-aligned above the content); one that
 /// floats over the list, in a box from the list's top down to the lowest point it reaches (`box(of:)`).
 public struct HeaderSamples {
-    /// A named stretch of the frames: `pull`, `refresh`, `end`.
+    /// A named stretch of the frames: `pull`, `armed` (which starts at the pull's last frame), `refresh`, `end`.
     public struct Section: Equatable, Sendable {
         public var name: String
         public var frames: Range<Int>
@@ -33,6 +34,9 @@ public struct HeaderSamples {
     /// How long the refresh runs before its period is taken, in seconds, at least: the header's inset animation
     /// and any animation's start are over by then (and the list must be at rest too).
     static let refreshSettle = 0.6
+    /// The longest animation of arming taken, in seconds: a header still changing after it (one that animates all
+    /// the while it is armed) has its first second as `armed`.
+    static let longestArming = 1.0
     /// The longest end taken, in seconds.
     static let longestEnd = 5.0
     /// The finger's step while it pulls, in points: fine enough that each frame's pull is within a small fraction
@@ -49,7 +53,7 @@ public struct HeaderSamples {
         // Once to find the refreshing animation's period, then again (the simulation is exact) to take the frames.
         let probe = try Drive(description)
         let candidates = try probe.run(refreshFrames: Int(longestPeriod * frameRate), takesEnd: false)
-        let refresh = candidates.sections[1].frames
+        let refresh = candidates.sections.first { $0.name == "refresh" }?.frames ?? 0..<0
         let first = candidates.frames[refresh.lowerBound]
         let period = (refresh.lowerBound + 6..<refresh.upperBound).first { same(candidates.frames[$0], first) }
             .map { $0 - refresh.lowerBound }
@@ -120,6 +124,23 @@ public struct HeaderSamples {
                 simulation.step()
             }
             sections.append(Section(name: "pull", frames: 0..<frames.count))
+
+            // Armed before the finger lets go, a header may animate the change (classic's arrow turning over): with
+            // the finger held, its frames from the pull's last until the drawing is still.
+            if control.state == .armed {
+                let from = frames.count - 1
+                var held = 0.0
+                while held < HeaderSamples.longestArming {
+                    advance(by: frame)
+                    held += frame
+                    take()
+                    if HeaderSamples.same(frames[frames.count - 1], frames[frames.count - 2]) {
+                        frames.removeLast()
+                        break
+                    }
+                }
+                if frames.count - 1 > from { sections.append(Section(name: "armed", frames: from..<frames.count)) }
+            }
 
             // Let go just past the trigger; once the refresh has settled, its frames.
             clock.advance(by: frame)

@@ -21,8 +21,9 @@ extension FrameSegment {
     }
 }
 
-/// A header that plays a Bodymovin animation: the pull scrubs one segment, refreshing loops another, and the end
-/// of a refresh plays a third when there is one — what Lottie users wire up by hand for pull-to-refresh.
+/// A header that plays a Bodymovin animation: the pull scrubs one segment, arming plays one once where the file has
+/// it (backwards when the pull falls back under the trigger), refreshing loops another, and the end of a refresh
+/// plays one when there is one — what Lottie users wire up by hand for pull-to-refresh.
 public final class LottieEffect: StyledEffect {
     public private(set) var metrics: RefreshMetrics
     public let layer = Layer()
@@ -46,6 +47,9 @@ public final class LottieEffect: StyledEffect {
 
     private enum Phase {
         case pulling
+        /// Playing the armed segment forwards (`direction` 1, armed) or backwards (−1, disarmed), from `offset`
+        /// frames into it at `since`.
+        case arming(since: Double, offset: Double, direction: Double)
         case looping(since: Double)
         case ending(since: Double)
     }
@@ -75,15 +79,23 @@ public final class LottieEffect: StyledEffect {
 
     /// The segments in effect for this file: the style's, else the file's markers, else its two halves.
     public var segments: (pull: (start: Double, end: Double), refresh: (start: Double, end: Double),
-                          end: (start: Double, end: Double)?) {
-        guard let a = animation else { return ((0, 0), (0, 0), nil) }
+                          end: (start: Double, end: Double)?, armed: (start: Double, end: Double)?) {
+        guard let a = animation else { return ((0, 0), (0, 0), nil, nil) }
         let middle = (a.inPoint + a.outPoint) / 2
         func resolve(_ s: LottieSegment?, _ marker: String) -> (start: Double, end: Double)? {
             (s ?? .marker(marker)).frames(in: a) ?? (s == nil ? nil : LottieSegment.marker(marker).frames(in: a))
         }
         return (resolve(style.pull, "pull") ?? (a.inPoint, middle),
                 resolve(style.refresh, "refresh") ?? (middle, a.outPoint),
-                resolve(style.end, "end"))
+                resolve(style.end, "end"), resolve(style.armed, "armed"))
+    }
+
+    /// How many frames into the armed segment the header is at `time` while it plays it, clamped to the segment.
+    private func armedOffset(at time: Double) -> Double? {
+        guard case .arming(let since, let offset, let direction) = phase, let a = animation,
+              let armed = segments.armed else { return nil }
+        let length = Swift.max(0, armed.end - armed.start)
+        return Swift.min(Swift.max(offset + direction * Swift.max(0, time - since) * a.frameRate, 0), length)
     }
 
     /// The frame shown at `time` for the current phase and pull.
@@ -93,6 +105,12 @@ public final class LottieEffect: StyledEffect {
         switch phase {
         case .pulling:
             return s.pull.start + (s.pull.end - s.pull.start) * Swift.min(Swift.max(progress, 0), 1)
+        case .arming(_, _, let direction):
+            // Played back to its start, it gives way to the pull's frames again.
+            guard let armed = s.armed, let offset = armedOffset(at: time), direction > 0 || offset > 0 else {
+                return s.pull.start + (s.pull.end - s.pull.start) * Swift.min(Swift.max(progress, 0), 1)
+            }
+            return armed.start + offset
         case .looping(let since):
             let length = s.refresh.end - s.refresh.start
             guard length > 0 else { return s.refresh.start }
@@ -126,8 +144,19 @@ public final class LottieEffect: StyledEffect {
             phase = segments.end == nil ? .pulling : .ending(since: time)
         case .idle:
             phase = .pulling
+        case .armed:
+            if case .ending = phase { return }
+            guard segments.armed != nil else {
+                phase = .pulling
+                return
+            }
+            phase = .arming(since: time, offset: armedOffset(at: time) ?? 0, direction: 1)
         default:
             if case .ending = phase { return }
+            if old == .armed, segments.armed != nil, let offset = armedOffset(at: time) {
+                phase = .arming(since: time, offset: offset, direction: -1)
+                return
+            }
             phase = .pulling
         }
     }
@@ -169,6 +198,9 @@ extension LottieEffect {
         /// Played once when the refresh ends. Default: the marker "end", else none (the pull segment is scrubbed
         /// back).
         public var end: LottieSegment?
+        /// Played once when the pull arms the header, backwards when it falls back under the trigger. Default: the
+        /// marker "armed", else none (the pull segment's last frame stays).
+        public var armed: LottieSegment?
         /// 60 pt: room for a 50 pt animation with margins, as Lottie pull-to-refresh headers are usually made.
         public var headerHeight = 60.0
         /// The box the animation is fitted into, keeping its proportions; [0, 0] fits it in the header.
@@ -195,6 +227,8 @@ extension LottieEffect {
                 .segment("pull", \.pull, "scrubbed by the pull up to the trigger; null: the marker \"pull\", else the first half"),
                 .segment("refresh", \.refresh, "looped while refreshing; null: the marker \"refresh\", else the second half"),
                 .segment("end", \.end, "played once when a refresh ends; null: the marker \"end\", else none"),
+                .segment("armed", \.armed, "played once when the pull arms the header, backwards when it disarms; "
+                         + "null: the marker \"armed\", else none"),
                 .number("headerHeight", \.headerHeight, "pt", 10...500,
                         "the header's height: the pull that arms it (its trigger) and the refreshing inset"),
                 .size("animationSize", \.animationSize, "pt", 0...1000,
