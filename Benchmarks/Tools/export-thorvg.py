@@ -76,7 +76,7 @@ def main():
         picture(tvg, engine, out, sys.argv[3])
 
 
-def picture(tvg, engine, out, live_dir, frames=(40, 60, 100, 190)):
+def picture(tvg, engine, out, live_dir, frames=(40, 70, 120, 205)):
     """The live ring (left) beside ThorVG's drawing of its file (right), one row per frame: the middle 160 pt of the
     box, outlined in grey, on white, under a heading."""
     from PIL import ImageDraw

@@ -1,3 +1,8 @@
+#if canImport(Glibc)
+import Glibc
+#else
+import Darwin
+#endif
 import Colors
 import Geometry
 import Layers
@@ -36,11 +41,11 @@ public struct Bodymovin {
     /// The document, as compact JSON.
     public var json: String {
         let count = Swift.max(1, frames.count)
-        let slots = frames.map(\.count).max() ?? 0
+        let columns = Bodymovin.columns(frames)
         var layers: [String] = []
         // Lottie draws its first layer on top: the drawing's last path first.
-        for slot in (0..<slots).reversed() {
-            layers.append(layer(slot, frameCount: count))
+        for (slot, shapes) in columns.enumerated().reversed() {
+            layers.append(layer(slot, shapes, frameCount: count))
         }
         let markerText = markers.map {
             "{\"tm\":" + Bodymovin.number($0.start) + ",\"cm\":" + JSONText.string($0.name) + ",\"dr\":"
@@ -52,13 +57,56 @@ public struct Bodymovin {
             + "\"layers\":[" + layers.joined(separator: ",") + "],\"markers\":[" + markerText.joined(separator: ",") + "]}"
     }
 
-    /// The shape layer of the drawing's `slot`-th path: its Bézier paths, a solid fill for the frames it is solid
-    /// and a radial gradient fill for those it fades (each at opacity 0 in the other's frames), and a mask where the
-    /// path is cut to a rectangle.
-    private func layer(_ slot: Int, frameCount: Int) -> String {
-        let shapes = frames.map { $0.indices.contains(slot) ? $0[slot] : nil }
+    /// The frames' shapes in columns, one shape layer each, bottom first: each frame's shapes in their order, each in
+    /// the first column after the last one it used that holds its kind (a stroke of a path of the same make, or a
+    /// fill), in a new one there when none does. A stroke and a fill that take turns in the drawing's order (an arc
+    /// hidden while an arrowhead shows) keep columns of their own, and each column is written as what it holds.
+    static func columns(_ frames: [[LayerRecording.Shape]]) -> [[LayerRecording.Shape?]] {
+        func kind(_ shape: LayerRecording.Shape) -> String {
+            guard shape.fade == nil, let stroke = shape.stroke else { return "fill" }
+            return "stroke \(stroke.style.lineCap) \(stroke.style.lineJoin) "
+                + beziers(of: stroke.path).map { "\($0.values.count)\($0.isClosed ? "c" : "o")" }.joined(separator: " ")
+        }
+        var kinds: [String] = [], columns: [[LayerRecording.Shape?]] = []
+        for (f, shapes) in frames.enumerated() {
+            var next = 0
+            for shape in shapes {
+                let k = kind(shape)
+                if let found = (next..<kinds.count).first(where: { kinds[$0] == k && columns[$0][f] == nil }) {
+                    columns[found][f] = shape
+                    next = found + 1
+                } else {
+                    kinds.insert(k, at: next)
+                    columns.insert(Array(repeating: nil, count: frames.count), at: next)
+                    columns[next][f] = shape
+                    next += 1
+                }
+            }
+        }
+        return columns
+    }
+
+    /// The shape layer of the drawing's `slot`-th column: a stroke turned and trimmed frame by frame, or Bézier
+    /// paths with a solid fill for the frames it is solid and a radial gradient fill for those it fades (each at
+    /// opacity 0 in the other's frames); and a mask where the path is cut to a rectangle.
+    private func layer(_ slot: Int, _ shapes: [LayerRecording.Shape?], frameCount: Int) -> String {
         let rule = shapes.lazy.compactMap { $0 }.first?.rule ?? .nonZero
-        let beziers = shapes.map { shape in shape.map { Bodymovin.beziers(of: $0.path) } ?? [] }
+        let group: String
+        if let strokes = Bodymovin.strokes(shapes) {
+            group = Bodymovin.strokeGroup(shapes, strokes)
+        } else {
+            group = fillGroup(shapes, rule: rule)
+        }
+        return "{\"ddd\":0,\"ind\":\(slot + 1),\"ty\":4,\"nm\":\"path \(slot + 1)\",\"sr\":1,"
+            + "\"ks\":{\"o\":{\"a\":0,\"k\":100},\"r\":{\"a\":0,\"k\":0},\"p\":{\"a\":0,\"k\":[0,0,0]},"
+            + "\"a\":{\"a\":0,\"k\":[0,0,0]},\"s\":{\"a\":0,\"k\":[100,100,100]}},"
+            + "\"ao\":0," + mask(shapes) + "\"shapes\":[" + group + "],\"ip\":0,"
+            + "\"op\":\(frameCount),\"st\":0,\"bm\":0}"
+    }
+
+    /// The `"sh"` items of a path each frame (nil: none), one per subpath.
+    static func pathItems(_ paths: [Path?]) -> [String] {
+        let beziers = paths.map { path in path.map { Bodymovin.beziers(of: $0) } ?? [] }
         let pathCount = beziers.map(\.count).max() ?? 0
         var items: [String] = []
         for index in 0..<pathCount {
@@ -67,6 +115,129 @@ public struct Bodymovin {
             items.append("{\"ty\":\"sh\",\"ks\":" + Bodymovin.property(values) { values, i in
                 Bodymovin.bezierJSON(values[i], closed: closed[i])
             } + "}")
+        }
+        return items
+    }
+
+    /// A slot's strokes, when every frame that draws it draws a solid stroke of a path of the same make (so that
+    /// it is written as one stroke, turned and trimmed frame by frame); else nil, and its outlines are filled.
+    static func strokes(_ shapes: [LayerRecording.Shape?]) -> [LayerRecording.Stroke?]? {
+        let drawn = shapes.compactMap { $0 }
+        guard let first = drawn.first?.stroke else { return nil }
+        let make = beziers(of: first.path).map { ($0.values.count, $0.isClosed) }
+        for shape in drawn {
+            guard shape.fade == nil, let stroke = shape.stroke, stroke.style.lineCap == first.style.lineCap,
+                  stroke.style.lineJoin == first.style.lineJoin,
+                  beziers(of: stroke.path).map({ ($0.values.count, $0.isClosed) }).elementsEqual(make, by: ==)
+            else { return nil }
+        }
+        return shapes.map { $0?.stroke }
+    }
+
+    /// A slot of strokes as a group: the path in its layer's coordinates, a trim, the stroke, and the layer's
+    /// move, turn and scale as the group's transform.
+    private static func strokeGroup(_ shapes: [LayerRecording.Shape?], _ strokes: [LayerRecording.Stroke?]) -> String {
+        func number(_ values: [[Double]], _ i: Int) -> String { Bodymovin.number(values[i][0]) }
+        func array(_ values: [[Double]], _ i: Int) -> String {
+            "[" + values[i].map(Bodymovin.number).joined(separator: ",") + "]"
+        }
+        var items = pathItems(strokes.map { $0?.path })
+        let starts = carried(strokes.map { $0.map { [$0.start * 100] } })
+        let ends = carried(strokes.map { $0.map { [$0.end * 100] } })
+        items.append("{\"ty\":\"tm\",\"s\":" + property(starts, text: number) + ",\"e\":" + property(ends, text: number)
+            + ",\"o\":{\"a\":0,\"k\":0},\"m\":1}")
+        let style = strokes.lazy.compactMap { $0?.style }.first ?? StrokeStyle(lineWidth: 1)
+        let colors = carried(shapes.map { $0.map { [$0.color.red, $0.color.green, $0.color.blue, 1] } })
+        let alphas = shapes.map { [($0?.color.alpha ?? 0) * 100] }
+        let widths = carried(strokes.map { $0.map { [$0.style.lineWidth] } })
+        let cap = [LineCap.butt: 1, .round: 2, .square: 3][style.lineCap] ?? 1
+        let join = [LineJoin.miter: 1, .round: 2, .bevel: 3][style.lineJoin] ?? 1
+        items.append("{\"ty\":\"st\",\"c\":" + property(colors, isArray: true, text: array) + ",\"o\":"
+            + property(alphas, text: number) + ",\"w\":" + property(widths, text: number)
+            + ",\"lc\":\(cap),\"lj\":\(join),\"ml\":" + Bodymovin.number(style.miterLimit) + "}")
+        items.append(transformItem(strokes.map { $0?.transform }))
+        return "{\"ty\":\"gr\",\"it\":[" + items.joined(separator: ",") + "]}"
+    }
+
+    /// A group's transform (`"tr"`) from each frame's move, turn and even scale (nil: the last one's): the turn in
+    /// degrees, unwrapped from frame to frame so that a keyframe never turns the long way round.
+    static func transformItem(_ transforms: [AffineTransform?]) -> String {
+        func number(_ values: [[Double]], _ i: Int) -> String { Bodymovin.number(values[i][0]) }
+        func array(_ values: [[Double]], _ i: Int) -> String {
+            "[" + values[i].map(Bodymovin.number).joined(separator: ",") + "]"
+        }
+        var turned = 0.0
+        var angles: [[Double]?] = []
+        for m in transforms {
+            guard let m else { angles.append(nil); continue }
+            var delta = (atan2(m.b, m.a) * 180 / Double.pi - turned).truncatingRemainder(dividingBy: 360)
+            if delta > 180 { delta -= 360 } else if delta <= -180 { delta += 360 }
+            turned += delta
+            angles.append([turned])
+        }
+        let positions = carried(transforms.map { $0.map { [$0.tx, $0.ty] } })
+        let scales = carried(transforms.map { m in
+            m.map { m -> [Double] in
+                let k = (m.a * m.a + m.b * m.b).squareRoot() * 100
+                return [k, k]
+            }
+        })
+        return "{\"ty\":\"tr\",\"p\":" + property(positions, isArray: true, text: array)
+            + ",\"a\":{\"a\":0,\"k\":[0,0]},\"s\":" + property(scales, isArray: true, text: array) + ",\"r\":"
+            + property(carried(angles), text: number) + ",\"o\":{\"a\":0,\"k\":100}}"
+    }
+
+    /// When every path of a column is its first path moved, turned and evenly scaled (within a hundredth of a
+    /// point), each frame's move, turn and scale from the first; else nil. A spinner's spoke stepping round, an
+    /// arrow turning over or a dot moving is then one path and a transform's keyframes.
+    static func rigidMotion(_ paths: [Path?]) -> [AffineTransform?]? {
+        let values = paths.map { path in path.map { beziers(of: $0) } }
+        guard let base = values.lazy.compactMap({ $0 }).first, !base.isEmpty else { return nil }
+        let make = base.map { ($0.values.count, $0.isClosed) }
+        // Two points of the path far apart fix the similarity: the first vertex and the one farthest from it.
+        let points = base.flatMap { b in stride(from: 0, to: b.values.count, by: 6).map { Point(b.values[$0], b.values[$0 + 1]) } }
+        guard let p0 = points.first, let far = points.indices.max(by: { (points[$0] - p0).length < (points[$1] - p0).length }),
+              (points[far] - p0).length > 0.5 else { return nil }
+        let pk = points[far], u = pk - p0
+        var transforms: [AffineTransform?] = []
+        for frame in values {
+            guard let frame else { transforms.append(nil); continue }
+            guard frame.map({ ($0.values.count, $0.isClosed) }).elementsEqual(make, by: ==) else { return nil }
+            let q = frame.flatMap { b in stride(from: 0, to: b.values.count, by: 6).map { Point(b.values[$0], b.values[$0 + 1]) } }
+            let v = q[far] - q[0]
+            // s·R as the complex ratio v / u; then the move that puts p0 on q0.
+            let d = u.x * u.x + u.y * u.y
+            let a = (v.x * u.x + v.y * u.y) / d, b = (v.y * u.x - v.x * u.y) / d
+            let m = AffineTransform(a: a, b: b, c: -b, d: a, tx: q[0].x - (a * p0.x - b * p0.y), ty: q[0].y - (b * p0.x + a * p0.y))
+            guard a * a + b * b > 1e-6 else { return nil }
+            for (x, y) in zip(base, frame) {
+                var k = 0
+                while k + 5 < x.values.count {
+                    let p = m.apply(Point(x.values[k], x.values[k + 1]))
+                    let i = Point(a * x.values[k + 2] - b * x.values[k + 3], b * x.values[k + 2] + a * x.values[k + 3])
+                    let o = Point(a * x.values[k + 4] - b * x.values[k + 5], b * x.values[k + 4] + a * x.values[k + 5])
+                    if (p - Point(y.values[k], y.values[k + 1])).length > 0.01
+                        || (i - Point(y.values[k + 2], y.values[k + 3])).length > 0.01
+                        || (o - Point(y.values[k + 4], y.values[k + 5])).length > 0.01 { return nil }
+                    k += 6
+                }
+            }
+            transforms.append(m)
+        }
+        return transforms
+    }
+
+    /// A slot of filled paths as a group: its paths (one path and a transform's keyframes when they only move, turn
+    /// and scale), a solid fill and a radial gradient fill as its frames need.
+    private func fillGroup(_ shapes: [LayerRecording.Shape?], rule: FillRule) -> String {
+        let paths = shapes.map { $0?.path }
+        // A gradient's points are in the group's coordinates: a fading column keeps its paths where they are drawn.
+        let motion = shapes.contains { $0?.fade != nil } ? nil : Bodymovin.rigidMotion(paths)
+        var items: [String]
+        if let motion, let base = paths.lazy.compactMap({ $0 }).first {
+            items = Bodymovin.pathItems([base])
+        } else {
+            items = Bodymovin.pathItems(paths)
         }
         // Where a fill is not the frame's, it keeps its neighbours' values at opacity 0, so it costs no keyframes.
         let solids = shapes.map { $0?.fade == nil ? $0 : nil }, fades = shapes.map { $0?.fade != nil ? $0 : nil }
@@ -99,14 +270,8 @@ public struct Bodymovin {
                 + ",\"h\":{\"a\":0,\"k\":0},\"a\":{\"a\":0,\"k\":0},\"o\":"
                 + Bodymovin.property(alphas, text: number) + ",\"r\":\(rule == .evenOdd ? 2 : 1)}")
         }
-        items.append("{\"ty\":\"tr\",\"p\":{\"a\":0,\"k\":[0,0]},\"a\":{\"a\":0,\"k\":[0,0]},\"s\":{\"a\":0,\"k\":[100,100]},"
-            + "\"r\":{\"a\":0,\"k\":0},\"o\":{\"a\":0,\"k\":100}}")
-        let group = "{\"ty\":\"gr\",\"it\":[" + items.joined(separator: ",") + "]}"
-        return "{\"ddd\":0,\"ind\":\(slot + 1),\"ty\":4,\"nm\":\"path \(slot + 1)\",\"sr\":1,"
-            + "\"ks\":{\"o\":{\"a\":0,\"k\":100},\"r\":{\"a\":0,\"k\":0},\"p\":{\"a\":0,\"k\":[0,0,0]},"
-            + "\"a\":{\"a\":0,\"k\":[0,0,0]},\"s\":{\"a\":0,\"k\":[100,100,100]}},"
-            + "\"ao\":0," + mask(shapes) + "\"shapes\":[" + group + "],\"ip\":0,"
-            + "\"op\":\(frameCount),\"st\":0,\"bm\":0}"
+        items.append(Bodymovin.transformItem(motion ?? [.identity]))
+        return "{\"ty\":\"gr\",\"it\":[" + items.joined(separator: ",") + "]}"
     }
 
     /// The mask of a slot whose path is cut to a rectangle in some frames (`"hasMask"` and `"masksProperties"`, with

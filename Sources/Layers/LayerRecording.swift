@@ -22,14 +22,29 @@ public final class LayerRecording {
         /// The rectangle the path is cut to (a layer clipping to its bounds, or the recording's own clip), when the
         /// path crosses its edge; nil when the path lies inside every clip.
         public var clip: Rect?
+        /// When the path is the outline of a solid stroke, the stroke it outlines: a writer may write the stroke
+        /// itself, far smaller than its outline frame by frame (a spinner's arc is a turning, trimmed circle).
+        public var stroke: Stroke?
 
-        public init(path: Path, color: Color, rule: FillRule, fade: RadialFade? = nil, clip: Rect? = nil) {
+        public init(path: Path, color: Color, rule: FillRule, fade: RadialFade? = nil, clip: Rect? = nil,
+                    stroke: Stroke? = nil) {
             self.path = path
             self.color = color
             self.rule = rule
             self.fade = fade
             self.clip = clip
+            self.stroke = stroke
         }
+    }
+
+    /// A solid stroke: `path` (in its layer's coordinates, untrimmed) kept from `start` to `end` (fractions of its
+    /// length), stroked with `style`, all mapped by `transform`, which only moves, turns and scales evenly.
+    public struct Stroke: Equatable {
+        public var path: Path
+        public var transform: AffineTransform
+        public var style: StrokeStyle
+        public var start: Double
+        public var end: Double
     }
 
     /// A paint whose alpha falls with the distance from `center`: `color.alpha` times the stops' alpha, linear
@@ -62,7 +77,7 @@ public final class LayerRecording {
     static let everywhere = Rect(x: -1e9, y: -1e9, width: 2e9, height: 2e9)
 
     func add(_ path: Path, transform: AffineTransform, color: Color, rule: FillRule, clip: Rect,
-             fade: RadialFade? = nil) {
+             fade: RadialFade? = nil, stroke: Stroke? = nil) {
         guard !path.isEmpty, color.alpha > 0 else { return }
         let placed = path.applying(transform)
         let bounds = placed.controlPointBounds
@@ -72,7 +87,7 @@ public final class LayerRecording {
         } else if clip.intersection(bounds).isEmpty {
             return
         }
-        shapes.append(Shape(path: placed, color: color, rule: rule, fade: fade, clip: cut))
+        shapes.append(Shape(path: placed, color: color, rule: rule, fade: fade, clip: cut, stroke: stroke))
     }
 
     func refuse(_ feature: String) { unsupported.insert(feature) }

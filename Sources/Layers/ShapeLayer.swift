@@ -120,6 +120,15 @@ open class ShapeLayer: Layer {
         if let stroke = s.strokeColor, stroke.alpha > 0, s.lineWidth > 0, s.strokeEnd > s.strokeStart {
             let tol = ShapeLayer.tolerance(pixelsPerPoint: context.pixelsPerPoint)
             let (outline, _) = strokeOutline(path, s, tolerance: tol, stroker: context.renderer.stroker)
+            let m = context.transform
+            if let recording = context.recording, lineDashPattern.isEmpty, Swift.abs(m.a - m.d) < 1e-9,
+               Swift.abs(m.b + m.c) < 1e-9, m.determinant > 0 {
+                // Recorded as the stroke it is, besides its outline.
+                recording.add(outline, transform: m, color: context.paint(stroke), rule: .nonZero, clip: context.clip,
+                              stroke: LayerRecording.Stroke(path: path, transform: m, style: strokeStyle(s),
+                                                            start: s.strokeStart, end: s.strokeEnd))
+                return
+            }
             context.fill(outline, color: stroke, rule: .nonZero)
         }
     }

@@ -10,7 +10,8 @@ import UserFiles
 
 /// A Bodymovin document of random frames draws, at every frame, what the frame's shapes draw: paths of lines,
 /// quadratic and cubic curves whose vertices move on straight lines for a while (so that keyframes are left out),
-/// jump, change their number (held keyframes), change colour and come and go.
+/// or that move, turn and scale whole (written as one path and a transform), jump, change their number (held
+/// keyframes), change colour and come and go.
 @Suite struct BodymovinTests {
     /// A random path of `count` vertices near `centre`: lines, quadratic and cubic curves, closed or not.
     private func path(_ vertices: [Point], curves: Int) -> Path {
@@ -33,14 +34,16 @@ import UserFiles
         let size = Size(120, 80)
         for run in 0..<24 {
             let frameCount = random.int(in: 2...40)
-            var slots: [(vertices: [Point], velocity: [Point], color: Color, rule: FillRule, curves: Int)] = []
+            var slots: [(vertices: [Point], velocity: [Point], color: Color, rule: FillRule, curves: Int, turn: Double?,
+                         placed: AffineTransform)] = []
             for _ in 0..<random.int(in: 1...3) {
                 let n = random.int(in: 3...6)
                 slots.append(((0..<n).map { _ in Point(random.double(in: 10...110), random.double(in: 10...70)) },
                               (0..<n).map { _ in Point(random.double(in: -1...1), random.double(in: -1...1)) },
                               Color(red: random.double(in: 0...1), green: random.double(in: 0...1),
                                     blue: random.double(in: 0...1), alpha: random.double(in: 0.3...1)),
-                              random.bool() ? .nonZero : .evenOdd, random.int(in: 0...2)))
+                              random.bool() ? .nonZero : .evenOdd, random.int(in: 0...2),
+                              random.bool() ? random.double(in: -0.3...0.3) : nil, .identity))
             }
             var frames: [[LayerRecording.Shape]] = []
             for _ in 0..<frameCount {
@@ -57,9 +60,20 @@ import UserFiles
                     case 2:
                         slots[i].color = slots[i].color.withAlphaMultiplied(by: 0.8)
                     default:
-                        slots[i].vertices = zip(slots[i].vertices, slots[i].velocity).map { $0 + $1 }
+                        if let turn = slots[i].turn {
+                            // Whole: turned about its first vertex, scaled a little, moved by the first velocity.
+                            let pivot = slots[i].placed.apply(slots[i].vertices[0]), step = slots[i].velocity[0]
+                            slots[i].placed = slots[i].placed
+                                .concatenating(AffineTransform(translationX: -pivot.x, y: -pivot.y))
+                                .concatenating(AffineTransform(rotationAngle: turn))
+                                .concatenating(AffineTransform(scaleX: 1.01, y: 1.01))
+                                .concatenating(AffineTransform(translationX: pivot.x + step.x, y: pivot.y + step.y))
+                        } else {
+                            slots[i].vertices = zip(slots[i].vertices, slots[i].velocity).map { $0 + $1 }
+                        }
                     }
-                    shapes.append(LayerRecording.Shape(path: path(slots[i].vertices, curves: slots[i].curves),
+                    shapes.append(LayerRecording.Shape(path: path(slots[i].vertices, curves: slots[i].curves)
+                                                           .applying(slots[i].placed),
                                                        color: slots[i].color, rule: slots[i].rule))
                 }
                 // Now and then the last path is not drawn.
