@@ -40,7 +40,7 @@ import TestSupport
         #expect(effect != "classic" || names.contains("armed"))
         #expect(samples.sections.first { $0.name == "armed" }.map { $0.frames.lowerBound == HeaderSamples.pullFrames } ?? true)
         #expect(samples.sections[0].frames == 0..<(HeaderSamples.pullFrames + 1))
-        // The ring's and swipe-refresh's spinner repeats after cycles of 1332 ms: no whole number of frames at 60 fps.
+        // The ring's and swipe-refresh's spinner comes back to where it started only after 100 cycles (docs/export.md).
         #expect(samples.refreshLoops == !["ring", "swipe-refresh"].contains(effect),
                 "one whole period of \(effect)'s refreshing animation")
         let document = HeaderExport.document(samples, name: effect)
