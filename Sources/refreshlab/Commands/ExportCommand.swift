@@ -12,19 +12,21 @@ struct ExportCommand: ParsableCommand {
 }
 
 /// `refreshlab export lottie`: the header, drawn with its style, as a Bodymovin file with the markers `pull`,
-/// `refresh` and `end` (docs/export.md).
+/// `armed`, `refresh` and `end` (docs/export.md).
 struct ExportLottieCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "lottie",
-        abstract: "Write the header as a Lottie (Bodymovin JSON) file with the markers pull, refresh and end.",
+        abstract: "Write the header as a Lottie (Bodymovin JSON) file with the markers pull, armed, refresh and end.",
         discussion: """
-            The composition is the phone's width by the header's height, in points: place it top-aligned above \
-            the list's content, as MJRefresh and SmartRefreshLayout place their headers. The marker pull runs \
-            from no pull (its first frame) to the trigger distance (its last), refresh is one period of the \
-            refreshing animation (loop it), end the end of a refresh with success. Every path is a filled shape, \
-            text included, in the colours of the chosen appearance, at 60 frames per second. The headers that \
-            push the list are exported (sticky, dots, news, classic, system, where they draw no shadow, clip or \
-            image); the others are refused with the reason.
+            A header that pushes the list (sticky, dots, news, classic, system) is drawn in its own box, the \
+            phone's width by the header's height, in points: place it top-aligned above the list's content, as \
+            MJRefresh and SmartRefreshLayout place their headers. One that floats (ring, swipe-refresh, \
+            material3) is drawn in a box from the list's top down: place it over the list, its top at the list's \
+            top. The marker pull runs from no pull (its first frame) to the trigger distance (its last), armed \
+            (where the header animates arming) plays once when the pull arms it, refresh is one period of the \
+            refreshing animation (loop it), end the end of a refresh with success. Text is written as outlines, \
+            shadows as radial gradients, clips as masks, in the colours of the chosen appearance, at 60 frames \
+            per second. gif and lottie play a file already and are refused.
             """)
 
     @OptionGroup var phone: PhoneOptions
