@@ -96,6 +96,10 @@ public struct RefreshMetrics: Equatable, Sendable {
     public var drawsBehindContent: Bool
     /// Whether the pull moves the content (iOS) or a header floating over it (Android).
     public var placement: HeaderPlacement
+    /// Whether the header is shown at once when a refresh starts, by its source's design (the sticky header, as
+    /// ZNStickyRefresher): the content's move then is no jump. Any other header inserting its inset in no time
+    /// jumps, and an audit says so.
+    public var showsAtOnce = false
 
     public init(headerHeight: Double = classicHeaderHeight, triggerDistance: Double? = nil,
                 minimumTriggerDistance: Double = 1, trigger: RefreshTrigger = .onRelease,

@@ -84,6 +84,8 @@ public enum RefreshEffects {
 
     /// Every name, in the order of `entries`.
     public static var names: [String] { entries.map(\.name) }
+    /// The names of the effects RefreshLab comes with, in the keyboard's order (without any registered later).
+    public static var builtInNames: [String] { builtIn.map(\.name) }
 
     /// A new effect of that name (a registered one before a built-in one of the same name), or nil.
     public static func make(_ name: String) -> (any RefreshEffect)? {

@@ -188,7 +188,7 @@ struct SoakTests {
         simulation.refreshControl.stateDidChange = { old, new in
             header?(old, new)
             if new == .refreshing { refreshes += 1 }
-            if !RefreshInvariants.isHeaderTransition(from: old, to: new) { invariants.note("header \(old) → \(new)") }
+            invariants.checkTransition(from: old, to: new)
         }
         let footerStates: [RefreshState] = [.idle, .pulling, .refreshing, .noMoreData]
         var gestures = SoakGestures(seed: 0x50AC, phone: simulation.phone)

@@ -158,6 +158,10 @@ public final class ScriptReplay: FrameInput {
     /// What the script's touch points are multiplied by (from the screen's top left): 1, but for the second phone of
     /// a comparison whose screen height differs, so that it pulls as far down its screen as the first.
     let touchScale: Double
+    /// How far the finger and the wheel moved the list in the last frame, in points (up and down alike): what a
+    /// check of the content's motion allows it to move besides its own animations.
+    public private(set) var frameTravel = 0.0
+    private var finger: Point?
 
     /// A replay of `script` with the header `effect` (or the script's own, or the simulator's default) on `phone`,
     /// else on the phone the script names (`PhoneChoice.phone(for:)`).
@@ -188,6 +192,21 @@ public final class ScriptReplay: FrameInput {
         if let appearance = script.appearance { simulation.appearance = appearance }
     }
 
+    /// A replay of `script` on the phone `description` describes (its device, header, styles and animations), the
+    /// script's own phone and header left aside.
+    public init(script: GestureScript, description: PhoneDescription) throws {
+        self.script = script
+        touchScale = 1
+        timeline = ScriptTimeline(script, frameRate: description.device.refreshRate)
+        actions = timeline.makeIterator()
+        nextAction = actions.next()
+        clock = SimulatedClock()
+        simulation = try Simulation(description: description, clock: clock)
+        let clock = clock
+        simulation.refreshControl.dateSource = { ScriptReplay.date(at: clock.now) }
+        simulation.autoEndsRefreshing = script.autoEnd ?? true
+    }
+
     /// The date a replay's clock shows `seconds` into the run: 10:00 on 1 January 2026 at its start, then on by the
     /// minute (a run lasts at most about twelve days of simulated time, so it stays in January).
     static func date(at seconds: Double) -> RefreshDate {
@@ -208,6 +227,7 @@ public final class ScriptReplay: FrameInput {
     public func nextFrame(for simulation: Simulation, idleUntil: Double?) -> FrameInputResult {
         guard !isFinished else { return .end }
         if frame > 0 { clock.advance(by: 1 / timeline.frameRate) }
+        frameTravel = 0
         while let due = nextAction, due.frame == frame {
             apply(due.action)
             nextAction = actions.next()
@@ -239,6 +259,13 @@ public final class ScriptReplay: FrameInput {
     private func apply(_ action: ScriptTimeline.Action) {
         switch action {
         case .input(let event):
+            switch event {
+            case .touchDown(let p): finger = p
+            case .touchMove(let p), .touchUp(let p):
+                frameTravel += Swift.abs(p.y - (finger ?? p).y)
+                finger = p
+            case .wheel(let delta, _): frameTravel += Swift.abs(delta.y)
+            }
             simulation.handle(touchScale == 1 ? event : scaled(event))
         case .endRefresh(let result):
             simulation.refreshControl.endRefreshing(result: result, at: simulation.clock.now)

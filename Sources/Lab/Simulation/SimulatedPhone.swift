@@ -287,10 +287,10 @@ public final class SimulatedPhone {
     /// tap recognizer's allowance.
     static let tapSlop = 10.0
 
-    /// A tap at `point` on the screen: on the navigation bar it scrolls the list to its top (iOS's scrollsToTop);
-    /// on the footer it loads more.
+    /// A tap at `point` on the screen: on the status bar or the navigation bar it scrolls the list to its top
+    /// (iOS's scrollsToTop, which the status bar takes with no navigation bar too); on the footer it loads more.
     private func tap(at point: Point) {
-        if point.y < navigationBarBottom {
+        if point.y < Swift.max(navigationBarBottom, device.figures.statusBarHeight) {
             let top = Point(scrollView.contentOffset.x, -scrollView.adjustedContentInset.top)
             if scrollView.contentOffset.y > top.y { scrollView.setContentOffset(top, animated: true) }
             return

@@ -85,10 +85,13 @@ final class StickyEffect: StyledEffect {
     }
 
     static func metrics(for s: Style) -> RefreshMetrics {
-        RefreshMetrics(headerHeight: s.originalHeight, triggerDistance: s.triggerHeight, trigger: .atThreshold,
-                       refreshingInset: s.originalHeight, insertDuration: 0,
-                       finishing: [RefreshInsetStage(delay: s.resultFadeDuration + s.resultWait, duration: s.collapseDuration)],
-                       hasResultRow: true)
+        var metrics = RefreshMetrics(headerHeight: s.originalHeight, triggerDistance: s.triggerHeight,
+                                     trigger: .atThreshold, refreshingInset: s.originalHeight, insertDuration: 0,
+                                     finishing: [RefreshInsetStage(delay: s.resultFadeDuration + s.resultWait,
+                                                                   duration: s.collapseDuration)],
+                                     hasResultRow: true)
+        metrics.showsAtOnce = true
+        return metrics
     }
 
     // MARK: The blob's geometry

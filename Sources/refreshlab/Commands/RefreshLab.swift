@@ -33,7 +33,7 @@ struct RefreshLabCommand: ParsableCommand {
             """,
         version: "0.2.0",
         subcommands: [WindowCommand.self, RunCommand.self, SceneCommand.self, ReportCommand.self, StylesCommand.self,
-                      LottieCommand.self, ExportCommand.self, DevicesCommand.self],
+                      LottieCommand.self, ExportCommand.self, AuditCommand.self, DevicesCommand.self],
         defaultSubcommand: WindowCommand.self
     )
 

@@ -1,16 +1,39 @@
-import Refresh
 import Scrolling
 
 /// The refresh control's invariants on its scroll view, checked frame by frame: what a person would see go wrong —
-/// a jump, a header left half hidden, an inset added twice or not taken back, a state the machine cannot reach.
-/// The transition tests drive a bare scroll view with it; the soak test drives the whole simulation.
+/// a jump, a header left half hidden, an inset added twice or not taken back, a state the machine cannot reach
+/// (docs/audit.md names each and the reports it comes from). `refreshlab audit` checks them on every frame of its
+/// cases; the transition tests drive a bare scroll view with it, the soak test the whole simulation.
 public final class RefreshInvariants {
+    /// What a problem breaks.
+    public enum Invariant: String, CaseIterable, Sendable {
+        /// The content (or a floating header) moves by no more than the finger and the running motion account for.
+        case noJump = "no jump"
+        /// With the finger up, the whole header is in view from the end of its inset animation until the end.
+        case headerInView = "header in view"
+        /// The inset is added once, the scroll view's own is kept, and at rest it is the scroll view's own again.
+        case inset = "inset"
+        /// The state machine takes only the documented transitions.
+        case transitions = "transitions"
+    }
+
+    /// A problem: the invariant, what was seen, and when.
+    public struct Failure: Equatable, Sendable {
+        public var invariant: Invariant
+        public var detail: String
+        public var time: Double
+    }
+
     public let scrollView: ScrollView
     public let control: RefreshControl
     /// The scroll view's own top inset, which the control adds to and must give back unchanged.
     public let base: Double
     /// What went wrong, the first `maxProblems` of it, each with `context()` (the time, the gesture).
     public private(set) var problems: [String] = []
+    /// The same, each with its invariant and time.
+    public private(set) var failures: [Failure] = []
+    /// The time of the frame being checked.
+    private var now = 0.0
     public var maxProblems = 5
     /// Describes the moment for a problem's message.
     public var context: () -> String = { "" }
@@ -59,8 +82,13 @@ public final class RefreshInvariants {
         metrics.placement.floating != nil ? control.distance : -offset - base - scrollView.safeAreaInsets.top
     }
 
-    public func note(_ problem: String) {
-        if problems.count < maxProblems { problems.append(context() + ": " + problem) }
+    /// A length as a message gives it: to a hundredth of a point.
+    private func points(_ value: Double) -> String { "\((value * 100).rounded() / 100)" }
+
+    public func note(_ problem: String, _ invariant: Invariant = .noJump) {
+        guard problems.count < maxProblems else { return }
+        problems.append(context() + ": " + problem)
+        failures.append(Failure(invariant: invariant, detail: problem, time: now))
     }
 
     /// The farthest a floating header comes down on a pull near the trigger: an animation moves it at most this far.
@@ -70,6 +98,7 @@ public final class RefreshInvariants {
     /// and which lasted `frameDuration` seconds. `contentReplaced` excuses an offset jump when the list's content
     /// changed under it (a reload), as a table view's does.
     public func check(time: Double, fingerMove: Double, frameDuration: Double = 1.0 / 60, contentReplaced: Bool = false) {
+        now = time
         let velocity = scrollView.velocity.y
         let previousState = lastState
         // No change of the offset larger than the finger's move plus what the running motion can produce in a frame
@@ -81,14 +110,23 @@ public final class RefreshInvariants {
         // yet the spring, pulling from rest, moved the content by up to half its pull times the frame's time squared.
         let physics = scrollView.physics
         let springPull = physics.bounceStiffness / physics.bounceMass * lastOverscroll
-        let allowed = fingerMove + insetMove + 1.5 * (abs(velocity) + abs(lastVelocity)) * frameDuration
+        // The inset's own move carries the content only as fast as its animation can go (its easing's peak speed, 4
+        // times the mean, over its shortest duration): an inset that changes in no time is a jump.
+        let durations = ([metrics.insertDuration] + metrics.finishing.map(\.duration)).filter { $0 > 0 }
+        let insetSpeed = durations.min().map { RefreshInvariants.largestInset * 4 / $0 } ?? 0
+        let insetCarry = Swift.min(insetMove, insetSpeed * frameDuration)
+        let allowed = fingerMove + insetCarry + 1.5 * (abs(velocity) + abs(lastVelocity)) * frameDuration
             + springPull * frameDuration * frameDuration / 2 + 2
-        // An effect that shows its header at once (sticky) moves the content to its rest in one frame, by design: when
+        // An effect that shows its header at once by design (sticky) moves the content to its rest in one frame: when
         // the refresh starts, or when a finger lifts (or taps) during it.
         let atRest = !scrollView.isTracking && abs(offset + scrollView.adjustedContentInset.top) < 1e-9
-        let atOnce = control.state == .refreshing && metrics.insertDuration == 0
-            && (lastState != .refreshing || atRest)
-        if step > allowed && !atOnce && !contentReplaced { note("the offset jumped \(step) pt (allowed \(allowed))") }
+        // A refresh begun and ended in one frame has shown its header at once all the same.
+        let begunAndEnded = control.state.isFinishing && lastState != .refreshing && !lastState.isFinishing
+        let atOnce = metrics.showsAtOnce
+            && ((control.state == .refreshing && (lastState != .refreshing || atRest)) || begunAndEnded)
+        if step > allowed && !atOnce && !contentReplaced {
+            note("the offset jumped \(points(step)) pt (allowed \(points(allowed)))")
+        }
         // A floating header moves with the finger (by the drag rate) or along its own animations, never by a jump
         // (but back to its start once its finish has scaled it away), and the content under it stays at its top
         // while the finger pulls past it.
@@ -102,7 +140,7 @@ public final class RefreshInvariants {
             let finger = (fingerMove + 1.5 * abs(scrollView.panTracker.velocity.y) * frameDuration) * floating.dragRate
             let finished = (control.state == .idle && lastState.isBusy)
                 || lastEffect != ObjectIdentifier(control.effect)
-            if moved > finger + animation + 0.01 && !finished { note("the floating header jumped \(moved) pt") }
+            if moved > finger + animation + 0.01 && !finished { note("the floating header jumped \(points(moved)) pt") }
             // Its top: where the inset puts it (an inset of the effect before a switch may still be on its way out).
             let top = -scrollView.adjustedContentInset.top
             if scrollView.topPullTravel > 0 && abs(offset - top) > 1e-9 { note("the content left its top") }
@@ -118,10 +156,10 @@ public final class RefreshInvariants {
         // The inset is never added twice, and the scroll view's own is kept (after an effect switch the old
         // effect's inset may still be on its way out); at rest the inset is the scroll view's own again.
         let largest = RefreshInvariants.largestInset
-        if control.addedInset > largest + 1e-9 { note("added inset \(control.addedInset) > \(largest)") }
-        if abs(scrollView.contentInset.top - control.addedInset - base) > 1e-9 { note("the own inset changed") }
+        if control.addedInset > largest + 1e-9 { note("added inset \(control.addedInset) > \(largest)", .inset) }
+        if abs(scrollView.contentInset.top - control.addedInset - base) > 1e-9 { note("the own inset changed", .inset) }
         if control.state == .idle && !control.isAnimating && control.addedInset != 0 {
-            note("idle and still, with \(control.addedInset) pt of inset added")
+            note("idle and still, with \(control.addedInset) pt of inset added", .inset)
         }
         // With the finger up and the refresh's animation done, the whole header is in view until the end, or until
         // the finger or the wheel scrolls it away (as on the phone, where the list scrolls while it refreshes).
@@ -144,9 +182,15 @@ public final class RefreshInvariants {
             let settle = refreshSettlesAt ?? (time + metrics.insertDuration + 1.0)
             refreshSettlesAt = settle
             if time > settle && shownHeader < metrics.refreshingInset - 0.5 {
-                note("refreshing with the header \(metrics.refreshingInset - shownHeader) pt hidden")
+                note("refreshing with the header \(points(metrics.refreshingInset - shownHeader)) pt hidden", .headerInView)
             }
         }
+    }
+
+    /// Notes a change of state the machine should not take (`isHeaderTransition`); called from the control's
+    /// `stateDidChange`, so that every change is seen, several in one frame included.
+    public func checkTransition(from old: RefreshState, to new: RefreshState) {
+        if !RefreshInvariants.isHeaderTransition(from: old, to: new) { note("header \(old) → \(new)", .transitions) }
     }
 
     /// Whether the header's state machine can go from `old` to `new`: a refresh starts only from a pull, an arming
@@ -163,7 +207,7 @@ public final class RefreshInvariants {
     }
 }
 
-extension RefreshState {
+private extension RefreshState {
     var isFinishing: Bool {
         if case .finishing = self { return true }
         return false

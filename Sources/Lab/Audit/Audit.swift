@@ -1,0 +1,217 @@
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+import Colors
+import Dispatch
+import Geometry
+import Motion
+import Refresh
+import Styles
+import Synchronization
+import UserFiles
+
+/// A configuration the audit runs its moments on: a header on a phone, under a bar, in an appearance.
+public struct AuditConfiguration: Hashable, Sendable {
+    public var effect: String
+    /// The phone; nil for the lab's own 375 × 667 phone.
+    public var device: PhoneModel?
+    public var bar: BarStyle
+    public var appearance: Appearance
+
+    public init(effect: String, device: PhoneModel?, bar: BarStyle, appearance: Appearance) {
+        self.effect = effect
+        self.device = device
+        self.bar = bar
+        self.appearance = appearance
+    }
+
+    /// The phone's name as `--device` takes it ("default" for the lab's own).
+    public var deviceName: String { device?.id ?? "default" }
+    /// "classic iphone-se standard light".
+    public var label: String { "\(effect) \(deviceName) \(bar.rawValue) \(appearance.rawValue)" }
+
+    public static func == (a: AuditConfiguration, b: AuditConfiguration) -> Bool { a.label == b.label }
+    public func hash(into hasher: inout Hasher) { hasher.combine(label) }
+}
+
+/// One case: a moment on a configuration.
+public struct AuditCase: Hashable, Sendable {
+    public var configuration: AuditConfiguration
+    public var moment: String
+}
+
+/// How a case went: the frames it ran, and the first invariant it broke (none when it passed).
+public struct AuditResult: Sendable {
+    public var auditCase: AuditCase
+    public var frames: Int
+    public var failure: Failure?
+
+    public struct Failure: Sendable, Equatable {
+        /// The frame (0 at the script's start) and its time in seconds.
+        public var frame: Int
+        public var time: Double
+        public var invariant: String
+        public var detail: String
+    }
+
+    public var passed: Bool { failure == nil }
+}
+
+/// `refreshlab audit`: every header on every phone, bar and appearance, through every awkward moment, each frame
+/// checked against the refresh control's invariants (docs/audit.md).
+public enum Audit {
+    /// The configurations of the given effects, phones, bars and appearances, in that order of nesting.
+    public static func configurations(effects: [String], devices: [PhoneModel?], bars: [BarStyle],
+                                      appearances: [Appearance]) -> [AuditConfiguration] {
+        effects.flatMap { effect in
+            devices.flatMap { device in
+                bars.flatMap { bar in
+                    appearances.map { AuditConfiguration(effect: effect, device: device, bar: bar, appearance: $0) }
+                }
+            }
+        }
+    }
+
+    /// Every case of `configurations` × `moments`, in a fixed order: a shard of it is the same on every machine.
+    public static func cases(_ configurations: [AuditConfiguration], moments: [AuditMoment]) -> [AuditCase] {
+        configurations.flatMap { c in moments.map { AuditCase(configuration: c, moment: $0.name) } }
+    }
+
+    /// The `part`-th of `parts` shares of `cases` (1-based): every `parts`-th case from the `part`-th, so that the
+    /// shares are even whatever the order of effects.
+    public static func shard(_ cases: [AuditCase], part: Int, of parts: Int) -> [AuditCase] {
+        cases.enumerated().filter { $0.offset % parts == part - 1 }.map(\.element)
+    }
+
+    /// The phone description of a configuration, with the user's styles and animation files.
+    static func description(_ c: AuditConfiguration, styles: StyleBook?, animations: [String: String]) -> PhoneDescription {
+        PhoneDescription(device: Phone(model: c.device, bar: c.bar), effect: c.effect, appearance: c.appearance,
+                         styles: styles, animationFiles: animations)
+    }
+
+    /// Where the moments' fingers go on a configuration's phone, with the finger travel each pull they ask for takes
+    /// there: found by pulling the header a little at a time on a phone of its own until it reaches the pull.
+    static func place(_ description: PhoneDescription) throws -> AuditPlace {
+        let clock = SimulatedClock()
+        let simulation = try Simulation(description: description, clock: clock)
+        let phone = simulation.primaryPhone, control = phone.refreshControl
+        let x = phone.device.screenSize.width / 2, y = phone.device.listFrame.minY + 120
+        // The status bar's middle: a tap there scrolls to the top whatever the navigation bar.
+        let barY = phone.device.figures.statusBarHeight / 2
+        var travels: [Double: Double] = [:]
+        let wanted = AuditPlace.pulls(trigger: control.triggerDistance).sorted()
+        simulation.autoEndsRefreshing = false
+        simulation.handle(.touchDown(Point(x, y)))
+        var travel = 0.0, next = 0
+        while next < wanted.count && travel < 3000 {
+            travel += 0.25
+            clock.advance(by: 1.0 / 240)
+            simulation.handle(.touchMove(Point(x, y + travel)))
+            simulation.step()
+            while next < wanted.count && control.distance >= wanted[next] {
+                travels[wanted[next]] = travel
+                next += 1
+            }
+        }
+        return AuditPlace(x: x, y: y, barY: barY, trigger: control.triggerDistance, travels: travels)
+    }
+
+    /// How long a case may run past its script for the header and the list to come to rest, in seconds.
+    static let settleLimit = 6.0
+
+    /// Runs one case: the moment's script on the configuration's phone, every frame checked, then on until the
+    /// header and the list are still.
+    public static func run(_ auditCase: AuditCase, styles: StyleBook?, animations: [String: String],
+                           place given: AuditPlace? = nil) throws -> AuditResult {
+        let c = auditCase.configuration
+        guard let moment = AuditMoment.named(auditCase.moment) else {
+            throw LabError("no moment '\(auditCase.moment)'; expected one of "
+                + AuditMoment.all.map(\.name).joined(separator: ", "))
+        }
+        let description = Audit.description(c, styles: styles, animations: animations)
+        let place = try given ?? Audit.place(description)
+        let replay = try ScriptReplay(script: moment.script(on: place), description: description)
+        let simulation = replay.simulation, control = simulation.refreshControl, scrollView = simulation.scrollView
+        let invariants = RefreshInvariants(scrollView: scrollView, control: control)
+        var refreshed = false, deepest = 0.0
+        control.stateDidChange = { old, new in
+            invariants.checkTransition(from: old, to: new)
+            if new == .refreshing { refreshed = true }
+        }
+        let rate = replay.timeline.frameRate
+        var frames = 0
+        while replay.advance() {
+            invariants.check(time: replay.now, fingerMove: replay.frameTravel, frameDuration: 1 / rate)
+            deepest = Swift.max(deepest, control.distance)
+            frames += 1
+            if invariants.failures.first != nil { break }
+        }
+        // Then on until everything is still (a header's finish may outlast the script), for at most `settleLimit`.
+        var extra = 0
+        while invariants.failures.isEmpty && extra < Int(settleLimit * rate)
+                && (control.state != .idle || control.isAnimating || scrollView.isAnimating) {
+            replay.clock.advance(by: 1 / rate)
+            simulation.step()
+            invariants.check(time: replay.now, fingerMove: 0, frameDuration: 1 / rate)
+            frames += 1
+            extra += 1
+        }
+        var failure = invariants.failures.first.map {
+            AuditResult.Failure(frame: Int(($0.time * rate).rounded()), time: $0.time, invariant: $0.invariant.rawValue,
+                                detail: $0.detail)
+        }
+        if failure == nil, let expected = moment.refreshes, expected != refreshed {
+            failure = .init(frame: frames - 1, time: replay.now, invariant: "moment played out",
+                            detail: "the pull \(expected ? "never started" : "started") a refresh (it reached "
+                                + "\(JSONText.number((deepest * 10).rounded() / 10)) of \(place.trigger) pt)")
+        }
+        // Back at rest: the refresh over, the inset the scroll view's own, the content at its resting top.
+        if failure == nil {
+            let rest = -scrollView.adjustedContentInset.top
+            if control.state != .idle || control.addedInset != 0 {
+                failure = .init(frame: frames - 1, time: replay.now, invariant: RefreshInvariants.Invariant.inset.rawValue,
+                                detail: "at the end, \(control.state) with \(control.addedInset) pt of inset added")
+            } else if moment.endsAtRest && Swift.abs(scrollView.contentOffset.y - rest) > 0.5 {
+                let away = ((scrollView.contentOffset.y - rest) * 100).rounded() / 100
+                failure = .init(frame: frames - 1, time: replay.now, invariant: "back at rest",
+                                detail: "at the end, the content \(away) pt from its rest")
+            }
+        }
+        return AuditResult(auditCase: auditCase, frames: frames, failure: failure)
+    }
+
+    /// Runs `cases` on `threads` threads (each case on a phone of its own), the places worked out once per
+    /// configuration; `progress` hears of each case done. Results are in the cases' order.
+    public static func run(_ cases: [AuditCase], styles: StyleBook?, animations: [String: String], threads: Int,
+                           progress: (@Sendable (Int) -> Void)? = nil) throws -> [AuditResult] {
+        let configurations = Array(Set(cases.map(\.configuration)))
+        let places = Mutex<[AuditConfiguration: Result<AuditPlace, any Error>]>([:])
+        DispatchQueue.concurrentPerform(iterations: configurations.count) { i in
+            let c = configurations[i]
+            let place = Result { try Audit.place(Audit.description(c, styles: styles, animations: animations)) }
+            places.withLock { $0[c] = place }
+        }
+        let found = places.withLock { $0 }
+        let results = Mutex<[Int: Result<AuditResult, any Error>]>([:])
+        let done = Mutex(0)
+        let workers = Swift.max(1, threads)
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            for index in stride(from: worker, to: cases.count, by: workers) {
+                let auditCase = cases[index]
+                let result = Result {
+                    try Audit.run(auditCase, styles: styles, animations: animations,
+                                  place: try found[auditCase.configuration]!.get())
+                }
+                results.withLock { $0[index] = result }
+                progress?(done.withLock { $0 += 1; return $0 })
+            }
+        }
+        let all = results.withLock { $0 }
+        return try cases.indices.map { try all[$0]!.get() }
+    }
+
+    /// How many cores the machine has: the audit's threads by default.
+    public static var cores: Int { Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN)))) }
+}

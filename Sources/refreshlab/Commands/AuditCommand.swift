@@ -1,0 +1,126 @@
+import ArgumentParser
+import Colors
+import Lab
+import Motion
+import Refresh
+import Scrolling
+import UserFiles
+
+/// `refreshlab audit`: every header on every phone, bar and appearance through every awkward moment, each frame
+/// checked (docs/audit.md); exit status 1 when a case fails.
+struct AuditCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "audit",
+        abstract: "Run every header through awkward moments on every phone and bar, checking every frame.",
+        discussion: """
+            Each case is a moment (a built-in gesture script: a pull let go short or at the trigger, a refresh \
+            begun twice or ended during a drag, …) on a configuration (a header, a phone, a bar, an appearance); \
+            every frame is checked for a jump, a header left hidden while refreshing, an inset added twice or not \
+            taken back and a change of state the header cannot make, and the end for the list back at rest. \
+            Without options it runs every header, phone, bar and appearance; --effect, --device, --bar, \
+            --appearance and --moment (each repeatable) and --platform narrow it; --style and --animation apply \
+            to every case. Prints a line per failing case and a total; exits 1 when a case fails. --out DIR \
+            writes report.json. --shard K/N runs the K-th of N even parts of the same cases on any machine.
+            """)
+
+    @Option(help: ArgumentHelp("A header to audit (repeatable; default: every one).", valueName: "name"))
+    var effect: [String] = []
+
+    @Option(help: ArgumentHelp("A phone to audit on (repeatable; default: every phone of the platforms audited).",
+                               valueName: "name"))
+    var device: [String] = []
+
+    @Option(help: ArgumentHelp("Only the phones of this platform: ios or android.", valueName: "name"))
+    var platform: String?
+
+    @Option(help: ArgumentHelp("A navigation bar (repeatable; default: every one).", valueName: "style"))
+    var bar: [String] = []
+
+    @Option(help: ArgumentHelp("light or dark (repeatable; default: both).", valueName: "name"))
+    var appearance: [String] = []
+
+    @Option(help: ArgumentHelp("A moment (repeatable; default: every one): "
+                               + AuditMoment.all.map(\.name).joined(separator: ", ") + ".", valueName: "name"))
+    var moment: [String] = []
+
+    @OptionGroup var style: StyleOptions
+
+    @Option(help: ArgumentHelp("An animation for the gif header (a GIF or a folder of frames) or the lottie header "
+                               + "(a .json file).", valueName: "file|dir"))
+    var animation: String?
+
+    @Option(help: ArgumentHelp("Run the K-th of N even parts of the cases (1 ≤ K ≤ N).", valueName: "K/N"))
+    var shard: String?
+
+    @Option(parsing: .unconditional,
+            help: ArgumentHelp("How many cases run at once (default: the machine's cores).", valueName: "n"))
+    var threads: String?
+
+    @Option(help: ArgumentHelp("A folder for report.json.", valueName: "dir"))
+    var out: String?
+
+    func run() throws {
+        var named = CommandFiles()
+        style.declare(in: &named)
+        named.reads(animation, as: "--animation")
+        try named.checkApart()
+        let effects = try effect.isEmpty ? RefreshEffects.builtInNames : effect.map { name in
+            guard Simulation.effectNames.contains(name) else {
+                throw LabError("--effect: no header '\(name)'; expected one of "
+                    + Simulation.effectNames.joined(separator: ", "))
+            }
+            return name
+        }
+        let platforms = try platform.map { name -> [Platform] in
+            do throws(LabError) { return [try Platform.named(name)] } catch { throw LabError("--platform: " + error.description) }
+        } ?? Platform.allCases
+        let devices: [PhoneModel?] = try device.isEmpty
+            ? PhoneModel.catalog.filter { platforms.contains($0.platform) }
+            : device.map { name in
+                do throws(LabError) {
+                    return try PhoneModel.named(anyPlatform: name)
+                } catch {
+                    throw LabError("--device: " + error.description)
+                }
+            }
+        let bars = try bar.isEmpty ? BarStyle.allCases : bar.map { name in
+            do throws(LabError) { return try BarStyle.named(name) } catch { throw LabError("--bar: " + error.description) }
+        }
+        let appearances = try appearance.isEmpty ? Appearance.allCases : appearance.map { name in
+            guard let a = Appearance(rawValue: name) else { throw LabError("--appearance: '\(name)'; expected light or dark") }
+            return a
+        }
+        let moments = try moment.isEmpty ? AuditMoment.all : moment.map { name in
+            guard let m = AuditMoment.named(name) else {
+                throw LabError("--moment: no moment '\(name)'; expected one of "
+                    + AuditMoment.all.map(\.name).joined(separator: ", "))
+            }
+            return m
+        }
+        var cases = Audit.cases(Audit.configurations(effects: effects, devices: devices, bars: bars,
+                                                     appearances: appearances), moments: moments)
+        if let shard {
+            let parts = shard.split(separator: "/").compactMap { Int($0) }
+            guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
+                throw LabError("--shard: '\(shard)'; give K/N with 1 ≤ K ≤ N, such as 2/4")
+            }
+            cases = Audit.shard(cases, part: parts[0], of: parts[1])
+        }
+        let threads = try self.threads.map { try OptionNumber.integer($0, option: "--threads", in: 1...256,
+                                                                      allowed: "1 to 256") } ?? Audit.cores
+        var animations: [String: String] = [:]
+        if let animation { animations[animation.hasSuffix(".json") ? "lottie" : "gif"] = animation }
+        let styles = try style.load()
+        let start = MonotonicClock.seconds()
+        let results = try Audit.run(cases, styles: styles, animations: animations, threads: threads)
+        let report = AuditReport(results: results, seconds: MonotonicClock.seconds() - start, threads: threads)
+        for failure in report.failed { print(AuditReport.line(failure)) }
+        if let out {
+            do { try makeDirectory(out) } catch { throw LabError("--out: \(error)") }
+            let bytes = Array(report.json.utf8)
+            try bytes.withUnsafeBytes { try OutputFile.write($0, to: out + "/report.json") }
+        }
+        print(report.summary)
+        if !report.failed.isEmpty { throw ExitCode(1) }
+    }
+}

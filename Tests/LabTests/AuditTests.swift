@@ -1,0 +1,70 @@
+@testable import Lab
+import Colors
+import Refresh
+import Styles
+import Testing
+import TestSupport
+
+/// `refreshlab audit`: the built-in headers pass every moment on both platforms' phones and bars; styles that
+/// break an invariant are reported with that invariant, at the frame it breaks.
+@Suite struct AuditTests {
+    /// Every header, on the SE and the Pixel 8, under a standard and a large bar, through every moment.
+    @Test func theBuiltInHeadersPass() throws {
+        let configurations = Audit.configurations(
+            effects: RefreshEffects.builtInNames, devices: [.iPhoneSE, .pixel8], bars: [.standard, .large],
+            appearances: [.light])
+        let cases = Audit.cases(configurations, moments: AuditMoment.all)
+        #expect(cases.count == 10 * 2 * 2 * AuditMoment.all.count)
+        let results = try Audit.run(cases, styles: nil, animations: [:], threads: 2)
+        let failed = results.filter { !$0.passed }.map(AuditReport.line)
+        #expect(failed.isEmpty, "\(failed.prefix(5).joined(separator: "\n"))")
+        #expect(results.allSatisfy { $0.frames > 60 })
+    }
+
+    /// The case of `moment` for `effect` on the SE under a standard bar, with the style file `text`.
+    private func audit(_ effect: String, _ moment: String, style text: String) throws -> AuditResult {
+        let dir = temporaryDirectory("audit-style")
+        defer { _ = removeDirectory(dir) }
+        let path = dir + "/style.json"
+        writeTextFile(path, text)
+        let styles = try StyleFiles.load([path])
+        let auditCase = AuditCase(configuration: AuditConfiguration(effect: effect, device: .iPhoneSE, bar: .standard,
+                                                                    appearance: .light), moment: moment)
+        return try Audit.run(auditCase, styles: styles, animations: [:])
+    }
+
+    @Test func anInsetOfNoDurationIsAJump() throws {
+        // Begun from code at rest, the content drops by the whole header in the first frame.
+        for (effect, style) in [("classic", #"{"classic": {"insertDuration": 0}}"#),
+                                ("dots", #"{"dots": {"insetDuration": 0}}"#)] {
+            let result = try audit(effect, "begin-at-rest", style: style)
+            let failure = try #require(result.failure, "\(effect)")
+            #expect(failure.invariant == "no jump" && failure.frame <= 1, "\(AuditReport.line(result))")
+            // The header as it comes passes the same moment.
+            #expect(try audit(effect, "begin-at-rest", style: "{}").passed)
+        }
+    }
+
+    @Test func anEndThatNeverFinishesLeavesTheInset() throws {
+        // The inset takes 10 s to go: the case stops waiting with the header still finishing.
+        let result = try audit("classic", "begin-at-rest", style: #"{"classic": {"removeDuration": 10}}"#)
+        let failure = try #require(result.failure)
+        #expect(failure.invariant == "inset" && failure.detail.contains("finishing"), "\(AuditReport.line(result))")
+    }
+
+    @Test func aPullThatCannotArmIsSaid() throws {
+        // A trigger beyond any pull: the pull at the trigger never starts a refresh.
+        let result = try audit("classic", "pull-at-trigger", style: #"{"classic": {"headerHeight": 500}}"#)
+        #expect(result.failure?.invariant == "moment played out" || result.passed == false,
+                "\(AuditReport.line(result))")
+    }
+
+    @Test func shardsSplitTheSameCasesEvenly() {
+        let cases = Audit.cases(Audit.configurations(effects: ["classic", "dots", "ring"], devices: [.iPhoneSE, .pixel8],
+                                                     bars: BarStyle.allCases, appearances: Appearance.allCases),
+                                moments: AuditMoment.all)
+        let parts = (1...4).map { Audit.shard(cases, part: $0, of: 4) }
+        #expect(parts.map(\.count).max()! - parts.map(\.count).min()! <= 1)
+        #expect(Set(parts.flatMap { $0 }) == Set(cases) && parts.map(\.count).reduce(0, +) == cases.count)
+    }
+}
