@@ -67,4 +67,36 @@ import TestSupport
         #expect(parts.map(\.count).max()! - parts.map(\.count).min()! <= 1)
         #expect(Set(parts.flatMap { $0 }) == Set(cases) && parts.map(\.count).reduce(0, +) == cases.count)
     }
+
+    /// Every moment's script, written as a file, reads back the same: the report's replay runs what the audit ran.
+    @Test func momentsWriteScriptsThatReadBack() throws {
+        let place = try Audit.place(PhoneDescription(device: Phone(model: .pixel8), effect: "ring"))
+        for moment in AuditMoment.all {
+            let script = moment.script(on: place)
+            #expect(try GestureScript(json: script.json) == script, "\(moment.name)")
+        }
+    }
+
+    /// The page: a cell per case, red ones linking to the failing case's section with its chart and the command
+    /// that replays it; the command's words quoted for a shell where they need it.
+    @Test func theReportPageShowsEachFailure() throws {
+        let dir = temporaryDirectory("audit-report")
+        defer { _ = removeDirectory(dir) }
+        let path = dir + "/bad style.json"
+        writeTextFile(path, #"{"classic": {"insertDuration": 0}}"#)
+        let styles = try StyleFiles.load([path])
+        let cases = Audit.cases(Audit.configurations(effects: ["classic"], devices: [.iPhoneSE], bars: [.standard],
+                                                     appearances: [.light]),
+                                moments: ["pull-short", "begin-at-rest"].compactMap(AuditMoment.named))
+        let report = AuditReport(results: try Audit.run(cases, styles: styles, animations: [:], threads: 1),
+                                 seconds: 1, threads: 1)
+        #expect(report.results.map(\.passed) == [true, false])
+        let page = report.html(moments: ["pull-short", "begin-at-rest"], options: ["--style", path])
+        #expect(page.ranges(of: "<td class=\"p\"").count == 1)
+        #expect(page.contains("<a href=\"#case-1\">") && page.contains("<h2 id=\"case-1\">"))
+        #expect(page.contains("<svg") && page.contains("stroke=\"#d33b32\""))
+        #expect(page.contains("refreshlab run --script scripts/case-1.json --effect classic --device iphone-se --bar "
+            + "standard --appearance light --style '\(path)' --frames frames-1"))
+        #expect(report.results[1].series.count == report.results[1].frames && report.results[0].series.isEmpty)
+    }
 }

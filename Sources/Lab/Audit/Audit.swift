@@ -47,6 +47,19 @@ public struct AuditResult: Sendable {
     public var auditCase: AuditCase
     public var frames: Int
     public var failure: Failure?
+    /// A failing case's frames, for the report's chart: empty for a case that passed.
+    public var series: [Sample] = []
+    /// A failing case's script, for the report's replay command: nil for a case that passed.
+    public var script: GestureScript?
+
+    /// One frame of a case: its time, how far the content sits below its rest, the inset the header added and
+    /// how far the finger is below where it went down (nil while it is up), in points.
+    public struct Sample: Sendable, Equatable {
+        public var time: Double
+        public var drop: Double
+        public var inset: Double
+        public var finger: Double?
+    }
 
     public struct Failure: Sendable, Equatable {
         /// The frame (0 at the script's start) and its time in seconds.
@@ -132,7 +145,8 @@ public enum Audit {
         }
         let description = Audit.description(c, styles: styles, animations: animations)
         let place = try given ?? Audit.place(description)
-        let replay = try ScriptReplay(script: moment.script(on: place), description: description)
+        let script = moment.script(on: place)
+        let replay = try ScriptReplay(script: script, description: description)
         let simulation = replay.simulation, control = simulation.refreshControl, scrollView = simulation.scrollView
         let invariants = RefreshInvariants(scrollView: scrollView, control: control)
         var refreshed = false, deepest = 0.0
@@ -142,11 +156,21 @@ public enum Audit {
         }
         let rate = replay.timeline.frameRate
         var frames = 0
+        var series: [AuditResult.Sample] = []
+        var downAt: Double?
+        func sample() {
+            if let touch = replay.touch { downAt = downAt ?? touch.y } else { downAt = nil }
+            series.append(.init(time: replay.now, drop: -scrollView.contentOffset.y - scrollView.adjustedContentInset.top
+                                    + control.addedInset, inset: control.addedInset,
+                                finger: replay.touch.map { $0.y - (downAt ?? $0.y) }))
+        }
         while replay.advance() {
             invariants.check(time: replay.now, fingerMove: replay.frameTravel, frameDuration: 1 / rate)
+            sample()
             deepest = Swift.max(deepest, control.distance)
             frames += 1
-            if invariants.failures.first != nil { break }
+            // A second past the first failure, for the report's chart.
+            if let first = invariants.failures.first, replay.now >= first.time + 1 { break }
         }
         // Then on until everything is still (a header's finish may outlast the script), for at most `settleLimit`.
         var extra = 0
@@ -155,6 +179,7 @@ public enum Audit {
             replay.clock.advance(by: 1 / rate)
             simulation.step()
             invariants.check(time: replay.now, fingerMove: 0, frameDuration: 1 / rate)
+            sample()
             frames += 1
             extra += 1
         }
@@ -179,7 +204,8 @@ public enum Audit {
                                 detail: "at the end, the content \(away) pt from its rest")
             }
         }
-        return AuditResult(auditCase: auditCase, frames: frames, failure: failure)
+        guard failure != nil else { return AuditResult(auditCase: auditCase, frames: frames) }
+        return AuditResult(auditCase: auditCase, frames: frames, failure: failure, series: series, script: script)
     }
 
     /// Runs `cases` on `threads` threads (each case on a phone of its own), the places worked out once per

@@ -108,6 +108,34 @@ public struct GestureScript: Equatable, Sendable {
         self.steps = steps
     }
 
+    /// The script as a file reads it (`GestureScript(json:)` reads it back the same): its name, `autoEnd` when set,
+    /// and its steps, one a line. The phone, header and appearance are left to the command that replays it.
+    public var json: String {
+        func point(_ p: Point) -> String { "[" + JSONText.number(p.x) + ", " + JSONText.number(p.y) + "]" }
+        let steps = steps.map { step -> String in
+            switch step {
+            case .down(let p): return "{\"down\": " + point(p) + "}"
+            case .move(let to, let duration, let easing):
+                return "{\"move\": " + point(to) + ", \"duration\": " + JSONText.number(duration)
+                    + ", \"easing\": \"" + easing.rawValue + "\"}"
+            case .up(let p): return p.map { "{\"up\": " + point($0) + "}" } ?? "\"up\""
+            case .wait(let seconds): return "{\"wait\": " + JSONText.number(seconds) + "}"
+            case .wheel(let delta, let duration):
+                return "{\"wheel\": " + point(delta) + ", \"duration\": " + JSONText.number(duration) + "}"
+            case .key(let name, _): return "{\"key\": " + JSONText.string(name) + "}"
+            case .beginRefresh: return "\"beginRefresh\""
+            case .endRefresh(.success): return "{\"endRefresh\": \"success\"}"
+            case .endRefresh(.failure): return "{\"endRefresh\": \"failure\"}"
+            case .endRefresh(.message(let text)): return "{\"endRefresh\": {\"message\": " + JSONText.string(text) + "}}"
+            }
+        }
+        var fields: [String] = []
+        if let name { fields.append("  \"name\": " + JSONText.string(name)) }
+        if let autoEnd { fields.append("  \"autoEnd\": \(autoEnd)") }
+        fields.append("  \"steps\": [\n    " + steps.joined(separator: ",\n    ") + "\n  ]")
+        return "{\n" + fields.joined(separator: ",\n") + "\n}\n"
+    }
+
     /// Reads a script file.
     public static func load(path: String) throws(ScriptError) -> GestureScript {
         let bytes = try readFile(path)

@@ -162,6 +162,8 @@ public final class ScriptReplay: FrameInput {
     /// check of the content's motion allows it to move besides its own animations.
     public private(set) var frameTravel = 0.0
     private var finger: Point?
+    /// Where the finger is while it touches the screen; nil while it is up.
+    public private(set) var touch: Point?
 
     /// A replay of `script` with the header `effect` (or the script's own, or the simulator's default) on `phone`,
     /// else on the phone the script names (`PhoneChoice.phone(for:)`).
@@ -260,10 +262,13 @@ public final class ScriptReplay: FrameInput {
         switch action {
         case .input(let event):
             switch event {
-            case .touchDown(let p): finger = p
+            case .touchDown(let p):
+                finger = p
+                touch = p
             case .touchMove(let p), .touchUp(let p):
                 frameTravel += Swift.abs(p.y - (finger ?? p).y)
                 finger = p
+                if case .touchUp = event { touch = nil } else { touch = p }
             case .wheel(let delta, _): frameTravel += Swift.abs(delta.y)
             }
             simulation.handle(touchScale == 1 ? event : scaled(event))

@@ -1,4 +1,9 @@
 import ArgumentParser
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
 import Colors
 import Lab
 import Motion
@@ -20,7 +25,9 @@ struct AuditCommand: ParsableCommand {
             Without options it runs every header, phone, bar and appearance; --effect, --device, --bar, \
             --appearance and --moment (each repeatable) and --platform narrow it; --style and --animation apply \
             to every case. Prints a line per failing case and a total; exits 1 when a case fails. --out DIR \
-            writes report.json. --shard K/N runs the K-th of N even parts of the same cases on any machine.
+            writes report.json, report.html (a table of configurations and moments, and for each failing case \
+            a chart of its frames and the command that replays it) and the failing cases' scripts. --shard K/N \
+            runs the K-th of N even parts of the same cases on any machine.
             """)
 
     @Option(help: ArgumentHelp("A header to audit (repeatable; default: every one).", valueName: "name"))
@@ -56,7 +63,8 @@ struct AuditCommand: ParsableCommand {
             help: ArgumentHelp("How many cases run at once (default: the machine's cores).", valueName: "n"))
     var threads: String?
 
-    @Option(help: ArgumentHelp("A folder for report.json.", valueName: "dir"))
+    @Option(help: ArgumentHelp("A folder for report.json, report.html and the failing cases' scripts.",
+                               valueName: "dir"))
     var out: String?
 
     func run() throws {
@@ -116,11 +124,39 @@ struct AuditCommand: ParsableCommand {
         let report = AuditReport(results: results, seconds: MonotonicClock.seconds() - start, threads: threads)
         for failure in report.failed { print(AuditReport.line(failure)) }
         if let out {
-            do { try makeDirectory(out) } catch { throw LabError("--out: \(error)") }
-            let bytes = Array(report.json.utf8)
-            try bytes.withUnsafeBytes { try OutputFile.write($0, to: out + "/report.json") }
+            // The replay commands run from the report's folder: the files they name are given whole.
+            var options: [String] = []
+            for file in style.files { options += ["--style", absolute(file)] }
+            if let animation { options += ["--animation", absolute(animation)] }
+            try write(report, moments: moments.map(\.name), options: options, to: out)
         }
         print(report.summary)
         if !report.failed.isEmpty { throw ExitCode(1) }
+    }
+
+    /// Writes `report.json`, `report.html` and each failing case's script (`scripts/case-N.json`) into `folder`,
+    /// each file whole or not at all.
+    private func write(_ report: AuditReport, moments: [String], options: [String], to folder: String) throws {
+        do {
+            try makeDirectory(folder)
+            if !report.failed.isEmpty { try makeDirectory(folder + "/scripts") }
+        } catch {
+            throw LabError("--out: \(error)")
+        }
+        func save(_ text: String, _ name: String) throws {
+            try Array(text.utf8).withUnsafeBytes { try OutputFile.write($0, to: folder + "/" + name) }
+        }
+        for (i, result) in report.results.enumerated() {
+            if let script = result.script { try save(script.json, AuditReport.scriptName(i)) }
+        }
+        try save(report.json, "report.json")
+        try save(report.html(moments: moments, options: options), "report.html")
+    }
+
+    /// `path` from the root: as given when it is, else under the current folder.
+    private func absolute(_ path: String) -> String {
+        guard !path.hasPrefix("/"), let cwd = getcwd(nil, 0) else { return path }
+        defer { free(cwd) }
+        return String(cString: cwd) + "/" + path
     }
 }
