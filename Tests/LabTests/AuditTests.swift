@@ -4,6 +4,7 @@ import Refresh
 import Styles
 import Testing
 import TestSupport
+import UserFiles
 
 /// `refreshlab audit`: the built-in headers pass every moment on both platforms' phones and bars; styles that
 /// break an invariant are reported with that invariant, at the frame it breaks.
@@ -89,14 +90,45 @@ import TestSupport
                                                      appearances: [.light]),
                                 moments: ["pull-short", "begin-at-rest"].compactMap(AuditMoment.named))
         let report = AuditReport(results: try Audit.run(cases, styles: styles, animations: [:], threads: 1),
-                                 seconds: 1, threads: 1)
+                                 seconds: 1, threads: 1, options: ["--style", path])
         #expect(report.results.map(\.passed) == [true, false])
-        let page = report.html(moments: ["pull-short", "begin-at-rest"], options: ["--style", path])
+        let page = report.html()
         #expect(page.ranges(of: "<td class=\"p\"").count == 1)
         #expect(page.contains("<a href=\"#case-1\">") && page.contains("<h2 id=\"case-1\">"))
         #expect(page.contains("<svg") && page.contains("stroke=\"#d33b32\""))
         #expect(page.contains("refreshlab run --script scripts/case-1.json --effect classic --device iphone-se --bar "
             + "standard --appearance light --style '\(path)' --frames frames-1"))
         #expect(report.results[1].series.count == report.results[1].frames && report.results[0].series.isEmpty)
+    }
+
+    /// Shards written to their folders and merged make the report of the whole: the same cases, verdicts, failures,
+    /// charts (to a thousandth) and scripts.
+    @Test func mergedShardsAreTheWhole() throws {
+        let dir = temporaryDirectory("audit-merge")
+        defer { _ = removeDirectory(dir) }
+        let path = dir + "/style.json"
+        writeTextFile(path, #"{"classic": {"insertDuration": 0}}"#)
+        let styles = try StyleFiles.load([path])
+        let cases = Audit.cases(Audit.configurations(effects: ["classic", "dots"], devices: [.iPhoneSE, .pixel8],
+                                                     bars: [.standard], appearances: [.light]),
+                                moments: ["pull-short", "begin-at-rest", "end-twice"].compactMap(AuditMoment.named))
+        let whole = try Audit.run(cases, styles: styles, animations: [:], threads: 2)
+        for part in 1...3 {
+            let shard = Audit.shard(cases, part: part, of: 3)
+            try AuditReport(results: try Audit.run(shard, styles: styles, animations: [:], threads: 1), seconds: 1,
+                            threads: 1, options: ["--style", path]).write(to: dir + "/shard-\(part)")
+        }
+        let merged = AuditReport.merged(try (1...3).map { try AuditReport.read(folder: dir + "/shard-\($0)") })
+        #expect(merged.results.count == whole.count && merged.options == ["--style", path])
+        let byCase = Dictionary(uniqueKeysWithValues: whole.map { ($0.auditCase, $0) })
+        for result in merged.results {
+            let expected = try #require(byCase[result.auditCase])
+            #expect(result.passed == expected.passed && result.frames == expected.frames)
+            #expect(result.failure?.invariant == expected.failure?.invariant && result.failure?.frame == expected.failure?.frame)
+            #expect(result.series.count == expected.series.count && result.script == expected.script)
+            for (a, b) in zip(result.series, expected.series) { #expect(Swift.abs(a.drop - b.drop) <= 0.0005) }
+        }
+        #expect(merged.failed.count == whole.filter { !$0.passed }.count && !merged.failed.isEmpty)
+        #expect(throws: LabError.self) { try AuditReport.read(folder: dir + "/nowhere") }
     }
 }

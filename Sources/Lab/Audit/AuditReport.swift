@@ -1,3 +1,4 @@
+import Colors
 import UserFiles
 
 /// What an audit found, as `report.json` and as the lines of standard output (docs/audit.md).
@@ -6,11 +7,15 @@ public struct AuditReport: Sendable {
     /// How long the audit took, in seconds, and on how many threads.
     public var seconds: Double
     public var threads: Int
+    /// The audit's options that apply to every case (its `--style` files and `--animation`, paths from the root),
+    /// which the replay commands repeat.
+    public var options: [String]
 
-    public init(results: [AuditResult], seconds: Double, threads: Int) {
+    public init(results: [AuditResult], seconds: Double, threads: Int, options: [String] = []) {
         self.results = results
         self.seconds = seconds
         self.threads = threads
+        self.options = options
     }
 
     public var failed: [AuditResult] { results.filter { !$0.passed } }
@@ -43,11 +48,120 @@ public struct AuditReport: Sendable {
             if let f = r.failure {
                 fields.append("\"failure\":{\"frame\":\(f.frame),\"time\":" + JSONText.number(f.time)
                     + ",\"invariant\":" + string(f.invariant) + ",\"detail\":" + string(f.detail) + "}")
+                fields.append("\"script\":" + string(AuditReport.scriptName(index[r.auditCase] ?? 0)))
+                // [time, drop, inset, finger or null] a frame, for a merged report's chart.
+                fields.append("\"series\":[" + r.series.map {
+                    "[" + [$0.time, $0.drop, $0.inset].map { JSONText.number(($0 * 1000).rounded() / 1000) }
+                        .joined(separator: ",") + "," + ($0.finger.map { JSONText.number(($0 * 1000).rounded() / 1000) } ?? "null")
+                        + "]"
+                }.joined(separator: ",") + "]")
             }
             return "{" + fields.joined(separator: ",") + "}"
         }
-        return "{\"cases\":\(results.count),\"failed\":\(failed.count),\"results\":[\n"
+        return "{\"cases\":\(results.count),\"failed\":\(failed.count),\"seconds\":" + JSONText.number(seconds)
+            + ",\"threads\":\(threads),\"options\":[" + options.map(string).joined(separator: ",") + "],\"results\":[\n"
             + cases.joined(separator: ",\n") + "\n]}\n"
+    }
+
+    /// Writes `report.json`, `report.html` and each failing case's script (`scripts/case-N.json`) into `folder`,
+    /// made when missing, each file whole or not at all.
+    ///
+    /// - Throws: `LabError` naming what could not be written.
+    public func write(to folder: String) throws {
+        do {
+            try makeDirectory(folder)
+            if !failed.isEmpty { try makeDirectory(folder + "/scripts") }
+        } catch {
+            throw LabError("--out: \(error)")
+        }
+        func save(_ text: String, _ name: String) throws {
+            try Array(text.utf8).withUnsafeBytes { try OutputFile.write($0, to: folder + "/" + name) }
+        }
+        for (i, result) in results.enumerated() {
+            if let script = result.script { try save(script.json, AuditReport.scriptName(i)) }
+        }
+        try save(json, "report.json")
+        try save(html(), "report.html")
+    }
+
+    /// Each case's place in the results.
+    private var index: [AuditCase: Int] {
+        var index: [AuditCase: Int] = [:]
+        for (i, r) in results.enumerated() { index[r.auditCase] = i }
+        return index
+    }
+
+    /// Reads a `report.json` that `json` wrote in `folder`, the failing cases' scripts from beside it.
+    ///
+    /// - Throws: `LabError` naming the file and what is wrong.
+    public static func read(folder: String) throws -> AuditReport {
+        let path = folder + "/report.json"
+        func bad(_ why: String) -> LabError { LabError("\(path): \(why); give the folder of an audit's --out") }
+        let bytes: [UInt8]
+        do {
+            bytes = try UserFile.read(path, kind: "audit report", limit: 1 << 30,
+                                      missingAdvice: "give the folder of an audit's --out")
+        } catch {
+            throw LabError("\(error)")
+        }
+        let value: JSONValue
+        do {
+            value = try JSONReader.parse(bytes)
+        } catch {
+            throw bad("not valid JSON (\(error))")
+        }
+        guard case .object(let top) = value else { throw bad("not an object") }
+        func field(_ fields: [(key: String, value: JSONValue)], _ key: String) -> JSONValue? {
+            fields.first { $0.key == key }?.value
+        }
+        func number(_ v: JSONValue?) -> Double? { if case .number(let n) = v { n } else { nil } }
+        func text(_ v: JSONValue?) -> String? { if case .string(let t) = v { t } else { nil } }
+        guard case .array(let items) = field(top, "results") else { throw bad("no \"results\"") }
+        var results: [AuditResult] = []
+        for item in items {
+            guard case .object(let f) = item, let effect = text(field(f, "effect")), let device = text(field(f, "device")),
+                  let bar = text(field(f, "bar")).flatMap(BarStyle.init(rawValue:)),
+                  let appearance = text(field(f, "appearance")).flatMap(Appearance.init(rawValue:)),
+                  let moment = text(field(f, "moment")), let frames = number(field(f, "frames")) else {
+                throw bad("a case without its configuration, moment or frames")
+            }
+            let model = device == "default" ? nil : PhoneModel.catalog.first { $0.id == device }
+            guard device == "default" || model != nil else { throw bad("no phone '\(device)'") }
+            var result = AuditResult(auditCase: AuditCase(
+                configuration: AuditConfiguration(effect: effect, device: model, bar: bar, appearance: appearance),
+                moment: moment), frames: Int(frames))
+            if case .object(let failure) = field(f, "failure") {
+                result.failure = .init(frame: Int(number(field(failure, "frame")) ?? 0),
+                                       time: number(field(failure, "time")) ?? 0,
+                                       invariant: text(field(failure, "invariant")) ?? "",
+                                       detail: text(field(failure, "detail")) ?? "")
+                if case .array(let samples) = field(f, "series") {
+                    result.series = samples.compactMap { sample in
+                        guard case .array(let v) = sample, v.count == 4, let t = number(v[0]), let d = number(v[1]),
+                              let i = number(v[2]) else { return nil }
+                        return AuditResult.Sample(time: t, drop: d, inset: i, finger: number(v[3]))
+                    }
+                }
+                if let script = text(field(f, "script")) {
+                    do {
+                        result.script = try GestureScript.load(path: folder + "/" + script)
+                    } catch {
+                        throw LabError("\(error)")
+                    }
+                }
+            }
+            results.append(result)
+        }
+        var options: [String] = []
+        if case .array(let given) = field(top, "options") { options = given.compactMap(text) }
+        return AuditReport(results: results, seconds: number(field(top, "seconds")) ?? 0,
+                           threads: Int(number(field(top, "threads")) ?? 1), options: options)
+    }
+
+    /// One report of several (the shards of one audit): their cases in the order given, their times added.
+    public static func merged(_ reports: [AuditReport]) -> AuditReport {
+        AuditReport(results: reports.flatMap(\.results), seconds: reports.map(\.seconds).reduce(0, +),
+                    threads: reports.map(\.threads).reduce(0, +), options: reports.first?.options ?? [])
     }
 
     // MARK: The page
@@ -56,9 +170,8 @@ public struct AuditReport: Sendable {
     /// results.
     public static func scriptName(_ index: Int) -> String { "scripts/case-\(index).json" }
 
-    /// The command that replays the case at `index` headless with its frames written out, from the report's folder;
-    /// `options` are the audit's own that apply to every case (its `--style` files and `--animation`).
-    public func replayCommand(_ index: Int, options: [String]) -> String {
+    /// The command that replays the case at `index` headless with its frames written out, from the report's folder.
+    public func replayCommand(_ index: Int) -> String {
         let c = results[index].auditCase.configuration
         var words = ["refreshlab", "run", "--script", AuditReport.scriptName(index), "--effect", c.effect]
         if let device = c.device { words += ["--device", device.id] }
@@ -77,7 +190,7 @@ public struct AuditReport: Sendable {
     /// green when the case passed and red, linking to its section, when it failed; then for each failing case its
     /// line, a chart of the content's drop, the inset and the finger over the case's time with the failing frame
     /// marked, and the command that replays it.
-    public func html(moments: [String], options: [String]) -> String {
+    public func html() -> String {
         func escape(_ text: String) -> String {
             text.map { c -> String in
                 switch c {
@@ -89,12 +202,12 @@ public struct AuditReport: Sendable {
                 }
             }.joined()
         }
-        var index: [AuditCase: Int] = [:]
-        for (i, r) in results.enumerated() { index[r.auditCase] = i }
-        var configurations: [AuditConfiguration] = []
-        for r in results where configurations.last != r.auditCase.configuration
-            && !configurations.contains(r.auditCase.configuration) {
-            configurations.append(r.auditCase.configuration)
+        let index = self.index
+        var configurations: [AuditConfiguration] = [], moments: [String] = []
+        var seen = Set<AuditConfiguration>()
+        for r in results {
+            if seen.insert(r.auditCase.configuration).inserted { configurations.append(r.auditCase.configuration) }
+            if !moments.contains(r.auditCase.moment) { moments.append(r.auditCase.moment) }
         }
         var page = "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>RefreshLab audit</title><style>"
             + "body{font:14px system-ui,sans-serif;margin:24px;color:#222}table{border-collapse:collapse}"
@@ -119,7 +232,7 @@ public struct AuditReport: Sendable {
         for (i, r) in results.enumerated() where !r.passed {
             page += "<h2 id=\"case-\(i)\">" + escape(r.auditCase.configuration.label + " · " + r.auditCase.moment) + "</h2>\n"
             page += "<p>" + escape(AuditReport.line(r)) + "</p>\n" + AuditReport.chart(r) + "\n"
-            page += "<pre>" + escape(replayCommand(i, options: options)) + "</pre>\n"
+            page += "<pre>" + escape(replayCommand(i)) + "</pre>\n"
         }
         return page + "</body></html>\n"
     }

@@ -27,7 +27,8 @@ struct AuditCommand: ParsableCommand {
             to every case. Prints a line per failing case and a total; exits 1 when a case fails. --out DIR \
             writes report.json, report.html (a table of configurations and moments, and for each failing case \
             a chart of its frames and the command that replays it) and the failing cases' scripts. --shard K/N \
-            runs the K-th of N even parts of the same cases on any machine.
+            runs the K-th of N even parts of the same cases on any machine; --merge DIR… --out DIR makes one \
+            report of the shards' folders.
             """)
 
     @Option(help: ArgumentHelp("A header to audit (repeatable; default: every one).", valueName: "name"))
@@ -67,7 +68,13 @@ struct AuditCommand: ParsableCommand {
                                valueName: "dir"))
     var out: String?
 
+    @Option(parsing: .upToNextOption,
+            help: ArgumentHelp("Instead of running cases, make one report (with --out) of the --out folders of an "
+                               + "audit's shards.", valueName: "dir"))
+    var merge: [String] = []
+
     func run() throws {
+        if !merge.isEmpty { return try mergeShards() }
         var named = CommandFiles()
         style.declare(in: &named)
         named.reads(animation, as: "--animation")
@@ -121,36 +128,28 @@ struct AuditCommand: ParsableCommand {
         let styles = try style.load()
         let start = MonotonicClock.seconds()
         let results = try Audit.run(cases, styles: styles, animations: animations, threads: threads)
-        let report = AuditReport(results: results, seconds: MonotonicClock.seconds() - start, threads: threads)
-        for failure in report.failed { print(AuditReport.line(failure)) }
-        if let out {
-            // The replay commands run from the report's folder: the files they name are given whole.
-            var options: [String] = []
-            for file in style.files { options += ["--style", absolute(file)] }
-            if let animation { options += ["--animation", absolute(animation)] }
-            try write(report, moments: moments.map(\.name), options: options, to: out)
-        }
-        print(report.summary)
-        if !report.failed.isEmpty { throw ExitCode(1) }
+        // The replay commands run from the report's folder: the files they name are given whole.
+        var options: [String] = []
+        for file in style.files { options += ["--style", absolute(file)] }
+        if let animation { options += ["--animation", absolute(animation)] }
+        let report = AuditReport(results: results, seconds: MonotonicClock.seconds() - start, threads: threads,
+                                 options: options)
+        try finish(report)
     }
 
-    /// Writes `report.json`, `report.html` and each failing case's script (`scripts/case-N.json`) into `folder`,
-    /// each file whole or not at all.
-    private func write(_ report: AuditReport, moments: [String], options: [String], to folder: String) throws {
-        do {
-            try makeDirectory(folder)
-            if !report.failed.isEmpty { try makeDirectory(folder + "/scripts") }
-        } catch {
-            throw LabError("--out: \(error)")
-        }
-        func save(_ text: String, _ name: String) throws {
-            try Array(text.utf8).withUnsafeBytes { try OutputFile.write($0, to: folder + "/" + name) }
-        }
-        for (i, result) in report.results.enumerated() {
-            if let script = result.script { try save(script.json, AuditReport.scriptName(i)) }
-        }
-        try save(report.json, "report.json")
-        try save(report.html(moments: moments, options: options), "report.html")
+    /// One report of the shards' folders, written to `--out`.
+    private func mergeShards() throws {
+        guard let out else { throw LabError("--merge writes one report: give its folder with --out DIR") }
+        if merge.contains(out) { throw LabError("--out \(out) is one of the --merge folders; give another") }
+        try finish(AuditReport.merged(try merge.map { try AuditReport.read(folder: $0) }))
+    }
+
+    /// Prints the failing cases and the total, writes the report when asked, and exits 1 when a case failed.
+    private func finish(_ report: AuditReport) throws {
+        for failure in report.failed { print(AuditReport.line(failure)) }
+        if let out { try report.write(to: out) }
+        print(report.summary)
+        if !report.failed.isEmpty { throw ExitCode(1) }
     }
 
     /// `path` from the root: as given when it is, else under the current folder.
