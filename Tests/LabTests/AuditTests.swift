@@ -1,5 +1,6 @@
 @testable import Lab
 import Colors
+import Raster
 import Refresh
 import Styles
 import Testing
@@ -89,13 +90,23 @@ import UserFiles
         let cases = Audit.cases(Audit.configurations(effects: ["classic"], devices: [.iPhoneSE], bars: [.standard],
                                                      appearances: [.light]),
                                 moments: ["pull-short", "begin-at-rest"].compactMap(AuditMoment.named))
-        let report = AuditReport(results: try Audit.run(cases, styles: styles, animations: [:], threads: 1),
-                                 seconds: 1, threads: 1, options: ["--style", path])
+        var results = try Audit.run(cases, styles: styles, animations: [:], threads: 1)
+        results[1].strip = try Audit.strip(of: results[1], styles: styles, animations: [:])
+        let failing = try #require(results[1].failure)
+        #expect(results[1].strip.map(\.frame) == Array(failing.frame - 2...failing.frame + 2).filter { $0 >= 0 }
+                    || results[1].strip.map(\.frame) == Array(0...failing.frame + 2))
+        // Each is a PNG of the top half of the SE's screen at half its scale.
+        let picture = try results[1].strip.last!.png.withUnsafeBytes { try PNG.decode($0, name: "strip") }
+        #expect(picture.width == 375 && picture.height == 333)
+        #expect(AuditReport.base64(Array("Man".utf8)) == "TWFu" && AuditReport.base64(Array("Ma".utf8)) == "TWE="
+                    && AuditReport.base64(Array("M".utf8)) == "TQ==")
+        let report = AuditReport(results: results, seconds: 1, threads: 1, options: ["--style", path])
         #expect(report.results.map(\.passed) == [true, false])
         let page = report.html()
         #expect(page.ranges(of: "<td class=\"p\"").count == 1)
         #expect(page.contains("<a href=\"#case-1\">") && page.contains("<h2 id=\"case-1\">"))
         #expect(page.contains("<svg") && page.contains("stroke=\"#d33b32\""))
+        #expect(page.ranges(of: "<img alt=\"frame ").count == results[1].strip.count)
         #expect(page.contains("refreshlab run --script scripts/case-1.json --effect classic --device iphone-se --bar "
             + "standard --appearance light --style '\(path)' --frames frames-1"))
         #expect(report.results[1].series.count == report.results[1].frames && report.results[0].series.isEmpty)

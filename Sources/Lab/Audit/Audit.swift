@@ -7,6 +7,7 @@ import Colors
 import Dispatch
 import Geometry
 import Motion
+import Raster
 import Refresh
 import Styles
 import Synchronization
@@ -51,6 +52,8 @@ public struct AuditResult: Sendable {
     public var series: [Sample] = []
     /// A failing case's script, for the report's replay command: nil for a case that passed.
     public var script: GestureScript?
+    /// The frames around a failing case's failure as PNG files' bytes, when they were drawn (`Audit.strip`).
+    public var strip: [(frame: Int, png: [UInt8])] = []
 
     /// One frame of a case: its time, how far the content sits below its rest, the inset the header added and
     /// how far the finger is below where it went down (nil while it is up), in points.
@@ -236,6 +239,50 @@ public enum Audit {
         }
         let all = results.withLock { $0 }
         return try cases.indices.map { try all[$0]!.get() }
+    }
+
+    /// How many frames on each side of a failure its strip shows.
+    static let stripReach = 2
+
+    /// Draws the frames around `result`'s failure (`stripReach` before and after), replaying its case: the top
+    /// half of the screen, where the header is, at half the phone's scale, as PNG files' bytes.
+    public static func strip(of result: AuditResult, styles: StyleBook?, animations: [String: String]) throws
+        -> [(frame: Int, png: [UInt8])] {
+        guard let failure = result.failure, let script = result.script else { return [] }
+        let description = Audit.description(result.auditCase.configuration, styles: styles, animations: animations)
+        let replay = try ScriptReplay(script: script, description: description)
+        let rate = replay.timeline.frameRate
+        var strip: [(frame: Int, png: [UInt8])] = []
+        var frame = 0
+        while frame <= failure.frame + stripReach {
+            if !replay.advance() {
+                // Past the script, the case ran on with no input until everything was still.
+                replay.clock.advance(by: 1 / rate)
+                replay.simulation.step()
+            }
+            if frame >= failure.frame - stripReach {
+                replay.simulation.render()
+                strip.append((frame, try PNG.encode(Audit.halfTop(replay.simulation.canvas))))
+            }
+            frame += 1
+        }
+        return strip
+    }
+
+    /// The top half of `canvas` at half its size (each pixel the mean of four).
+    static func halfTop(_ canvas: Canvas) -> Canvas {
+        let out = Canvas(width: canvas.width / 2, height: canvas.height / 4)
+        for y in 0..<out.height {
+            for x in 0..<out.width {
+                var sums = [UInt32](repeating: 0, count: 4)
+                for (dx, dy) in [(0, 0), (1, 0), (0, 1), (1, 1)] {
+                    let p = canvas[2 * x + dx, 2 * y + dy]
+                    for c in 0..<4 { sums[c] += (p >> UInt32(8 * c)) & 0xFF }
+                }
+                out[x, y] = (0..<4).reduce(UInt32(0)) { $0 | (((sums[$1] + 2) / 4) << UInt32(8 * $1)) }
+            }
+        }
+        return out
     }
 
     /// How many cores the machine has: the audit's threads by default.

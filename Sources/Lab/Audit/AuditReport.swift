@@ -189,7 +189,7 @@ public struct AuditReport: Sendable {
     /// `report.html`: one page with no outside file. A table of configurations (rows) × moments (columns), each cell
     /// green when the case passed and red, linking to its section, when it failed; then for each failing case its
     /// line, a chart of the content's drop, the inset and the finger over the case's time with the failing frame
-    /// marked, and the command that replays it.
+    /// marked, the frames around the failure where they were drawn, and the command that replays it.
     public func html() -> String {
         func escape(_ text: String) -> String {
             text.map { c -> String in
@@ -231,7 +231,14 @@ public struct AuditReport: Sendable {
         page += "</table>\n"
         for (i, r) in results.enumerated() where !r.passed {
             page += "<h2 id=\"case-\(i)\">" + escape(r.auditCase.configuration.label + " · " + r.auditCase.moment) + "</h2>\n"
-            page += "<p>" + escape(AuditReport.line(r)) + "</p>\n" + AuditReport.chart(r) + "\n"
+            page += "<p>" + escape(AuditReport.line(r)) + "</p>\n"
+            if !r.strip.isEmpty {
+                page += "<div>" + r.strip.map {
+                    "<figure style=\"display:inline-block;margin:0 6px 0 0\"><img alt=\"frame \($0.frame)\" src=\"data:image/png;base64,"
+                        + AuditReport.base64($0.png) + "\"><figcaption>frame \($0.frame)</figcaption></figure>"
+                }.joined() + "</div>\n"
+            }
+            page += AuditReport.chart(r) + "\n"
             page += "<pre>" + escape(replayCommand(i)) + "</pre>\n"
         }
         return page + "</body></html>\n"
@@ -273,5 +280,24 @@ public struct AuditReport: Sendable {
         svg += "<text x=\"\(number(width - 300))\" y=\"20\"><tspan fill=\"#2f6fd6\">content below its rest</tspan> "
             + "<tspan fill=\"#3c9a4e\">inset</tspan> <tspan fill=\"#999\">finger</tspan></text>"
         return svg + "</svg>"
+    }
+
+    /// `bytes` in base64 (RFC 4648), as a data URI holds them.
+    static func base64(_ bytes: [UInt8]) -> String {
+        let alphabet = Array("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/")
+        var out = ""
+        out.reserveCapacity((bytes.count + 2) / 3 * 4)
+        var i = 0
+        while i < bytes.count {
+            let n = bytes.count - i
+            let a = UInt32(bytes[i]), b = n > 1 ? UInt32(bytes[i + 1]) : 0, c = n > 2 ? UInt32(bytes[i + 2]) : 0
+            let word = a << 16 | b << 8 | c
+            out.append(alphabet[Int(word >> 18 & 63)])
+            out.append(alphabet[Int(word >> 12 & 63)])
+            out.append(n > 1 ? alphabet[Int(word >> 6 & 63)] : "=")
+            out.append(n > 2 ? alphabet[Int(word & 63)] : "=")
+            i += 3
+        }
+        return out
     }
 }

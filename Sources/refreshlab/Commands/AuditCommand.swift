@@ -26,7 +26,8 @@ struct AuditCommand: ParsableCommand {
             --appearance and --moment (each repeatable) and --platform narrow it; --style and --animation apply \
             to every case. Prints a line per failing case and a total; exits 1 when a case fails. --out DIR \
             writes report.json, report.html (a table of configurations and moments, and for each failing case \
-            a chart of its frames and the command that replays it) and the failing cases' scripts. --shard K/N \
+            a chart of its frames, the frames around the failure for the first 12, and the command that \
+            replays it) and the failing cases' scripts. --shard K/N \
             runs the K-th of N even parts of the same cases on any machine; --merge DIR… --out DIR makes one \
             report of the shards' folders.
             """)
@@ -67,6 +68,9 @@ struct AuditCommand: ParsableCommand {
     @Option(help: ArgumentHelp("A folder for report.json, report.html and the failing cases' scripts.",
                                valueName: "dir"))
     var out: String?
+
+    /// How many failing cases' frames the page shows: enough to see what goes wrong, few enough for a page.
+    static let strips = 12
 
     @Option(parsing: .upToNextOption,
             help: ArgumentHelp("Instead of running cases, make one report (with --out) of the --out folders of an "
@@ -127,7 +131,13 @@ struct AuditCommand: ParsableCommand {
         if let animation { animations[animation.hasSuffix(".json") ? "lottie" : "gif"] = animation }
         let styles = try style.load()
         let start = MonotonicClock.seconds()
-        let results = try Audit.run(cases, styles: styles, animations: animations, threads: threads)
+        var results = try Audit.run(cases, styles: styles, animations: animations, threads: threads)
+        if out != nil {
+            // The page shows the frames around the first failures (drawn again, a few each).
+            for i in results.indices.filter({ !results[$0].passed }).prefix(AuditCommand.strips) {
+                results[i].strip = try Audit.strip(of: results[i], styles: styles, animations: animations)
+            }
+        }
         // The replay commands run from the report's folder: the files they name are given whole.
         var options: [String] = []
         for file in style.files { options += ["--style", absolute(file)] }
