@@ -4,7 +4,6 @@ import Glibc
 import Darwin
 #endif
 import Colors
-import Dispatch
 import Geometry
 import Motion
 import Raster
@@ -157,6 +156,8 @@ public enum Audit {
             invariants.checkTransition(from: old, to: new)
             if new == .refreshing { refreshed = true }
         }
+        // The checks hold the control, and its callback holds them: let go of both when the case is done.
+        defer { control.stateDidChange = nil }
         let rate = replay.timeline.frameRate
         var frames = 0
         var series: [AuditResult.Sample] = []
@@ -212,21 +213,22 @@ public enum Audit {
     }
 
     /// Runs `cases` on `threads` threads (each case on a phone of its own), the places worked out once per
-    /// configuration; `progress` hears of each case done. Results are in the cases' order.
-    public static func run(_ cases: [AuditCase], styles: StyleBook?, animations: [String: String], threads: Int,
-                           progress: (@Sendable (Int) -> Void)? = nil) throws -> [AuditResult] {
+    /// configuration. Results are in the cases' order.
+    public static func run(_ cases: [AuditCase], styles: StyleBook?, animations: [String: String],
+                           threads: Int) throws -> [AuditResult] {
         let configurations = Array(Set(cases.map(\.configuration)))
         let places = Mutex<[AuditConfiguration: Result<AuditPlace, any Error>]>([:])
-        DispatchQueue.concurrentPerform(iterations: configurations.count) { i in
-            let c = configurations[i]
-            let place = Result { try Audit.place(Audit.description(c, styles: styles, animations: animations)) }
-            places.withLock { $0[c] = place }
+        let workers = Swift.max(1, threads)
+        Audit.onThreads(workers) { worker in
+            for i in stride(from: worker, to: configurations.count, by: workers) {
+                let c = configurations[i]
+                let place = Result { try Audit.place(Audit.description(c, styles: styles, animations: animations)) }
+                places.withLock { $0[c] = place }
+            }
         }
         let found = places.withLock { $0 }
         let results = Mutex<[Int: Result<AuditResult, any Error>]>([:])
-        let done = Mutex(0)
-        let workers = Swift.max(1, threads)
-        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+        Audit.onThreads(workers) { worker in
             for index in stride(from: worker, to: cases.count, by: workers) {
                 let auditCase = cases[index]
                 let result = Result {
@@ -234,11 +236,39 @@ public enum Audit {
                                   place: try found[auditCase.configuration]!.get())
                 }
                 results.withLock { $0[index] = result }
-                progress?(done.withLock { $0 += 1; return $0 })
             }
         }
         let all = results.withLock { $0 }
         return try cases.indices.map { try all[$0]!.get() }
+    }
+
+    /// Runs `body(k)` for each k in 0..<count, each on a thread of its own, and returns when all are done.
+    static func onThreads(_ count: Int, _ body: @escaping @Sendable (Int) -> Void) {
+        final class Work {
+            let body: @Sendable (Int) -> Void, index: Int
+            init(_ body: @escaping @Sendable (Int) -> Void, _ index: Int) {
+                self.body = body
+                self.index = index
+            }
+        }
+        var threads: [pthread_t] = []
+        for k in 0..<count {
+            var thread = pthread_t()
+            let work = Unmanaged.passRetained(Work(body, k)).toOpaque()
+            let started = pthread_create(&thread, nil, { raw in
+                let work = Unmanaged<Work>.fromOpaque(raw!).takeRetainedValue()
+                work.body(work.index)
+                return nil
+            }, work)
+            if started == 0 {
+                threads.append(thread)
+            } else {
+                // No thread: this one does the work.
+                let work = Unmanaged<Work>.fromOpaque(work).takeRetainedValue()
+                work.body(work.index)
+            }
+        }
+        for thread in threads { pthread_join(thread, nil) }
     }
 
     /// How many frames on each side of a failure its strip shows.
