@@ -119,18 +119,10 @@ public struct Bodymovin {
         return items
     }
 
-    /// A slot's strokes, when every frame that draws it draws a solid stroke of a path of the same make (so that
-    /// it is written as one stroke, turned and trimmed frame by frame); else nil, and its outlines are filled.
+    /// A column's strokes, when it holds strokes (`columns(_:)` puts a stroke only with strokes of a path of the same
+    /// make, cap and join), to be written as one stroke turned and trimmed frame by frame; else nil.
     static func strokes(_ shapes: [LayerRecording.Shape?]) -> [LayerRecording.Stroke?]? {
-        let drawn = shapes.compactMap { $0 }
-        guard let first = drawn.first?.stroke else { return nil }
-        let make = beziers(of: first.path).map { ($0.values.count, $0.isClosed) }
-        for shape in drawn {
-            guard shape.fade == nil, let stroke = shape.stroke, stroke.style.lineCap == first.style.lineCap,
-                  stroke.style.lineJoin == first.style.lineJoin,
-                  beziers(of: stroke.path).map({ ($0.values.count, $0.isClosed) }).elementsEqual(make, by: ==)
-            else { return nil }
-        }
+        guard let first = shapes.lazy.compactMap({ $0 }).first, first.fade == nil, first.stroke != nil else { return nil }
         return shapes.map { $0?.stroke }
     }
 

@@ -17,11 +17,7 @@ public enum PNG {
     /// `OutputFile`): a failed write leaves what was at `path` before, and a device is written, never removed.
     public static func write(_ canvas: Canvas, to path: String) throws {
         let rgba = straightRGBA(canvas)
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        image.width = UInt32(canvas.width)
-        image.height = UInt32(canvas.height)
-        image.format = CPNG_FORMAT_RGBA
+        var image = rgbaImage(canvas)
         defer { png_image_free(&image) }
         do {
             // Through a stream of our own: libpng's own file writer removes whatever is at the path on failure.
@@ -43,11 +39,7 @@ public enum PNG {
     /// The canvas as the bytes of an 8-bit RGBA PNG file, for a page that embeds the picture.
     public static func encode(_ canvas: Canvas) throws -> [UInt8] {
         let rgba = straightRGBA(canvas)
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        image.width = UInt32(canvas.width)
-        image.height = UInt32(canvas.height)
-        image.format = CPNG_FORMAT_RGBA
+        var image = rgbaImage(canvas)
         defer { png_image_free(&image) }
         // Once for the size, once to write.
         var size = png_alloc_size_t(0)
@@ -60,6 +52,16 @@ public enum PNG {
         }
         guard ok != 0 else { throw PNGError(description: "cannot encode a PNG: " + message(of: image)) }
         return Array(bytes.prefix(Int(size)))
+    }
+
+    /// libpng's description of an 8-bit RGBA image of the canvas's size.
+    private static func rgbaImage(_ canvas: Canvas) -> png_image {
+        var image = png_image()
+        image.version = UInt32(PNG_IMAGE_VERSION)
+        image.width = UInt32(canvas.width)
+        image.height = UInt32(canvas.height)
+        image.format = CPNG_FORMAT_RGBA
+        return image
     }
 
     /// The canvas's premultiplied pixels as straight 8-bit RGBA, as PNG stores them.

@@ -23,6 +23,13 @@ import UserFiles
         #expect(results.allSatisfy { $0.frames > 60 })
     }
 
+    /// A style file in `folder` that gives classic an inset coming in no time, and the styles read from it.
+    private func insetInNoTime(in folder: String, named name: String) throws -> (path: String, styles: StyleBook) {
+        let path = folder + "/" + name
+        writeTextFile(path, #"{"classic": {"insertDuration": 0}}"#)
+        return (path, try StyleFiles.load([path]))
+    }
+
     /// The case of `moment` for `effect` on the SE under a standard bar, with the style file `text`.
     private func audit(_ effect: String, _ moment: String, style text: String) throws -> AuditResult {
         let dir = temporaryDirectory("audit-style")
@@ -84,9 +91,7 @@ import UserFiles
     @Test func theReportPageShowsEachFailure() throws {
         let dir = temporaryDirectory("audit-report")
         defer { _ = removeDirectory(dir) }
-        let path = dir + "/bad style.json"
-        writeTextFile(path, #"{"classic": {"insertDuration": 0}}"#)
-        let styles = try StyleFiles.load([path])
+        let (path, styles) = try insetInNoTime(in: dir, named: "bad style.json")
         let cases = Audit.cases(Audit.configurations(effects: ["classic"], devices: [.iPhoneSE], bars: [.standard],
                                                      appearances: [.light]),
                                 moments: ["pull-short", "begin-at-rest"].compactMap(AuditMoment.named))
@@ -117,9 +122,7 @@ import UserFiles
     @Test func mergedShardsAreTheWhole() throws {
         let dir = temporaryDirectory("audit-merge")
         defer { _ = removeDirectory(dir) }
-        let path = dir + "/style.json"
-        writeTextFile(path, #"{"classic": {"insertDuration": 0}}"#)
-        let styles = try StyleFiles.load([path])
+        let (path, styles) = try insetInNoTime(in: dir, named: "style.json")
         let cases = Audit.cases(Audit.configurations(effects: ["classic", "dots"], devices: [.iPhoneSE, .pixel8],
                                                      bars: [.standard], appearances: [.light]),
                                 moments: ["pull-short", "begin-at-rest", "end-twice"].compactMap(AuditMoment.named))
