@@ -13,6 +13,7 @@ packages=(
   cmake ninja-build                                    # the CMake build
   librlottie-dev                                       # the reference renderer of the Lottie tests
   libstdc++-12-dev                                     # linking libFuzzer's C++ runtime (make fuzz)
+  time                                                 # a child's own peak memory (the memory tests)
   "$@"
 )
 
