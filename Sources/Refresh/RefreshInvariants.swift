@@ -15,6 +15,9 @@ public final class RefreshInvariants {
         case inset = "inset"
         /// The state machine takes only the documented transitions.
         case transitions = "transitions"
+        /// The footer's bottom inset and the header's top inset are each the scroll view's own plus what their
+        /// owner added: neither writes over or carries off the other's.
+        case insetsFight = "insets never fight"
     }
 
     /// A problem: the invariant, what was seen, and when.
@@ -26,8 +29,12 @@ public final class RefreshInvariants {
 
     public let scrollView: ScrollView
     public let control: RefreshControl
+    /// The footer at the list's bottom, whose inset must stay its own, or nil.
+    public let footer: LoadMoreFooter?
     /// The scroll view's own top inset, which the control adds to and must give back unchanged.
     public let base: Double
+    /// The scroll view's own bottom inset, to which only the footer adds.
+    public let baseBottom: Double
     /// What went wrong, the first `maxProblems` of it, each with `context()` (the time, the gesture).
     public private(set) var problems: [String] = []
     /// The same, each with its invariant and time.
@@ -59,10 +66,12 @@ public final class RefreshInvariants {
     /// header into view, wherever it left the content.
     private var heldSinceStart = false
 
-    public init(scrollView: ScrollView, control: RefreshControl) {
+    public init(scrollView: ScrollView, control: RefreshControl, footer: LoadMoreFooter? = nil) {
         self.scrollView = scrollView
         self.control = control
+        self.footer = footer
         base = scrollView.contentInset.top - control.addedInset
+        baseBottom = scrollView.contentInset.bottom - (footer?.addedInset ?? 0)
         lastOffset = scrollView.contentOffset.y
         lastInsetTop = scrollView.contentInset.top
         lastState = control.state
@@ -76,6 +85,13 @@ public final class RefreshInvariants {
         let bottom = Swift.max(top, scrollView.contentSize.height + scrollView.adjustedContentInset.bottom
                                    - scrollView.boundsSize.height)
         return Swift.max(top - offset, offset - bottom, 0)
+    }
+    /// How long past its inset animation a refreshing header may take to come into view, in seconds.
+    public static let settleMargin = 0.1
+    /// How much must show for the whole header to be in view while refreshing: its refreshing inset, and for a
+    /// header that pushes the list, its box too (a header taller than its refreshing inset is cut at its top).
+    var wholeHeader: Double {
+        metrics.placement.floating != nil ? metrics.refreshingInset : Swift.max(metrics.refreshingInset, metrics.headerHeight)
     }
     /// How much of the header is in view: the content's drop below its top, or a floating header's distance.
     public var shownHeader: Double {
@@ -161,6 +177,10 @@ public final class RefreshInvariants {
         if control.state == .idle && !control.isAnimating && control.addedInset != 0 {
             note("idle and still, with \(control.addedInset) pt of inset added", .inset)
         }
+        if let footer, abs(scrollView.contentInset.bottom - footer.addedInset - baseBottom) > 1e-9 {
+            note("the bottom inset is \(points(scrollView.contentInset.bottom)) pt, not the list's own "
+                 + "\(points(baseBottom)) plus the footer's \(points(footer.addedInset))", .insetsFight)
+        }
         // With the finger up and the refresh's animation done, the whole header is in view until the end, or until
         // the finger or the wheel scrolls it away (as on the phone, where the list scrolls while it refreshes).
         // A refresh begun with the finger down is held to the same once that finger lifts, however it moved.
@@ -179,10 +199,10 @@ public final class RefreshInvariants {
             heldSinceStart = false
         }
         if control.state == .refreshing && !scrollView.isTracking && !scrolledDuringRefresh && !heldSinceStart {
-            let settle = refreshSettlesAt ?? (time + metrics.insertDuration + 1.0)
+            let settle = refreshSettlesAt ?? (time + metrics.insertDuration + RefreshInvariants.settleMargin)
             refreshSettlesAt = settle
-            if time > settle && shownHeader < metrics.refreshingInset - 0.5 {
-                note("refreshing with the header \(points(metrics.refreshingInset - shownHeader)) pt hidden", .headerInView)
+            if time > settle && shownHeader < wholeHeader - 0.5 {
+                note("refreshing with the header \(points(wholeHeader - shownHeader)) pt hidden", .headerInView)
             }
         }
     }

@@ -61,6 +61,39 @@ import UserFiles
         #expect(failure.invariant == "inset" && failure.detail.contains("finishing"), "\(AuditReport.line(result))")
     }
 
+    @Test func aHeaderTallerThanItsRefreshingInsetIsCutAtItsTop() throws {
+        // Dots' square of 80 pt over a 55 pt pull: refreshing shows 55 of it, with the finger up and the inset in.
+        let result = try audit("dots", "begin-at-rest", style: #"{"dots": {"headerSide": 80}}"#)
+        let failure = try #require(result.failure)
+        #expect(failure.invariant == "header in view" && failure.detail.contains("25.0 pt hidden"),
+                "\(AuditReport.line(result))")
+        // At the first frame past the inset's animation (dots': 0.5 s) and the tenth of a second the check allows.
+        #expect(failure.time > 0.6 && failure.time < 0.6 + 1.5 / 60, "\(AuditReport.line(result))")
+    }
+
+    @Test func anEndMarkerLongerThanTheCaseLeavesTheInset() throws {
+        // A Lottie header whose `end` plays 8 s: the collapse waits for it whole, so the list keeps its gap at the
+        // top long after the refresh ended, and the case stops with the header still finishing.
+        let dir = temporaryDirectory("audit-lottie")
+        defer { _ = removeDirectory(dir) }
+        let disc = #"{"ty":4,"ind":1,"ip":0,"op":300,"st":0,"ks":{},"shapes":[{"ty":"el","p":{"a":0,"k":[50,50]},"#
+            + #""s":{"a":0,"k":[40,40]}},{"ty":"fl","c":{"a":0,"k":[0.2,0.4,0.9,1]},"o":{"a":0,"k":100}}]}"#
+        let markers = #"[{"tm":0,"cm":"pull","dr":30},{"tm":30,"cm":"refresh","dr":30},{"tm":60,"cm":"end","dr":240}]"#
+        let path = dir + "/long-end.json"
+        writeTextFile(path, #"{"v":"5.7.0","fr":30,"ip":0,"op":300,"w":100,"h":100,"layers":["# + disc
+                      + #"],"markers":"# + markers + "}")
+        let configuration = AuditConfiguration(effect: "lottie", device: .iPhoneSE, bar: .standard, appearance: .light)
+        let result = try Audit.run(AuditCase(configuration: configuration, moment: "begin-at-rest"), styles: nil,
+                                   animations: ["lottie": path])
+        let failure = try #require(result.failure)
+        #expect(failure.invariant == "inset" && failure.detail.contains("finishing"), "\(AuditReport.line(result))")
+        // A second's end passes.
+        writeTextFile(path, #"{"v":"5.7.0","fr":30,"ip":0,"op":300,"w":100,"h":100,"layers":["# + disc
+                      + #"],"markers":"# + markers.replacingOccurrences(of: "240", with: "30") + "}")
+        #expect(try Audit.run(AuditCase(configuration: configuration, moment: "begin-at-rest"), styles: nil,
+                              animations: ["lottie": path]).passed)
+    }
+
     @Test func aPullThatCannotArmIsSaid() throws {
         // A trigger beyond any pull: the pull at the trigger never starts a refresh.
         let result = try audit("classic", "pull-at-trigger", style: #"{"classic": {"headerHeight": 500}}"#)

@@ -175,7 +175,8 @@ struct SoakTests {
         let trace = try TraceWriter(path: folder + "/trace.jsonl")
         let recorder = FrameRecorder(budget: 1 / simulatedFrameRate)
         try recorder.startRecording(csvPath: folder + "/timings.csv", jsonPath: folder + "/timings.json")
-        let invariants = RefreshInvariants(scrollView: simulation.scrollView, control: simulation.refreshControl)
+        let invariants = RefreshInvariants(scrollView: simulation.scrollView, control: simulation.refreshControl,
+                                           footer: simulation.footer)
         var frame = 0
         // A copy of the gestures' recent inputs: the context is read while the gestures apply (a state change), so
         // it cannot read them.

@@ -150,7 +150,7 @@ public enum Audit {
         let script = moment.script(on: place)
         let replay = try ScriptReplay(script: script, description: description)
         let simulation = replay.simulation, control = simulation.refreshControl, scrollView = simulation.scrollView
-        let invariants = RefreshInvariants(scrollView: scrollView, control: control)
+        let invariants = RefreshInvariants(scrollView: scrollView, control: control, footer: simulation.footer)
         var refreshed = false, deepest = 0.0
         control.stateDidChange = { old, new in
             invariants.checkTransition(from: old, to: new)
