@@ -37,6 +37,9 @@ public final class LayerRenderer {
     /// Loads the font set of a weight: the standard fonts, unless a test supplies others.
     var loadFonts: (FontWeight) throws -> FontSet = { try FontSet.standard(weight: $0) }
     let blur = ShadowBlur()
+    /// Whether layers' background colours are drawn: an audit leaves them out to see only what a header draws in
+    /// its boxes (a banner's box, scaled past the screen's sides by its bounce, is cut there on the phone too).
+    public var drawsBackgrounds = true
 
     /// Offscreen canvases, one per level of nesting of offscreen passes, each the size of the canvas drawn into.
     private var scratch: [Canvas] = []
@@ -132,7 +135,7 @@ public final class LayerRenderer {
         }
         let context = LayerDrawingContext(canvas: canvas, transform: m, opacity: opacity, clip: clip, time: time,
                                           renderer: self, isMask: mask)
-        if let bg = p.backgroundColor, bg.alpha > 0 {
+        if drawsBackgrounds, let bg = p.backgroundColor, bg.alpha > 0 {
             context.fill(layer.backgroundPath(p.bounds, radius: p.cornerRadius), color: bg)
         }
         layer.draw(in: context)

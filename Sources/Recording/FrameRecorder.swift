@@ -198,8 +198,18 @@ public final class FrameRecorder: @unchecked Sendable {
     /// The phase clock's reading, in seconds.
     @inline(__always)
     public func phaseNow() -> Double {
+        FrameRecorder.seconds(on: phaseClock == .threadCPU ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC)
+    }
+
+    /// The CPU time the calling thread has used, in seconds: what a frame's own work costs, however the machine
+    /// shares its cores.
+    @inline(__always)
+    public static func threadSeconds() -> Double { seconds(on: CLOCK_THREAD_CPUTIME_ID) }
+
+    @inline(__always)
+    private static func seconds(on clock: clockid_t) -> Double {
         var ts = timespec()
-        clock_gettime(phaseClock == .threadCPU ? CLOCK_THREAD_CPUTIME_ID : CLOCK_MONOTONIC, &ts)
+        clock_gettime(clock, &ts)
         return Double(ts.tv_sec) + Double(ts.tv_nsec) * 1e-9
     }
 

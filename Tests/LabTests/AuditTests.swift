@@ -94,6 +94,76 @@ import UserFiles
                               animations: ["lottie": path]).passed)
     }
 
+    /// A Lottie file of a 40 pt disc in a 100 pt square, with a pull and a refresh segment.
+    private func discAnimation(in dir: String) -> String {
+        let path = dir + "/disc.json"
+        writeTextFile(path, #"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":100,"h":100,"layers":[{"ty":4,"ind":1,"ip":0,"#
+            + #""op":60,"st":0,"ks":{},"shapes":[{"ty":"el","p":{"a":0,"k":[50,50]},"s":{"a":0,"k":[40,40]}},"#
+            + #"{"ty":"fl","c":{"a":0,"k":[0.2,0.4,0.9,1]},"o":{"a":0,"k":100}}]}],"#
+            + #""markers":[{"tm":0,"cm":"pull","dr":30},{"tm":30,"cm":"refresh","dr":30}]}"#)
+        return path
+    }
+
+    @Test func aHeaderPastTheScreensSideIsSaid() throws {
+        let dir = temporaryDirectory("audit-sides")
+        defer { _ = removeDirectory(dir) }
+        let animation = discAnimation(in: dir)
+        let budget = try FrameBudget.measure()
+        let configuration = AuditConfiguration(effect: "lottie", device: .iPhoneSE, bar: .standard, appearance: .light)
+        func audit(offset: Int) throws -> AuditResult {
+            writeTextFile(dir + "/style.json", #"{"lottie": {"offsetX": \#(offset)}}"#)
+            return try Audit.run(AuditCase(configuration: configuration, moment: "pull-short"),
+                                 styles: try StyleFiles.load([dir + "/style.json"]), animations: ["lottie": animation],
+                                 budget: budget)
+        }
+        // The disc, fitted into the 60 pt header at 0.6, is 24 pt across: 180 pt right of the middle of the SE's
+        // 375 pt, it reaches 379.5, and the pixel from 379 to 380 is half covered.
+        let past = try audit(offset: 180)
+        let failure = try #require(past.failure)
+        #expect(past.drawn && failure.invariant == "on screen"
+                    && failure.detail == "the header draws 5 pt past the screen's right edge", "\(AuditReport.line(past))")
+        // From the first frame: the list runs under the bars, so the header at rest is drawn there, under the bar.
+        #expect(failure.frame == 0)
+        #expect(try audit(offset: -180).failure?.detail == "the header draws 5 pt past the screen's left edge")
+        let within = try audit(offset: 160)
+        #expect(within.passed && within.drawn, "\(AuditReport.line(within))")
+    }
+
+    @Test func oneCaseOfEachConfigurationIsDrawn() {
+        let configurations = Audit.configurations(effects: ["classic", "ring"], devices: [.iPhoneSE], bars: [.standard],
+                                                  appearances: [.light])
+        let moments = ["pull-short", "hold-past-trigger", "end-twice"].compactMap(AuditMoment.named)
+        let cases = Audit.cases(configurations, moments: moments)
+        #expect(Audit.drawn(cases, .one) == Set(cases.filter { $0.moment == Audit.drawnMoment }))
+        #expect(Audit.drawn(cases, .all) == Set(cases) && Audit.drawn(cases, .none).isEmpty)
+        // Without that moment, each configuration's first.
+        let others = Audit.cases(configurations, moments: [moments[2], moments[0]])
+        #expect(Audit.drawn(others, .one) == Set(others.filter { $0.moment == "end-twice" }))
+        // Whichever shard runs a case, it is drawn or not the same: chosen over the whole matrix.
+        let all = Audit.cases(Audit.configurations(effects: RefreshEffects.builtInNames, devices: [.iPhoneSE, .pixel8],
+                                                   bars: BarStyle.allCases, appearances: Appearance.allCases),
+                              moments: AuditMoment.all)
+        #expect(Audit.drawn(all, .one).count == all.count / AuditMoment.all.count)
+    }
+
+    /// What was drawn, and the budget it was judged against, read back from report.json.
+    @Test func theReportKeepsWhatWasDrawn() throws {
+        let dir = temporaryDirectory("audit-drawn")
+        defer { _ = removeDirectory(dir) }
+        let configuration = AuditConfiguration(effect: "dots", device: .pixel8, bar: .none, appearance: .dark)
+        let results = [AuditResult(auditCase: AuditCase(configuration: configuration, moment: "pull-short"), frames: 90),
+                       AuditResult(auditCase: AuditCase(configuration: configuration, moment: "hold-past-trigger"),
+                                   frames: 300, drawn: true)]
+        let report = AuditReport(results: results, seconds: 2, threads: 2,
+                                 budget: FrameBudget(measuredSeconds: 3 * FrameBudget.referenceSeconds))
+        try report.write(to: dir)
+        let read = try AuditReport.read(folder: dir)
+        #expect(read.results.map(\.drawn) == [false, true] && read.budget == report.budget)
+        #expect(read.budget.map { Swift.abs($0.slowness - 3) < 1e-9 } == true)
+        #expect(report.summary.contains("2 cases (1 drawn)") && report.budgetLine!.contains("budget × 3 "))
+        #expect(report.html().contains("<td class=\"p d\""))
+    }
+
     @Test func aPullThatCannotArmIsSaid() throws {
         // A trigger beyond any pull: the pull at the trigger never starts a refresh.
         let result = try audit("classic", "pull-at-trigger", style: #"{"classic": {"headerHeight": 500}}"#)

@@ -7,6 +7,7 @@ import Colors
 import Geometry
 import Motion
 import Raster
+import Recording
 import Refresh
 import Styles
 import Synchronization
@@ -46,6 +47,8 @@ public struct AuditCase: Hashable, Sendable {
 public struct AuditResult: Sendable {
     public var auditCase: AuditCase
     public var frames: Int
+    /// Whether its frames were drawn, each judged against the frame budget and the screen's sides.
+    public var drawn = false
     public var failure: Failure?
     /// A failing case's frames, for the report's chart: empty for a case that passed.
     public var series: [Sample] = []
@@ -136,10 +139,38 @@ public enum Audit {
     /// How long a case may run past its script for the header and the list to come to rest, in seconds.
     static let settleLimit = 6.0
 
+    /// Which cases draw their frames (`drawn`): every one, none, or one a configuration, the same whichever
+    /// shard runs it.
+    public enum Drawing: String, CaseIterable, Sendable {
+        /// Each configuration's `drawnMoment` case, or its first when that moment is not audited.
+        case one
+        case all
+        case none
+    }
+
+    /// The moment a configuration's frames are drawn in by default: it goes through every phase of a header
+    /// (pulling, armed, refreshing, finishing).
+    public static let drawnMoment = "hold-past-trigger"
+
+    /// The cases of `cases` whose frames `drawing` draws.
+    public static func drawn(_ cases: [AuditCase], _ drawing: Drawing) -> Set<AuditCase> {
+        switch drawing {
+        case .all: return Set(cases)
+        case .none: return []
+        case .one:
+            var chosen: [AuditConfiguration: AuditCase] = [:]
+            for c in cases where chosen[c.configuration] == nil || c.moment == drawnMoment {
+                if chosen[c.configuration]?.moment != drawnMoment { chosen[c.configuration] = c }
+            }
+            return Set(chosen.values)
+        }
+    }
+
     /// Runs one case: the moment's script on the configuration's phone, every frame checked, then on until the
-    /// header and the list are still.
+    /// header and the list are still. With `budget`, each frame is also drawn, and judged against it and the
+    /// screen's sides (`AuditDrawing`).
     public static func run(_ auditCase: AuditCase, styles: StyleBook?, animations: [String: String],
-                           place given: AuditPlace? = nil) throws -> AuditResult {
+                           place given: AuditPlace? = nil, budget: FrameBudget? = nil) throws -> AuditResult {
         let c = auditCase.configuration
         guard let moment = AuditMoment.named(auditCase.moment) else {
             throw LabError("no moment '\(auditCase.moment)'; expected one of "
@@ -159,6 +190,9 @@ public enum Audit {
         // The checks hold the control, and its callback holds them: let go of both when the case is done.
         defer { control.stateDidChange = nil }
         let rate = replay.timeline.frameRate
+        let drawing = budget.map { AuditDrawing(simulation: simulation, budget: $0, frameRate: rate) }
+        /// The earliest failure of either kind of check so far, as a time.
+        var firstFailure: Double? { [invariants.failures.first?.time, drawing?.failure?.time].compactMap { $0 }.min() }
         var frames = 0
         var series: [AuditResult.Sample] = []
         var downAt: Double?
@@ -168,21 +202,28 @@ public enum Audit {
                                     + control.addedInset, inset: control.addedInset,
                                 finger: replay.touch.map { $0.y - (downAt ?? $0.y) }))
         }
-        while replay.advance() {
+        while true {
+            let start = FrameRecorder.threadSeconds()
+            guard replay.advance() else { break }
+            let stepSeconds = FrameRecorder.threadSeconds() - start
             invariants.check(time: replay.now, fingerMove: replay.frameTravel, frameDuration: 1 / rate)
+            drawing?.check(time: replay.now, frame: Int((replay.now * rate).rounded()), stepSeconds: stepSeconds)
             sample()
             deepest = Swift.max(deepest, control.distance)
             frames += 1
             // A second past the first failure, for the report's chart.
-            if let first = invariants.failures.first, replay.now >= first.time + 1 { break }
+            if let first = firstFailure, replay.now >= first + 1 { break }
         }
         // Then on until everything is still (a header's finish may outlast the script), for at most `settleLimit`.
         var extra = 0
-        while invariants.failures.isEmpty && extra < Int(settleLimit * rate)
+        while firstFailure == nil && extra < Int(settleLimit * rate)
                 && (control.state != .idle || control.isAnimating || scrollView.isAnimating) {
             replay.clock.advance(by: 1 / rate)
+            let start = FrameRecorder.threadSeconds()
             simulation.step()
+            let stepSeconds = FrameRecorder.threadSeconds() - start
             invariants.check(time: replay.now, fingerMove: 0, frameDuration: 1 / rate)
+            drawing?.check(time: replay.now, frame: Int((replay.now * rate).rounded()), stepSeconds: stepSeconds)
             sample()
             frames += 1
             extra += 1
@@ -191,6 +232,7 @@ public enum Audit {
             AuditResult.Failure(frame: Int(($0.time * rate).rounded()), time: $0.time, invariant: $0.invariant.rawValue,
                                 detail: $0.detail)
         }
+        if let drawn = drawing?.failure, drawn.time < failure?.time ?? .infinity { failure = drawn }
         if failure == nil, let expected = moment.refreshes, expected != refreshed {
             failure = .init(frame: frames - 1, time: replay.now, invariant: "moment played out",
                             detail: "the pull \(expected ? "never started" : "started") a refresh (it reached "
@@ -208,14 +250,17 @@ public enum Audit {
                                 detail: "at the end, the content \(away) pt from its rest")
             }
         }
-        guard failure != nil else { return AuditResult(auditCase: auditCase, frames: frames) }
-        return AuditResult(auditCase: auditCase, frames: frames, failure: failure, series: series, script: script)
+        guard failure != nil else { return AuditResult(auditCase: auditCase, frames: frames, drawn: budget != nil) }
+        return AuditResult(auditCase: auditCase, frames: frames, drawn: budget != nil, failure: failure, series: series,
+                           script: script)
     }
 
     /// Runs `cases` on `threads` threads (each case on a phone of its own), the places worked out once per
-    /// configuration. Results are in the cases' order.
+    /// configuration; the `drawn` ones drawn and judged against `budget` (measured here when nil). Results are in
+    /// the cases' order.
     public static func run(_ cases: [AuditCase], styles: StyleBook?, animations: [String: String],
-                           threads: Int) throws -> [AuditResult] {
+                           threads: Int, drawn: Set<AuditCase> = [], budget: FrameBudget? = nil) throws -> [AuditResult] {
+        let budget = drawn.isEmpty ? nil : try budget ?? FrameBudget.measure()
         let configurations = Array(Set(cases.map(\.configuration)))
         let places = Mutex<[AuditConfiguration: Result<AuditPlace, any Error>]>([:])
         let workers = Swift.max(1, threads)
@@ -233,7 +278,8 @@ public enum Audit {
                 let auditCase = cases[index]
                 let result = Result {
                     try Audit.run(auditCase, styles: styles, animations: animations,
-                                  place: try found[auditCase.configuration]!.get())
+                                  place: try found[auditCase.configuration]!.get(),
+                                  budget: drawn.contains(auditCase) ? budget : nil)
                 }
                 results.withLock { $0[index] = result }
             }

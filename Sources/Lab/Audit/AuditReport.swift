@@ -10,12 +10,16 @@ public struct AuditReport: Sendable {
     /// The audit's options that apply to every case (its `--style` files and `--animation`, paths from the root),
     /// which the replay commands repeat.
     public var options: [String]
+    /// What the drawn cases' frames were judged against, when there were any.
+    public var budget: FrameBudget?
 
-    public init(results: [AuditResult], seconds: Double, threads: Int, options: [String] = []) {
+    public init(results: [AuditResult], seconds: Double, threads: Int, options: [String] = [],
+                budget: FrameBudget? = nil) {
         self.results = results
         self.seconds = seconds
         self.threads = threads
         self.options = options
+        self.budget = budget
     }
 
     public var failed: [AuditResult] { results.filter { !$0.passed } }
@@ -29,10 +33,21 @@ public struct AuditReport: Sendable {
             + "\(f.invariant): \(f.detail)"
     }
 
-    /// The closing line: how many cases, how many failed, how long it took.
+    /// The closing line: how many cases (and of them drawn), how many failed, how long it took.
     public var summary: String {
         let time = JSONText.number((seconds * 10).rounded() / 10)
-        return "audit: \(results.count) cases, \(failed.count) failed, in \(time) s on \(threads) threads"
+        let drawn = results.filter(\.drawn).count
+        return "audit: \(results.count) cases (\(drawn) drawn), \(failed.count) failed, in \(time) s on \(threads) threads"
+    }
+
+    /// How the drawn frames were judged: the reference frame's time here and on the reference machine, and what a
+    /// frame's budget was multiplied by; nil when nothing was drawn.
+    public var budgetLine: String? {
+        guard let budget else { return nil }
+        func ms(_ s: Double) -> String { JSONText.number((s * 100_000).rounded() / 100) + " ms" }
+        return "frames drawn within the platform's budget × \(JSONText.number((budget.slowness * 100).rounded() / 100)) "
+            + "(the reference frame took \(ms(budget.measuredSeconds)) here, \(ms(FrameBudget.referenceSeconds)) on the "
+            + "reference machine)"
     }
 
     /// `report.json`: every case with its configuration, moment, verdict and frames, and a failing case's first
@@ -45,6 +60,7 @@ public struct AuditReport: Sendable {
                           "\"bar\":" + string(c.bar.rawValue), "\"appearance\":" + string(c.appearance.rawValue),
                           "\"moment\":" + string(r.auditCase.moment), "\"verdict\":" + string(r.passed ? "pass" : "fail"),
                           "\"frames\":\(r.frames)"]
+            if r.drawn { fields.append("\"drawn\":true") }
             if let f = r.failure {
                 fields.append("\"failure\":{\"frame\":\(f.frame),\"time\":" + JSONText.number(f.time)
                     + ",\"invariant\":" + string(f.invariant) + ",\"detail\":" + string(f.detail) + "}")
@@ -58,8 +74,11 @@ public struct AuditReport: Sendable {
             }
             return "{" + fields.joined(separator: ",") + "}"
         }
+        let budget = self.budget.map { ",\"budget\":{\"measured\":" + JSONText.number($0.measuredSeconds) + ",\"reference\":"
+            + JSONText.number(FrameBudget.referenceSeconds) + ",\"slowness\":" + JSONText.number($0.slowness) + "}" } ?? ""
         return "{\"cases\":\(results.count),\"failed\":\(failed.count),\"seconds\":" + JSONText.number(seconds)
-            + ",\"threads\":\(threads),\"options\":[" + options.map(string).joined(separator: ",") + "],\"results\":[\n"
+            + ",\"threads\":\(threads)" + budget + ",\"options\":[" + options.map(string).joined(separator: ",")
+            + "],\"results\":[\n"
             + cases.joined(separator: ",\n") + "\n]}\n"
     }
 
@@ -129,7 +148,7 @@ public struct AuditReport: Sendable {
             guard device == "default" || model != nil else { throw bad("no phone '\(device)'") }
             var result = AuditResult(auditCase: AuditCase(
                 configuration: AuditConfiguration(effect: effect, device: model, bar: bar, appearance: appearance),
-                moment: moment), frames: Int(frames))
+                moment: moment), frames: Int(frames), drawn: field(f, "drawn") == .bool(true))
             if case .object(let failure) = field(f, "failure") {
                 result.failure = .init(frame: Int(number(field(failure, "frame")) ?? 0),
                                        time: number(field(failure, "time")) ?? 0,
@@ -154,14 +173,20 @@ public struct AuditReport: Sendable {
         }
         var options: [String] = []
         if case .array(let given) = field(top, "options") { options = given.compactMap(text) }
+        var budget: FrameBudget?
+        if case .object(let b) = field(top, "budget"), let measured = number(field(b, "measured")) {
+            budget = FrameBudget(measuredSeconds: measured)
+        }
         return AuditReport(results: results, seconds: number(field(top, "seconds")) ?? 0,
-                           threads: Int(number(field(top, "threads")) ?? 1), options: options)
+                           threads: Int(number(field(top, "threads")) ?? 1), options: options, budget: budget)
     }
 
     /// One report of several (the shards of one audit): their cases in the order given, their times added.
     public static func merged(_ reports: [AuditReport]) -> AuditReport {
+        // The slowest shard's machine: the one whose budget was widest.
         AuditReport(results: reports.flatMap(\.results), seconds: reports.map(\.seconds).reduce(0, +),
-                    threads: reports.map(\.threads).reduce(0, +), options: reports.first?.options ?? [])
+                    threads: reports.map(\.threads).reduce(0, +), options: reports.first?.options ?? [],
+                    budget: reports.compactMap(\.budget).max { $0.measuredSeconds < $1.measuredSeconds })
     }
 
     // MARK: The page
@@ -214,8 +239,11 @@ public struct AuditReport: Sendable {
             + "td,th{padding:2px 4px;font-size:12px}th.m{writing-mode:vertical-rl;transform:rotate(180deg);"
             + "text-align:left;font-weight:normal}td.p{background:#3c9a4e}td.f{background:#d33b32}"
             + "td.p,td.f{width:14px;height:14px;border:1px solid #fff}td.f a{display:block;width:100%;height:100%}"
+            + "td.d{box-shadow:inset 0 0 0 3px #1d5c2a}td.f.d{box-shadow:inset 0 0 0 3px #7a1c16}"
             + "pre{background:#f3f3f3;padding:8px;overflow:auto}h2{font-size:16px;margin-top:32px}</style></head><body>\n"
-        page += "<h1>RefreshLab audit</h1>\n<p>" + escape(summary) + "</p>\n<table><tr><th></th>"
+        page += "<h1>RefreshLab audit</h1>\n<p>" + escape(summary) + "</p>\n"
+        if let budgetLine { page += "<p>" + escape(budgetLine) + "; a drawn case has a dark frame.</p>\n" }
+        page += "<table><tr><th></th>"
         for m in moments { page += "<th class=\"m\">" + escape(m) + "</th>" }
         page += "</tr>\n"
         for c in configurations {
@@ -223,8 +251,9 @@ public struct AuditReport: Sendable {
             for m in moments {
                 guard let i = index[AuditCase(configuration: c, moment: m)] else { page += "<td></td>"; continue }
                 let r = results[i]
-                page += r.passed ? "<td class=\"p\" title=\"pass\"></td>"
-                    : "<td class=\"f\" title=\"" + escape(AuditReport.line(r)) + "\"><a href=\"#case-\(i)\"></a></td>"
+                let drawn = r.drawn ? " d" : ""
+                page += r.passed ? "<td class=\"p\(drawn)\" title=\"pass\(r.drawn ? ", drawn" : "")\"></td>"
+                    : "<td class=\"f\(drawn)\" title=\"" + escape(AuditReport.line(r)) + "\"><a href=\"#case-\(i)\"></a></td>"
             }
             page += "</tr>\n"
         }

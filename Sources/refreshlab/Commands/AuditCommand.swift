@@ -21,7 +21,10 @@ struct AuditCommand: ParsableCommand {
             Each case is a moment (a built-in gesture script: a pull let go short or at the trigger, a refresh \
             begun twice or ended during a drag, …) on a configuration (a header, a phone, a bar, an appearance); \
             every frame is checked for a jump, a header left hidden while refreshing, an inset added twice or not \
-            taken back and a change of state the header cannot make, and the end for the list back at rest. \
+            taken back, footer and header insets that fight and a change of state the header cannot make, and \
+            the end for the list back at rest. One case of each configuration (--draw one; all, or none) also \
+            draws its frames: each must step and draw within the platform's frame budget (scaled on a machine \
+            slower than the reference one) and draw nothing of the header past the screen's sides. \
             Without options it runs every header, phone, bar and appearance; --effect, --device, --bar, \
             --appearance and --moment (each repeatable) and --platform narrow it; --style and --animation apply \
             to every case. Prints a line per failing case and a total; exits 1 when a case fails. --out DIR \
@@ -64,6 +67,10 @@ struct AuditCommand: ParsableCommand {
     @Option(parsing: .unconditional,
             help: ArgumentHelp("How many cases run at once (default: the machine's cores).", valueName: "n"))
     var threads: String?
+
+    @Option(help: ArgumentHelp("Which cases draw their frames, judged against the frame budget and the screen's "
+                               + "sides: one a configuration (\(Audit.drawnMoment)), all or none.", valueName: "which"))
+    var draw = "one"
 
     @Option(help: ArgumentHelp("A folder for report.json, report.html and the failing cases' scripts.",
                                valueName: "dir"))
@@ -116,8 +123,13 @@ struct AuditCommand: ParsableCommand {
             }
             return m
         }
+        guard let drawing = Audit.Drawing(rawValue: draw) else {
+            throw LabError("--draw: '\(draw)'; expected one, all or none")
+        }
         var cases = Audit.cases(Audit.configurations(effects: effects, devices: devices, bars: bars,
                                                      appearances: appearances), moments: moments)
+        // Chosen before the shards are: the same cases are drawn however the matrix is spread.
+        let drawn = Audit.drawn(cases, drawing)
         if let shard {
             let parts = shard.split(separator: "/").compactMap { Int($0) }
             guard parts.count == 2, parts[1] >= 1, (1...parts[1]).contains(parts[0]) else {
@@ -131,7 +143,9 @@ struct AuditCommand: ParsableCommand {
         if let animation { animations[animation.hasSuffix(".json") ? "lottie" : "gif"] = animation }
         let styles = try style.load()
         let start = MonotonicClock.seconds()
-        var results = try Audit.run(cases, styles: styles, animations: animations, threads: threads)
+        let budget = drawn.isDisjoint(with: cases) ? nil : try FrameBudget.measure()
+        var results = try Audit.run(cases, styles: styles, animations: animations, threads: threads, drawn: drawn,
+                                    budget: budget)
         if out != nil {
             // The page shows the frames around the first failures (drawn again, a few each).
             for i in results.indices.filter({ !results[$0].passed }).prefix(AuditCommand.strips) {
@@ -143,7 +157,7 @@ struct AuditCommand: ParsableCommand {
         for file in style.files { options += ["--style", absolute(file)] }
         if let animation { options += ["--animation", absolute(animation)] }
         let report = AuditReport(results: results, seconds: MonotonicClock.seconds() - start, threads: threads,
-                                 options: options)
+                                 options: options, budget: budget)
         try finish(report)
     }
 
@@ -158,6 +172,7 @@ struct AuditCommand: ParsableCommand {
     private func finish(_ report: AuditReport) throws {
         for failure in report.failed { print(AuditReport.line(failure)) }
         if let out { try report.write(to: out) }
+        if let line = report.budgetLine { print(line) }
         print(report.summary)
         if !report.failed.isEmpty { throw ExitCode(1) }
     }
