@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
 """The table of an audit's report.html as a PNG, for the README: configurations down, moments across, a green cell
-for a case that passed and a red one for a case that failed.
+for a case that passed and a red one for a case that failed, a drawn case's cell with a dark frame.
 
 Usage: audit-table.py REPORT.json OUT.png
 Needs: Python 3, Pillow.
@@ -23,12 +23,15 @@ def main():
             moments.append(r["moment"])
     verdict = {("%s %s %s %s" % (r["effect"], r["device"], r["bar"], r["appearance"]), r["moment"]): r["verdict"]
                for r in results}
+    drawn = {("%s %s %s %s" % (r["effect"], r["device"], r["bar"], r["appearance"]), r["moment"])
+             for r in results if r.get("drawn")}
     cell, gap, left, top = 16, 2, 230, 190
     width = left + len(moments) * (cell + gap) + 12
     height = top + len(configurations) * (cell + gap) + 40
     image = Image.new("RGB", (width, height), (255, 255, 255))
     draw = ImageDraw.Draw(image)
-    draw.text((12, 10), "refreshlab audit: %d cases, %d failed" % (report["cases"], report["failed"]), fill=(30, 30, 30))
+    draw.text((12, 10), "refreshlab audit: %d cases (%d drawn, framed), %d failed"
+              % (report["cases"], len(drawn), report["failed"]), fill=(30, 30, 30))
     for j, moment in enumerate(moments):
         # Moment names written upwards above their column.
         label = Image.new("RGB", (top - 40, cell), (255, 255, 255))
@@ -43,6 +46,9 @@ def main():
             colour = {"pass": (60, 154, 78), "fail": (211, 59, 50)}.get(verdict.get((configuration, moment)),
                                                                         (230, 230, 230))
             draw.rectangle((x, y, x + cell - 1, y + cell - 1), fill=colour)
+            if (configuration, moment) in drawn:
+                frame = {"pass": (29, 92, 42), "fail": (122, 28, 22)}.get(verdict.get((configuration, moment)))
+                draw.rectangle((x, y, x + cell - 1, y + cell - 1), outline=frame, width=3)
     image.save(sys.argv[2])
 
 
