@@ -51,6 +51,10 @@ public struct TopPullLayout: Equatable, Sendable {
         return dragRate * maxDistance * log(100) / h * pow(100, -x / h)
     }
 
+    /// Android's viscous-fluid curve (Scroller's) at `t` in 0…1: what SmartRefreshLayout's rebounds and its second
+    /// floor's slides run on (docs/reference.md §5, §10).
+    public static func viscousFluid(at t: Double) -> Double { ViscousReturnSimulation.value(at: t) }
+
     /// The inverse of `distance(forTravel:height:)`: the travel that shows the content `distance` below its top
     /// (a touch catching content on its way back, an inset that moved under the finger).
     public func travel(forDistance distance: Double, height: Double) -> Double {
