@@ -78,11 +78,11 @@ public final class LottieRenderer {
     }
 
     /// Draws frame `frame` (the file's own numbering) of `animation` over what `canvas` holds, its composition
-    /// mapped through `transform` into the canvas's pixels.
+    /// mapped through `transform` into the canvas's pixels; nothing outside `clip` (pixels) when it is given.
     ///
     /// - Throws: `LottieRenderError` when the frame would pass a budget of work; what was drawn before stays.
     public func render(_ animation: LottieAnimation, frame: Double, into canvas: Canvas,
-                       transform: AffineTransform = .identity) throws(LottieRenderError) {
+                       transform: AffineTransform = .identity, clip outer: Rect? = nil) throws(LottieRenderError) {
         if free.first.map({ $0.width != canvas.width || $0.height != canvas.height }) ?? false { free.removeAll() }
         // The deepest chain of offscreen canvases was found when the file was read; at this canvas's size it
         // says before anything is drawn whether some frame could pass the memory budget.
@@ -96,6 +96,8 @@ public final class LottieRenderer {
         offscreenAlive = 0
         failure = nil
         frameBox = LottieRenderer.compositionBox(animation.size, transform: transform).intersection(canvas.pixelBox)
+        // A clip the caller gives (a list's bounds around a header) cuts everything, at whole pixels.
+        if let outer { frameBox = frameBox.intersection(PixelBox(covering: outer)) }
         clip = frameBox
         touched = .empty
         animation.expressions?.beginFrame()

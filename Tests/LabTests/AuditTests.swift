@@ -94,11 +94,12 @@ import UserFiles
                               animations: ["lottie": path]).passed)
     }
 
-    /// A Lottie file of a 40 pt disc in a 100 pt square, with a pull and a refresh segment.
-    private func discAnimation(in dir: String) -> String {
-        let path = dir + "/disc.json"
+    /// A Lottie file of a bar 20 pt wide and the whole height of a 100 pt square, with a pull and a refresh segment.
+    private func barAnimation(in dir: String) -> String {
+        let path = dir + "/bar.json"
         writeTextFile(path, #"{"v":"5.7.0","fr":30,"ip":0,"op":60,"w":100,"h":100,"layers":[{"ty":4,"ind":1,"ip":0,"#
-            + #""op":60,"st":0,"ks":{},"shapes":[{"ty":"el","p":{"a":0,"k":[50,50]},"s":{"a":0,"k":[40,40]}},"#
+            + #""op":60,"st":0,"ks":{},"shapes":[{"ty":"rc","p":{"a":0,"k":[50,50]},"s":{"a":0,"k":[20,100]},"#
+            + #""r":{"a":0,"k":0}},"#
             + #"{"ty":"fl","c":{"a":0,"k":[0.2,0.4,0.9,1]},"o":{"a":0,"k":100}}]}],"#
             + #""markers":[{"tm":0,"cm":"pull","dr":30},{"tm":30,"cm":"refresh","dr":30}]}"#)
         return path
@@ -107,7 +108,7 @@ import UserFiles
     @Test func aHeaderPastTheScreensSideIsSaid() throws {
         let dir = temporaryDirectory("audit-sides")
         defer { _ = removeDirectory(dir) }
-        let animation = discAnimation(in: dir)
+        let animation = barAnimation(in: dir)
         let budget = try FrameBudget.measure()
         let configuration = AuditConfiguration(effect: "lottie", device: .iPhoneSE, bar: .standard, appearance: .light)
         func audit(offset: Int) throws -> AuditResult {
@@ -116,16 +117,16 @@ import UserFiles
                                  styles: try StyleFiles.load([dir + "/style.json"]), animations: ["lottie": animation],
                                  budget: budget)
         }
-        // The disc, fitted into the 60 pt header at 0.6, is 24 pt across: 180 pt right of the middle of the SE's
-        // 375 pt, it reaches 379.5, and the pixel from 379 to 380 is half covered.
-        let past = try audit(offset: 180)
+        // The bar, fitted into the 60 pt header at 0.6, is 12 pt wide: 190 pt right of the middle of the SE's 375 pt
+        // it spans 371.5 to 383.5, and the pixel from 383 to 384 is half covered.
+        let past = try audit(offset: 190)
         let failure = try #require(past.failure)
         #expect(past.drawn && failure.invariant == "on screen"
-                    && failure.detail == "the header draws 5 pt past the screen's right edge", "\(AuditReport.line(past))")
-        // From the first frame: the list runs under the bars, so the header at rest is drawn there, under the bar.
-        #expect(failure.frame == 0)
-        #expect(try audit(offset: -180).failure?.detail == "the header draws 5 pt past the screen's left edge")
-        let within = try audit(offset: 160)
+                    && failure.detail == "the header draws 9 pt past the screen's right edge", "\(AuditReport.line(past))")
+        // Not at rest, where the navigation bar hides the header, but once the pull shows some of it.
+        #expect(failure.frame > 0 && past.series[failure.frame].drop > 0, "\(AuditReport.line(past))")
+        #expect(try audit(offset: -190).failure?.detail == "the header draws 9 pt past the screen's left edge")
+        let within = try audit(offset: 175)
         #expect(within.passed && within.drawn, "\(AuditReport.line(within))")
     }
 

@@ -120,7 +120,7 @@ final class AuditDrawing {
     static let budgetInvariant = "frame budget"
     static let screenInvariant = "on screen"
 
-    /// Draws the header alone, cut at the list's top and bottom as on the phone but not at its sides, and finds
+    /// Draws the header alone, cut where the bars and the list's bottom hide it but not at its sides, and finds
     /// how far past a side of the screen it draws: the side and the points, or nil when it stays within. What its
     /// layers draw counts; their background colours do not (the boxes they lay out in, which the phone cuts at its
     /// edges as it cuts the list's rows).
@@ -133,7 +133,9 @@ final class AuditDrawing {
         let s = phone.device.scale
         let toSides = contentToPixels.concatenating(AffineTransform(scaleX: 1 / s, y: 1 / s))
             .concatenating(AffineTransform(translationX: Double(m), y: 0))
-        let rows = Rect(x: 0, y: listClip.minY / s, width: Double(sides.width), height: listClip.height / s)
+        // The list's part the bars leave in view: a header resting under a bar is not yet seen.
+        let top = listClip.minY / s + phone.scrollView.safeAreaInsets.top
+        let rows = Rect(x: 0, y: top, width: Double(sides.width), height: Swift.max(0, listClip.maxY / s - top))
         phone.refreshControl.headerLayer.render(into: sides, at: phone.frameTime ?? phone.clock.now, transform: toSides,
                                                 clip: rows, renderer: sidesRenderer)
         var left = 0, right = 0

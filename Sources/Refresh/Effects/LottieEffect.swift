@@ -180,7 +180,7 @@ final class LottieLayerView: Layer {
         let fit = LottieRenderer.fitting(animation.size, into: bounds)
         do {
             try renderer.render(animation, frame: frameNumber, into: context.canvas,
-                                transform: fit.concatenating(context.transform))
+                                transform: fit.concatenating(context.transform), clip: context.clip)
             renderError = nil
         } catch {
             renderError = error
