@@ -87,7 +87,7 @@ public final class RefreshInvariants {
         return Swift.max(top - offset, offset - bottom, 0)
     }
     /// How long past its inset animation a refreshing header may take to come into view, in seconds.
-    public static let settleMargin = 0.1
+    static let settleMargin = 0.1
     /// How much must show for the whole header to be in view while refreshing: its refreshing inset, and for a
     /// header that pushes the list, its box too (a header taller than its refreshing inset is cut at its top).
     var wholeHeader: Double {

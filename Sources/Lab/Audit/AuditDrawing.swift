@@ -52,8 +52,9 @@ public struct FrameBudget: Sendable, Equatable {
 /// the platform's budget, and nothing of the header where the screen's sides would cut it off.
 final class AuditDrawing {
     let simulation: Simulation
-    /// A frame's budget on this machine, in seconds, and how the failure says it.
+    /// A frame's budget on this machine, in seconds.
     let budget: Double
+    /// The budget as a failure says it.
     private let budgetText: String
     /// The header drawn alone at one pixel a point, the screen's height and its width with `margin` on each side.
     private let sides: Canvas
@@ -73,9 +74,9 @@ final class AuditDrawing {
         let platform = 1 / frameRate
         self.budget = platform * budget.slowness
         let ms = { (seconds: Double) in "\((seconds * 10_000).rounded() / 10) ms" }
+        let slowness = (budget.slowness * 100).rounded() / 100
         budgetText = "\(ms(platform)) of a frame at \(Int(frameRate.rounded())) Hz"
-            + ((budget.slowness * 100).rounded() > 100 ? " (\(ms(self.budget)) on this machine, \((budget.slowness * 100).rounded() / 100) "
-                + "times as slow as the reference one)" : "")
+            + (slowness > 1 ? " (\(ms(self.budget)) on this machine, \(slowness) times as slow as the reference one)" : "")
         let screen = simulation.primaryPhone.device.screenSize
         sides = Canvas(width: Int(screen.width.rounded(.up)) + 2 * AuditDrawing.margin,
                        height: Swift.max(1, Int(screen.height.rounded(.up))))
