@@ -35,6 +35,30 @@ import TestSupport
         #expect(effect.frame(at: 3) == 6)  // no end segment: the pull segment follows the pull back
     }
 
+    /// The header at half opacity draws its frame at half alpha, the frame flattened first: where two shapes of it
+    /// overlap, one does not show through the other.
+    @Test func theHeaderFadesAsAGroup() throws {
+        let file = try #require(ResourceLocator.path(LottieFile.defaultAnimation))
+        let effect = LottieEffect(animation: try LottieFile.load(path: file))
+        effect.layer.frame = Rect(origin: .zero, size: size)
+        effect.update(pull: pull(0.8, at: 0))
+        func draw(opacity: Double) -> Canvas {
+            effect.layer.opacity = opacity
+            let canvas = Canvas(width: 375, height: 60)
+            effect.layer.render(into: canvas, at: 0, renderer: LayerRenderer())
+            return canvas
+        }
+        let whole = draw(opacity: 1), half = draw(opacity: 0.5)
+        var drawn = 0, worst = 0
+        for y in 0..<60 {
+            for x in 0..<375 where whole[x, y] >> 24 > 0 {
+                drawn += 1
+                worst = max(worst, abs(Int(half[x, y] >> 24) - Int((Double(whole[x, y] >> 24) * 0.5).rounded())))
+            }
+        }
+        #expect(drawn > 100 && worst <= 1, "\(drawn) pixels drawn, alpha off by up to \(worst)")
+    }
+
     @Test func frameNumbersAndAnEndSegment() throws {
         let style = LottieEffect.Style(pull: .frames(10, 20), refresh: .frames(20, 22), end: .marker("end"),
                                       animationSize: Size(40, 40), offset: Point(0, 5))

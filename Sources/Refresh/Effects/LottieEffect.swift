@@ -175,6 +175,17 @@ final class LottieLayerView: Layer {
         super.init(frame: .zero)
     }
 
+    /// The composition's box as fitted into the layer, to which the renderer confines the frame.
+    override func contentBounds(at time: Double) -> Rect? {
+        guard let animation else { return nil }
+        return Rect(x: 0, y: 0, width: animation.size.width, height: animation.size.height)
+            .boundingBox(through: LottieRenderer.fitting(animation.size, into: bounds))
+    }
+
+    /// A frame paints many things over each other: an opacity of this layer's or of one above it is a group's,
+    /// applied once to the flattened frame (`LayerRenderer`), since the Lottie renderer draws at full opacity.
+    override var contentPrimitiveCount: Int { animation == nil ? 0 : 2 }
+
     override func draw(in context: LayerDrawingContext) {
         guard let animation else { return }
         let fit = LottieRenderer.fitting(animation.size, into: bounds)
