@@ -5,8 +5,8 @@ import Darwin
 #endif
 
 /// A timing curve, as `CAMediaTimingFunction`: a cubic Bézier from (0, 0) to (1, 1) whose x is the fraction of time
-/// elapsed and whose y is the fraction of the change applied. Android's decelerate curve, which no cubic Bézier
-/// matches exactly, is the one other kind (`decelerate(factor:)`).
+/// elapsed and whose y is the fraction of the change applied. Android's decelerate and viscous-fluid curves, which no
+/// cubic Bézier matches exactly, are the two other kinds (`decelerate(factor:)`, `viscousFluid`).
 ///
 /// The curve's polynomial coefficients are computed once, so that evaluating a frame costs a few multiplications
 /// and at most eight Newton steps.
@@ -19,6 +19,8 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
     private let ay: Double, by: Double, cy: Double
     /// For Android's decelerate curve, the power 2·factor of 1 − (1 − t)^(2·factor); 0 for a Bézier.
     private let deceleratePower: Double
+    /// Whether this is Android's viscous-fluid curve (`viscousFluid`).
+    private let isViscousFluid: Bool
 
     /// A curve with control points (x1, y1) and (x2, y2), as `CAMediaTimingFunction(controlPoints:)`. The x values
     /// are clamped to 0…1 so that time never runs backwards; y may leave 0…1 (an overshooting curve).
@@ -26,13 +28,38 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
         self.init(x1, y1, x2, y2, deceleratePower: 0)
     }
 
-    private init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, deceleratePower: Double) {
+    private init(_ x1: Double, _ y1: Double, _ x2: Double, _ y2: Double, deceleratePower: Double,
+                 isViscousFluid: Bool = false) {
         func unit(_ v: Double) -> Double { v.isFinite ? Swift.min(Swift.max(v, 0), 1) : 0 }
         func finite(_ v: Double) -> Double { v.isFinite ? v : 0 }
         self.x1 = unit(x1); self.y1 = finite(y1); self.x2 = unit(x2); self.y2 = finite(y2)
         cx = 3 * self.x1; bx = 3 * (self.x2 - self.x1) - cx; ax = 1 - cx - bx
         cy = 3 * self.y1; by = 3 * (self.y2 - self.y1) - cy; ay = 1 - cy - by
         self.deceleratePower = deceleratePower
+        self.isViscousFluid = isViscousFluid
+    }
+
+    /// Android's viscous-fluid curve (`Scroller`'s `ViscousFluidInterpolator`): slow to start, then fast, then a long
+    /// exponential settle. SmartRefreshLayout's rebounds and its second floor's slides run on it (docs/reference.md
+    /// §5, §10).
+    public static let viscousFluid = TimingFunction(0, 0, 1, 1, deceleratePower: 0, isViscousFluid: true)
+
+    /// The curve's scale: 8 (`VISCOUS_FLUID_SCALE`).
+    static let viscousScale = 8.0
+
+    private static func viscousRaw(_ x: Double) -> Double {
+        let s = x * viscousScale
+        if s < 1 { return s - (1 - exp(-s)) }
+        let start = exp(-1.0)
+        return start + (1 - exp(1 - s)) * (1 - start)
+    }
+
+    /// The viscous-fluid curve at `t` in 0…1, normalised to end at 1 (`VISCOUS_FLUID_NORMALIZE`,
+    /// `VISCOUS_FLUID_OFFSET`).
+    static func viscousFluidValue(_ t: Double) -> Double {
+        let normalize = 1 / viscousRaw(1)
+        let v = normalize * viscousRaw(Swift.min(Swift.max(t, 0), 1))
+        return v > 0 ? v + (1 - normalize * viscousRaw(1)) : v
     }
 
     /// Android's `DecelerateInterpolator(factor)`: 1 − (1 − t)^(2·factor), fast at first and slowing to a stop
@@ -65,15 +92,17 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
     static let maxNewtonSteps = 8
 
     public var description: String {
-        deceleratePower > 0 ? "decelerate(\(deceleratePower / 2))" : "cubic-bezier(\(x1), \(y1), \(x2), \(y2))"
+        if isViscousFluid { return "viscous-fluid" }
+        return deceleratePower > 0 ? "decelerate(\(deceleratePower / 2))" : "cubic-bezier(\(x1), \(y1), \(x2), \(y2))"
     }
 
     public static func == (a: TimingFunction, b: TimingFunction) -> Bool {
         a.x1 == b.x1 && a.y1 == b.y1 && a.x2 == b.x2 && a.y2 == b.y2 && a.deceleratePower == b.deceleratePower
+            && a.isViscousFluid == b.isViscousFluid
     }
 
     public func hash(into h: inout Hasher) {
-        h.combine(x1); h.combine(y1); h.combine(x2); h.combine(y2); h.combine(deceleratePower)
+        h.combine(x1); h.combine(y1); h.combine(x2); h.combine(y2); h.combine(deceleratePower); h.combine(isViscousFluid)
     }
 
     /// The curve's x at parameter s.
@@ -87,6 +116,7 @@ public struct TimingFunction: Hashable, Sendable, CustomStringConvertible {
         guard time > 0 else { return 0 }
         guard time < 1 else { return 1 }
         if deceleratePower > 0 { return 1 - pow(1 - time, deceleratePower) }
+        if isViscousFluid { return TimingFunction.viscousFluidValue(time) }
         if x1 == y1 && x2 == y2 { return time }  // the control points lie on the diagonal: the identity
         return curveY(parameter(forX: time))
     }

@@ -119,6 +119,25 @@ public final class RefreshControl {
     private let inset = AddedInset(edge: .top)
     private var lastTime = 0.0
 
+    /// The second floor behind the list, with its settings, or nil for none (`SecondFloor`, docs/reference.md §10).
+    /// A header that floats over the list cannot open one (`hasSecondFloor`): the list never moves to reveal it.
+    /// Taking the floor away while it holds the list returns the control to idle.
+    public var secondFloor: SecondFloor.Style? {
+        didSet { if !hasSecondFloor && (state == .releaseToFloor || state.holdsFloor) { reset() } }
+    }
+    /// Whether a pull can open the second floor: one is set and the header pushes the list.
+    public var hasSecondFloor: Bool { secondFloor != nil && metrics.placement.floating == nil }
+    /// The pull, in trigger distances, when the state was last worked out: the floor arms on crossing its rate.
+    private var floorRatio = 0.0
+    /// When the floor last began opening or closing: the inner header's fade runs from then.
+    private var floorSlideStart = 0.0
+    /// When the floor last began to open: an animated floor plays from then.
+    public private(set) var floorOpenedAt = 0.0
+    /// Set while a finger drags the open floor; its lift decides whether the floor stays open.
+    private var floorDragged = false
+    /// The finger's speed while it dragged the open floor, in the screen's pixels a second (downwards positive).
+    private var floorFingerVelocity = 0.0
+
     public init(effect: any RefreshEffect = ClassicEffect(), lastUpdatedStore: LastUpdatedStore = LastUpdatedStore(),
                 dateSource: @escaping () -> RefreshDate = RefreshDate.current) {
         self.effect = effect
@@ -194,7 +213,9 @@ public final class RefreshControl {
     /// for a header as tall as its trigger (SmartRefreshLayout triggers at its header's height, `mHeaderTriggerRate`
     /// 1), or as its own height when that is taller (docs/reference.md §5).
     var pushLayout: TopPullLayout {
-        TopPullLayout(headerHeight: Swift.max(metrics.headerHeight, triggerDistance))
+        let height = Swift.max(metrics.headerHeight, triggerDistance)
+        guard let floor = secondFloor, hasSecondFloor else { return TopPullLayout(headerHeight: height) }
+        return TopPullLayout(maxDistance: floor.maxRate * height)
     }
 
     /// Which rule for a pull past the top the scroll view was last given (`giveTopPull`): the one of physics that
@@ -224,7 +245,7 @@ public final class RefreshControl {
         topPullPassedToHeader = passed
         let takesPull: Bool
         switch state {
-        case .idle, .pulling, .armed: takesPull = true
+        case .idle, .pulling, .armed, .releaseToFloor: takesPull = true
         default: takesPull = false
         }
         // The rule being dropped goes first, so that a travel is never left to the other.
@@ -260,7 +281,7 @@ public final class RefreshControl {
     /// while refreshing does nothing, so the inset is never added twice.
     public func beginRefreshing(at time: Double? = nil) {
         switch state {
-        case .refreshing, .willRefresh: return
+        case .refreshing, .willRefresh, .floorOpening, .floor, .floorClosing: return
         default: break
         }
         let start = commandTime(time)
@@ -322,6 +343,7 @@ public final class RefreshControl {
             top += scrollView.contentOffset.y + baseTopInset + floatingDistance
         }
         headerLayer.frame = Rect(x: 0, y: top, width: width, height: height)
+        headerLayer.opacity = innerHeaderOpacity(at: lastTime)
         pull = currentPull(at: lastTime)
         effect.update(pull: pull)
     }
@@ -336,7 +358,7 @@ public final class RefreshControl {
     }
 
     /// True while the inset is changing or a finishing timeline is under way: the window keeps drawing.
-    public var isAnimating: Bool { tween != nil || state.isBusy }
+    public var isAnimating: Bool { tween != nil || state.isBusy || state == .floorOpening || state == .floorClosing }
 
     // MARK: State machine
 
@@ -364,6 +386,19 @@ public final class RefreshControl {
             moveFloatingHeader(floating, dragging: dragging, at: time)
         }
         let d = distance
+        if hasSecondFloor {
+            let previousRatio = floorRatio
+            floorRatio = d / triggerDistance
+            switch state {
+            case .idle, .pulling, .armed, .releaseToFloor:
+                evaluateFloorPull(from: previousRatio, dragging: dragging, at: time)
+                return
+            case .floor:
+                evaluateOpenFloor(dragging: dragging, at: time)
+                return
+            default: break
+            }
+        }
         switch state {
         case .idle, .pulling:
             if dragging && !waitsForLift && d >= triggerDistance {
@@ -383,8 +418,147 @@ public final class RefreshControl {
                 showsHeaderOnLift = false
                 liftTime = time
             }
-        case .willRefresh, .finishing, .noMoreData:
+        case .willRefresh, .finishing, .noMoreData, .releaseToFloor, .floorOpening, .floor, .floorClosing:
             break
+        }
+    }
+
+    // MARK: The second floor
+
+    /// A pull on a header with a second floor, by SmartRefreshLayout's rules (`SecondFloor.armed`): past the trigger
+    /// it arms a refresh, crossing the floor's rate upwards it arms the floor (with the cue of an arming), and falling
+    /// back it arms the refresh again or nothing. An armed refresh keeps `disarmHysteresis` as without a floor, so a
+    /// trembling finger cues once. A header that refreshes at its threshold refreshes on release here, or no pull
+    /// could reach the floor. Letting go opens what is armed.
+    private func evaluateFloorPull(from previousRatio: Double, dragging: Bool, at time: Double) {
+        guard let floor = secondFloor else { return }
+        let d = distance
+        guard dragging else {
+            switch state {
+            case .releaseToFloor: openFloor(at: time)
+            case .armed: startRefreshing(at: time)
+            default: setState(.idle, at: time)
+            }
+            return
+        }
+        guard !waitsForLift else {
+            setState(d > 0 ? .pulling : .idle, at: time)
+            return
+        }
+        let was: SecondFloor.Armed = state == .releaseToFloor ? .floor : state == .armed ? .refresh : .nothing
+        var armed = SecondFloor.armed(after: previousRatio, to: floorRatio, was: was, style: floor)
+        if armed == .nothing && was == .refresh && d >= triggerDistance - RefreshControl.disarmHysteresis {
+            armed = .refresh
+        }
+        switch armed {
+        case .nothing:
+            setState(d > 0 ? .pulling : .idle, at: time)
+        case .refresh:
+            setState(.armed, at: time)
+            if was == .nothing { countCue() }
+        case .floor:
+            setState(.releaseToFloor, at: time)
+            if was != .floor { countCue() }
+        }
+    }
+
+    /// The list's height below the scroll view's own inset: the inset that puts the content's top at the list's
+    /// bottom, the open floor's.
+    private var floorInset: Double {
+        guard let scrollView else { return 0 }
+        return Swift.max(0, scrollView.boundsSize.height - baseTopInset)
+    }
+
+    /// Starts the floor's opening: the content slides to the list's bottom over the floor's duration along the
+    /// viscous-fluid curve, and the header fades out over half of it.
+    private func openFloor(at time: Double) {
+        guard let floor = secondFloor else { return }
+        floorSlideStart = time
+        floorOpenedAt = time
+        floorDragged = false
+        setState(.floorOpening, at: time)
+        startTween(to: floorInset, at: time, duration: floor.floorDuration, timing: .viscousFluid, movesHeader: false,
+                   bringsHeaderIntoView: true)
+    }
+
+    /// Starts the floor's closing: the content slides back to its top over the floor's duration, the header fading in.
+    private func closeFloor(at time: Double) {
+        guard let floor = secondFloor else { return }
+        floorSlideStart = time
+        floorDragged = false
+        setState(.floorClosing, at: time)
+        startTween(to: 0, at: time, duration: floor.floorDuration, timing: .viscousFluid, movesHeader: false,
+                   bringsHeaderIntoView: false)
+    }
+
+    /// The open floor under a finger (which can only have come down in its bottom strip, `acceptsTouch`): while it
+    /// drags, its speed is kept; when it lifts, the floor stays open, the content sliding back to the list's bottom
+    /// over SmartRefreshLayout's rebound, or closes (`SecondFloor.staysOpen`).
+    private func evaluateOpenFloor(dragging: Bool, at time: Double) {
+        guard let scrollView else { return }
+        if dragging {
+            floorDragged = true
+            // Read only while the finger is on: as it lifts, the velocity is already the release's motion's.
+            if scrollView.isTracking { floorFingerVelocity = -scrollView.velocity.y * scrollView.displayScale }
+            return
+        }
+        guard floorDragged else { return }
+        floorDragged = false
+        let down = -baseTopInset - scrollView.contentOffset.y
+        if SecondFloor.staysOpen(down: down, height: floorInset, velocity: floorFingerVelocity) {
+            offsetFollow = InsetTween(from: addedInset, to: addedInset, start: time,
+                                      duration: TopPullLayout.smartReboundDuration, timing: .viscousFluid)
+        } else {
+            closeFloor(at: time)
+        }
+    }
+
+    /// Opens the second floor from code (SmartRefreshLayout's `openTwoLevel`): from rest or a pull, not while a
+    /// refresh runs. False, and nothing done, when it cannot.
+    @discardableResult
+    public func openSecondFloor(at time: Double? = nil) -> Bool {
+        guard hasSecondFloor else { return false }
+        switch state {
+        case .idle, .pulling, .armed, .releaseToFloor: break
+        default: return false
+        }
+        openFloor(at: commandTime(time))
+        return true
+    }
+
+    /// Closes the open or opening floor from code (`finishTwoLevel`); false, and nothing done, when it is not.
+    @discardableResult
+    public func closeSecondFloor(at time: Double? = nil) -> Bool {
+        guard state == .floor || state == .floorOpening else { return false }
+        closeFloor(at: commandTime(time))
+        return true
+    }
+
+    /// Whether a touch going down `y` points below the list's top, on a list `height` points tall, reaches the list:
+    /// always but while the floor holds it, when only one in the open floor's bottom strip does (opening or closing,
+    /// none).
+    public func acceptsTouch(atListY y: Double, height: Double) -> Bool {
+        switch state {
+        case .floorOpening, .floorClosing: return false
+        case .floor: return SecondFloor.canDrag(touchY: y, height: height, style: secondFloor ?? SecondFloor.Style())
+        default: return true
+        }
+    }
+
+    /// The inner header's opacity at `time`: fading out as the floor opens, gone while it is open, fading back in
+    /// as it closes, whole otherwise.
+    private func innerHeaderOpacity(at time: Double) -> Double {
+        guard let floor = secondFloor else { return 1 }
+        let elapsed = Swift.max(0, time - floorSlideStart)
+        switch state {
+        case .floorOpening:
+            return SecondFloor.innerHeaderOpacity(elapsed: Swift.min(elapsed, floor.floorDuration / 2), fadingOut: true,
+                                                  style: floor)
+        case .floor: return 0
+        case .floorClosing:
+            return SecondFloor.innerHeaderOpacity(elapsed: Swift.min(elapsed, floor.floorDuration / 2), fadingOut: false,
+                                                  style: floor)
+        default: return 1
         }
     }
 
@@ -427,6 +601,11 @@ public final class RefreshControl {
         } else {
             setState(.armed, at: time)
         }
+        countCue()
+    }
+
+    /// A pull armed the header or its floor: the cue fires.
+    private func countCue() {
         cueCount += 1
         cue?()
     }
@@ -488,6 +667,12 @@ public final class RefreshControl {
                 }
                 guard time >= current.end else { return }
                 tween = nil
+                if state == .floorOpening {
+                    setState(.floor, at: current.end)
+                } else if state == .floorClosing {
+                    waitsForLift = scrollView?.isDragging ?? false
+                    setState(.idle, at: current.end)
+                }
                 if case .finishing = state {
                     nextStage += 1
                     let stages = metrics.finishing

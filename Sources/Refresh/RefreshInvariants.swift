@@ -48,6 +48,14 @@ public final class RefreshInvariants {
     public static let largestInset = RefreshEffects.names.compactMap { RefreshEffects.make($0)?.metrics }
         .flatMap { [$0.refreshingInset] + $0.finishing.map(\.inset) }.max() ?? 0
 
+    /// The largest inset this control may add: an effect's, or the list's height while its second floor is open.
+    var largestInset: Double {
+        control.secondFloor == nil ? RefreshInvariants.largestInset
+            : Swift.max(RefreshInvariants.largestInset, scrollView.boundsSize.height)
+    }
+    /// The viscous-fluid curve's steepest slope over its mean, with a margin: 5.06 at an eighth of its time.
+    static let viscousPeakSlope = 5.2
+
     private var lastOffset: Double
     private var lastInsetTop: Double
     /// How far the content was past its top or bottom edge at the end of the last frame.
@@ -129,7 +137,12 @@ public final class RefreshInvariants {
         // The inset's own move carries the content only as fast as its animation can go (its easing's peak speed, 4
         // times the mean, over its shortest duration): an inset that changes in no time is a jump.
         let durations = ([metrics.insertDuration] + metrics.finishing.map(\.duration)).filter { $0 > 0 }
-        let insetSpeed = durations.min().map { RefreshInvariants.largestInset * 4 / $0 } ?? 0
+        var insetSpeed = durations.min().map { RefreshInvariants.largestInset * 4 / $0 } ?? 0
+        // The second floor's slide moves its inset of the list's height along the viscous-fluid curve, whose
+        // steepest slope is about 5.06 times its mean (docs/reference.md §10).
+        if let floor = control.secondFloor {
+            insetSpeed = Swift.max(insetSpeed, largestInset * RefreshInvariants.viscousPeakSlope / floor.floorDuration)
+        }
         let insetCarry = Swift.min(insetMove, insetSpeed * frameDuration)
         let allowed = fingerMove + insetCarry + 1.5 * (abs(velocity) + abs(lastVelocity)) * frameDuration
             + springPull * frameDuration * frameDuration / 2 + 2
@@ -171,7 +184,7 @@ public final class RefreshInvariants {
         lastEffect = ObjectIdentifier(control.effect)
         // The inset is never added twice, and the scroll view's own is kept (after an effect switch the old
         // effect's inset may still be on its way out); at rest the inset is the scroll view's own again.
-        let largest = RefreshInvariants.largestInset
+        let largest = largestInset
         if control.addedInset > largest + 1e-9 { note("added inset \(control.addedInset) > \(largest)", .inset) }
         if abs(scrollView.contentInset.top - control.addedInset - base) > 1e-9 { note("the own inset changed", .inset) }
         if control.state == .idle && !control.isAnimating && control.addedInset != 0 {
@@ -214,11 +227,17 @@ public final class RefreshInvariants {
     }
 
     /// Whether the header's state machine can go from `old` to `new`: a refresh starts only from a pull, an arming
-    /// or code, finishes only after refreshing, and a header never has "no more data" (a footer's state).
+    /// or code, finishes only after refreshing, and a header never has "no more data" (a footer's state); the second
+    /// floor arms only from a pull, opens from its arming or from code, is open only once it has opened, and closes
+    /// only once it is open or opening.
     public static func isHeaderTransition(from old: RefreshState, to new: RefreshState) -> Bool {
         switch new {
         case .idle: return true
-        case .pulling, .armed: return old == .idle || old == .pulling || old == .armed
+        case .pulling, .armed: return [.idle, .pulling, .armed, .releaseToFloor].contains(old)
+        case .releaseToFloor: return old == .idle || old == .pulling || old == .armed
+        case .floorOpening: return [.idle, .pulling, .armed, .releaseToFloor].contains(old)
+        case .floor: return old == .floorOpening
+        case .floorClosing: return old == .floor || old == .floorOpening
         case .willRefresh: return old != .refreshing && !old.isFinishing
         case .refreshing: return [.idle, .pulling, .armed, .willRefresh].contains(old)
         case .finishing: return old == .refreshing

@@ -28,6 +28,15 @@ public enum RefreshState: Equatable, Sendable, CustomStringConvertible {
     case finishing(RefreshResult)
     /// A footer with nothing more to load, until `resetNoMoreData()`.
     case noMoreData
+    /// Pulled past the second floor's rate: letting go opens the floor (SmartRefreshLayout's ReleaseToTwoLevel).
+    case releaseToFloor
+    /// The floor opening: the list sliding down to the bottom of the screen, the header fading out
+    /// (TwoLevelReleased).
+    case floorOpening
+    /// The floor open, the list out of sight below it (TwoLevel).
+    case floor
+    /// The floor closing: the list sliding back to its top, the header fading in (TwoLevelFinish).
+    case floorClosing
 
     public var description: String {
         switch self {
@@ -40,13 +49,18 @@ public enum RefreshState: Equatable, Sendable, CustomStringConvertible {
         case .finishing(.failure): "finishing(failure)"
         case .finishing(.message(let text)): "finishing(\(text))"
         case .noMoreData: "noMoreData"
+        case .releaseToFloor: "releaseToFloor"
+        case .floorOpening: "floorOpening"
+        case .floor: "floor"
+        case .floorClosing: "floorClosing"
         }
     }
 
     /// The states' names as recordings and the HUD show them, one per kind (a message's text left out), indexed by
     /// `kindCode`.
     public static let kindNames = ["idle", "pulling", "armed", "willRefresh", "refreshing", "finishing(success)",
-                                   "finishing(failure)", "finishing(message)", "noMoreData"]
+                                   "finishing(failure)", "finishing(message)", "noMoreData", "releaseToFloor",
+                                   "floorOpening", "floor", "floorClosing"]
 
     /// This state's index in `kindNames`.
     public var kindCode: UInt8 {
@@ -60,6 +74,10 @@ public enum RefreshState: Equatable, Sendable, CustomStringConvertible {
         case .finishing(.failure): 6
         case .finishing(.message): 7
         case .noMoreData: 8
+        case .releaseToFloor: 9
+        case .floorOpening: 10
+        case .floor: 11
+        case .floorClosing: 12
         }
     }
 
@@ -67,6 +85,14 @@ public enum RefreshState: Equatable, Sendable, CustomStringConvertible {
     public var isBusy: Bool {
         switch self {
         case .refreshing, .finishing: true
+        default: false
+        }
+    }
+
+    /// True while the second floor holds the list down: opening, open or closing.
+    public var holdsFloor: Bool {
+        switch self {
+        case .floorOpening, .floor, .floorClosing: true
         default: false
         }
     }

@@ -124,6 +124,9 @@ public struct RefreshStrings: Equatable, Sendable {
     var footerLoading: String
     /// A footer with nothing more to load.
     public var noMoreData: String
+    /// Pulled past the second floor's rate: letting go opens the floor; it stays while the floor opens, is open and
+    /// closes (SmartRefreshLayout's classic header keeps its secondary text until the pull is over).
+    public var releaseToFloor: String
 
     /// MJRefresh's texts (docs/reference.md §1, Classic), the sticky header's results, and the footers'.
     public static func standard(_ language: RefreshLanguage) -> RefreshStrings {
@@ -134,20 +137,20 @@ public struct RefreshStrings: Equatable, Sendable {
                            lastUpdated: "Last updated: ", today: "Today", noRecord: "No record",
                            footerIdleAuto: "Tap or pull up to load more", footerIdleBack: "Pull up to load more",
                            footerRelease: "Release to load more", footerLoading: "Loading more...",
-                           noMoreData: "No more data")
+                           noMoreData: "No more data", releaseToFloor: "Release to enter the second floor")
         case .chinese:
             RefreshStrings(pullDown: "下拉可以刷新", release: "松开立即刷新", refreshing: "正在刷新数据中...",
                            succeeded: "刷新成功", failed: "刷新失败",
                            lastUpdated: "最后更新：", today: "今天", noRecord: "无记录",
                            footerIdleAuto: "点击或上拉加载更多", footerIdleBack: "上拉可以加载更多",
                            footerRelease: "松开立即加载更多", footerLoading: "正在加载更多的数据...",
-                           noMoreData: "已经全部加载完毕")
+                           noMoreData: "已经全部加载完毕", releaseToFloor: "释放进入二楼")
         }
     }
 
     public init(pullDown: String, release: String, refreshing: String, succeeded: String, failed: String,
                 lastUpdated: String, today: String, noRecord: String, footerIdleAuto: String, footerIdleBack: String,
-                footerRelease: String, footerLoading: String, noMoreData: String) {
+                footerRelease: String, footerLoading: String, noMoreData: String, releaseToFloor: String) {
         self.pullDown = pullDown
         self.release = release
         self.refreshing = refreshing
@@ -161,6 +164,7 @@ public struct RefreshStrings: Equatable, Sendable {
         self.footerRelease = footerRelease
         self.footerLoading = footerLoading
         self.noMoreData = noMoreData
+        self.releaseToFloor = releaseToFloor
     }
 
     /// The header's title in `state`.
@@ -173,6 +177,7 @@ public struct RefreshStrings: Equatable, Sendable {
         case .finishing(.failure): failed
         case .finishing(.message(let text)): text
         case .noMoreData: noMoreData
+        case .releaseToFloor, .floorOpening, .floor, .floorClosing: releaseToFloor
         }
     }
 
@@ -186,7 +191,8 @@ public struct RefreshStrings: Equatable, Sendable {
     /// The footer's title in `state`; `automatic` picks the automatic footer's idle text.
     func footerTitle(for state: RefreshState, automatic: Bool) -> String {
         switch state {
-        case .idle, .pulling, .finishing: automatic ? footerIdleAuto : footerIdleBack
+        case .idle, .pulling, .finishing, .releaseToFloor, .floorOpening, .floor, .floorClosing:
+            automatic ? footerIdleAuto : footerIdleBack
         case .armed: footerRelease
         case .willRefresh, .refreshing: footerLoading
         case .noMoreData: noMoreData

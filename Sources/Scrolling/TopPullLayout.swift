@@ -3,6 +3,7 @@ import Glibc
 #elseif canImport(Darwin)
 import Darwin
 #endif
+import Motion
 
 /// On Android, a refresh layout around the list that takes a pull past the top before the list's edge effect does
 /// and moves the content down by it, as SmartRefreshLayout moves its content with its header (docs/reference.md §5,
@@ -53,7 +54,7 @@ public struct TopPullLayout: Equatable, Sendable {
 
     /// Android's viscous-fluid curve (Scroller's) at `t` in 0…1: what SmartRefreshLayout's rebounds and its second
     /// floor's slides run on (docs/reference.md §5, §10).
-    public static func viscousFluid(at t: Double) -> Double { ViscousReturnSimulation.value(at: t) }
+    public static func viscousFluid(at t: Double) -> Double { TimingFunction.viscousFluid.value(at: t) }
 
     /// The inverse of `distance(forTravel:height:)`: the travel that shows the content `distance` below its top
     /// (a touch catching content on its way back, an inset that moved under the finger).
@@ -74,22 +75,8 @@ struct ViscousReturnSimulation: AxisSimulation {
     let from: Double
     let to: Double
 
-    /// The curve's scale: 8 (`VISCOUS_FLUID_SCALE`).
-    static let scale = 8.0
-
-    private static func raw(_ x: Double) -> Double {
-        let s = x * scale
-        if s < 1 { return s - (1 - exp(-s)) }
-        let start = exp(-1.0)
-        return start + (1 - exp(1 - s)) * (1 - start)
-    }
-
-    /// The curve at `t` in 0…1, normalised to end at 1 (`VISCOUS_FLUID_NORMALIZE`, `VISCOUS_FLUID_OFFSET`).
-    static func value(at t: Double) -> Double {
-        let normalize = 1 / raw(1)
-        let v = normalize * raw(Swift.min(Swift.max(t, 0), 1))
-        return v > 0 ? v + (1 - normalize * raw(1)) : v
-    }
+    /// The curve at `t` in 0…1 (`TimingFunction.viscousFluid`).
+    static func value(at t: Double) -> Double { TimingFunction.viscousFluid.value(at: t) }
 
     func sample(at t: Double) -> AxisSample {
         if t >= duration { return AxisSample(position: to, velocity: 0, done: true) }

@@ -14,12 +14,12 @@ let sourceResources: String = {
 }()
 
 @Suite struct StyleResourceTests {
-    /// `Resources/effects/NAME.json` and `Resources/physics.json` are made from the code's schema; after a change of
+    /// `Resources/effects/NAME.json`, `Resources/physics.json` and `Resources/floor.json` are made from the code's schema; after a change of
     /// parameters, `REFRESHLAB_UPDATE_STYLES=1 swift test --filter StyleResourceTests` writes them again.
     @Test func theSchemaFilesMatchTheCode() {
         let update = getenv("REFRESHLAB_UPDATE_STYLES") != nil
         let catalog = StyleFiles.catalog
-        #expect(catalog.sections.map(\.name) == ["physics", "sticky", "dots", "ring", "news", "classic", "gif", "lottie", "system", "swipe-refresh", "material3"])
+        #expect(catalog.sections.map(\.name) == ["physics", "floor", "sticky", "dots", "ring", "news", "classic", "gif", "lottie", "system", "swipe-refresh", "material3"])
         for section in catalog.sections {
             let path = sourceResources + "/" + StyleFiles.schemaResource(for: section.name)
             let expected = StyleFiles.schemaDocument(for: section)

@@ -11,10 +11,14 @@ import UserFiles
 public enum StyleFiles {
     /// The section of a style file for the scroll physics.
     static let physicsSection = "physics"
+    /// The section of a style file for the second floor (`SecondFloor.Style`).
+    static let floorSection = "floor"
 
-    /// Every section a style file may have: the physics, then each effect with a style, in the keyboard's order.
+    /// Every section a style file may have: the physics, the second floor, then each effect with a style, in the
+    /// keyboard's order.
     public static var catalog: StyleCatalog {
-        var sections: [(name: String, type: any StyleValue.Type)] = [(physicsSection, PhysicsStyle.self)]
+        var sections: [(name: String, type: any StyleValue.Type)] = [(physicsSection, PhysicsStyle.self),
+                                                                     (floorSection, SecondFloor.Style.self)]
         for name in RefreshEffects.names {
             if let effect = RefreshEffects.make(name) as? any StyledEffect { sections.append((name, styleType(of: effect))) }
         }
@@ -46,16 +50,18 @@ public enum StyleFiles {
     /// The schema of a section: every parameter's default, kind, unit, range and meaning, as JSON.
     public static func schemaDocument(for section: StyleCatalog.Section) -> String {
         func document<S: StyleValue>(_ type: S.Type) -> String {
-            let what = section.name == physicsSection ? "The scroll physics" : "The \(section.name) effect"
+            let what = section.name == physicsSection ? "The scroll physics"
+                : section.name == floorSection ? "The second floor" : "The \(section.name) effect"
             return S.schemaDocument(name: section.name, about: what + "'s parameters with their defaults; a style "
                 + "file overrides any of them under \"\(section.name)\" (see `refreshlab styles --help`).")
         }
         return document(section.type)
     }
 
-    /// Where a section's schema lives under Resources: `physics.json`, or `effects/NAME.json` for an effect.
+    /// Where a section's schema lives under Resources: `physics.json`, `floor.json`, or `effects/NAME.json` for an
+    /// effect.
     static func schemaResource(for name: String) -> String {
-        name == physicsSection ? "physics.json" : "effects/\(name).json"
+        name == physicsSection || name == floorSection ? "\(name).json" : "effects/\(name).json"
     }
 
     /// Reads and checks `paths` in order into one book; the first fault names its file, line and column.
@@ -79,6 +85,13 @@ extension SimulatedPhone {
         scrollView.physics = styles.style(PhysicsStyle.self, for: StyleFiles.physicsSection)
         applyStyle(to: refreshControl.effect, named: effectName)
         refreshControl.effectStyleDidChange()
+        applyFloorStyle()
+    }
+
+    /// Gives the header the floor section's settings when the phone has a second floor, or takes its floor away.
+    func applyFloorStyle() {
+        let style = description.floor == nil ? nil : styles.style(SecondFloor.Style.self, for: StyleFiles.floorSection)
+        if refreshControl.secondFloor != style { refreshControl.secondFloor = style }
     }
 
     /// Sets the style of `name` from the styles on `effect`, when it has one.

@@ -15,6 +15,9 @@ public enum Command: Equatable, Sendable {
     case endRefreshSuccess
     case endRefreshFailure
     case endRefreshMessage
+    /// Opens the second floor from code, or closes it when it is open or opening; a phone without a floor is given
+    /// RefreshLab's own first: U.
+    case toggleSecondFloor
     /// Turns the automatic end of refreshes on or off: A.
     case toggleAutoEnd
     /// Turns the footer's no-more-data state on or off: N.
@@ -109,6 +112,8 @@ public enum Command: Equatable, Sendable {
         KeyBinding(keys: "Return", command: .endRefreshSuccess, help: Command.endHelp, chineseHelp: Command.chineseEndHelp),
         KeyBinding(keys: "F", command: .endRefreshFailure, help: Command.endHelp, chineseHelp: Command.chineseEndHelp),
         KeyBinding(keys: "M", command: .endRefreshMessage, help: Command.endHelp, chineseHelp: Command.chineseEndHelp),
+        KeyBinding(keys: "U", command: .toggleSecondFloor, help: "open / close the second floor",
+                   chineseHelp: "打开 / 关闭二楼"),
         KeyBinding(keys: "A", command: .toggleAutoEnd, help: "auto end after 1.5 s", chineseHelp: "1.5 秒后自动结束"),
         KeyBinding(keys: "N", command: .toggleNoMoreData, help: "footer: no more data", chineseHelp: "底部：没有更多数据"),
         KeyBinding(keys: "L", command: .toggleLanguage, help: "English / Chinese", chineseHelp: "英文 / 中文"),

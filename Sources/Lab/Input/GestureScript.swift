@@ -97,6 +97,8 @@ public struct GestureScript: Equatable, Sendable {
     public var appearance: Appearance?
     /// The platform the script asks for, if it names one (iOS when not given).
     public var platform: Platform?
+    /// The second floor the script gives the header ("floor": "drawn" or a file), unless `--floor` names one.
+    public var floor: FloorSource?
     public var steps: [Step]
 
     public init(name: String? = nil, effect: String? = nil, autoEnd: Bool? = nil, appearance: Appearance? = nil,
@@ -174,7 +176,7 @@ struct ScriptReader {
     /// Where each value starts, in document order (see `JSONReader.parseWithOffsets`).
     let offsets: [Int]
 
-    static let topFields = ["name", "effect", "autoEnd", "platform", "device", "bar", "appearance", "steps"]
+    static let topFields = ["name", "effect", "autoEnd", "platform", "device", "bar", "appearance", "floor", "steps"]
 
     /// The error for the value at pre-order position `node` (0 is the root).
     func error(at node: Int, _ reason: String) -> ScriptError {
@@ -222,6 +224,8 @@ struct ScriptReader {
                         + ScriptReader.show(field.value))
                 }
                 script.appearance = appearance
+            case "floor":
+                script.floor = FloorSource(option: try string(field.value, node, "\"floor\""))
             case "steps":
                 script.steps = try readSteps(field.value, node)
                 sawSteps = true

@@ -190,6 +190,7 @@ public final class ScriptReplay: FrameInput {
                 throw LabError("unknown effect '\(name)'; expected one of " + RefreshEffects.names.joined(separator: ", "))
             }
         }
+        if let floor = script.floor, simulation.selectedPhone.description.floor == nil { try simulation.setFloor(floor) }
         simulation.autoEndsRefreshing = script.autoEnd ?? true
         if let appearance = script.appearance { simulation.appearance = appearance }
     }

@@ -159,7 +159,7 @@ final class TuningPanel {
         rasterizer.fill(grabber, transform: toPixels, color: TuningPanel.grabberColor, into: canvas)
 
         // The title: the effect and the physics.
-        let effectTitle = rows.first { $0.section != StyleFiles.physicsSection }?.section
+        let effectTitle = rows.first { $0.section != StyleFiles.physicsSection && $0.section != StyleFiles.floorSection }?.section
         let physics = chinese ? "物理" : "physics"
         let titleText = effectTitle.map { $0 + "  ·  " + physics } ?? physics
         let title = line(titleText, size: TuningPanel.titleSize, bold: bold != nil, renderer: bold ?? text)
@@ -191,6 +191,7 @@ final class TuningPanel {
             switch item {
             case .section(let name):
                 let caption = name == StyleFiles.physicsSection ? (chinese ? "物理" : "PHYSICS")
+                    : name == StyleFiles.floorSection ? (chinese ? "二楼" : "SECOND FLOOR")
                     : (chinese ? name + " 效果" : name.uppercased())
                 let laid = line(caption, size: TuningPanel.sectionSize, renderer: text)
                 text.draw(laid, at: laid.origin(in: Rect(x: TuningPanel.margin + 4, y: y + 6, width: width, height: h - 6)),

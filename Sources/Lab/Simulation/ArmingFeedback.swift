@@ -10,9 +10,11 @@ import Colors
 public enum ArmingFeedback {
     /// The impact's style: medium (docs/reference.md §6).
     public static let haptic = "medium"
-    /// What VoiceOver says, in the screen's language (docs/reference.md §6; the wording is an estimate).
-    public static func announcement(in language: RefreshLanguage) -> String {
-        language == .chinese ? "正在刷新" : "Refreshing"
+    /// What VoiceOver says, in the screen's language (docs/reference.md §6; the wording is an estimate); for an
+    /// arming of the second floor, the floor's name (chosen here).
+    public static func announcement(in language: RefreshLanguage, floor: Bool = false) -> String {
+        if floor { return language == .chinese ? "二楼" : "Second floor" }
+        return language == .chinese ? "正在刷新" : "Refreshing"
     }
     /// How long the mark stays on the phone after an arming, in seconds of the base clock (chosen here: long
     /// enough to be seen, short enough that two armings a second apart show twice).

@@ -192,7 +192,8 @@ public final class EventLog {
         if firstArmingFrame == nil { firstArmingFrame = frame }
         if feedback.count >= 2 * EventLog.retainedChanges { feedback.removeFirst(EventLog.retainedChanges) }
         for kind in [FeedbackEvent.Kind.haptic(ArmingFeedback.haptic),
-                     .announcement(ArmingFeedback.announcement(in: phone.language))] {
+                     .announcement(ArmingFeedback.announcement(
+                        in: phone.language, floor: phone.refreshControl.state == .releaseToFloor))] {
             let event = FeedbackEvent(frame: frame, time: time, effect: effect, kind: kind, platform: phone.device.platform)
             feedback.append(event)
             write(event.jsonLine)

@@ -17,15 +17,18 @@ public struct PhoneDescription {
     public var styles: StyleBook?
     /// The animation file each header that plays one shows, by effect name; a header not named plays its default.
     public var animationFiles: [String: String]
+    /// The second floor behind the list (`--floor`), or nil for none.
+    public var floor: FloorSource?
 
     public init(device: Phone = Phone(), effect: String = Simulation.defaultEffectName,
                 appearance: Appearance = .light, language: RefreshLanguage = .english, styles: StyleBook? = nil,
-                animationFiles: [String: String] = [:]) {
+                animationFiles: [String: String] = [:], floor: FloorSource? = nil) {
         self.device = device
         self.effect = effect
         self.appearance = appearance
         self.language = language
         self.styles = styles
         self.animationFiles = animationFiles
+        self.floor = floor
     }
 }

@@ -61,8 +61,12 @@ public final class SimulatedPhone {
     /// The animations read for the headers that play files, by effect name: each from the file the description
     /// names for it, else the default (see `loadAnimation(path:for:)`).
     var headerAnimations: [String: HeaderAnimation] = [:]
+    /// The second floor's picture, read from the description's floor; nil without a floor.
+    private(set) var floorPicture: FloorPicture?
     /// The Lottie header's last error of a frame (a budget of work passed), so that it is told once, not per frame.
     private var headerRenderError: LottieRenderError?
+    /// The floor's last error of a frame, told once.
+    private var floorRenderError: LottieRenderError?
     /// Where the phone tells of a problem the user should see (a header's frame not drawn whole): a short text and
     /// its detail. The lab shows them in its toast.
     var reportProblem: (_ text: String, _ detail: String) -> Void = { _, _ in }
@@ -213,6 +217,21 @@ public final class SimulatedPhone {
             try loadAnimation(path: new.animationFiles[effect], for: effect)
         }
         if new.effect != effectName { selectEffect(named: new.effect) }
+        if new.floor != description.floor { try setFloor(new.floor) }
+    }
+
+    /// Gives the header a second floor showing `source`, with the styles' `floor` section, or takes it away (nil).
+    /// A header that floats over the list keeps the floor in its description but cannot open it
+    /// (`RefreshControl.hasSecondFloor`).
+    ///
+    /// - Throws: `LabError` naming the file when it cannot be read; the phone keeps the floor it had.
+    func setFloor(_ source: FloorSource?) throws {
+        floorPicture = try source.map { source in
+            if let picture = floorPicture, picture.source == source, source == .drawn { return picture }
+            return try FloorPicture.load(source)
+        }
+        description.floor = source
+        applyFloorStyle()
     }
 
     /// The navigation bar's title in each language, as a mail app's inbox.
@@ -265,6 +284,9 @@ public final class SimulatedPhone {
     func handle(_ event: InputEvent, at time: Double) {
         switch event {
         case .touchDown(let p):
+            // While the second floor holds the list, only a touch in its bottom strip reaches it.
+            let listFrame = device.listFrame
+            guard refreshControl.acceptsTouch(atListY: p.y - listFrame.minY, height: listFrame.height) else { return }
             finger = p
             touchStart = p
             scrollView.touchBegan(at: p, time: time)
@@ -279,6 +301,7 @@ public final class SimulatedPhone {
             if let start = touchStart, (p - start).length < SimulatedPhone.tapSlop { tap(at: p) }
             touchStart = nil
         case .wheel(let delta, _):
+            guard !refreshControl.state.holdsFloor else { return }
             scrollView.scrollWheel(by: delta, time: time)
         }
     }
@@ -406,6 +429,7 @@ public final class SimulatedPhone {
         let offset = scrollView.contentOffset
         let viewport = Rect(origin: offset, size: device.listFrame.size)
         clearCanvas(rowsCovering: viewport, transform: contentToPixels, clip: clip)
+        renderFloor(at: time)
         // A header that sits behind the content (four dots, inserted at index 0) is drawn first, so the rows'
         // opaque backgrounds cover it; the others are drawn over the rows.
         let headerBehind = refreshControl.metrics.drawsBehindContent
@@ -455,6 +479,32 @@ public final class SimulatedPhone {
         colorBars()
         footer.appearance = appearance
         applyStyles()
+    }
+
+    /// Draws the second floor where the list has slid down from its top: between the list's top and the content's,
+    /// under the header. Nothing while the list covers it.
+    private func renderFloor(at time: Double) {
+        guard let floorPicture, let floor = refreshControl.secondFloor, refreshControl.hasSecondFloor else { return }
+        let listFrame = device.listFrame, s = device.scale
+        let contentTop = Swift.min(listFrame.minY - scrollView.contentOffset.y, listFrame.maxY)
+        guard contentTop > listFrame.minY else { return }
+        let control = refreshControl
+        let moment: FloorMoment
+        if control.state.holdsFloor {
+            moment = .open(time - control.floorOpenedAt)
+        } else {
+            let ratio = control.distance / control.triggerDistance
+            moment = .revealing((ratio - floor.refreshRate) / Swift.max(floor.floorRate - floor.refreshRate, 1e-9))
+        }
+        let clip = Rect(x: listFrame.minX * s, y: listFrame.minY * s, width: listFrame.width * s,
+                        height: (contentTop - listFrame.minY) * s)
+        floorPicture.render(into: canvas, screen: device.screenSize, scale: s, moment: moment, time: time,
+                            language: language, clip: clip, renderer: renderer)
+        if let error = floorPicture.renderError, error != floorRenderError {
+            reportProblem("Floor frame not drawn whole", error.description)
+            FileLines.standardError("floor: \(error)")
+        }
+        floorRenderError = floorPicture.renderError
     }
 
     private func renderHeader(at time: Double, transform: AffineTransform, clip: Rect) {

@@ -103,7 +103,12 @@ public final class Simulation {
     /// Shows what `phone` reports in the toast, and hears of its footer's changes, which the title tells.
     func listen(to phone: SimulatedPhone) {
         phone.reportProblem = { [unowned self] text, detail in showToast(text, detail: detail) }
-        phone.observeChanges(footer: { [unowned self] _, _ in statusMayHaveChanged = true })
+        phone.observeChanges(header: { [unowned self] old, new in
+            // The title names the floor's states.
+            if old.holdsFloor || new.holdsFloor || old == .releaseToFloor || new == .releaseToFloor {
+                statusMayHaveChanged = true
+            }
+        }, footer: { [unowned self] _, _ in statusMayHaveChanged = true })
     }
 
     /// Whether what the title says may have changed since the frame loop last looked (`takeStatusChange()`): a key,
@@ -200,6 +205,28 @@ public final class Simulation {
     /// The files `loadAnimation` read, to be watched.
     public var animationPaths: [String] { primaryPhone.animationPaths }
 
+    /// Gives the selected phone's header a second floor showing `source`, or takes it away (nil).
+    ///
+    /// - Throws: `LabError` naming the file when it cannot be read.
+    public func setFloor(_ source: FloorSource?) throws {
+        try selectedPhone.setFloor(source)
+        // The tuning panel's rows show the floor's section.
+        stylesRevision &+= 1
+    }
+
+    /// Why the header `effect` cannot have a second floor, or nil when it can: a header that floats over the list
+    /// never moves the list to reveal one.
+    public static func floorRefusal(effect: String) -> String? {
+        guard floats(effect) else { return nil }
+        return "the \(effect) header floats over the list, which never slides down to reveal a floor; choose a "
+            + "header that pushes it: " + RefreshEffects.names.filter { !floats($0) }.joined(separator: ", ")
+    }
+
+    /// Whether the header `effect` floats over the list (`HeaderPlacement.floating`).
+    private static func floats(_ effect: String) -> Bool {
+        RefreshEffects.make(effect)?.metrics.placement.floating != nil
+    }
+
     func cancelTouch() { for phone in phones { phone.cancelTouch() } }
     var autoEndResult: RefreshResult { selectedPhone.autoEndResult }
     func newItemsMessage(in language: RefreshLanguage) -> String { selectedPhone.newItemsMessage(in: language) }
@@ -281,7 +308,9 @@ public final class Simulation {
                paused: clock.isPaused, debug: showsDebugOverlay, frameGraph: showsFrameGraph, tuning: tuning.isOpen,
                help: showsHelp,
                noMoreData: footer.state == .noMoreData, overlaysInOutputs: includesOverlaysInOutputs,
-               comparedPhone: isComparing ? Simulation.phoneLetter(selectedIndex) : nil)
+               comparedPhone: isComparing ? Simulation.phoneLetter(selectedIndex) : nil,
+               floor: selectedPhone.description.floor == nil ? nil : refreshControl.state.holdsFloor
+                   || refreshControl.state == .releaseToFloor ? refreshControl.state.description : "")
     }
 
     /// The status as the title shows it, without the frame loop's recordings.

@@ -92,6 +92,8 @@ extension Simulation {
         case .endRefreshMessage:
             let message = newItemsMessage(in: language)
             return end(with: .message(message), named: "“" + message + "”")
+        case .toggleSecondFloor:
+            return toggleSecondFloor()
         case .toggleAutoEnd:
             let on = !autoEndsRefreshing
             for phone in phones { phone.autoEndsRefreshing = on }
@@ -189,7 +191,36 @@ extension Simulation {
     private func showEffect(_ name: String) -> String {
         guard selectEffect(named: name) else { return "No effect named \(name)" }
         let position = (effectNames.firstIndex(of: name) ?? 0) + 1
+        if selectedPhone.description.floor != nil, Simulation.floorRefusal(effect: name) != nil {
+            return "\(position) · \(name): " + (language == .chinese ? "悬浮头部，没有二楼" : "floats, no second floor")
+        }
         return "\(position) · \(name)"
+    }
+
+    /// Opens the second floor of every phone from code, or closes it where it is open or opening, as the refresh keys
+    /// go to every phone; a phone without a floor is given RefreshLab's own first. A finger down is lifted first,
+    /// as code taking over the list cancels its touch.
+    private func toggleSecondFloor() -> String {
+        let chinese = language == .chinese
+        if let refusal = Simulation.floorRefusal(effect: effectName) {
+            return chinese ? "\(effectName) 悬浮在列表上，不能有二楼" : "No second floor: " + refusal
+        }
+        let closing = phones.contains { $0.refreshControl.state == .floor || $0.refreshControl.state == .floorOpening }
+        var done = false
+        for phone in phones {
+            if phone.description.floor == nil {
+                try? phone.setFloor(.drawn)
+                stylesRevision &+= 1
+            }
+            phone.cancelTouch()
+            let control = phone.refreshControl
+            done = (closing ? control.closeSecondFloor(at: clock.now) : control.openSecondFloor(at: clock.now)) || done
+        }
+        guard done else {
+            return chinese ? "正在刷新：二楼从静止或下拉中打开" : "Refreshing: the floor opens from rest or a pull"
+        }
+        if closing { return chinese ? "关闭二楼" : "Closing the second floor" }
+        return chinese ? "打开二楼（U 关闭）" : "Opening the second floor (U closes it)"
     }
 
     /// Ends the refresh of every phone refreshing with `result`.

@@ -20,6 +20,8 @@ public struct Status: Equatable, Sendable {
     /// While two phones are shown, the selected one's letter (A on the left, B on the right): the effect and the
     /// toggles then are that phone's.
     var comparedPhone: String?
+    /// With a second floor: "", or the floor's state while it is armed, opening, open or closing; nil without one.
+    var floor: String?
 
     /// `ring | English | android | dark | auto end | slow x10 | recording video`: the effect, the language, then every toggle that is
     /// on, as the Simulator's menu shows checkmarks. ASCII only, so that every X server and window manager shows it
@@ -33,6 +35,7 @@ public struct Status: Equatable, Sendable {
                            (recordingVideo, "recording video"), (overlaysInOutputs, "overlays in outputs")] where on {
             parts.append(name)
         }
+        if let floor { parts.append(floor.isEmpty ? "second floor" : "second floor: " + floor) }
         return parts.joined(separator: " | ")
     }
 }

@@ -311,7 +311,8 @@ extension StyleFiles {
 }
 
 extension Simulation {
-    /// The panel's rows: the current effect's parameters (when it has a style), then the physics'.
+    /// The panel's rows: the current effect's parameters (when it has a style), the second floor's (when the phone
+    /// has one), then the physics'.
     var tuningRows: [TuningRow] {
         if let cache = tuning.rowCache, cache.revision == stylesRevision, cache.effect == effectName,
            cache.language == language {
@@ -324,6 +325,10 @@ extension Simulation {
                                        language: language)
             }
             add(styled)
+        }
+        if let floor = refreshControl.secondFloor {
+            rows += TuningRow.rows(of: floor, section: StyleFiles.floorSection,
+                                   entries: styles.entries(for: StyleFiles.floorSection), language: language)
         }
         rows += TuningRow.rows(of: scrollView.physics, section: StyleFiles.physicsSection,
                                entries: styles.entries(for: StyleFiles.physicsSection), language: language)
@@ -416,6 +421,8 @@ extension Simulation {
         let type: any StyleValue.Type
         if row.section == StyleFiles.physicsSection {
             type = PhysicsStyle.self
+        } else if row.section == StyleFiles.floorSection {
+            type = SecondFloor.Style.self
         } else if let styled = refreshControl.effect as? any StyledEffect, row.section == effectName {
             type = styleType(of: styled)
         } else {

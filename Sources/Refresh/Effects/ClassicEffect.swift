@@ -104,7 +104,8 @@ public final class ClassicEffect: StyledEffect {
         let armed = new == .armed
         let target = armed ? ClassicEffect.flippedAngle : 0
         switch new {
-        case .armed, .pulling, .idle:
+        // Armed for the floor, the arrow turns back down (SmartRefreshLayout's classic header, docs/reference.md §10).
+        case .armed, .pulling, .idle, .releaseToFloor:
             if old.isBusy {
                 // Back from a refresh the arrow is down again at once (MJRefresh resets its transform).
                 flipFrom = 0
@@ -121,7 +122,7 @@ public final class ClassicEffect: StyledEffect {
             fadeStart = nil
         case .finishing:
             fadeStart = time
-        case .noMoreData:
+        case .noMoreData, .floorOpening, .floor, .floorClosing:
             break
         }
     }

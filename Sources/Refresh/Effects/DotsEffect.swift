@@ -254,7 +254,7 @@ final class DotsEffect: StyledEffect {
         case .finishing:
             // The animations run on while the inset goes back; they are removed when it is gone.
             busy = true
-        case .idle, .pulling, .armed, .willRefresh, .noMoreData:
+        case .idle, .pulling, .armed, .willRefresh, .noMoreData, .releaseToFloor, .floorOpening, .floor, .floorClosing:
             guard busy || old.isBusy else { return }
             busy = false
             lastPull = .nan

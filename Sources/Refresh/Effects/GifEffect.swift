@@ -169,9 +169,9 @@ public final class GifEffect: StyledEffect {
     /// The state whose images a header in `state` shows (MJRefresh's Idle, Pulling and Refreshing).
     static func imageState(for state: RefreshState) -> GifHeaderState {
         switch state {
-        case .armed: .pulling
+        case .armed, .releaseToFloor: .pulling
         case .willRefresh, .refreshing: .refreshing
-        case .idle, .pulling, .finishing, .noMoreData: .idle
+        case .idle, .pulling, .finishing, .noMoreData, .floorOpening, .floor, .floorClosing: .idle
         }
     }
 

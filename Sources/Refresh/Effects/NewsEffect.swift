@@ -241,7 +241,7 @@ final class NewsEffect: StyledEffect {
             stopImageCycle(showing: NewsEffect.imageFrameCount - 1)
             finishTime = time
             bannerStartTime = nil
-        case .idle, .pulling, .armed, .noMoreData:
+        case .idle, .pulling, .armed, .noMoreData, .releaseToFloor, .floorOpening, .floor, .floorClosing:
             stopImageCycle(showing: nil)
             finishTime = nil
             if case .finishing = old {

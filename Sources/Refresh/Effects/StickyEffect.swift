@@ -297,7 +297,7 @@ final class StickyEffect: StyledEffect {
             busy = true
             phase = result == .failure ? .failed : .succeeded
             showResult(result, title: strings(for: pull.language).headerTitle(for: new), at: pull.time)
-        case .idle, .pulling, .armed, .noMoreData, .willRefresh:
+        case .idle, .pulling, .armed, .noMoreData, .willRefresh, .releaseToFloor, .floorOpening, .floor, .floorClosing:
             if busy || old.isBusy { reset() }
         }
     }

@@ -260,7 +260,8 @@ final class SwipeRefreshEffect: StyledEffect {
                 showsArrow = false
                 phase = .returning(from: circleTop, start: time)
             }
-        case .willRefresh, .noMoreData:
+        // A floating header never has a second floor (`RefreshControl.hasSecondFloor`).
+        case .willRefresh, .noMoreData, .releaseToFloor, .floorOpening, .floor, .floorClosing:
             break
         }
     }

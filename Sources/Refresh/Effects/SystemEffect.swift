@@ -126,7 +126,7 @@ final class SystemEffect: StyledEffect {
 
         var opacity = 1.0
         switch state {
-        case .idle, .pulling, .armed, .noMoreData:
+        case .idle, .pulling, .armed, .noMoreData, .releaseToFloor, .floorOpening, .floor, .floorClosing:
             let count = SystemEffect.revealedTicks(progress: pull.progress)
             revealedTicks = count
             spinnerScale = 1

@@ -77,12 +77,12 @@ struct HeadlessComparison {
         }
         let a = ComparedPhone(effect: try first.checkedEffect(), device: firstDevice,
                               styles: try style.load(), appearance: try appearance.chosen(),
-                              language: try appearance.chosenLanguage(), prepare: first.loadAnimation(into:))
+                              language: try appearance.chosenLanguage(), prepare: first.prepare(_:))
         let b = ComparedPhone(effect: try secondPhone.checkedEffect(),
                               device: try secondPhone.phone().phone(for: script), styles: try secondStyle.load(),
                               appearance: try second.appearance.chosen() ?? appearance.chosen(),
                               language: try second.appearance.chosenLanguage() ?? appearance.chosenLanguage(),
-                              prepare: secondPhone.loadAnimation(into:))
+                              prepare: secondPhone.prepare(_:))
         let files = ScriptRunOutputs(framesDirectory: outputs.frames, capturePath: outputs.capture,
                                      eventsPath: record.events, tracePath: record.trace,
                                      includesOverlays: record.overlays, replacesEarlierFrames: outputs.replaceFrames)

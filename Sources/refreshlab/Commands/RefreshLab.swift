@@ -78,9 +78,16 @@ struct PhoneOptions: ParsableArguments {
                                + "JSON) file (default: the one in the resources).", valueName: "file|dir"))
     var animation: String?
 
-    /// Adds the animation read (a file or a folder of frames) to `files`.
+    @Option(help: ArgumentHelp("Give the header a second floor (二楼) behind the list: a PNG, JPEG, WebP or GIF "
+                               + "picture, a Lottie file (its 'reveal' marker, if any, scrubbed by the pull), or "
+                               + "'\(FloorSource.drawnName)' for RefreshLab's own page. Headers that push the list only; "
+                               + "settings in a style file's \"floor\" section.", valueName: "file|drawn"))
+    var floor: String?
+
+    /// Adds the animation and the floor read (a file or a folder of frames) to `files`.
     func declare(in files: inout CommandFiles) {
         files.reads(animation, as: "--animation")
+        if let floor, FloorSource(option: floor) != .drawn { files.reads(floor, as: "--floor") }
     }
 
     func validate() throws {
@@ -90,12 +97,16 @@ struct PhoneOptions: ParsableArguments {
             throw ValidationError("--animation goes with --effect " + animated.joined(separator: " or ")
                 + ", which shows it")
         }
+        if floor != nil, let effect, let refusal = Simulation.floorRefusal(effect: effect) {
+            throw ValidationError("--floor: " + refusal)
+        }
     }
 
-    /// Reads `--animation` for the header of `--effect`, or that header's default animation when none is given,
-    /// so that a missing default is one clear error rather than an empty header; prints the file's warning about
-    /// what is not drawn. An unreadable file is an error naming it.
-    func loadAnimation(into simulation: Simulation) throws {
+    /// Reads `--floor` into `simulation`, and `--animation` for the header of `--effect`, or that header's default
+    /// animation when none is given, so that a missing default is one clear error rather than an empty header;
+    /// prints the file's warning about what is not drawn. An unreadable file is an error naming it.
+    func prepare(_ simulation: Simulation) throws {
+        if let floor { try simulation.setFloor(FloorSource(option: floor)) }
         guard let effect, Simulation.animationEffectNames.contains(effect) else { return }
         if let warning = try simulation.loadAnimation(path: animation, for: effect) {
             FileLines.standardError(warning)
@@ -305,7 +316,7 @@ struct WindowCommand: ParsableCommand {
             appearance: try appearance.chosen() ?? .light, language: try appearance.chosenLanguage() ?? .english,
             styles: styles))
         simulation.tuning.file = StyleFiles.tuningFile(extra: style.files, folder: StyleFiles.userFolder())
-        try self.phone.loadAnimation(into: simulation)
+        try self.phone.prepare(simulation)
         simulation.includesOverlaysInOutputs = record.overlays
         let host = WindowHost(simulation: simulation)
         // Files named on the command line are opened before the window, so a bad path fails at once.

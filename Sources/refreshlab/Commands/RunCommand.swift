@@ -145,7 +145,7 @@ struct HeadlessReplay {
         }
         Termination.install()
         let run = try ScriptRun(script: script, effect: effect, outputs: files, phone: phone,
-                                prepare: animation.loadAnimation(into:))
+                                prepare: animation.prepare(_:))
         run.simulation.styles = styles
         if let appearance { run.simulation.appearance = appearance }
         if let language { run.simulation.language = language }
