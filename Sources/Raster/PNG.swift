@@ -9,6 +9,15 @@ import UserFiles
 /// A PNG file could not be written or read; the message names the file and the cause.
 public struct PNGError: Error, CustomStringConvertible, Equatable {
     public let description: String
+
+    /// The file at `path` could not be written, for `reason`.
+    public init(writing path: String, reason: String) {
+        description = "cannot write PNG '\(path)': \(reason)"
+    }
+
+    init(description: String) {
+        self.description = description
+    }
 }
 
 /// PNG encoding and decoding through libpng.
@@ -16,72 +25,16 @@ public enum PNG {
     /// Writes the canvas as an 8-bit RGBA PNG (straight alpha, as PNG requires), whole or not at all (see
     /// `OutputFile`): a failed write leaves what was at `path` before, and a device is written, never removed.
     public static func write(_ canvas: Canvas, to path: String) throws {
-        let rgba = straightRGBA(canvas)
-        var image = rgbaImage(canvas)
-        defer { png_image_free(&image) }
-        do {
-            // Through a stream of our own: libpng's own file writer removes whatever is at the path on failure.
-            let file = try OutputFile(path: path)
-            let ok = rgba.withUnsafeBytes { bytes in
-                png_image_write_to_stdio(&image, file.stream, 0, bytes.baseAddress, Int32(canvas.width * 4), nil)
-            }
-            guard ok != 0 else {
-                let reason = ferror(file.stream) != 0 ? String(cString: strerror(errno)) : message(of: image)
-                file.abandon()
-                throw OutputFileError(path: path, reason: reason)
-            }
-            try file.commit()
-        } catch let error as OutputFileError {
-            throw PNGError(description: "cannot write PNG '\(path)': \(error.reason)")
-        }
+        try PNGEncoder().write(canvas.pixels, width: canvas.width, height: canvas.height, to: path)
     }
 
     /// The canvas as the bytes of an 8-bit RGBA PNG file, for a page that embeds the picture.
     public static func encode(_ canvas: Canvas) throws -> [UInt8] {
-        let rgba = straightRGBA(canvas)
-        var image = rgbaImage(canvas)
-        defer { png_image_free(&image) }
-        // Once for the size, once to write.
-        var size = png_alloc_size_t(0)
-        let stride = Int32(canvas.width * 4)
-        guard rgba.withUnsafeBytes({ png_image_write_to_memory(&image, nil, &size, 0, $0.baseAddress, stride, nil) }) != 0
-        else { throw PNGError(description: "cannot encode a PNG: " + message(of: image)) }
-        var bytes = [UInt8](repeating: 0, count: Int(size))
-        let ok = bytes.withUnsafeMutableBytes { out in
-            rgba.withUnsafeBytes { png_image_write_to_memory(&image, out.baseAddress, &size, 0, $0.baseAddress, stride, nil) }
+        do {
+            return Array(try PNGEncoder().encode(canvas.pixels, width: canvas.width, height: canvas.height))
+        } catch let error as PNGEncoder.Failure {
+            throw PNGError(description: "cannot encode a PNG: " + error.reason)
         }
-        guard ok != 0 else { throw PNGError(description: "cannot encode a PNG: " + message(of: image)) }
-        return Array(bytes.prefix(Int(size)))
-    }
-
-    /// libpng's description of an 8-bit RGBA image of the canvas's size.
-    private static func rgbaImage(_ canvas: Canvas) -> png_image {
-        var image = png_image()
-        image.version = UInt32(PNG_IMAGE_VERSION)
-        image.width = UInt32(canvas.width)
-        image.height = UInt32(canvas.height)
-        image.format = CPNG_FORMAT_RGBA
-        return image
-    }
-
-    /// The canvas's premultiplied pixels as straight 8-bit RGBA, as PNG stores them.
-    private static func straightRGBA(_ canvas: Canvas) -> [UInt8] {
-        var rgba = [UInt8](repeating: 0, count: canvas.pixelCount * 4)
-        for i in 0..<canvas.pixelCount {
-            let p = canvas.pixels[i]
-            let a = p >> 24
-            var r = (p >> 16) & 0xFF, g = (p >> 8) & 0xFF, b = p & 0xFF
-            if a != 0 && a != 255 {
-                r = (r * 255 + a / 2) / a
-                g = (g * 255 + a / 2) / a
-                b = (b * 255 + a / 2) / a
-            }
-            rgba[i * 4] = UInt8(min(r, 255))
-            rgba[i * 4 + 1] = UInt8(min(g, 255))
-            rgba[i * 4 + 2] = UInt8(min(b, 255))
-            rgba[i * 4 + 3] = UInt8(a)
-        }
-        return rgba
     }
 
     /// The most pixels a PNG read may have (256 MB decoded): its declared size is checked before any pixel is

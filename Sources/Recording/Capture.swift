@@ -17,20 +17,25 @@ public protocol FrameSink: AnyObject {
 
 /// Writes frames as a PNG sequence, `frame-0000.png`, `frame-0001.png`, … in a directory created if missing.
 /// It needs nothing but the program itself, so it always works.
+///
+/// The files are encoded on worker threads while the run goes on, and written in order (see `PNGWriterPool`: at
+/// most the workers plus two frames wait in memory); a failure is reported by a later `write` or by `finish`.
 public final class PNGSequence: FrameSink {
     public let directory: String
+    private let writers: PNGWriterPool
+    private var finished = false
 
     /// Makes the folder when missing. A folder holding frames of an earlier run is refused, so that a run never
     /// leaves another's later frames beside its own, unless `replacing`: then exactly those files (named as
     /// `isFrameName` says) are removed first, and nothing else in the folder is touched.
     ///
     /// - Throws: `LabError` naming the folder and what to do.
-    public init(directory: String, replacing: Bool = false) throws {
+    /// `workers` encode the frames: one per processor (at most four) when not given.
+    public init(directory: String, replacing: Bool = false, workers: Int? = nil) throws {
         self.directory = directory
         try makeDirectory(directory)
         let earlier = try PNGSequence.earlierFrames(in: directory)
-        guard !earlier.isEmpty else { return }
-        guard replacing else {
+        if !earlier.isEmpty && !replacing {
             throw LabError("--frames: '\(directory)' already holds \(earlier.count) frame"
                 + (earlier.count == 1 ? "" : "s") + " of an earlier run (\(earlier[0]) …); add --replace-frames to "
                 + "remove them first, or choose another folder")
@@ -39,6 +44,8 @@ public final class PNGSequence: FrameSink {
             throw LabError("--frames: cannot remove the earlier frame '\(directory)/\(name)': "
                 + String(cString: strerror(errno)))
         }
+        // The workers start once the folder is known to be usable.
+        writers = PNGWriterPool(workers: workers)
     }
 
     /// True for the names a sequence writes: `frame-` and four digits or more, then `.png`, or that with `.tmp`
@@ -72,15 +79,38 @@ public final class PNGSequence: FrameSink {
         return directory + "/frame-" + String(repeating: "0", count: Swift.max(0, 4 - digits.count)) + digits + ".png"
     }
 
+    /// Copies the frame for a worker to write; waits while `pendingFrameLimit` frames wait already.
+    ///
+    /// - Throws: `LabError` naming the file of an earlier frame that could not be written.
     public func write(_ canvas: Canvas, frame index: Int) throws {
         do {
-            try PNG.write(canvas, to: path(of: index))
+            try writers.add(canvas, path: path(of: index))
         } catch {
-            throw LabError("\(error); check that the disk has room and '\(directory)' is writable")
+            throw explained(error)
         }
     }
 
-    public func finish() throws {}
+    /// Waits until every frame is written.
+    ///
+    /// - Throws: `LabError` naming the file that could not be written, unless `write` said it already.
+    public func finish() throws {
+        guard !finished else { return }
+        finished = true
+        do {
+            try writers.finish()
+        } catch {
+            throw explained(error)
+        }
+    }
+
+    private func explained(_ error: any Error) -> LabError {
+        LabError("\(error); check that the disk has room and '\(directory)' is writable")
+    }
+
+    /// A sequence let go without `finish` writes its frames all the same.
+    deinit {
+        try? finish()
+    }
 }
 
 /// Records frames into a GIF or an MP4 by piping raw pixels into ffmpeg, an optional external program.

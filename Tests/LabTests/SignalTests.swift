@@ -50,6 +50,12 @@ struct SignalTests {
         for frame in all where frame.hasSuffix(".png") {
             #expect((try? PNG.read(from: frame)) != nil, "\(what): \(frame) is not a whole PNG")
         }
+        // Frames are written in order: the run's first frames, none missing.
+        if fileExists(dir + "/f") {
+            let frames = try listDirectory(dir + "/f").sorted()
+            #expect(frames == (0..<frames.count).map { String(PNGSequence.path(of: $0, in: "").dropFirst()) },
+                    "\(what): frames missing among \(frames.count)")
+        }
     }
 
     func stopRun(with signal: Int32, after seconds: Double) throws {
@@ -83,6 +89,26 @@ struct SignalTests {
         for _ in 0..<4 {
             // From a moment the program has started (its handlers are its first line), to the middle of the run.
             try stopRun(with: signal, after: Double.random(in: 0.2...2.0, using: &random) * timeLimitScale)
+        }
+    }
+
+    @Test("a second signal while frames are encoded ends the run at once: every frame whole, in order, no temporary",
+          .enabled(if: refreshlabExecutable != nil, "the refreshlab executable is built"),
+          .enabled(if: longTestsEnabled, "a long test: REFRESHLAB_LONG_TESTS=1 runs it"))
+    func secondSignalDuringFrames() throws {
+        var random = SeededRandom(seed: 3939)
+        for round in 0..<6 {
+            let dir = temporaryDirectory("signal-twice")
+            let signal = SignalTests.signals[round % SignalTests.signals.count]
+            let pid = try spawnRefreshlab(["run", "--script", "long", "--frames", dir + "/f"], in: dir)
+            usleep(UInt32(Double.random(in: 0.3...1.5, using: &random) * timeLimitScale * 1e6))
+            kill(pid, signal)
+            usleep(UInt32(Double.random(in: 0...0.05, using: &random) * 1e6))
+            kill(pid, signal)
+            let status = waitForExit(pid)
+            let what = "signal \(signal) twice, round \(round)"
+            #expect(status == 128 + signal, "\(what)\n\(readTextFile(dir + "/stderr") ?? "")")
+            try checkOutputs(in: dir, what)
         }
     }
 
