@@ -146,6 +146,34 @@ struct SecondFloorLabTests {
         #expect(canvas[100, y] != Color(rgb: 255, 0, 0).premultipliedPixel)
     }
 
+    @Test("A floor file changed on disk is read again with the animations, and a broken one keeps the floor shown")
+    func reload() throws {
+        let folder = temporaryDirectory("floor-reload")
+        defer { _ = removeDirectory(folder) }
+        let path = folder + "/floor.png"
+        let quadrants = try UserFile.read(Self.fixtures + "/images/quadrants.png", kind: "picture", limit: 1 << 20)
+        #expect(writeBytes(path, quadrants))
+        let clock = SimulatedClock()
+        let simulation = Simulation(clock: clock)
+        simulation.selectEffect(named: "classic")
+        try simulation.setFloor(.file(path))
+        #expect(simulation.animationPaths == [path])
+        simulation.perform(.toggleSecondFloor)
+        frames(simulation, clock, 70)
+        let y = Int((simulation.navigationBarBottom + 40) * simulation.phone.scale)
+        simulation.render()
+        #expect(simulation.canvas[100, y] == Color(rgb: 255, 0, 0).premultipliedPixel)
+        let gradient = try UserFile.read(Self.fixtures + "/images/gradient.png", kind: "picture", limit: 1 << 20)
+        #expect(writeBytes(path, gradient))
+        #expect(simulation.reloadAnimations().map(\.error) == [nil])
+        simulation.render()
+        #expect(simulation.canvas[100, y] != Color(rgb: 255, 0, 0).premultipliedPixel)
+        #expect(writeTextFile(path, "not a picture"))
+        let results = simulation.reloadAnimations()
+        #expect(results.count == 1 && results[0].error?.contains(path) == true)
+        #expect(simulation.primaryPhone.floorPicture != nil && simulation.refreshControl.state == .floor)
+    }
+
     @Test("A Lottie floor's reveal marker is scrubbed by the pull from the refresh to the floor, and plays on from its end once open")
     func lottieReveal() throws {
         let animation = try LottieFile.load(path: Self.fixtures + "/floor/reveal.json")
