@@ -133,6 +133,9 @@ public final class RefreshControl {
     private var floorSlideStart = 0.0
     /// When the floor last began to open: an animated floor plays from then.
     public private(set) var floorOpenedAt = 0.0
+    /// Whether the inner header faded out as the floor opened: a release does, an opening from code does not
+    /// (SmartRefreshLayout's `openTwoLevel`), and the closing fades back in only what faded.
+    private var floorHeaderFaded = false
     /// Set while a finger drags the open floor; its lift decides whether the floor stays open.
     private var floorDragged = false
     /// The finger's speed while it dragged the open floor, in the screen's pixels a second (downwards positive).
@@ -435,7 +438,7 @@ public final class RefreshControl {
         let d = distance
         guard dragging else {
             switch state {
-            case .releaseToFloor: openFloor(at: time)
+            case .releaseToFloor: openFloor(at: time, fadingHeader: true)
             case .armed: startRefreshing(at: time)
             default: setState(.idle, at: time)
             }
@@ -470,11 +473,12 @@ public final class RefreshControl {
     }
 
     /// Starts the floor's opening: the content slides to the list's bottom over the floor's duration along the
-    /// viscous-fluid curve, and the header fades out over half of it.
-    private func openFloor(at time: Double) {
+    /// viscous-fluid curve, and the header, when `fadingHeader`, fades out over half of it.
+    private func openFloor(at time: Double, fadingHeader: Bool) {
         guard let floor = secondFloor else { return }
         floorSlideStart = time
         floorOpenedAt = time
+        floorHeaderFaded = fadingHeader
         floorDragged = false
         setState(.floorOpening, at: time)
         startTween(to: floorInset, at: time, duration: floor.floorDuration, timing: .viscousFluid, movesHeader: false,
@@ -493,7 +497,7 @@ public final class RefreshControl {
 
     /// The open floor under a finger (which can only have come down in its bottom strip, `acceptsTouch`): while it
     /// drags, its speed is kept; when it lifts, the floor stays open, the content sliding back to the list's bottom
-    /// over SmartRefreshLayout's rebound, or closes (`SecondFloor.staysOpen`).
+    /// as the floor opens, or closes (`SecondFloor.staysOpen`).
     private func evaluateOpenFloor(dragging: Bool, at time: Double) {
         guard let scrollView else { return }
         if dragging {
@@ -507,14 +511,14 @@ public final class RefreshControl {
         let down = -baseTopInset - scrollView.contentOffset.y
         if SecondFloor.staysOpen(down: down, height: floorInset, velocity: floorFingerVelocity) {
             offsetFollow = InsetTween(from: addedInset, to: addedInset, start: time,
-                                      duration: TopPullLayout.smartReboundDuration, timing: .viscousFluid)
+                                      duration: secondFloor?.floorDuration ?? 0, timing: .viscousFluid)
         } else {
             closeFloor(at: time)
         }
     }
 
-    /// Opens the second floor from code (SmartRefreshLayout's `openTwoLevel`): from rest or a pull, not while a
-    /// refresh runs. False, and nothing done, when it cannot.
+    /// Opens the second floor from code (SmartRefreshLayout's `openTwoLevel`: the header does not fade): from rest or
+    /// a pull, not while a refresh runs. False, and nothing done, when it cannot.
     @discardableResult
     public func openSecondFloor(at time: Double? = nil) -> Bool {
         guard hasSecondFloor else { return false }
@@ -522,7 +526,7 @@ public final class RefreshControl {
         case .idle, .pulling, .armed, .releaseToFloor: break
         default: return false
         }
-        openFloor(at: commandTime(time))
+        openFloor(at: commandTime(time), fadingHeader: false)
         return true
     }
 
@@ -546,9 +550,9 @@ public final class RefreshControl {
     }
 
     /// The inner header's opacity at `time`: fading out as the floor opens, gone while it is open, fading back in
-    /// as it closes, whole otherwise.
+    /// as it closes, whole otherwise and when the floor opened from code.
     private func innerHeaderOpacity(at time: Double) -> Double {
-        guard let floor = secondFloor else { return 1 }
+        guard let floor = secondFloor, floorHeaderFaded else { return 1 }
         let elapsed = Swift.max(0, time - floorSlideStart)
         switch state {
         case .floorOpening:

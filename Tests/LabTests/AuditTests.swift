@@ -23,6 +23,44 @@ import UserFiles
         #expect(results.allSatisfy { $0.frames > 60 })
     }
 
+    /// With `--floor`, every header that pushes the list has the floor and its three moments pass, on the SE and
+    /// the Pixel 8; the floating headers have neither. Each floor moment plays what it says: open and closed from
+    /// the strip, armed then taken back to a refresh, opened and closed from code.
+    @Test func theFloorsMomentsPassOnEveryHeaderThatCanHaveOne() throws {
+        let configurations = Audit.configurations(effects: RefreshEffects.builtInNames, devices: [.iPhoneSE, .pixel8],
+                                                  bars: [.standard], appearances: [.light], floor: .drawn)
+        #expect(configurations.filter { $0.floor == nil }.map(\.effect).sorted()
+                == ["material3", "material3", "ring", "ring", "swipe-refresh", "swipe-refresh"])
+        let cases = Audit.cases(configurations, moments: AuditMoment.floorMoments)
+        #expect(cases.count == 7 * 2 * 3)
+        let results = try Audit.run(cases, styles: nil, animations: [:], threads: 2)
+        let failed = results.filter { !$0.passed }.map(AuditReport.line)
+        #expect(failed.isEmpty, "\(failed.prefix(5).joined(separator: "\n"))")
+        for device in [PhoneModel.iPhoneSE, .pixel8] {
+            let c = AuditConfiguration(effect: "classic", device: device, bar: .standard, appearance: .light, floor: .drawn)
+            let description = Audit.description(c, styles: nil, animations: [:])
+            let place = try Audit.place(description)
+            for (moment, expected) in [("floor-open-and-close", [RefreshState.floor, .floorClosing, .idle]),
+                                       ("floor-back-to-refresh", [.releaseToFloor, .armed, .refreshing]),
+                                       ("floor-from-code", [.floorOpening, .floorClosing, .idle, .floorOpening, .floor,
+                                                            .floorClosing, .idle])] {
+                let replay = try ScriptReplay(script: AuditMoment.named(moment)!.script(on: place),
+                                              description: description)
+                var states: [RefreshState] = []
+                replay.simulation.primaryPhone.observeChanges(header: { _, new in states.append(new) })
+                while replay.advance() {}
+                var rest = states[...]
+                for state in expected {
+                    guard let at = rest.firstIndex(of: state) else {
+                        Issue.record("\(moment) on \(device.id): no \(state) in order in \(states)")
+                        break
+                    }
+                    rest = rest[(at + 1)...]
+                }
+            }
+        }
+    }
+
     /// A style file in `folder` that gives classic an inset coming in no time, and the styles read from it.
     private func insetInNoTime(in folder: String, named name: String) throws -> (path: String, styles: StyleBook) {
         let path = folder + "/" + name

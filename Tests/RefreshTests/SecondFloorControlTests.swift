@@ -109,7 +109,7 @@ import TestSupport
         // 299 pt up leaves 301 down, more than half of 600: it stays and the list slides back to the bottom.
         let stays = Self.dragOpenFloor(by: 299, frames: 1, holds: true)
         #expect(stays.control.state == .floor)
-        stays.run(seconds: TopPullLayout.smartReboundDuration + 0.05)
+        stays.run(seconds: SecondFloor.Style().floorDuration + 0.05)
         #expect(abs(stays.scrollView.contentOffset.y + Self.listHeight) < 1e-9)
         // 301 pt up leaves 299: it closes.
         let closes = Self.dragOpenFloor(by: 301, frames: 1, holds: true)
@@ -144,9 +144,11 @@ import TestSupport
         #expect(!rig.control.closeSecondFloor(at: 0))
         #expect(rig.control.openSecondFloor(at: 0))
         #expect(rig.control.state == .floorOpening)
+        rig.run(seconds: 0.5)
+        #expect(rig.control.headerLayer.opacity == 1, "opened from code, the header does not fade")
         rig.control.beginRefreshing(at: rig.time)
         #expect(rig.control.state == .floorOpening, "no refresh while the floor holds the list")
-        rig.run(seconds: 1.05)
+        rig.run(seconds: 0.55)
         #expect(rig.control.state == .floor && rig.control.addedInset == Self.listHeight)
         #expect(rig.control.closeSecondFloor(at: rig.time))
         rig.run(seconds: 1.05)

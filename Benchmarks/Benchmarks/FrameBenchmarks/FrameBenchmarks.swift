@@ -94,6 +94,21 @@ let benchmarks: @Sendable () -> Void = {
             for _ in benchmark.scaledIterations { bench.frame() }
         }
     }
+    // The second floor behind the list (RefreshLab's own page): revealed by a pull held past the floor's rate, and
+    // open. Its picture is drawn where the list has slid away; the steady frame allocates nothing.
+    let revealed = ListFrameBench(effect: "classic")
+    try? revealed.simulation.setFloor(.drawn)
+    revealed.holdPull(by: 260)
+    revealed.warm(frames: 60)
+    let open = ListFrameBench(effect: "classic")
+    open.simulation.perform(.toggleSecondFloor)
+    open.warm(frames: Int(Toast.duration * 60) + 60)
+    for (bench, name) in [(revealed, "revealed, held past the floor's rate"), (open, "open")] {
+        Benchmark("list frame, classic, the second floor \(name) (750×1334)", configuration: configuration) { benchmark in
+            benchmark.startMeasurement()
+            for _ in benchmark.scaledIterations { bench.frame() }
+        }
+    }
     headerEffectBenchmarks()
 }
 
@@ -114,12 +129,13 @@ final class ListFrameBench: FrameInput, @unchecked Sendable {
         loop = FrameLoop(simulation: simulation, input: self)
     }
 
-    /// A finger down from the top, dragged to a pull of about 60 pt (short of every effect's trigger), and held.
-    func holdPull() {
+    /// A finger down from the top, dragged `travel` points down over 20 frames and held: by default to a pull of about
+    /// 60 pt, short of every effect's trigger.
+    func holdPull(by travel: Double = 100) {
         simulation.handle(.touchDown(Point(187.5, 200)))
         for i in 1...20 {
             clock.advance(by: 1.0 / 60)
-            simulation.handle(.touchMove(Point(187.5, 200 + Double(i) * 5)))
+            simulation.handle(.touchMove(Point(187.5, 200 + Double(i) * travel / 20)))
             simulation.step()
         }
     }

@@ -20,18 +20,23 @@ public struct AuditConfiguration: Hashable, Sendable {
     public var device: PhoneModel?
     public var bar: BarStyle
     public var appearance: Appearance
+    /// The second floor the header has (`--floor`), or nil.
+    public var floor: FloorSource?
 
-    public init(effect: String, device: PhoneModel?, bar: BarStyle, appearance: Appearance) {
+    public init(effect: String, device: PhoneModel?, bar: BarStyle, appearance: Appearance, floor: FloorSource? = nil) {
         self.effect = effect
         self.device = device
         self.bar = bar
         self.appearance = appearance
+        self.floor = floor
     }
 
     /// The phone's name as `--device` takes it ("default" for the lab's own).
     public var deviceName: String { device?.id ?? "default" }
-    /// "classic iphone-se standard light".
-    public var label: String { "\(effect) \(deviceName) \(bar.rawValue) \(appearance.rawValue)" }
+    /// "classic iphone-se standard light", and "floor" after it for a header with a second floor.
+    public var label: String {
+        "\(effect) \(deviceName) \(bar.rawValue) \(appearance.rawValue)" + (floor == nil ? "" : " floor")
+    }
 
     public static func == (a: AuditConfiguration, b: AuditConfiguration) -> Bool { a.label == b.label }
     public func hash(into hasher: inout Hasher) { hasher.combine(label) }
@@ -80,21 +85,28 @@ public struct AuditResult: Sendable {
 /// `refreshlab audit`: every header on every phone, bar and appearance, through every awkward moment, each frame
 /// checked against the refresh control's invariants (docs/audit.md).
 public enum Audit {
-    /// The configurations of the given effects, phones, bars and appearances, in that order of nesting.
+    /// The configurations of the given effects, phones, bars and appearances, in that order of nesting; with
+    /// `floor`, each header that can have one (`Simulation.floorRefusal`) has that second floor.
     public static func configurations(effects: [String], devices: [PhoneModel?], bars: [BarStyle],
-                                      appearances: [Appearance]) -> [AuditConfiguration] {
+                                      appearances: [Appearance], floor: FloorSource? = nil) -> [AuditConfiguration] {
         effects.flatMap { effect in
-            devices.flatMap { device in
+            let floor = Simulation.floorRefusal(effect: effect) == nil ? floor : nil
+            return devices.flatMap { device in
                 bars.flatMap { bar in
-                    appearances.map { AuditConfiguration(effect: effect, device: device, bar: bar, appearance: $0) }
+                    appearances.map {
+                        AuditConfiguration(effect: effect, device: device, bar: bar, appearance: $0, floor: floor)
+                    }
                 }
             }
         }
     }
 
     /// Every case of `configurations` × `moments`, in a fixed order: a shard of it is the same on every machine.
+    /// A moment of the second floor runs only on a configuration with one.
     public static func cases(_ configurations: [AuditConfiguration], moments: [AuditMoment]) -> [AuditCase] {
-        configurations.flatMap { c in moments.map { AuditCase(configuration: c, moment: $0.name) } }
+        configurations.flatMap { c in
+            moments.filter { !$0.needsFloor || c.floor != nil }.map { AuditCase(configuration: c, moment: $0.name) }
+        }
     }
 
     /// The `part`-th of `parts` shares of `cases` (1-based): every `parts`-th case from the `part`-th, so that the
@@ -106,7 +118,7 @@ public enum Audit {
     /// The phone description of a configuration, with the user's styles and animation files.
     static func description(_ c: AuditConfiguration, styles: StyleBook?, animations: [String: String]) -> PhoneDescription {
         PhoneDescription(device: Phone(model: c.device, bar: c.bar), effect: c.effect, appearance: c.appearance,
-                         styles: styles, animationFiles: animations)
+                         styles: styles, animationFiles: animations, floor: c.floor)
     }
 
     /// Where the moments' fingers go on a configuration's phone, with the finger travel each pull they ask for takes
@@ -119,7 +131,7 @@ public enum Audit {
         // The status bar's middle: a tap there scrolls to the top whatever the navigation bar.
         let barY = phone.device.figures.statusBarHeight / 2
         var travels: [Double: Double] = [:]
-        let wanted = AuditPlace.pulls(trigger: control.triggerDistance).sorted()
+        let wanted = AuditPlace.pulls(trigger: control.triggerDistance, floor: control.secondFloor).sorted()
         simulation.autoEndsRefreshing = false
         simulation.handle(.touchDown(Point(x, y)))
         var travel = 0.0, next = 0
@@ -133,7 +145,8 @@ public enum Audit {
                 next += 1
             }
         }
-        return AuditPlace(x: x, y: y, barY: barY, trigger: control.triggerDistance, travels: travels)
+        return AuditPlace(x: x, y: y, barY: barY, trigger: control.triggerDistance, travels: travels,
+                          floorStripY: phone.device.listFrame.maxY - AuditPlace.stripMargin)
     }
 
     /// How long a case may run past its script for the header and the list to come to rest, in seconds.

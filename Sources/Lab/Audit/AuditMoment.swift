@@ -15,6 +15,8 @@ public struct AuditMoment: Sendable {
     /// Whether the moment's pull must start a refresh (true), must not (false), or either (nil): a case whose
     /// pull did otherwise did not play the moment out, and fails.
     var refreshes: Bool? = nil
+    /// Whether the moment plays the second floor, and so runs only on a header that has one (`--floor`).
+    var needsFloor = false
     let steps: @Sendable (AuditPlace) -> [GestureScript.Step]
 
     /// The gesture script of the moment on `place`, refreshes ending only where it ends them.
@@ -34,12 +36,23 @@ public struct AuditPlace: Sendable {
     public var trigger: Double
     /// How far the finger travels for each pull asked for (`travel(for:)`), worked out on the same phone.
     var travels: [Double: Double]
+    /// Where a touch goes down in the open floor's bottom strip: `stripMargin` above the list's bottom.
+    public var floorStripY = 0.0
+    static let stripMargin = 20.0
 
     /// The finger travel that brings the header to `pull` points (at least the pull itself).
     func travel(for pull: Double) -> Double { travels[pull] ?? pull }
 
-    /// The pulls the moments ask for, as fractions of the trigger distance or points past it.
-    static func pulls(trigger t: Double) -> [Double] { [t * 0.5, t - 1, t + 1, t * 1.5] }
+    /// The pulls the moments ask for, as fractions of the trigger distance or points past it; with a second floor,
+    /// past its rate too (`floorPull`).
+    static func pulls(trigger t: Double, floor: SecondFloor.Style? = nil) -> [Double] {
+        [t * 0.5, t - 1, t + 1, t * 1.5] + (floor.map { [floorPull(trigger: t, $0)] } ?? [])
+    }
+
+    /// A pull past the floor's rate: halfway from it to the farthest pull Android allows.
+    static func floorPull(trigger t: Double, _ floor: SecondFloor.Style) -> Double {
+        t * (floor.floorRate + floor.maxRate) / 2
+    }
 }
 
 extension AuditMoment {
@@ -155,6 +168,38 @@ extension AuditMoment {
         ]
     }()
 
-    /// The moment named `name`.
-    public static func named(_ name: String) -> AuditMoment? { all.first { $0.name == name } }
+    /// The moments of the second floor, run with `--floor` on each header that has one.
+    public static let floorMoments: [AuditMoment] = {
+        typealias S = GestureScript.Step
+        @Sendable func pastTheFloor(_ p: AuditPlace) -> [S] {
+            let pull = p.travels.keys.max() ?? p.trigger
+            return [.down(Point(p.x, p.y)),
+                    .move(to: Point(p.x, p.y + p.travel(for: pull)), duration: 0.6, easing: .linear)]
+        }
+        @Sendable func closeFromTheStrip(_ p: AuditPlace) -> [S] {
+            [.down(Point(p.x, p.floorStripY)), .move(to: Point(p.x, p.y), duration: 0.3, easing: .linear), .up(nil)]
+        }
+        return [
+            AuditMoment(name: "floor-open-and-close",
+                        about: "a pull past the floor's rate let go, the floor open, then closed from its bottom strip",
+                        endsAtRest: true, refreshes: false, needsFloor: true) { p in
+                pastTheFloor(p) + [.up(nil), .wait(1.5)] + closeFromTheStrip(p) + [.wait(2)]
+            },
+            AuditMoment(name: "floor-back-to-refresh",
+                        about: "a pull past the floor's rate taken back to 1.5 times the trigger, let go: a refresh",
+                        endsAtRest: true, refreshes: true, needsFloor: true) { p in
+                pastTheFloor(p) + [.move(to: Point(p.x, p.y + p.travel(for: p.trigger * 1.5)), duration: 0.3,
+                                         easing: .linear), .up(nil), .wait(1), .endRefresh(.success), .wait(1.5)]
+            },
+            AuditMoment(name: "floor-from-code",
+                        about: "the floor opened from code (U) and closed as it opens, then opened and closed once open",
+                        endsAtRest: true, refreshes: false, needsFloor: true) { _ in
+                [.key("U", .toggleSecondFloor), .wait(0.3), .key("U", .toggleSecondFloor), .wait(1.5),
+                 .key("U", .toggleSecondFloor), .wait(1.5), .key("U", .toggleSecondFloor), .wait(2)]
+            },
+        ]
+    }()
+
+    /// The moment named `name`, a floor's among them.
+    public static func named(_ name: String) -> AuditMoment? { (all + floorMoments).first { $0.name == name } }
 }

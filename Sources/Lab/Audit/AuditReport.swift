@@ -60,6 +60,7 @@ public struct AuditReport: Sendable {
                           "\"bar\":" + string(c.bar.rawValue), "\"appearance\":" + string(c.appearance.rawValue),
                           "\"moment\":" + string(r.auditCase.moment), "\"verdict\":" + string(r.passed ? "pass" : "fail"),
                           "\"frames\":\(r.frames)"]
+            if let floor = c.floor { fields.append("\"floor\":" + string(floor.name)) }
             if r.drawn { fields.append("\"drawn\":true") }
             if let f = r.failure {
                 fields.append("\"failure\":{\"frame\":\(f.frame),\"time\":" + JSONText.number(f.time)
@@ -147,7 +148,8 @@ public struct AuditReport: Sendable {
             let model = device == "default" ? nil : PhoneModel.catalog.first { $0.id == device }
             guard device == "default" || model != nil else { throw bad("no phone '\(device)'") }
             var result = AuditResult(auditCase: AuditCase(
-                configuration: AuditConfiguration(effect: effect, device: model, bar: bar, appearance: appearance),
+                configuration: AuditConfiguration(effect: effect, device: model, bar: bar, appearance: appearance,
+                                                  floor: text(field(f, "floor")).map(FloorSource.init(option:))),
                 moment: moment), frames: Int(frames), drawn: field(f, "drawn") == .bool(true))
             if case .object(let failure) = field(f, "failure") {
                 result.failure = .init(frame: Int(number(field(failure, "frame")) ?? 0),
@@ -201,6 +203,7 @@ public struct AuditReport: Sendable {
         var words = ["refreshlab", "run", "--script", AuditReport.scriptName(index), "--effect", c.effect]
         if let device = c.device { words += ["--device", device.id] }
         words += ["--bar", c.bar.rawValue, "--appearance", c.appearance.rawValue] + options
+        if let floor = c.floor { words += ["--floor", floor.name] }
         words += ["--frames", "frames-\(index)"]
         return words.map(AuditReport.shellWord).joined(separator: " ")
     }

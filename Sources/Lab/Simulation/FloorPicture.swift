@@ -22,6 +22,11 @@ public enum FloorSource: Equatable, Sendable {
     /// The word `--floor` takes for RefreshLab's own page.
     public static let drawnName = "drawn"
 
+    /// Reads the floor once, so that a file that cannot be read is said before anything runs.
+    ///
+    /// - Throws: `LabError` naming the file and what is wrong with it.
+    public func check() throws { _ = try FloorPicture.load(self) }
+
     /// How messages name it.
     var name: String {
         switch self {

@@ -225,9 +225,10 @@ public final class SimulatedPhone {
     /// (`RefreshControl.hasSecondFloor`).
     ///
     /// - Throws: `LabError` naming the file when it cannot be read; the phone keeps the floor it had.
-    func setFloor(_ source: FloorSource?) throws {
+    /// `reading`: the file is read again even when it is the one shown (it changed on disk).
+    func setFloor(_ source: FloorSource?, reading: Bool = false) throws {
         floorPicture = try source.map { source in
-            if let picture = floorPicture, picture.source == source, source == .drawn { return picture }
+            if let picture = floorPicture, picture.source == source, !reading { return picture }
             return try FloorPicture.load(source)
         }
         description.floor = source

@@ -52,12 +52,12 @@ extension SimulatedPhone {
         return warning
     }
 
-    /// Reads every animation file again (after one changed on disk) and shows it: per file, the error when it is
-    /// now unreadable (its old animation stays).
+    /// Reads every animation file again (after one changed on disk), the floor's too, and shows it: per file, the
+    /// error when it is now unreadable (its old animation stays).
     @discardableResult
     func reloadAnimations() -> [(path: String, error: String?)] {
         let files = description.animationFiles.map { (name: $0.key, path: $0.value) }
-        return files.sorted { $0.name < $1.name }.map { file in
+        var results: [(path: String, error: String?)] = files.sorted { $0.name < $1.name }.map { file in
             do {
                 try loadAnimation(path: file.path, for: file.name)
                 return (file.path, nil)
@@ -65,10 +65,23 @@ extension SimulatedPhone {
                 return (file.path, "\(error)")
             }
         }
+        if case .file(let path) = description.floor {
+            do {
+                try setFloor(.file(path), reading: true)
+                results.append((path, nil))
+            } catch {
+                results.append((path, "\(error)"))
+            }
+        }
+        return results
     }
 
-    /// The files `loadAnimation` read, to be watched.
-    var animationPaths: [String] { description.animationFiles.values.sorted() }
+    /// The files `loadAnimation` and `setFloor` read, to be watched.
+    var animationPaths: [String] {
+        var paths = description.animationFiles.values.sorted()
+        if case .file(let path) = description.floor { paths.append(path) }
+        return paths
+    }
 
     /// Gives a header that plays animation files the one read for `name`, else the default one (read once).
     func giveAnimation(to effect: any RefreshEffect, named name: String) {

@@ -55,6 +55,10 @@ struct AuditCommand: ParsableCommand {
                                + AuditMoment.all.map(\.name).joined(separator: ", ") + ".", valueName: "name"))
     var moment: [String] = []
 
+    @Option(help: ArgumentHelp("Give every header that pushes the list this second floor (a picture, a GIF, a Lottie "
+                               + "file, or 'drawn') and run the floor's moments on it too.", valueName: "file|drawn"))
+    var floor: String?
+
     @OptionGroup var style: StyleOptions
 
     @Option(help: ArgumentHelp("An animation for the gif header (a GIF or a folder of frames) or the lottie header "
@@ -116,10 +120,16 @@ struct AuditCommand: ParsableCommand {
             guard let a = Appearance(rawValue: name) else { throw LabError("--appearance: '\(name)'; expected light or dark") }
             return a
         }
-        let moments = try moment.isEmpty ? AuditMoment.all : moment.map { name in
-            guard let m = AuditMoment.named(name) else {
-                throw LabError("--moment: no moment '\(name)'; expected one of "
-                    + AuditMoment.all.map(\.name).joined(separator: ", "))
+        // A file's path from the root, as the report's replay commands give it.
+        let floor = self.floor.map { FloorSource(option: $0 == FloorSource.drawnName ? $0 : absolute($0)) }
+        // Read once here, so that a floor file that cannot be read is one error, not one per case.
+        try floor?.check()
+        let known = AuditMoment.all + (floor == nil ? [] : AuditMoment.floorMoments)
+        let moments = try moment.isEmpty ? known : moment.map { name in
+            guard let m = known.first(where: { $0.name == name }) else {
+                let floorOnly = AuditMoment.floorMoments.contains { $0.name == name }
+                throw LabError("--moment: " + (floorOnly ? "'\(name)' is a moment of the second floor: add --floor"
+                    : "no moment '\(name)'; expected one of " + known.map(\.name).joined(separator: ", ")))
             }
             return m
         }
@@ -127,7 +137,7 @@ struct AuditCommand: ParsableCommand {
             throw LabError("--draw: '\(draw)'; expected one, all or none")
         }
         var cases = Audit.cases(Audit.configurations(effects: effects, devices: devices, bars: bars,
-                                                     appearances: appearances), moments: moments)
+                                                     appearances: appearances, floor: floor), moments: moments)
         // Chosen before the shards are: the same cases are drawn however the matrix is spread.
         let drawn = Audit.drawn(cases, drawing)
         if let shard {

@@ -23,7 +23,7 @@ struct RunCommand: ParsableCommand {
             The script is a JSON file of steps (down, move, up, wait, wheel, key, beginRefresh, endRefresh) \
             played on a simulated clock at the phone's refresh rate (60 fps, 120 on the ProMotion phones), so \
             every run gives the same frames. --script also takes the \
-            name of a script in Resources/gestures (sticky, dots, ring, news, classic, gif, fling, long). \
+            name of a script in Resources/gestures (one per effect, fling, long, second-floor). \
             Without --effect, the script's own effect is shown, else the sticky header.
             """
     )
