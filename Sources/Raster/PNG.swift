@@ -31,7 +31,7 @@ public enum PNG {
     /// The canvas as the bytes of an 8-bit RGBA PNG file, for a page that embeds the picture.
     public static func encode(_ canvas: Canvas) throws -> [UInt8] {
         do {
-            return Array(try PNGEncoder().encode(canvas.pixels, width: canvas.width, height: canvas.height))
+            return try PNGEncoder().encodedBytes(canvas.pixels, width: canvas.width, height: canvas.height)
         } catch let error as PNGEncoder.Failure {
             throw PNGError(description: "cannot encode a PNG: " + error.reason)
         }

@@ -48,7 +48,15 @@ public final class PNGEncoder {
         straight?.deallocate()
     }
 
-    /// Encodes `width × height` premultiplied `0xAARRGGBB` pixels; the bytes stay valid until the next call.
+    /// The bytes of `encode`, copied: a caller without an encoder of its own keeps them after the encoder is gone.
+    ///
+    /// - Throws: `Failure` with libpng's reason.
+    public func encodedBytes(_ pixels: UnsafePointer<UInt32>, width: Int, height: Int) throws -> [UInt8] {
+        Array(try encode(pixels, width: width, height: height))
+    }
+
+    /// Encodes `width × height` premultiplied `0xAARRGGBB` pixels; the bytes are the encoder's, valid while it lives
+    /// and until the next call (`encodedBytes` copies them).
     ///
     /// - Throws: `Failure` with libpng's reason.
     public func encode(_ pixels: UnsafePointer<UInt32>, width: Int, height: Int) throws -> UnsafeRawBufferPointer {

@@ -52,7 +52,7 @@ struct ThreadedFramesTests {
         for (index, frame) in kept.frames.enumerated() {
             let path = PNGSequence.path(of: index, in: dir)
             let written = try UserFile.read(path, kind: "PNG file", limit: 1 << 26)
-            let alone = Array(try encoder.encode(frame.pixels, width: frame.width, height: frame.height))
+            let alone = try encoder.encodedBytes(frame.pixels, width: frame.width, height: frame.height)
             // Compared first: the expectation would otherwise diff two arrays of a hundred thousand bytes.
             let same = written == alone
             #expect(same, "\(path) differs from one thread's encoding of its frame")

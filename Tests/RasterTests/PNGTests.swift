@@ -127,8 +127,8 @@ import Colors
                               alpha: alpha)
             canvas.pixels[i] = i % 5 == 0 ? canvas.pixels[Swift.max(0, i - 1)] : color.premultipliedPixel
         }
-        let encoded = Array(try PNGEncoder(compression: compression).encode(canvas.pixels, width: canvas.width,
-                                                                            height: canvas.height))
+        let encoded = try PNGEncoder(compression: compression).encodedBytes(canvas.pixels, width: canvas.width,
+                                                                            height: canvas.height)
         let same = try PNGTests.decodedRGBA(encoded) == PNGTests.simplifiedWriterPixels(canvas)
         #expect(same)
     }
