@@ -97,6 +97,22 @@ struct SecondFloorLabTests {
         #expect(simulation.refreshControl.state == .idle)
     }
 
+    @Test("Under a large title the band stays whole while the floor opens, is open and closes: the floor's inset is not a pull")
+    func largeTitle() {
+        let clock = SimulatedClock()
+        let simulation = Simulation(phone: Phone(model: .iPhone16, bar: .large), clock: clock)
+        simulation.selectEffect(named: "classic")
+        let whole = simulation.navigationBarBottom
+        simulation.perform(.toggleSecondFloor)
+        for _ in 0..<2 {
+            for _ in 0..<70 {
+                frames(simulation, clock, 1)
+                #expect(abs(simulation.navigationBarBottom - whole) < 0.5, "\(simulation.refreshControl.state)")
+            }
+            simulation.perform(.toggleSecondFloor)
+        }
+    }
+
     @Test("Open, the floor takes a touch only in the bottom sixth of the list; opening, none")
     func touches() {
         let clock = SimulatedClock()

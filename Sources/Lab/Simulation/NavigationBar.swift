@@ -117,7 +117,12 @@ extension SimulatedPhone {
             navigationBarBottom = device.navigationBarHeight
             return
         }
-        let band = SimulatedPhone.largeTitleBand(pull: pullPastTop, headerInset: refreshControl.metrics.refreshingInset)
+        // The open second floor holds the list down by its inset as a refresh holds it by the header's: no pull, and
+        // the band stays whole over the floor.
+        let control = refreshControl
+        let held = control.state.holdsFloor ? Swift.max(control.addedInset, control.metrics.refreshingInset)
+            : control.metrics.refreshingInset
+        let band = SimulatedPhone.largeTitleBand(pull: pullPastTop, headerInset: held)
         navigationBarBottom = device.figures.statusBarHeight + device.barHeight + band
     }
 
