@@ -1,3 +1,6 @@
+#if canImport(Glibc)
+import Glibc
+#endif
 import Geometry
 import RasterKernels
 import Colors
@@ -52,11 +55,60 @@ public final class Rasterizer {
     private let stroker = Stroker()
     private var strokeEdges = EdgeList()
 
+    /// The threads a batch of fills is drawn on (`beginBands`), the caller's included; 1 draws every fill at once,
+    /// on the caller's thread.
+    public let threadCount: Int
+    private let bands: FillBands?
+    /// True between `beginBands` and `drawBands`: fills, strokes and clears are recorded, not yet drawn.
+    public private(set) var isRecordingBands = false
+
     /// A rasterizer on `path`, or on the widest narrower one when the CPU cannot run it; by default the widest
-    /// the CPU can (see `FillPath.best`).
-    public init(path: FillPath = .best) {
+    /// the CPU can (see `FillPath.best`). With `threads` above 1, batches of fills are drawn in bands of rows on that
+    /// many threads, made now and kept for the rasterizer's life.
+    public convenience init(path: FillPath = .best, threads: Int = 1) {
+        self.init(path: path, threads: threads, bandShift: FillBands.defaultBandShift)
+    }
+
+    /// A rasterizer whose batches are drawn in bands of 2^`bandShift` rows, for tests that try other splits.
+    init(path: FillPath, threads: Int, bandShift: Int) {
         self.path = path.runnable
         pipeline = self.path.pipeline
+        threadCount = Swift.max(1, threads)
+        bands = threadCount > 1 ? FillBands(threadCount: threadCount, pipeline: pipeline, bandShift: bandShift) : nil
+    }
+
+    /// The processors this process may run on: the default thread count of the commands that draw.
+    public static var processorCount: Int {
+        #if canImport(Glibc)
+        return Swift.max(1, Int(sysconf(Int32(_SC_NPROCESSORS_ONLN))))
+        #else
+        return 1
+        #endif
+    }
+
+    /// Begins a batch: until `drawBands`, fills, strokes and `clear` are recorded, then drawn together on every
+    /// thread with the same pixels as drawn one by one. Nothing else may touch the canvases meanwhile. With one
+    /// thread the batch is drawn as it comes, and this does nothing.
+    public func beginBands() {
+        isRecordingBands = bands != nil
+    }
+
+    /// Draws the batch begun by `beginBands`, and returns when every thread is done.
+    public func drawBands() {
+        guard isRecordingBands, let bands else { return }
+        isRecordingBands = false
+        bands.draw()
+    }
+
+    /// Sets every pixel of `canvas` to `color`: at once, or in each band of a batch.
+    public func clear(_ canvas: Canvas, to color: Color) {
+        if isRecordingBands, let bands {
+            bands.record(FillBands.Command(shape: .clear, pixels: canvas.pixels, canvasWidth: canvas.width,
+                                           canvasHeight: canvas.height, area: Rasterizer.clipBox(canvas: canvas, clip: nil)!,
+                                           color: color.premultipliedPixel, evenOdd: false))
+        } else {
+            canvas.clear(to: color)
+        }
     }
 
     deinit { cells.release() }
@@ -80,10 +132,16 @@ public final class Rasterizer {
         // its size; a flattened point that rounding puts a hair outside is moved onto the side, harmlessly.
         let area = ClipBox(minX: Swift.max(box.minX, bounds.minX), minY: Swift.max(box.minY, bounds.minY),
                            maxX: Swift.min(box.maxX, bounds.maxX), maxY: Swift.min(box.maxY, bounds.maxY))
-        cells.begin(area: area)
-        pipeline.flatten(path, transform: transform, tolerance: tol, into: &cells)
-        pipeline.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: rule == .evenOdd,
-                           into: canvas.pixels, canvasWidth: canvas.width)
+        if isRecordingBands, let bands {
+            bands.record(FillBands.Command(shape: .path(path, transform, tolerance: tol), pixels: canvas.pixels,
+                                           canvasWidth: canvas.width, canvasHeight: canvas.height, area: area,
+                                           color: color.premultipliedPixel, evenOdd: rule == .evenOdd))
+        } else {
+            cells.begin(area: area)
+            pipeline.flatten(path, transform: transform, tolerance: tol, into: &cells)
+            pipeline.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: rule == .evenOdd,
+                               into: canvas.pixels, canvasWidth: canvas.width)
+        }
         return PixelBox(covering: Rect(x: area.minX, y: area.minY, width: area.maxX - area.minX,
                                        height: area.maxY - area.minY))
     }
@@ -108,16 +166,18 @@ public final class Rasterizer {
                              maxX: mapped.maxX + grow.x, maxY: mapped.maxY + grow.y)
         guard bounds.maxX > box.minX, bounds.minX < box.maxX, bounds.maxY > box.minY, bounds.minY < box.maxY
         else { return }
+        if isRecordingBands, let bands {
+            bands.record(FillBands.Command(shape: .stroke(path, style, transform, tolerance: tolerance, box: box),
+                                           pixels: canvas.pixels, canvasWidth: canvas.width,
+                                           canvasHeight: canvas.height, area: box, color: color.premultipliedPixel,
+                                           evenOdd: false))
+            return
+        }
         strokeEdges.removeAll()
         stroker.stroke(path, style: style, tolerance: tolerance, transform: transform, into: &strokeEdges)
-        // The cells cover the outline's own bounds: the reach above allows for the longest miter, ten half widths
-        // by default, and a hairline's area would be that much wider than the line.
         strokeEdges.points.withUnsafeBufferPointer { ends in
-            guard let outline = Rasterizer.bounds(of: ends),
-                  outline.maxX > box.minX, outline.minX < box.maxX, outline.maxY > box.minY, outline.minY < box.maxY
-            else { return }
-            cells.begin(area: ClipBox(minX: Swift.max(box.minX, outline.minX), minY: Swift.max(box.minY, outline.minY),
-                                      maxX: Swift.min(box.maxX, outline.maxX), maxY: Swift.min(box.maxY, outline.maxY)))
+            guard let area = Rasterizer.strokeArea(outline: ends, box: box) else { return }
+            cells.begin(area: area)
             pipeline.addEdges(ends, into: &cells)
             pipeline.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: false, into: canvas.pixels,
                                canvasWidth: canvas.width)
@@ -134,6 +194,12 @@ public final class Rasterizer {
             guard a.isFinite, b.isFinite, abs(a.x) <= Rasterizer.maxCoordinate, abs(a.y) <= Rasterizer.maxCoordinate,
                   abs(b.x) <= Rasterizer.maxCoordinate, abs(b.y) <= Rasterizer.maxCoordinate else { return }
         }
+        if isRecordingBands, let bands {
+            bands.record(FillBands.Command(shape: .edges(edges.flatMap { [$0.0, $0.1] }), pixels: canvas.pixels,
+                                           canvasWidth: canvas.width, canvasHeight: canvas.height, area: box,
+                                           color: color.premultipliedPixel, evenOdd: rule == .evenOdd))
+            return
+        }
         cells.begin(area: box)
         for (a, b) in edges { cells.addEdge(from: a, to: b) }
         pipeline.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: rule == .evenOdd,
@@ -149,6 +215,17 @@ public final class Rasterizer {
         let limit = maxCoordinate
         return grow.x.isFinite && grow.y.isFinite && box.minX - grow.x >= -limit && box.maxX + grow.x <= limit
             && box.minY - grow.y >= -limit && box.maxY + grow.y <= limit
+    }
+
+    /// The area a stroke's cells begin on: its outline's own bounds within `box`, or nil when they miss it. (The
+    /// reach a stroke is checked with allows for the longest miter, ten half widths by default, and a hairline's area
+    /// would be that much wider than the line.)
+    static func strokeArea(outline ends: UnsafeBufferPointer<Point>, box: ClipBox) -> ClipBox? {
+        guard let outline = Rasterizer.bounds(of: ends),
+              outline.maxX > box.minX, outline.minX < box.maxX, outline.maxY > box.minY, outline.minY < box.maxY
+        else { return nil }
+        return ClipBox(minX: Swift.max(box.minX, outline.minX), minY: Swift.max(box.minY, outline.minY),
+                       maxX: Swift.min(box.maxX, outline.maxX), maxY: Swift.min(box.maxY, outline.maxY))
     }
 
     /// The canvas bounds, intersected with `clip`; nil when nothing is left or the clip is not a number.

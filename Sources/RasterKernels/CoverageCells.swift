@@ -39,6 +39,11 @@ public struct CoverageCells: EdgeSink {
     /// screen's edge). Infinite when the side is fractional: then they give the last pixel its covered part.
     public var cullRight = Double.infinity
 
+    /// The rows, relative to the origin, that edges may write: all of them, unless a band of the canvas is drawn on
+    /// its own (`limitRows`). Rows are skipped, not clipped: the part of an edge inside the band is computed exactly
+    /// as when the whole fill is drawn, so every band's pixels are those of the whole fill.
+    public var rowLimit = (lo: Int.min, hi: Int.max)
+
     /// Rows written since `begin`: the compositor visits only these. (Every row's marks are scanned whole: a word
     /// holds 512 cells, so a row is one or two words, and noting each edge's columns cost more than it saved.)
     public var minRow = 0, maxRow = 0
@@ -87,6 +92,12 @@ public struct CoverageCells: EdgeSink {
         clip = ClipBox(minX: area.minX - ox, minY: area.minY - oy, maxX: area.maxX - ox, maxY: area.maxY - oy)
         cullRight = Double(Int(clip.maxX)) == clip.maxX ? clip.maxX : .infinity
         minRow = Int.max; maxRow = Int.min
+        rowLimit = (Int.min, Int.max)
+    }
+
+    /// Limits the edges added after `begin` to the canvas rows `rows`: a band drawn by one worker.
+    @inlinable public mutating func limitRows(to rows: Range<Int>) {
+        rowLimit = (rows.lowerBound &- originY, rows.upperBound &- originY)
     }
 
     /// Edges wholly above or below the clip box, or at or past `cullRight`, are dropped.
@@ -184,16 +195,28 @@ public struct CoverageCells: EdgeSink {
                                                      _ dir: Double, _ pipeline: Pipeline.Type) {
         let firstRow = Int(y0)
         let lastRow = CoverageCells.lastIndex(y1)
-        if firstRow < minRow { minRow = firstRow }
-        if lastRow > maxRow { maxRow = lastRow }
+        // Within a band only its rows; otherwise the limits are Int.min and Int.max, and every row is added.
+        let from = Swift.max(firstRow, rowLimit.lo), to = Swift.min(lastRow, rowLimit.hi &- 1)
+        guard from <= to else { return }
+        accumulateRows(x0, y0, x1, y1, dir, firstRow, lastRow, from: from, to: to, pipeline)
+    }
+
+    /// Adds rows `from…to` of a downward edge that spans rows `firstRow…lastRow`. A row's piece is computed from the
+    /// edge's ends, the same whichever rows are added.
+    @inlinable @inline(__always)
+    mutating func accumulateRows<Pipeline: FillPipeline>(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
+                                                         _ dir: Double, _ firstRow: Int, _ lastRow: Int,
+                                                         from: Int, to: Int, _ pipeline: Pipeline.Type) {
+        if from < minRow { minRow = from }
+        if to > maxRow { maxRow = to }
         let scale = dir * CoverageCells.oneScale
         if x0 == x1 {
             // Vertical edges (rectangles, the sides of strokes) stay in one column: no per-row x stepping.
             let ix = Int(x0)
             let keep = 1 - (x0 - Double(ix))
-            var row = firstRow
-            var ya = y0
-            while row <= lastRow {
+            var row = from
+            var ya = from == firstRow ? y0 : Double(from)
+            while row <= to {
                 let yb = Swift.min(Double(row + 1), y1)
                 InteriorCells.column(cells + row &* stride, ix, CoverageCells.fixed((yb - ya) * scale), keep)
                 setRun(row, ix, 1)
@@ -214,9 +237,13 @@ public struct CoverageCells: EdgeSink {
         // Height per unit of width, the same in every scanline of the edge: divided once here, not per row, and
         // from the ends rather than from the slope, so that the two divisions do not wait on each other.
         let perX = scale * dy / abs(dx)
-        var row = firstRow
+        var row = from
         var ya = y0, xa = x0
-        while row <= lastRow {
+        if from > firstRow {
+            // Where the rows above would have left the edge: the same expression as the loop's.
+            ya = Double(from); xa = x0 + (ya - y0) * dxdy
+        }
+        while row <= to {
             let yb: Double, xb: Double
             if row == lastRow {
                 yb = y1; xb = x1

@@ -31,9 +31,12 @@ public struct Scene: Sendable {
     ///
     /// Every path is flattened, stroked and rasterized afresh: nothing is kept from one render to the next, so a
     /// timed render measures the whole work.
+    /// With a rasterizer of several threads, the scene is drawn as one batch of bands (`Rasterizer.beginBands`).
     public func render(into canvas: Canvas, rasterizer: Rasterizer) {
-        canvas.clear(to: background)
+        rasterizer.beginBands()
+        rasterizer.clear(canvas, to: background)
         for item in items { item.render(into: canvas, rasterizer: rasterizer) }
+        rasterizer.drawBands()
     }
 }
 
