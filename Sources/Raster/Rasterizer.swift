@@ -31,6 +31,9 @@ public enum FillRule: String, Sendable, CaseIterable {
 /// nothing they add is drawn). Coverage at a fractional clip edge is therefore the exact area inside the clip, and
 /// geometry far outside the canvas costs no more than geometry inside it.
 ///
+/// Between `beginBands` and `drawBands` a rasterizer made with several threads records its fills instead, and
+/// `FillBands` then draws them on every thread, a band of rows each, with the same pixels.
+///
 /// The cell and bit buffers cover the fill's area (its bounds within the clip), are allocated on the first fill,
 /// grow only when a larger area arrives, and are all zero again when a fill returns: steady-state drawing
 /// allocates nothing.
