@@ -21,7 +21,7 @@ import Colors
 /// header.render(into: canvas, at: clock.now, scale: 2, renderer: renderer)
 /// ```
 public final class LayerRenderer {
-    public let rasterizer: Rasterizer
+    public private(set) var rasterizer: Rasterizer
     /// Strokes shape layers' paths; its buffers are reused.
     public let stroker = Stroker()
     /// The fonts and glyph cache of text layers; loaded with the standard fonts on the first text drawn when nil.
@@ -62,6 +62,12 @@ public final class LayerRenderer {
     public init(rasterizer: Rasterizer = Rasterizer(), textRenderer: TextRenderer? = nil) {
         self.rasterizer = rasterizer
         self.textRenderer = textRenderer
+    }
+
+    /// Draws batches of fills (`Rasterizer.beginBands`) on `threads` threads from now on.
+    public func setDrawingThreads(_ threads: Int) {
+        guard threads != rasterizer.threadCount else { return }
+        rasterizer = Rasterizer(path: rasterizer.path, threads: threads)
     }
 
     /// The least opacity that can change an 8-bit pixel; anything fainter is skipped.

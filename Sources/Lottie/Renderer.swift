@@ -24,7 +24,7 @@ public final class LottieRenderer {
     /// Deepest nesting of precompositions drawn: a file whose precompositions refer to each other ends here.
     static let maxPrecompDepth = 16
 
-    private let rasterizer = Rasterizer()
+    private let rasterizer: Rasterizer
     private let masks = MaskRasterizer()
     private let stroker = Stroker()
     /// Offscreen canvases of the current target's size, free for the next group that needs one; all transparent.
@@ -67,7 +67,11 @@ public final class LottieRenderer {
     private var offscreenAlive = 0
     private var failure: LottieRenderError?
 
-    public init() {}
+    /// A renderer whose frames are drawn on `threads` threads: each frame's fills are one batch in bands of rows
+    /// (`Rasterizer.beginBands`), with the pixels of one thread.
+    public init(threads: Int = 1) {
+        rasterizer = Rasterizer(threads: threads)
+    }
 
     /// The transform that fits a `size` composition into `rect`, keeping its proportions, centred.
     public static func fitting(_ size: Size, into rect: Rect) -> AffineTransform {
@@ -100,6 +104,8 @@ public final class LottieRenderer {
         if let outer { frameBox = frameBox.intersection(PixelBox(covering: outer)) }
         clip = frameBox
         touched = .empty
+        rasterizer.beginBands()
+        defer { rasterizer.drawBands() }
         animation.expressions?.beginFrame()
         drawComposition(animation.layers, animation, frame: frame, transform: transform, into: canvas, depth: 0)
         animation.expressions?.endFrame()

@@ -4,21 +4,41 @@ import Colors
 /// A grid of premultiplied 32-bit pixels, `0xAARRGGBB` each, row after row with no padding.
 ///
 /// The pixel memory is allocated once, when the canvas is made, and owned by it: drawing never allocates.
+///
+/// Fills recorded for the canvas in a batch drawn on several threads (`Rasterizer.beginBands`) are drawn before
+/// anyone reads `pixels`: whatever works on the pixels themselves (blurs, images, glyphs, compositing, the window's
+/// upload) sees every fill made before it, in order, with no call of its own.
 public final class Canvas {
     public let width: Int
     public let height: Int
-    /// The pixels, `width × height` of them; valid for the life of the canvas.
-    public let pixels: UnsafeMutablePointer<UInt32>
+    /// The pixel memory, for the batch's threads, which must not wait on themselves.
+    @usableFromInline let storage: UnsafeMutablePointer<UInt32>
+    /// True while fills recorded for this canvas wait in `pendingFills`.
+    @usableFromInline var hasPendingFills = false
+    /// The batch holding them. Unowned: a batch draws (and forgets) its fills before it ends.
+    unowned(unsafe) var pendingFills: FillBands?
+
+    /// The pixels, `width × height` of them; valid for the life of the canvas. Fills recorded and not yet drawn are
+    /// drawn first.
+    @inlinable public var pixels: UnsafeMutablePointer<UInt32> {
+        if hasPendingFills { drawPendingFills() }
+        return storage
+    }
 
     public init(width: Int, height: Int, fill: Color = .clear) {
         precondition(width > 0 && height > 0, "a canvas needs a positive size, not \(width)×\(height)")
         self.width = width
         self.height = height
-        pixels = .allocate(capacity: width * height)
-        pixels.initialize(repeating: fill.premultipliedPixel, count: width * height)
+        storage = .allocate(capacity: width * height)
+        storage.initialize(repeating: fill.premultipliedPixel, count: width * height)
     }
 
-    deinit { pixels.deallocate() }
+    deinit { storage.deallocate() }
+
+    /// Draws the fills recorded for this canvas (and every other fill of their batch).
+    @usableFromInline func drawPendingFills() {
+        pendingFills?.draw()
+    }
 
     public var bounds: Rect { Rect(x: 0, y: 0, width: Double(width), height: Double(height)) }
 

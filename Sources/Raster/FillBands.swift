@@ -51,13 +51,16 @@ final class FillBands {
     /// One recorded fill.
     struct Command {
         var shape: Shape
-        var pixels: UnsafeMutablePointer<UInt32>
-        var canvasWidth: Int
-        var canvasHeight: Int
+        /// Held until the batch is drawn; its pixels are reached through `storage`, which does not wait for the batch.
+        var canvas: Canvas
         /// The area the fill's cells begin on, as drawn whole (a stroke's is found when it is stroked).
         var area: ClipBox
         var color: UInt32
         var evenOdd: Bool
+
+        var pixels: UnsafeMutablePointer<UInt32> { canvas.storage }
+        var canvasWidth: Int { canvas.width }
+        var canvasHeight: Int { canvas.height }
     }
 
     /// A fill's edges in one band: `count` points (pairs of ends) from `start` in the band's edge buffer.
@@ -178,8 +181,14 @@ final class FillBands {
 
     var isEmpty: Bool { commands.isEmpty }
 
-    /// Records a fill, to be drawn by the next `draw`.
+
+    /// Records a fill, to be drawn by the next `draw`, or before then when its canvas's pixels are read.
     func record(_ command: Command) {
+        let canvas = command.canvas
+        // Fills another batch holds for the canvas come first.
+        if canvas.hasPendingFills && canvas.pendingFills !== self { canvas.drawPendingFills() }
+        canvas.pendingFills = self
+        canvas.hasPendingFills = true
         commands.append(command)
         bandCount = Swift.max(bandCount, ((command.canvasHeight - 1) >> bandShift) + 1)
     }
@@ -209,6 +218,10 @@ final class FillBands {
         open = false
         pthread_mutex_unlock(lock)
         FillBands.wait { inside.load(ordering: .acquiring) == 0 }
+        for command in commands {
+            command.canvas.hasPendingFills = false
+            command.canvas.pendingFills = nil
+        }
         commands.removeAll(keepingCapacity: true)
         bandCount = 0
         for worker in workers {

@@ -106,15 +106,20 @@ public final class Rasterizer {
     /// Sets every pixel of `canvas` to `color`: at once, or in each band of a batch.
     public func clear(_ canvas: Canvas, to color: Color) {
         if isRecordingBands, let bands {
-            bands.record(FillBands.Command(shape: .clear, pixels: canvas.pixels, canvasWidth: canvas.width,
-                                           canvasHeight: canvas.height, area: Rasterizer.clipBox(canvas: canvas, clip: nil)!,
+            bands.record(FillBands.Command(shape: .clear, canvas: canvas,
+                                           area: Rasterizer.clipBox(canvas: canvas, clip: nil)!,
                                            color: color.premultipliedPixel, evenOdd: false))
         } else {
             canvas.clear(to: color)
         }
     }
 
-    deinit { cells.release() }
+    deinit {
+        // A canvas may still wait for this batch's fills: they are drawn, so that none is lost and no canvas is left
+        // pointing at the batch.
+        bands?.draw()
+        cells.release()
+    }
 
     /// Fills `path`, mapped through `transform` into pixel coordinates, with `color` (source-over), inside `clip`
     /// (pixel coordinates; a fractional clip gives partial coverage along its sides).
@@ -136,8 +141,7 @@ public final class Rasterizer {
         let area = ClipBox(minX: Swift.max(box.minX, bounds.minX), minY: Swift.max(box.minY, bounds.minY),
                            maxX: Swift.min(box.maxX, bounds.maxX), maxY: Swift.min(box.maxY, bounds.maxY))
         if isRecordingBands, let bands {
-            bands.record(FillBands.Command(shape: .path(path, transform, tolerance: tol), pixels: canvas.pixels,
-                                           canvasWidth: canvas.width, canvasHeight: canvas.height, area: area,
+            bands.record(FillBands.Command(shape: .path(path, transform, tolerance: tol), canvas: canvas, area: area,
                                            color: color.premultipliedPixel, evenOdd: rule == .evenOdd))
         } else {
             cells.begin(area: area)
@@ -171,8 +175,7 @@ public final class Rasterizer {
         else { return }
         if isRecordingBands, let bands {
             bands.record(FillBands.Command(shape: .stroke(path, style, transform, tolerance: tolerance, box: box),
-                                           pixels: canvas.pixels, canvasWidth: canvas.width,
-                                           canvasHeight: canvas.height, area: box, color: color.premultipliedPixel,
+                                           canvas: canvas, area: box, color: color.premultipliedPixel,
                                            evenOdd: false))
             return
         }
@@ -198,8 +201,7 @@ public final class Rasterizer {
                   abs(b.x) <= Rasterizer.maxCoordinate, abs(b.y) <= Rasterizer.maxCoordinate else { return }
         }
         if isRecordingBands, let bands {
-            bands.record(FillBands.Command(shape: .edges(edges.flatMap { [$0.0, $0.1] }), pixels: canvas.pixels,
-                                           canvasWidth: canvas.width, canvasHeight: canvas.height, area: box,
+            bands.record(FillBands.Command(shape: .edges(edges.flatMap { [$0.0, $0.1] }), canvas: canvas, area: box,
                                            color: color.premultipliedPixel, evenOdd: rule == .evenOdd))
             return
         }

@@ -66,6 +66,7 @@ extension Simulation {
         } catch {
             return (chinese ? "无法打开第二部手机：" : "Cannot open a second phone: ") + "\(error)"
         }
+        second.renderer.setDrawingThreads(drawingThreads)
         second.showList(as: first)
         second.scrollView.touchClockRate = first.scrollView.touchClockRate
         second.autoEndsRefreshing = first.autoEndsRefreshing

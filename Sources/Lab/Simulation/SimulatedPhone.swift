@@ -424,7 +424,12 @@ public final class SimulatedPhone {
 
     /// Draws the phone into `canvas`: the list, header, footer and navigation bar (the header under the rows when
     /// its effect asks for it), their layers' presentation values at the time of the last step.
+    ///
+    /// The frame's fills are one batch, drawn on the renderer's threads (`Rasterizer.beginBands`); whatever reads
+    /// the canvas's pixels in between (glyphs, images, blurs) first has the fills before it drawn.
     func render() {
+        renderer.rasterizer.beginBands()
+        defer { renderer.rasterizer.drawBands() }
         let time = frameTime ?? clock.now
         let (contentToPixels, clip) = listTransform()
         let offset = scrollView.contentOffset

@@ -100,6 +100,12 @@ public final class Simulation {
         listen(to: primaryPhone)
     }
 
+    /// The threads each phone's frame is drawn on (bands of rows, the same pixels at every count): 1 unless the host
+    /// asks for more.
+    public var drawingThreads = 1 {
+        didSet { for phone in phones { phone.renderer.setDrawingThreads(drawingThreads) } }
+    }
+
     /// Shows what `phone` reports in the toast, and hears of its footer's changes, which the title tells.
     func listen(to phone: SimulatedPhone) {
         phone.reportProblem = { [unowned self] text, detail in showToast(text, detail: detail) }

@@ -55,6 +55,8 @@ struct HeadlessComparison {
     var outputs: HeadlessOutputOptions
     var style: StyleOptions
     var appearance: AppearanceOptions
+    /// `--threads`: the threads each phone's frame is drawn on.
+    var threads = 1
 
     func run() throws {
         let secondPhone = second.phone(over: first)
@@ -88,6 +90,8 @@ struct HeadlessComparison {
                                      includesOverlays: record.overlays, replacesEarlierFrames: outputs.replaceFrames)
         Termination.install()
         let run = try ComparedRun(script: script, a: a, b: b, outputs: files)
+        run.a.simulation.drawingThreads = threads
+        run.b.simulation.drawingThreads = threads
         let started = MonotonicClock.seconds()
         let frames = try run.run()
         let elapsed = MonotonicClock.seconds() - started

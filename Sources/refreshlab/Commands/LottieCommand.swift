@@ -40,6 +40,8 @@ struct LottieCommand: ParsableCommand {
                                valueName: "WxH"))
     var size: String?
 
+    @OptionGroup var threads: ThreadOptions
+
     /// `--size`, checked.
     func pixelSize() throws -> (Int, Int)? {
         guard let size else { return nil }
@@ -87,7 +89,7 @@ struct LottieCommand: ParsableCommand {
         if let iterations = try iterationCount() {
             // The frame drew once above, so the file is within every budget at this size; the renderer and the
             // canvas are kept from render to render.
-            let renderer = LottieRenderer()
+            let renderer = LottieRenderer(threads: try threads.count())
             let fit = LottieRenderer.fitting(animation.size, into: canvas.bounds)
             let timing = SceneTiming.measure(iterations: iterations) {
                 canvas.clear(to: .clear)

@@ -246,6 +246,7 @@ struct WindowCommand: ParsableCommand {
     @OptionGroup var appearance: AppearanceOptions
     @OptionGroup var record: RecordOptions
     @OptionGroup var style: StyleOptions
+    @OptionGroup var threads: ThreadOptions
 
     @Option(name: .customLong("output-dir"),
             help: ArgumentHelp("Where screenshots, timing recordings and videos go (default: the current folder).",
@@ -296,10 +297,12 @@ struct WindowCommand: ParsableCommand {
             var outputs = self.outputs
             outputs.frames = outputs.frames ?? "frames"
             let drag = DemoDrag().script(frames: frames, frameRate: phone.phone().refreshRate)
-            try HeadlessReplay(script: drag, effect: effect, phone: phone.phone(),
-                               animation: self.phone, record: record, outputs: outputs, style: style,
-                               styles: styles, appearance: try appearance.chosen(),
-                               language: try appearance.chosenLanguage()).run()
+            var replay = HeadlessReplay(script: drag, effect: effect, phone: phone.phone(),
+                                        animation: self.phone, record: record, outputs: outputs, style: style,
+                                        styles: styles, appearance: try appearance.chosen(),
+                                        language: try appearance.chosenLanguage())
+            replay.threads = try threads.count()
+            try replay.run()
             return
         }
         var named = CommandFiles()
@@ -315,6 +318,7 @@ struct WindowCommand: ParsableCommand {
             device: phone.phone(), effect: effect ?? Simulation.defaultEffectName,
             appearance: try appearance.chosen() ?? .light, language: try appearance.chosenLanguage() ?? .english,
             styles: styles))
+        simulation.drawingThreads = try threads.count()
         simulation.tuning.file = StyleFiles.tuningFile(extra: style.files, folder: StyleFiles.userFolder())
         try self.phone.prepare(simulation)
         simulation.includesOverlaysInOutputs = record.overlays

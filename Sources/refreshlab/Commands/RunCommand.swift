@@ -37,6 +37,7 @@ struct RunCommand: ParsableCommand {
     @OptionGroup var outputs: HeadlessOutputOptions
     @OptionGroup var style: StyleOptions
     @OptionGroup var appearance: AppearanceOptions
+    @OptionGroup var threads: ThreadOptions
 
     @Flag(help: "Accepted for clarity: 'run' always replays without a window.")
     var headless = false
@@ -70,12 +71,15 @@ struct RunCommand: ParsableCommand {
         if let compare {
             return try HeadlessComparison(script: gestures, scriptPath: path, first: self.phone,
                                           second: try CompareOptions.parsing(compare), record: record,
-                                          outputs: outputs, style: style, appearance: appearance).run()
+                                          outputs: outputs, style: style, appearance: appearance,
+                                          threads: try threads.count()).run()
         }
-        try HeadlessReplay(script: gestures, scriptPath: path, effect: effect, phone: phone.phone(for: gestures),
-                           animation: self.phone,
-                           record: record, outputs: outputs, style: style, styles: try style.load(),
-                           appearance: try appearance.chosen(), language: try appearance.chosenLanguage()).run()
+        var replay = HeadlessReplay(script: gestures, scriptPath: path, effect: effect,
+                                    phone: phone.phone(for: gestures), animation: self.phone,
+                                    record: record, outputs: outputs, style: style, styles: try style.load(),
+                                    appearance: try appearance.chosen(), language: try appearance.chosenLanguage())
+        replay.threads = try threads.count()
+        try replay.run()
     }
 
     /// A script's file: the path as given when it exists, else the script of that name in Resources/gestures.
@@ -108,6 +112,8 @@ struct HeadlessReplay {
     var appearance: Appearance?
     /// `--language`; nil: English, or what the script's keys choose.
     var language: RefreshLanguage?
+    /// `--threads`: the threads each frame is drawn on.
+    var threads = 1
 
     init(script: GestureScript, scriptPath: String? = nil, effect: String?, phone: Phone, animation: PhoneOptions,
          record: RecordOptions, outputs: HeadlessOutputOptions, style: StyleOptions, styles: StyleBook,
@@ -147,6 +153,7 @@ struct HeadlessReplay {
         let run = try ScriptRun(script: script, effect: effect, outputs: files, phone: phone,
                                 prepare: animation.prepare(_:))
         run.simulation.styles = styles
+        run.simulation.drawingThreads = threads
         if let appearance { run.simulation.appearance = appearance }
         if let language { run.simulation.language = language }
         if isatty(2) != 0 && timeline.frameCount >= ProgressLine.minimumFrames {

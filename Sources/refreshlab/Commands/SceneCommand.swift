@@ -44,20 +44,7 @@ struct SceneCommand: ParsableCommand {
         try iterations.map { try OptionNumber.integer($0, option: "--iterations", in: 1...SceneCommand.maxIterations) }
     }
 
-    @Option(parsing: .unconditional,
-            help: ArgumentHelp("Draw on this many threads (1 to \(SceneCommand.maxThreads)), each taking bands of rows; "
-                               + "default: one per processor. The pixels are the same at every count.",
-                               valueName: "n"))
-    var threads: String?
-
-    /// The most drawing threads: more than a machine's cores only adds waiting.
-    static let maxThreads = 64
-
-    /// `--threads`, checked; the processors by default.
-    func threadCount() throws -> Int {
-        try threads.map { try OptionNumber.integer($0, option: "--threads", in: 1...SceneCommand.maxThreads) }
-            ?? Rasterizer.processorCount
-    }
+    @OptionGroup var threads: ThreadOptions
 
     @Option(help: ArgumentHelp("A PNG to compare the rendering with; prints how far the two are apart and fails "
                                + "when they are further apart than --max-mean and --max-percent allow.",
@@ -89,7 +76,6 @@ struct SceneCommand: ParsableCommand {
 
     func validate() throws {
         _ = try validating(iterationCount)
-        _ = try validating(threadCount)
         if reference == nil {
             let strays = [("--max-mean", maxMean), ("--max-percent", maxPercent), ("--diff", diff)]
                 .filter { $0.1 != nil }.map(\.0)
@@ -127,7 +113,7 @@ struct SceneCommand: ParsableCommand {
         }
         let scene = try Scene.load(path: file)
         let canvas = scene.makeCanvas()
-        let rasterizer = Rasterizer(threads: try threadCount())
+        let rasterizer = Rasterizer(threads: try threads.count(otherwise: Rasterizer.processorCount))
         scene.render(into: canvas, rasterizer: rasterizer)
         if let out {
             do {
