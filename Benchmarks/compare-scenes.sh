@@ -7,20 +7,28 @@
 # Tools/vary_scenes.py makes from them (NAME-moved: the same items scaled, moved by a fraction of a pixel and, for
 # the random-geometry scenes, turned), written into OUT_DIR/scenes with references drawn there by cairo-scene.
 #
-# The three renderers follow one protocol: parse once, 3 untimed renders, then ITERATIONS timed renders, each
-# drawing every path afresh; the table shows the medians. RefreshLab (`refreshlab scene`) and cairo (`cairo-scene`)
-# are release builds; Blend2D is its release library through the Python binding (`blend2d_scene.py`), which pays
-# one Python call per drawing call. The renderers take turns scene by scene, ROUNDS times over, so that a slow
-# spell of a shared machine falls on all three alike; each cell is the median of a scene's round medians. The last
-# column, and the geometric means printed a second time, take each renderer's fastest round per scene instead, which
-# a busy neighbour on the machine disturbs least (other work only ever adds time).
+# The renderers follow one protocol: parse once, 3 untimed renders, then ITERATIONS timed renders, each drawing every
+# path afresh; the table shows the medians. RefreshLab (`refreshlab scene`, on one thread, --threads 1, and on two,
+# --threads 2) and cairo (`cairo-scene`) are release builds; Blend2D is its release library through the Python binding
+# (`blend2d_scene.py`), which pays one Python call per drawing call, with a synchronous context, and, for the column
+# "Blend2D, 2 threads", through its C API with an asynchronous context of two threads in all, the caller and one
+# worker (`blend2d_scene.py --threads 2`: one call per render, flushed synchronously within the timing). The
+# renderers take turns scene by scene, ROUNDS times over, so that a slow spell of a shared machine falls on all alike;
+# each cell is the median of a scene's round medians. The last column, and the geometric means printed a second time,
+# take each renderer's fastest round per scene instead, which a busy neighbour on the machine disturbs least (other
+# work only ever adds time); the two-thread columns suffer most from a busy neighbour on a machine of few cores.
+# Under the table: the geometric mean and the worst scene of RefreshLab / Blend2D on 2 threads, and RefreshLab on 2
+# threads / on 1 thread for stress, polys, curves and strokes (and their -moved variants).
 # PNGs are written to OUT_DIR, and how far each is from the stored cairo reference is printed under the table.
 #
-# Needs: cairo's development files (sudo apt-get install libcairo2-dev); Blend2D's Python binding
-# (pip install --user blend2d-python numpy); without the binding the Blend2D column is left out.
+# Needs: cairo's development files (sudo apt-get install libcairo2-dev) unless CAIRO_SCENE is given; Blend2D's
+# Python binding (pip install --user blend2d-python numpy); without the binding the Blend2D columns are left out. The
+# column "Blend2D, 2 threads" also needs g++ (blend2d_scene.py builds a small library from the binding's libblend2d.a
+# on first use); without it that column is left out.
 #
 # Environment: ITERATIONS (default 30), ROUNDS (default 3), OUT_DIR (default out/compare-scenes), SCRATCH_PATH
-# (SwiftPM build folder, default .build, used for both packages), PYTHON (default python3).
+# (SwiftPM build folder, default .build, used for both packages), PYTHON (default python3), REFRESHLAB and
+# CAIRO_SCENE (a `refreshlab` or `cairo-scene` binary to use instead of building it).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -29,8 +37,12 @@ rounds="${ROUNDS:-3}"
 out_dir="${OUT_DIR:-out/compare-scenes}"
 scratch="${SCRATCH_PATH:-.build}"
 python="${PYTHON:-python3}"
+# A binary given by the caller, as an absolute path (the script works from the repository's root).
+given_binary() { [ -z "$1" ] || echo "$(cd "$(dirname "$1")" && pwd)/$(basename "$1")"; }
+ours="$(given_binary "${REFRESHLAB:-}")"
+cairo="$(given_binary "${CAIRO_SCENE:-}")"
 
-if ! pkg-config --exists cairo; then
+if [ -z "$cairo" ] && ! pkg-config --exists cairo; then
     echo "compare-scenes: cairo's development files are not installed (pkg-config cannot find 'cairo');" >&2
     echo "install them with: sudo apt-get install libcairo2-dev" >&2
     exit 1
@@ -43,11 +55,26 @@ if ! "$python" -c 'import blend2d, numpy' 2>/dev/null; then
 fi
 
 cd "$root"
-echo "Building RefreshLab and cairo-scene (release)..." >&2
-swift build -c release --product refreshlab --scratch-path "$scratch" >&2
-ours="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/refreshlab"
-(cd Benchmarks && swift build -c release --product cairo-scene --scratch-path "$scratch" >&2)
-cairo="$(cd Benchmarks && swift build -c release --scratch-path "$scratch" --show-bin-path)/cairo-scene"
+# Blend2D on 2 threads goes through its C API (blend2d_scene.py --threads 2): try it once on a fixture.
+blend2d_threads="$blend2d"
+fixtures=(Tests/Fixtures/scenes/*.json)
+if [ -n "$blend2d" ] &&
+   ! failure="$("$python" "$blend2d" "${fixtures[0]}" --threads 2 --iterations 1 2>&1 >/dev/null)"; then
+    echo "compare-scenes: Blend2D cannot draw on 2 threads here, so that column is left out:" >&2
+    echo "$failure" >&2
+    blend2d_threads=""
+fi
+
+if [ -z "$ours" ]; then
+    echo "Building RefreshLab (release)..." >&2
+    swift build -c release --product refreshlab --scratch-path "$scratch" >&2
+    ours="$(swift build -c release --scratch-path "$scratch" --show-bin-path)/refreshlab"
+fi
+if [ -z "$cairo" ]; then
+    echo "Building cairo-scene (release)..." >&2
+    (cd Benchmarks && swift build -c release --product cairo-scene --scratch-path "$scratch" >&2)
+    cairo="$(cd Benchmarks && swift build -c release --scratch-path "$scratch" --show-bin-path)/cairo-scene"
+fi
 
 mkdir -p "$out_dir/scenes/reference"
 "$python" Benchmarks/Tools/vary_scenes.py "$out_dir/scenes" >/dev/null
@@ -91,26 +118,37 @@ time_one() {
     local who="$1" name="$2" scene line ns
     scene="$(scene_file "$2")"
     case "$who" in
-        ours) line="$("$ours" scene "$scene" --iterations "$iterations")" ;;
+        ours) line="$("$ours" scene "$scene" --iterations "$iterations" --threads 1)" ;;
+        ours2) line="$("$ours" scene "$scene" --iterations "$iterations" --threads 2)" ;;
         cairo) line="$("$cairo" "$scene" --iterations "$iterations")" ;;
         blend2d) line="$("$python" "$blend2d" "$scene" --iterations "$iterations")" ;;
+        blend2d2) line="$("$python" "$blend2d" "$scene" --iterations "$iterations" --threads 2)" ;;
     esac
     ns="$(echo "$line" | median_ns)"
     [ -n "$ns" ] || { echo "compare-scenes: no timing from $who for $name" >&2; exit 1; }
     echo "$name $who $ns" >>"$times"
 }
 
-renderers=(ours cairo)
+renderers=(ours ours2 cairo)
 [ -n "$blend2d" ] && renderers+=(blend2d)
+[ -n "$blend2d_threads" ] && renderers+=(blend2d2)
 
 # Pixels first, once per scene and renderer (untimed).
 for name in "${scenes[@]}"; do
     scene="$(scene_file "$name")"
     reference="$(reference_file "$name")"
-    "$ours" scene "$scene" --out "$out_dir/$name-refreshlab.png" --reference "$reference" >/dev/null 2>>"$agreement"
+    "$ours" scene "$scene" --threads 1 --out "$out_dir/$name-refreshlab.png" --reference "$reference" \
+        >/dev/null 2>>"$agreement"
+    # `refreshlab scene` does not name itself in its line; this one is told apart from the one-thread line.
+    { "$ours" scene "$scene" --threads 2 --out "$out_dir/$name-refreshlab-2threads.png" --reference "$reference" \
+        2>&1 >/dev/null; } | sed 's/: against / (RefreshLab, 2 threads): against /' >>"$agreement"
     "$cairo" "$scene" --out "$out_dir/$name-cairo.png" --reference "$reference" >/dev/null 2>>"$agreement"
     if [ -n "$blend2d" ]; then
         "$python" "$blend2d" "$scene" --out "$out_dir/$name-blend2d.png" --reference "$reference" 2>>"$agreement"
+    fi
+    if [ -n "$blend2d_threads" ]; then
+        "$python" "$blend2d" "$scene" --threads 2 --out "$out_dir/$name-blend2d-2threads.png" \
+            --reference "$reference" 2>>"$agreement"
     fi
 done
 
@@ -124,8 +162,8 @@ for round in $(seq 1 "$rounds"); do
     done
 done
 
-# Per scene and renderer, the median of the round medians; then the table and the geometric means.
-awk -v iter="$iterations" -v rounds="$rounds" -v blend="${blend2d:+1}" '
+# Per scene and renderer, the median of the round medians; then the table, the geometric means and the thread ratios.
+awk -v iter="$iterations" -v rounds="$rounds" -v blend="${blend2d:+1}" -v blend2="${blend2d_threads:+1}" '
     function median(list,    n, a, i, j, t) {
         n = split(list, a, " ")
         for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (a[j] < a[i]) { t = a[i]; a[i] = a[j]; a[j] = t }
@@ -139,26 +177,34 @@ awk -v iter="$iterations" -v rounds="$rounds" -v blend="${blend2d:+1}" '
     }
     { if (!($1 in seen)) { seen[$1] = 1; order[++count] = $1 }; runs[$1 " " $2] = runs[$1 " " $2] " " $3 }
     END {
-        if (blend) {
-            printf "| scene | RefreshLab ms | cairo ms | Blend2D ms | RefreshLab / cairo | RefreshLab / Blend2D "
-            print "| fastest rounds |"
-            print "| --- | ---: | ---: | ---: | ---: | ---: | ---: |"
-        } else {
-            print "| scene | RefreshLab ms | cairo ms | RefreshLab / cairo |"
-            print "| --- | ---: | ---: | ---: |"
-        }
+        head = "| scene | RefreshLab ms | RefreshLab, 2 threads ms | cairo ms"
+        rule = "| --- | ---: | ---: | ---:"
+        if (blend) { head = head " | Blend2D ms"; rule = rule " | ---:" }
+        if (blend2) { head = head " | Blend2D, 2 threads ms"; rule = rule " | ---:" }
+        head = head " | RefreshLab / cairo"; rule = rule " | ---:"
+        if (blend) { head = head " | RefreshLab / Blend2D | fastest rounds"; rule = rule " | ---: | ---:" }
+        print head " |"
+        print rule " |"
         for (k = 1; k <= count; k++) {
-            s = order[k]; a = median(runs[s " ours"]); c = median(runs[s " cairo"])
+            s = order[k]; a = median(runs[s " ours"]); a2 = median(runs[s " ours2"]); c = median(runs[s " cairo"])
             lc += log(a / c)
             # The same from the least disturbed round of each renderer: work of other tenants only ever adds time.
             fa = least(runs[s " ours"]); lfc += log(fa / least(runs[s " cairo"]))
+            threads[s] = a2 / a
+            row = sprintf("| %s | %.2f | %.2f | %.2f", s, a / 1e6, a2 / 1e6, c / 1e6)
             if (blend) {
                 b = median(runs[s " blend2d"]); lb += log(a / b); fb = fa / least(runs[s " blend2d"]); lfb += log(fb)
-                printf "| %s | %.2f | %.2f | %.2f | %.2f | %.2f | %.2f |\n",
-                       s, a / 1e6, c / 1e6, b / 1e6, a / c, a / b, fb
-            } else {
-                printf "| %s | %.2f | %.2f | %.2f |\n", s, a / 1e6, c / 1e6, a / c
+                row = row sprintf(" | %.2f", b / 1e6)
             }
+            if (blend2) {
+                b2 = median(runs[s " blend2d2"]); r2 = a2 / b2; lb2 += log(r2)
+                if (k == 1 || r2 > worst) { worst = r2; worst_scene = s }
+                lfb2 += log(least(runs[s " ours2"]) / least(runs[s " blend2d2"]))
+                row = row sprintf(" | %.2f", b2 / 1e6)
+            }
+            row = row sprintf(" | %.2f", a / c)
+            if (blend) row = row sprintf(" | %.2f | %.2f", a / b, fb)
+            print row " |"
         }
         printf "\nGeometric mean of the ratios over %d scenes: RefreshLab / cairo %.2f", count, exp(lc / count)
         if (blend) printf ", RefreshLab / Blend2D %.2f", exp(lb / count)
@@ -166,6 +212,14 @@ awk -v iter="$iterations" -v rounds="$rounds" -v blend="${blend2d:+1}" '
         printf "From the fastest round of each renderer instead: RefreshLab / cairo %.2f", exp(lfc / count)
         if (blend) printf ", RefreshLab / Blend2D %.2f", exp(lfb / count)
         printf ".\n"
+        if (blend2) printf "On 2 threads, RefreshLab / Blend2D: geometric mean %.2f (from the fastest rounds %.2f), " \
+                           "worst scene %s at %.2f.\n", exp(lb2 / count), exp(lfb2 / count), worst_scene, worst
+        n = split("stress stress-moved polys polys-moved curves curves-moved strokes strokes-moved", named, " ")
+        line = ""
+        for (i = 1; i <= n; i++)
+            if (named[i] in threads)
+                line = line sprintf("%s%s %.2f", line == "" ? "" : ", ", named[i], threads[named[i]])
+        if (line != "") print "RefreshLab on 2 threads / on 1 thread: " line "."
     }' "$times"
 echo
 echo "Pixels against the stored cairo references (PNGs in $out_dir):"

@@ -130,15 +130,23 @@ struct FillBandsTests {
         single.drawBands()
     }
 
-    @Test("Fills recorded in a batch reach the canvas only when the batch is drawn")
+    @Test("Fills recorded in a batch wait until the batch is drawn or the canvas's pixels are read, in order")
     func batchIsDeferred() {
         let canvas = Canvas(width: 64, height: 200, fill: .white)
         let rasterizer = Rasterizer(threads: 2)
         rasterizer.beginBands()
         rasterizer.fill(Path.rect(Rect(x: 0, y: 0, width: 64, height: 200)), color: .black, into: canvas)
-        #expect(canvas[10, 150] == Color.white.premultipliedPixel)
-        rasterizer.drawBands()
+        #expect(canvas.hasPendingFills)
+        #expect(canvas.storage[150 * 64 + 10] == Color.white.premultipliedPixel)
+        // Reading draws what waits; the batch goes on recording.
         #expect(canvas[10, 150] == Color.black.premultipliedPixel)
-        #expect(!rasterizer.isRecordingBands)
+        #expect(!canvas.hasPendingFills && rasterizer.isRecordingBands)
+        // A fill of another rasterizer, drawn at once, comes after the ones recorded before it.
+        rasterizer.fill(Path.rect(Rect(x: 0, y: 0, width: 64, height: 100)), color: .white, into: canvas)
+        Rasterizer().fill(Path.rect(Rect(x: 0, y: 50, width: 64, height: 10)), color: .black, into: canvas)
+        #expect(canvas[10, 55] == Color.black.premultipliedPixel)
+        #expect(canvas[10, 20] == Color.white.premultipliedPixel)
+        rasterizer.drawBands()
+        #expect(!rasterizer.isRecordingBands && !canvas.hasPendingFills)
     }
 }

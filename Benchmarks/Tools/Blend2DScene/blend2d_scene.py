@@ -2,20 +2,45 @@
 """Draws RefreshLab's vector scenes with Blend2D under the same timing protocol as `refreshlab scene` and
 `cairo-scene`, so the three can be compared on speed (and, with --out or --reference, on pixels).
 
-    blend2d_scene.py FILE.json [--out OUT.png] [--iterations N] [--reference REF.png]
+    blend2d_scene.py FILE.json [--out OUT.png] [--iterations N] [--reference REF.png] [--threads N] [--native]
 
 Blend2D is driven through its Python binding (`pip install --user blend2d-python numpy`), which pays one Python call
 per drawing call: a few microseconds per item, which this renderer's times include. The scene is parsed once into
 Blend2D paths; every render clears the canvas and fills and strokes every item afresh (Blend2D flattens, strokes and
-rasterizes each call anew), then flushes. The context is synchronous (no worker threads), as ours and cairo's are.
+rasterizes each call anew), then flushes. The context is synchronous (no worker threads), as cairo's is and ours is
+with `refreshlab scene --threads 1`.
+
+--threads N with N >= 1 draws through Blend2D's C API instead, with an asynchronous context made with
+BLContextCreateInfo.threadCount = N, which the binding cannot ask for. Blend2D's threadCount counts the calling thread:
+N threads render in all, the caller and N - 1 from Blend2D's thread pool (its docs on BLContextCreateInfo::threadCount
+and WorkerManager::init in src/blend2d/raster/workermanager.cpp, and the context's own "threadCount" property, which
+this checks after every context is made). So --threads 2 is two threads in all, as `refreshlab scene --threads 2`;
+--threads 1 is asynchronous too, but the caller does all the work itself when it flushes. The async context queues the
+drawing calls and renders them in bands when flushed: every render here makes the context, draws every item, and
+flushes with BL_CONTEXT_FLUSH_SYNC, so the timed renders include all the work until the pixels are done.
+--native (with --threads 0, the default) is that same C path with a synchronous context, to tell the cost of the
+binding's Python calls apart from what the threads gain.
+
+The C path is blend2d_native.c, compiled on first use with g++ against the libblend2d.a that the binding's wheel ships
+(the same Blend2D build as the binding's: blend2d commit c79b36d, version 0.12.0) into a shared library cached in
+$BLEND2D_SCENE_CACHE (default ~/.cache/refreshlab/blend2d-scene; $CXX chooses the compiler), then driven with ctypes.
+Blend2D's functions are hidden (neither the binding's module nor a library linked straight from the archive exports
+them), hence the small C file. Parsing still happens in Python, but each render is one call, which draws every item,
+so these times pay no Python call per item. Colours are packed as the binding packs them: the pixels are the same.
 
 Scene files: see Tests/Fixtures/scenes/README.md.
 """
 
+import ctypes
+import hashlib
 import json
+import os
 import re
+import shutil
 import statistics
+import subprocess
 import sys
+import tempfile
 import time
 
 try:
@@ -24,7 +49,8 @@ except ImportError:
     sys.exit("blend2d-scene: the Blend2D Python binding is not installed; "
              "install it with: pip install --user blend2d-python numpy")
 
-USAGE = "usage: blend2d_scene.py FILE.json [--out OUT.png] [--iterations N] [--reference REF.png]"
+USAGE = ("usage: blend2d_scene.py FILE.json [--out OUT.png] [--iterations N] [--reference REF.png] [--threads N] "
+         "[--native]")
 
 CAPS = {"butt": bl.BLStrokeCap.CAP_BUTT, "round": bl.BLStrokeCap.CAP_ROUND, "square": bl.BLStrokeCap.CAP_SQUARE}
 # SVG's miter join falls back to a bevel past the miter limit: Blend2D's JOIN_MITER_BEVEL.
@@ -57,13 +83,15 @@ def style(rgba, opacity=1.0):
 TOKEN = re.compile(r"[MmLlHhVvQqCcZz]|[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?")
 
 
-def parse_path(data, where):
-    """SVG path data as a Blend2D path: M, L, H, V, Q, C, Z, absolute and relative, with implicit repeats."""
+def parse_path(data, where, path=None):
+    """SVG path data as a Blend2D path (or into `path`, anything with BLPath's move_to, line_to, quadric_to, cubic_to
+    and close): M, L, H, V, Q, C, Z, absolute and relative, with implicit repeats."""
     tokens = TOKEN.findall(data)
     leftover = TOKEN.sub("", data).replace(",", "").strip()
     if leftover:
         raise SceneError(f"{where}: cannot read '{leftover[:20]}' in the path data")
-    path = bl.BLPath()
+    if path is None:
+        path = bl.BLPath()
     i, command = 0, None
     x = y = sx = sy = 0.0
 
@@ -119,14 +147,48 @@ def parse_path(data, where):
     return path
 
 
+class PathRecord:
+    """A path as the commands (0 to 4 for M L Q C Z) and coordinates that blend2d_native.c's rl_scene_add reads."""
+
+    def __init__(self):
+        self.commands, self.coords = bytearray(), []
+
+    def move_to(self, x, y):
+        self.commands.append(0)
+        self.coords += (x, y)
+
+    def line_to(self, x, y):
+        self.commands.append(1)
+        self.coords += (x, y)
+
+    def quadric_to(self, x1, y1, x2, y2):
+        self.commands.append(2)
+        self.coords += (x1, y1, x2, y2)
+
+    def cubic_to(self, x1, y1, x2, y2, x3, y3):
+        self.commands.append(3)
+        self.coords += (x1, y1, x2, y2, x3, y3)
+
+    def close(self):
+        self.commands.append(4)
+
+
+def rgba32(colour):
+    """A `style` tuple as the 0xAARRGGBB that the binding's set_fill_style makes of it (each channel 255·v,
+    truncated)."""
+    b, g, r, a = colour
+    return (int(255 * a) << 24) | (int(255 * r) << 16) | (int(255 * g) << 8) | int(255 * b)
+
+
 class Item:
-    def __init__(self, raw, where):
+    def __init__(self, raw, where, native=False):
         if "path" not in raw:
             raise SceneError(f"{where}: an item needs a 'path'")
-        self.path = parse_path(raw["path"], where)
+        self.path = parse_path(raw["path"], where, PathRecord() if native else None)
         opacity = float(raw.get("opacity", 1.0))
         t = raw.get("transform")
-        self.transform = bl.Matrix2D(*[float(v) for v in t]) if t else None
+        self.matrix = [float(v) for v in t] if t else None
+        self.transform = bl.Matrix2D(*self.matrix) if t else None
         self.fill = self.stroke = None
         if "fill" in raw:
             self.fill = style(parse_color(raw["fill"], where), opacity)
@@ -145,7 +207,9 @@ class Item:
 
 
 class Scene:
-    def __init__(self, file):
+    """A scene drawn through the binding, with a synchronous context."""
+
+    def __init__(self, file, native=False):
         try:
             with open(file) as f:
                 raw = json.load(f)
@@ -154,8 +218,9 @@ class Scene:
         self.name = raw.get("name", file)
         self.width, self.height = int(raw["width"]), int(raw["height"])
         self.background = style(parse_color(raw.get("background", "#00000000"), f"{file}: background"))
-        self.items = [Item(item, f"{file}: item {n}") for n, item in enumerate(raw.get("items", []))]
-        self.image = bl.BLImage(self.width, self.height, bl.BLFormat.PRGB32)
+        self.items = [Item(item, f"{file}: item {n}", native) for n, item in enumerate(raw.get("items", []))]
+        if not native:
+            self.image = bl.BLImage(self.width, self.height, bl.BLFormat.PRGB32)
 
     def render(self):
         ctx = bl.BLContext(self.image)
@@ -183,11 +248,113 @@ class Scene:
         ctx.flush()
         del ctx
 
+    def pixels(self):
+        return self.image.getDataAsNumPy()
+
+    def write(self, file):
+        self.image.writeToFile(file)
+
+
+def native_library():
+    """blend2d_native.c built against the wheel's libblend2d.a (once; then from the cache) and loaded with ctypes."""
+    archive = os.path.join(os.path.dirname(bl.__file__), "libblend2d.a")
+    source = os.path.join(os.path.dirname(os.path.abspath(__file__)), "blend2d_native.c")
+    if not os.path.isfile(archive):
+        raise SceneError(f"--threads and --native need the libblend2d.a that blend2d-python's wheel ships, "
+                         f"and there is none at {archive}")
+    compiler = os.environ.get("CXX") or shutil.which("g++") or shutil.which("c++")
+    if not compiler:
+        raise SceneError("--threads and --native need a C/C++ compiler (g++) to build blend2d_native.c; set CXX")
+    digest = hashlib.sha256()
+    for part in (source, archive):
+        with open(part, "rb") as f:
+            digest.update(f.read())
+    digest.update(compiler.encode())
+    cache = os.environ.get("BLEND2D_SCENE_CACHE") or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "refreshlab", "blend2d-scene")
+    library = os.path.join(cache, f"blend2d_native-{digest.hexdigest()[:16]}.so")
+    if not os.path.isfile(library):
+        os.makedirs(cache, exist_ok=True)
+        handle, temporary = tempfile.mkstemp(suffix=".so", dir=cache)
+        os.close(handle)
+        command = [compiler, "-O2", "-shared", "-fPIC", "-o", temporary, "-x", "c", source, "-x", "none", archive,
+                   "-lpthread", "-lrt"]
+        try:
+            built = subprocess.run(command, capture_output=True, text=True)
+            failure = built.stderr.strip() if built.returncode != 0 else None
+        except OSError as error:
+            failure = str(error)
+        if failure is not None:
+            os.unlink(temporary)
+            raise SceneError(f"cannot build {library}: {' '.join(command)}:\n{failure}")
+        os.replace(temporary, library)
+    lib = ctypes.CDLL(library)
+    u32, f64, vp = ctypes.c_uint32, ctypes.c_double, ctypes.c_void_p
+    lib.rl_scene_new.argtypes, lib.rl_scene_new.restype = [ctypes.c_int, ctypes.c_int, u32], vp
+    lib.rl_scene_free.argtypes, lib.rl_scene_free.restype = [vp], None
+    lib.rl_scene_add.argtypes = [vp, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(f64), ctypes.POINTER(f64),
+                                 ctypes.c_int, u32, u32, ctypes.c_int, u32, f64, u32, u32, f64]
+    lib.rl_scene_add.restype = u32
+    lib.rl_scene_render.argtypes, lib.rl_scene_render.restype = [vp, u32, ctypes.POINTER(u32)], u32
+    lib.rl_scene_pixels.argtypes = [vp, ctypes.POINTER(vp), ctypes.POINTER(ctypes.c_ssize_t)]
+    lib.rl_scene_pixels.restype = u32
+    lib.rl_scene_write.argtypes, lib.rl_scene_write.restype = [vp, ctypes.c_char_p], u32
+    return lib
+
+
+class NativeScene(Scene):
+    """A scene drawn through Blend2D's C API (blend2d_native.c): one call per render, with a context of `threads`
+    threads (BLContextCreateInfo.threadCount; 0 is synchronous)."""
+
+    def __init__(self, file, threads):
+        super().__init__(file, native=True)
+        self.lib = native_library()
+        self.threads = threads
+        self.handle = self.lib.rl_scene_new(self.width, self.height, rgba32(self.background))
+        if not self.handle:
+            raise SceneError(f"Blend2D cannot make a {self.width}×{self.height} image")
+        for n, item in enumerate(self.items):
+            path = item.path
+            coords = (ctypes.c_double * max(len(path.coords), 1))(*path.coords)
+            matrix = (ctypes.c_double * 6)(*item.matrix) if item.matrix else None
+            fill = item.fill is not None and item.fill[3] > 0
+            stroke = item.stroke is not None and item.stroke[3] > 0 and item.width > 0
+            result = self.lib.rl_scene_add(
+                self.handle, bytes(path.commands), len(path.commands), coords, matrix,
+                fill, rgba32(item.fill) if fill else 0, item.rule.value,
+                stroke, rgba32(item.stroke) if stroke else 0, item.width if stroke else 0,
+                item.cap.value if stroke else 0, item.join.value if stroke else 0, item.miter if stroke else 0)
+            if result:
+                raise SceneError(f"{file}: item {n}: Blend2D cannot make its path (error {result:#x})")
+        self.items = None  # the native scene holds them now
+
+    def render(self):
+        threads = ctypes.c_uint32(0xFFFFFFFF)
+        result = self.lib.rl_scene_render(self.handle, self.threads, ctypes.byref(threads))
+        if result:
+            raise SceneError(f"Blend2D failed to render (error {result:#x})")
+        if threads.value != self.threads:
+            raise SceneError(f"asked Blend2D for a context of {self.threads} threads and it reports {threads.value}")
+
+    def pixels(self):
+        import numpy
+        data, stride = ctypes.c_void_p(), ctypes.c_ssize_t()
+        if self.lib.rl_scene_pixels(self.handle, ctypes.byref(data), ctypes.byref(stride)) or not data.value:
+            raise SceneError("cannot read Blend2D's pixels")
+        rows = (ctypes.c_uint8 * (stride.value * self.height)).from_address(data.value)
+        return numpy.ctypeslib.as_array(rows).reshape(self.height, stride.value)[:, :self.width * 4] \
+            .reshape(self.height, self.width, 4).copy()
+
+    def write(self, file):
+        result = self.lib.rl_scene_write(self.handle, os.fsencode(file))
+        if result:
+            raise SceneError(f"cannot write '{file}' (Blend2D error {result:#x})")
+
 
 def difference(image, reference, threshold=32):
-    """The same summary as `refreshlab scene --reference`: over premultiplied ARGB channels."""
-    a = image.getDataAsNumPy().astype("int32")
-    b = reference.getDataAsNumPy().astype("int32")
+    """The same summary as `refreshlab scene --reference`: over premultiplied ARGB channels (numpy arrays)."""
+    a = image.astype("int32")
+    b = reference.astype("int32")
     if a.shape != b.shape:
         raise SceneError(f"the reference is {b.shape[1]}×{b.shape[0]} but the scene is {a.shape[1]}×{a.shape[0]}")
     d = abs(a - b)
@@ -198,10 +365,11 @@ def difference(image, reference, threshold=32):
 def main(arguments):
     file = out = reference = None
     iterations = None
+    threads, native = 0, False
     rest = list(arguments)
     while rest:
         argument = rest.pop(0)
-        if argument in ("--out", "--reference", "--iterations"):
+        if argument in ("--out", "--reference", "--iterations", "--threads"):
             if not rest:
                 raise SceneError(f"{argument} needs a value; {USAGE}")
             value = rest.pop(0)
@@ -209,10 +377,16 @@ def main(arguments):
                 out = value
             elif argument == "--reference":
                 reference = value
+            elif argument == "--threads":
+                if not value.isdigit() or int(value) > 32:
+                    raise SceneError(f"--threads must be a whole number from 0 to 32 (Blend2D's most), not '{value}'")
+                threads = int(value)
             else:
                 if not value.isdigit() or int(value) < 1:
                     raise SceneError(f"--iterations must be a whole number of at least 1, not '{value}'")
                 iterations = int(value)
+        elif argument == "--native":
+            native = True
         elif argument in ("-h", "--help"):
             print(USAGE)
             return
@@ -227,14 +401,18 @@ def main(arguments):
     if out is None and iterations is None and reference is None:
         raise SceneError("nothing to do: give --out FILE.png, --iterations N or --reference FILE.png")
 
-    scene = Scene(file)
+    scene = NativeScene(file, threads) if threads or native else Scene(file)
     scene.render()
     if out:
-        scene.image.writeToFile(out)
+        scene.write(out)
     if reference:
         expected = bl.BLImage()
         expected.readFromFile(reference)
-        print(f"{scene.name} (Blend2D): against {reference}: {difference(scene.image, expected)}", file=sys.stderr)
+        label = "Blend2D, C API" if native else "Blend2D"
+        if threads:
+            label = f"Blend2D, {threads} thread{'s' if threads > 1 else ''}"
+        print(f"{scene.name} ({label}): against {reference}: {difference(scene.pixels(), expected.getDataAsNumPy())}",
+              file=sys.stderr)
     if iterations:
         for _ in range(3):
             scene.render()
