@@ -35,6 +35,8 @@ final class FillBands {
 
     /// The threads that draw, the caller's included.
     let threadCount: Int
+    /// The most threads a batch is drawn on: a band merges one list of fills from each.
+    static let maxThreads = 64
 
     /// What a recorded fill draws.
     enum Shape {
@@ -138,7 +140,7 @@ final class FillBands {
     private static let spinNanoseconds: UInt64 = 200_000
 
     init(threadCount: Int, pipeline: any FillPipeline.Type, bandShift: Int = FillBands.defaultBandShift) {
-        precondition(threadCount >= 2, "banded fills need two threads or more")
+        precondition((2...FillBands.maxThreads).contains(threadCount), "banded fills need 2 to 64 threads")
         precondition((0...12).contains(bandShift), "bands of 1 to 4096 rows")
         self.threadCount = threadCount
         self.bandShift = bandShift
@@ -365,7 +367,8 @@ final class FillBands {
     private func drawBand(_ index: Int, cells: inout CoverageCells) {
         let rows = (index << bandShift)..<((index + 1) << bandShift)
         // Where each thread's segments in this band have been read to. A thread bins fills in increasing order, so
-        // each list is in order, and the next fill is the least of their heads. (Up to 64 threads; none is allocated.)
+        // each list is in order, and the next fill is the least of their heads. (One place for each of up to
+        // `maxThreads` threads; nothing is allocated.)
         var next = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
                     0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
         withUnsafeMutableBytes(of: &next) { raw in

@@ -67,7 +67,7 @@ public final class Rasterizer {
 
     /// A rasterizer on `path`, or on the widest narrower one when the CPU cannot run it; by default the widest
     /// the CPU can (see `FillPath.best`). With `threads` above 1, batches of fills are drawn in bands of rows on that
-    /// many threads, made now and kept for the rasterizer's life.
+    /// many threads (at most 64), made now and kept for the rasterizer's life.
     public convenience init(path: FillPath = .best, threads: Int = 1) {
         self.init(path: path, threads: threads, bandShift: FillBands.defaultBandShift)
     }
@@ -76,9 +76,12 @@ public final class Rasterizer {
     init(path: FillPath, threads: Int, bandShift: Int) {
         self.path = path.runnable
         pipeline = self.path.pipeline
-        threadCount = Swift.max(1, threads)
+        threadCount = Swift.min(Swift.max(1, threads), FillBands.maxThreads)
         bands = threadCount > 1 ? FillBands(threadCount: threadCount, pipeline: pipeline, bandShift: bandShift) : nil
     }
+
+    /// The most threads a rasterizer draws on.
+    public static var maxThreads: Int { FillBands.maxThreads }
 
     /// The processors this process may run on: the default thread count of the commands that draw.
     public static var processorCount: Int {

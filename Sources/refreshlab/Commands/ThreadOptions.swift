@@ -15,8 +15,8 @@ struct ThreadOptions: ParsableArguments {
                                + "for a phone or a Lottie file.", valueName: "n"))
     var threads: String?
 
-    /// The most drawing threads: more than a machine's cores only adds waiting.
-    static let maxThreads = 64
+    /// The most drawing threads (the rasterizer's limit); more than a machine's cores only adds waiting.
+    static let maxThreads = Rasterizer.maxThreads
 
     /// `--threads`, checked; `otherwise` when not given.
     func count(otherwise: Int = 1) throws -> Int {
