@@ -15,12 +15,15 @@ struct BandedPhoneFrameTests {
         run.simulation.drawingThreads = threads
         if let appearance { run.simulation.appearance = appearance }
         var hashes: [Int] = []
+        // The simulation, not the run: the run holds the loop, which holds this closure.
+        let simulation = run.simulation
         run.loop.afterFrame = { _ in
-            let canvas = run.simulation.canvas
+            let canvas = simulation.canvas
             var hasher = Hasher()
             hasher.combine(bytes: UnsafeRawBufferPointer(start: canvas.pixels, count: canvas.pixelCount * 4))
             hashes.append(hasher.finalize())
         }
+        defer { run.loop.afterFrame = nil }
         _ = try run.run()
         return hashes
     }
