@@ -93,8 +93,8 @@ public final class Rasterizer {
     }
 
     /// Begins a batch: until `drawBands`, fills, strokes and `clear` are recorded, then drawn together on every
-    /// thread with the same pixels as drawn one by one. Nothing else may touch the canvases meanwhile. With one
-    /// thread the batch is drawn as it comes, and this does nothing.
+    /// thread with the same pixels as drawn one by one. Reading a canvas's pixels meanwhile draws what is recorded
+    /// so far first (see `Canvas.pixels`). With one thread the batch is drawn as it comes, and this does nothing.
     public func beginBands() {
         isRecordingBands = bands != nil
     }
