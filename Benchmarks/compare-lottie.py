@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Times RefreshLab's Lottie renderer against ThorVG's on a set of real animations and prints a Markdown table.
 
-    Benchmarks/compare-lottie.py BIN SET [--iterations K] [--rounds R] [--only NAME ...]
+    Benchmarks/compare-lottie.py BIN SET [--iterations K] [--rounds R] [--threads N] [--scale S] [--only NAME ...]
 
 BIN is a release build of refreshlab. SET is a folder laid out as the real-file check set: manifest.json listing
 each file (its path, the check size as [W, H], and the frames compared), the files beside it. For every file and
@@ -9,7 +9,10 @@ each listed frame, RefreshLab's time is `refreshlab lottie FILE --frame N --size
 once, 3 untimed renders, K timed ones into one canvas; its median); ThorVG's is measured in this process through
 its Python binding (thorvg-python), with its software canvas at the same size and fit, after 3 untimed renders,
 K rounds over the file's frames (ThorVG skips a frame asked for twice in a row, so the frames take turns), each
-frame's median. A file's figure is the median over its frames; the two renderers take turns file by file, ROUNDS
+frame's median. `--threads N` draws on N threads in all, the caller's among them: RefreshLab's `--threads N`,
+ThorVG's engine made with N - 1 threads (its count is of threads besides the caller's, and fixed for the process at
+its first use). `--scale S` draws every file at S times its check size, for the large frames threads are for. A
+file's figure is the median over its frames; the two renderers take turns file by file, ROUNDS
 times over, and each cell is the median of the file's rounds. The table gives RefreshLab / ThorVG per file, then
 the geometric mean over the files and the slowest file.
 
@@ -25,10 +28,11 @@ import sys
 import time
 
 
-def refreshlab_time(binary, path, frame, size, iterations):
+def refreshlab_time(binary, path, frame, size, iterations, threads):
     """RefreshLab's median nanoseconds for one frame, from its JSON line."""
     out = subprocess.run([binary, "lottie", path, "--frame", str(frame), "--size", "%dx%d" % size,
-                          "--iterations", str(iterations)], capture_output=True, text=True, timeout=300)
+                          "--iterations", str(iterations), "--threads", str(threads)],
+                         capture_output=True, text=True, timeout=300)
     if out.returncode != 0:
         raise RuntimeError(out.stderr.strip().splitlines()[-1] if out.stderr.strip() else "exit %d" % out.returncode)
     return json.loads(out.stdout.strip().splitlines()[-1])["median_ns"]
@@ -83,19 +87,28 @@ def thorvg_time(tvg, engine, path, frames, size, iterations):
         player.close()
 
 
+def scaled(size, scale):
+    """A check size [W, H] times `scale`, in whole pixels."""
+    return tuple(max(1, round(side * scale)) for side in size)
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("binary")
     parser.add_argument("set")
     parser.add_argument("--iterations", type=int, default=20)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--scale", type=float, default=1)
     parser.add_argument("--only", nargs="*")
     args = parser.parse_args()
     try:
         import thorvg_python as tvg
     except ImportError:
         sys.exit("compare-lottie: ThorVG's Python binding is missing; install it with: pip install thorvg-python")
-    engine = tvg.Engine(threads=0)
+    if args.threads < 1:
+        sys.exit("compare-lottie: --threads counts every thread drawing, the caller's too: give 1 or more")
+    engine = tvg.Engine(threads=args.threads - 1)
     with open(os.path.join(args.set, "manifest.json")) as f:
         entries = json.load(f)["files"]
     if args.only:
@@ -108,11 +121,12 @@ def main():
         for e in entries:
             if e["name"] in failed:
                 continue
-            path, size = os.path.join(args.set, e["file"]), tuple(e["size"])
+            path = os.path.join(args.set, e["file"])
+            size = scaled(e["size"], args.scale)
             frames = [f["frame"] for f in e["frames"]]
             try:
                 ours[e["name"]].append(statistics.median(
-                    refreshlab_time(args.binary, path, f, size, args.iterations) for f in frames))
+                    refreshlab_time(args.binary, path, f, size, args.iterations, args.threads) for f in frames))
                 theirs[e["name"]].append(thorvg_time(tvg, engine, path, frames, size, args.iterations))
             except Exception as error:  # a file either renderer refuses is listed, not timed
                 failed[e["name"]] = str(error)
@@ -122,12 +136,13 @@ def main():
     ratios = []
     for e in entries:
         name = e["name"]
+        width, height = scaled(e["size"], args.scale)
         if name in failed:
-            print("| %s | %dx%d | — | — | not timed: %s |" % (name, e["size"][0], e["size"][1], failed[name]))
+            print("| %s | %dx%d | — | — | not timed: %s |" % (name, width, height, failed[name]))
             continue
         a, b = statistics.median(ours[name]), statistics.median(theirs[name])
         ratios.append((a / b, name))
-        print("| %s | %dx%d | %.3f | %.3f | %.2f |" % (name, e["size"][0], e["size"][1], a / 1e6, b / 1e6, a / b))
+        print("| %s | %dx%d | %.3f | %.3f | %.2f |" % (name, width, height, a / 1e6, b / 1e6, a / b))
     if ratios:
         mean = math.exp(sum(math.log(r) for r, _ in ratios) / len(ratios))
         worst = max(ratios)

@@ -79,19 +79,11 @@ public final class VideoRecording {
                 + FFmpegProcess.h264(width: width, height: height, extra: ["-preset", "ultrafast", "-crf", "20"])
                 + ["-f", "mp4"],
             output: output, frameBytes: width * height * 4, searchPath: searchPath)
-        writer = VideoWriter(process: process, pixelCount: width * height,
-                             capacity: VideoRecording.ringCapacity, output: output)
-        let context = Unmanaged.passRetained(writer).toOpaque()
-        guard pthread_create(&thread, nil, { raw in
-            guard let raw else { return nil }
-            let writer = Unmanaged<VideoWriter>.fromOpaque(raw).takeRetainedValue()
-            writer.run()
-            writer.complete()
-            return nil
-        }, context) == 0 else {
-            Unmanaged<VideoWriter>.fromOpaque(context).release()
-            throw LabError("cannot start the thread that writes '\(output)'")
-        }
+        writer = VideoWriter(process: process, pixelCount: width * height, capacity: VideoRecording.ringCapacity,
+                             output: output, activity: "recording '\(output)'",
+                             nothingSent: "nothing was recorded to '\(output)': "
+                                + "no frame came before the recording stopped")
+        thread = try writer.startThread()
         threadRunning = true
     }
 
@@ -159,7 +151,7 @@ public final class VideoRecording {
 
     /// Throws why ffmpeg stopped taking frames, once the writer found that it did.
     private func checkWriter() throws {
-        if writer.hasFailed { throw writer.process.stoppedTakingFrames(while: "recording '\(output)'") }
+        if writer.hasFailed { throw writer.process.stoppedTakingFrames(while: writer.activity) }
     }
 
     /// Waits until the writer thread has written every frame but the newest (tests use it to keep the ring from
@@ -195,8 +187,8 @@ public final class VideoRecording {
     }
 }
 
-/// The ring of frames on their way to ffmpeg and the writer thread's loop, shared by a recording (on the caller's
-/// thread) and its writer thread.
+/// The ring of frames on their way to ffmpeg and the writer thread's loop, shared by a recording or a capture (on the
+/// caller's thread) and its writer thread.
 ///
 /// The frames queued are the `count` slots from `head` on (modulo the capacity), oldest first, their video frame
 /// indices increasing. The rest are free. Under `lock`:
@@ -213,6 +205,10 @@ final class VideoWriter {
     let capacity: Int
     /// The video's path, as its messages name it.
     let output: String
+    /// What the writer does, as its messages say it: "recording 'PATH'".
+    let activity: String
+    /// Why the file is not written when no frame came; nil to let ffmpeg's own check say it.
+    private let nothingSent: String?
     /// `capacity` frames of `pixelCount` pixels, one after another; allocated once.
     private let pixels: UnsafeMutablePointer<UInt32>
     private let lock: UnsafeMutablePointer<pthread_mutex_t>
@@ -232,11 +228,14 @@ final class VideoWriter {
     /// Set once the file is finished after the end, with why it is not written (nil when it is).
     private var completed: LabError?? = .none
 
-    init(process: FFmpegProcess, pixelCount: Int, capacity: Int, output: String) {
+    init(process: FFmpegProcess, pixelCount: Int, capacity: Int, output: String, activity: String,
+         nothingSent: String?) {
         self.process = process
         self.pixelCount = pixelCount
         self.capacity = capacity
         self.output = output
+        self.activity = activity
+        self.nothingSent = nothingSent
         pixels = .allocate(capacity: pixelCount * capacity)
         pixels.initialize(repeating: 0, count: pixelCount * capacity)
         indices = Array(repeating: 0, count: capacity)
@@ -292,6 +291,35 @@ final class VideoWriter {
         return count < capacity ? (head + count) % capacity : nil
     }
 
+    /// The slot after the newest, waiting while the ring is full; nil once the writer failed.
+    func waitForFreeSlot() -> Int? {
+        pthread_mutex_lock(lock)
+        defer { pthread_mutex_unlock(lock) }
+        while count == capacity && !failed {
+            pthread_cond_wait(changed, lock)
+        }
+        return failed ? nil : (head + count) % capacity
+    }
+
+    /// Starts the thread that writes the frames (`run`, then `complete`); the caller joins it.
+    ///
+    /// - Throws: `LabError` when the thread cannot start.
+    func startThread() throws -> pthread_t {
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(self).toOpaque()
+        guard pthread_create(&thread, nil, { raw in
+            guard let raw else { return nil }
+            let writer = Unmanaged<VideoWriter>.fromOpaque(raw).takeRetainedValue()
+            writer.run()
+            writer.complete()
+            return nil
+        }, context) == 0 else {
+            Unmanaged<VideoWriter>.fromOpaque(context).release()
+            throw LabError("cannot start the thread that writes '\(output)'")
+        }
+        return thread
+    }
+
     /// Queues `slot` (the one `freeSlot` gave, now filled) at video frame `index`.
     func append(_ slot: Int, at index: Int) {
         pthread_mutex_lock(lock)
@@ -337,11 +365,11 @@ final class VideoWriter {
         pthread_mutex_unlock(lock)
         guard ended else { return }
         var failure: LabError?
-        if written == 0 && !failed {
+        if written == 0 && !failed, let nothingSent {
             process.discard()
-            failure = LabError("nothing was recorded to '\(output)': no frame came before the recording stopped")
+            failure = LabError(nothingSent)
         } else if failed {
-            failure = process.stoppedTakingFrames(while: "recording '\(output)'")
+            failure = process.stoppedTakingFrames(while: activity)
         } else {
             do { try process.finish() } catch { failure = error as? LabError ?? LabError("\(error)") }
         }

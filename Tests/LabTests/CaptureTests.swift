@@ -2,8 +2,10 @@
 import Glibc
 #endif
 @testable import Lab
+import Colors
 @testable import Recording
 import Raster
+import UserFiles
 import Testing
 import TestSupport
 
@@ -103,5 +105,58 @@ struct CaptureTests {
         for index in 0..<3 { try capture.write(canvas, frame: index) }
         try capture.finish()
         #expect(try probe(["-show_entries", "stream=width,height", "-of", "csv=p=0", mp4]) == ["32,20"])
+    }
+
+    /// A folder holding a stand-in `ffmpeg` that runs `body` (a shell script's lines).
+    static func standIn(_ name: String, _ body: String) throws -> String {
+        let bin = temporaryDirectory(name)
+        try #require(writeTextFile(bin + "/ffmpeg", "#!/bin/sh\n" + body + "\n"))
+        chmod(bin + "/ffmpeg", 0o755)
+        return bin
+    }
+
+    @Test("A capture's writes return while ffmpeg reads nothing yet; every frame reaches the file, in order",
+          .enabled(if: ffmpegTools != nil, "ffmpeg and ffprobe are installed"))
+    func writesDoNotWaitForFFmpeg() throws {
+        // ffmpeg starts reading a second late, as one encoding slower than the frames come does; a frame of
+        // 800×800 (2.5 MB) is more than its input pipe holds.
+        let bin = try Self.standIn("capture-behind", "sleep 1\nexec '\(ffmpegTools!.ffmpeg)' \"$@\"")
+        let mp4 = bin + "/c.mp4"
+        let capture = try FFmpegCapture(output: mp4, width: 800, height: 800, searchPath: bin)
+        let colours = VideoRecordingTests.palette.prefix(3)
+        let frames = colours.map { Canvas(width: 800, height: 800, fill: Color(rgb: $0.r, $0.g, $0.b)) }
+        let start = monotonicNow()
+        for (index, frame) in frames.enumerated() { try capture.write(frame, frame: index) }
+        let writing = monotonicNow() - start
+        #expect(writing < 0.5, "three writes took \(writing) s, waiting for ffmpeg")
+        try capture.finish()
+        #expect(monotonicNow() - start > 1, "finish returned before the stand-in read anything")
+        #expect(String(try frameColours(mp4).map { nearest($0, in: VideoRecordingTests.palette) ?? "?" }) == "RGB")
+    }
+
+    @Test("A capture that ends with no frame is not written and says why; one whose ffmpeg dies says so in its words",
+          .enabled(if: ffmpegTools != nil, "ffmpeg and ffprobe are installed"))
+    func captureFailures() throws {
+        let empty = temporaryDirectory("capture-empty") + "/c.mp4"
+        let nothing = #expect(throws: LabError.self) { try FFmpegCapture(output: empty, width: 16, height: 16).finish() }
+        #expect(nothing?.description.contains("no frame came before it ended") == true, "\(String(describing: nothing))")
+        #expect(access(empty, F_OK) != 0 && access(empty + ".tmp", F_OK) != 0)
+
+        let bin = try Self.standIn("capture-dies", "echo 'stand-in ffmpeg: no encoder' >&2\nexit 1")
+        let capture = try FFmpegCapture(output: bin + "/c.gif", width: 800, height: 800, searchPath: bin)
+        let frame = Canvas(width: 800, height: 800, fill: .white)
+        var failure: (any Error)?
+        for index in 0..<1000 {
+            do { try capture.write(frame, frame: index) } catch {
+                failure = error
+                break
+            }
+        }
+        let message = try #require(failure as? LabError).description
+        #expect(message.contains("ffmpeg stopped taking frames") && message.contains("writing '\(bin)/c.gif'"))
+        #expect(message.contains("stand-in ffmpeg: no encoder"), "\(message)")
+        let finishing = #expect(throws: LabError.self) { try capture.finish() }
+        #expect(finishing?.description == message)
+        #expect(access(bin + "/c.gif", F_OK) != 0 && access(bin + "/c.gif.tmp", F_OK) != 0)
     }
 }
