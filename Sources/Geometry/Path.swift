@@ -224,13 +224,32 @@ extension Path {
     /// a direct, inlined call rather than a protocol call through a witness table.
     @inlinable @inline(__always)
     public func flattenForFill<Sink: EdgeSink>(transform t: AffineTransform, tolerance: Double, into sink: inout Sink) {
+        flattenForFill(contours: 0..<elements.count, transform: t, tolerance: tolerance, into: &sink)
+    }
+
+    /// The first element at or after `index` that begins a contour (a `move`), or the element count when none does.
+    public func contourStart(atOrAfter index: Int) -> Int {
+        var i = Swift.max(0, index)
+        while i < elements.count {
+            if case .move = elements[i] { return i }
+            i += 1
+        }
+        return elements.count
+    }
+
+    /// `flattenForFill(transform:tolerance:into:)` for the contours in elements `range` alone, which begins at a
+    /// contour's start and ends at another's or at the path's end (see `contourStart(atOrAfter:)`): the same edges
+    /// as the whole path gives for those contours, so that threads can flatten one large path in parts.
+    @inlinable @inline(__always)
+    public func flattenForFill<Sink: EdgeSink>(contours range: Range<Int>, transform t: AffineTransform,
+                                               tolerance: Double, into sink: inout Sink) {
         var start = Point(0, 0), last = Point(0, 0), open = false
         // Wang's bound in squares (see `segmentCount(squaredSecondDifference:scale:)`), one product per curve.
         let quadScale = Path.quadraticSegmentScale(tolerance: tolerance)
         let cubicScale = Path.cubicSegmentScale(tolerance: tolerance)
         // Closing a contour is written out where it happens: a nested function capturing these variables made the
         // compiler box them, with a runtime call per box on every fill.
-        for e in elements {
+        for e in elements[range] {
             switch e {
             case .move(let p):
                 if open && last != start { sink.addEdge(from: last, to: start) }

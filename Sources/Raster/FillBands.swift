@@ -10,11 +10,12 @@ import Synchronization
 /// A batch of fills, recorded as they come and then drawn on several threads at once, in horizontal bands of rows.
 ///
 /// Recording only keeps each fill's path and colour. Drawing has two parts, each shared among the threads:
-/// 1. **Binning.** Each thread takes the next fill not yet taken, flattens its path (or strokes it), and puts each
-///    edge in the bands whose rows it crosses, in bins of its own.
+/// 1. **Binning.** Each thread takes the next piece of work not yet taken, a fill or a part of a large path's contours
+///    (`Piece`), flattens it (or strokes it), and puts each edge in the bands whose rows it crosses, in bins of its
+///    own.
 /// 2. **Bands.** Once every fill is binned, each thread takes the next band not yet taken and draws it: fill after
-///    fill in the recorded order, merged from every thread's bins, it adds the fill's edges in that band to cells of
-///    its own and composites them.
+///    fill in the recorded order, merged from every thread's bins, it adds the fill's edges in that band (from every
+///    thread that binned a part of it) to cells of its own and composites them once.
 ///
 /// Work goes to whichever thread asks first, so a thread that the system runs late only does less of it.
 ///
@@ -22,6 +23,7 @@ import Synchronization
 /// would make (a path is flattened a curve at a time, the same arithmetic on every thread), the cells begin on the
 /// fill's whole area as they do unbanded, and edges are limited to the band by skipping rows
 /// (`CoverageCells.limitRows`), not by clipping them, so each row's piece of an edge comes from the same arithmetic.
+/// Cells add coverage in whole numbers, so the order in which a fill's parts are added does not matter.
 /// Bands share no row, so threads never write the same pixel.
 ///
 /// Nothing is allocated once the buffers have grown to a batch's needs (the list of fills is kept with its capacity),
@@ -37,6 +39,9 @@ final class FillBands {
     let threadCount: Int
     /// The most threads a batch is drawn on: a band merges one list of fills from each.
     static let maxThreads = 64
+    /// A path of more elements than twice this is binned in parts of about this many (whole contours each), so
+    /// that one large path (a paragraph of text) does not leave the other threads waiting.
+    static let elementsPerPiece = 256
 
     /// What a recorded fill draws.
     enum Shape {
@@ -63,6 +68,13 @@ final class FillBands {
         var pixels: UnsafeMutablePointer<UInt32> { canvas.storage }
         var canvasWidth: Int { canvas.width }
         var canvasHeight: Int { canvas.height }
+    }
+
+    /// A piece of binning work: part `part` of the `parts` a fill's path is binned in (0 of 1 for most).
+    private struct Piece {
+        var command: Int
+        var part: Int
+        var parts: Int
     }
 
     /// A fill's edges in one band: `count` points (pairs of ends) from `start` in the band's edge buffer.
@@ -107,6 +119,8 @@ final class FillBands {
     }
 
     private var commands: [Command] = []
+    /// The binning's pieces, in the recorded order of their fills.
+    private var pieces = Buffer<Piece>()
     /// Each command's area once binned: a stroke's is known only then. Written by the thread that bins the command,
     /// read by every thread after the binning.
     private var areas = Buffer<ClipBox>()
@@ -127,7 +141,7 @@ final class FillBands {
     /// The work of a batch is handed out a piece at a time, to whichever thread asks first, so that a thread the
     /// system runs late (or not at all) delays nothing: the next fill to bin, the fills binned, the next band to
     /// draw and the bands drawn.
-    private let nextCommand = Atomic<Int>(0)
+    private let nextPiece = Atomic<Int>(0)
     private let binned = Atomic<Int>(0)
     private let nextBand = Atomic<Int>(0)
     private let drawn = Atomic<Int>(0)
@@ -168,6 +182,7 @@ final class FillBands {
         pthread_mutex_unlock(lock)
         for thread in threads { pthread_join(thread, nil) }
         areas.release()
+        pieces.release()
         pthread_cond_destroy(started)
         pthread_mutex_destroy(lock)
         lock.deallocate()
@@ -189,6 +204,11 @@ final class FillBands {
         if canvas.hasPendingFills && canvas.pendingFills !== self { canvas.drawPendingFills() }
         canvas.pendingFills = self
         canvas.hasPendingFills = true
+        var parts = 1
+        if case .path(let path, _, _) = command.shape, path.elements.count > 2 * FillBands.elementsPerPiece {
+            parts = (path.elements.count + FillBands.elementsPerPiece - 1) / FillBands.elementsPerPiece
+        }
+        for part in 0..<parts { pieces.append(Piece(command: commands.count, part: part, parts: parts)) }
         commands.append(command)
         bandCount = Swift.max(bandCount, ((command.canvasHeight - 1) >> bandShift) + 1)
     }
@@ -202,7 +222,7 @@ final class FillBands {
         for worker in workers {
             while worker.bins.count < bandCount { worker.bins.append(Bin()) }
         }
-        nextCommand.store(0, ordering: .relaxed)
+        nextPiece.store(0, ordering: .relaxed)
         binned.store(0, ordering: .relaxed)
         nextBand.store(0, ordering: .relaxed)
         drawn.store(0, ordering: .relaxed)
@@ -223,6 +243,7 @@ final class FillBands {
             command.canvas.pendingFills = nil
         }
         commands.removeAll(keepingCapacity: true)
+        pieces.count = 0
         bandCount = 0
         for worker in workers {
             for b in 0..<worker.bins.count {
@@ -253,15 +274,15 @@ final class FillBands {
         }
     }
 
-    /// One thread's part of a batch: fills to bin while any are left; then, once all are binned, bands to draw while
-    /// any are left.
+    /// One thread's part of a batch: pieces to bin while any are left; then, once all are binned, bands to draw
+    /// while any are left.
     private func drawBatch(as thread: Int) {
         let worker = workers[thread]
-        let count = commands.count
+        let count = pieces.count
         while true {
-            let i = nextCommand.add(1, ordering: .relaxed).newValue - 1
+            let i = nextPiece.add(1, ordering: .relaxed).newValue - 1
             guard i < count else { break }
-            bin(command: i, worker: worker)
+            bin(pieces.items[i], worker: worker)
             binned.add(1, ordering: .releasing)
         }
         FillBands.wait { binned.load(ordering: .acquiring) == count }
@@ -292,8 +313,9 @@ final class FillBands {
 
     // MARK: Binning
 
-    /// Makes command `index`'s edges and puts them in `worker`'s bins.
-    private func bin(command index: Int, worker: Worker) {
+    /// Makes a piece's edges and puts them in `worker`'s bins.
+    private func bin(_ piece: Piece, worker: Worker) {
+        let index = piece.command
         let command = commands[index]
         switch command.shape {
         case .clear:
@@ -302,9 +324,13 @@ final class FillBands {
                 worker.bins.items[b].segments.append(Segment(command: index, start: 0, count: 0))
             }
         case .path(let path, let transform, let tolerance):
-            areas.items[index] = command.area
+            if piece.part == 0 { areas.items[index] = command.area }
             var sink = BinSink(bins: worker.bins.items, command: index, area: command.area, shift: bandShift)
-            path.flattenForFill(transform: transform, tolerance: tolerance, into: &sink)
+            let size = FillBands.elementsPerPiece
+            let first = piece.part == 0 ? 0 : path.contourStart(atOrAfter: piece.part * size)
+            let end = piece.part == piece.parts - 1 ? path.elements.count
+                : path.contourStart(atOrAfter: (piece.part + 1) * size)
+            path.flattenForFill(contours: first..<end, transform: transform, tolerance: tolerance, into: &sink)
         case .edges(let ends):
             areas.items[index] = command.area
             ends.withUnsafeBufferPointer { bin(ends: $0, command: index, area: command.area, worker: worker) }
@@ -372,37 +398,38 @@ final class FillBands {
         withUnsafeMutableBytes(of: &next) { raw in
             let read = raw.bindMemory(to: Int.self)
             while true {
-                var from = -1, least = Int.max
+                var least = Int.max
                 for t in 0..<threadCount {
                     let bin = workers[t].bins.items[index]
-                    if read[t] < bin.segments.count, bin.segments.items[read[t]].command < least {
-                        least = bin.segments.items[read[t]].command
-                        from = t
-                    }
+                    if read[t] < bin.segments.count { least = Swift.min(least, bin.segments.items[read[t]].command) }
                 }
-                guard from >= 0 else { return }
-                let bin = workers[from].bins.items[index]
-                let segment = bin.segments.items[read[from]]
-                read[from] += 1
-                draw(segment, edges: bin.edges.items, rows: rows, cells: &cells)
+                guard least < Int.max else { return }
+                let command = commands[least]
+                let clears = if case .clear = command.shape { true } else { false }
+                if clears {
+                    let height = Swift.min(rows.upperBound, command.canvasHeight) - rows.lowerBound
+                    pipeline.fill(command.pixels + rows.lowerBound * command.canvasWidth,
+                                  count: height * command.canvasWidth, with: command.color)
+                } else {
+                    cells.begin(area: areas.items[least])
+                    cells.limitRows(to: rows)
+                }
+                // Every thread that binned a part of the fill has one segment of it here (a thread bins pieces in
+                // the recorded order, so its parts of one fill make one run in its bins).
+                for t in 0..<threadCount {
+                    let bin = workers[t].bins.items[index]
+                    guard read[t] < bin.segments.count, bin.segments.items[read[t]].command == least else { continue }
+                    let segment = bin.segments.items[read[t]]
+                    read[t] += 1
+                    if clears { continue }
+                    pipeline.addEdges(UnsafeBufferPointer(start: bin.edges.items + segment.start, count: segment.count),
+                                      into: &cells)
+                }
+                if clears { continue }
+                pipeline.composite(cells: &cells, color: command.color, evenOdd: command.evenOdd,
+                                   into: command.pixels, canvasWidth: command.canvasWidth)
             }
         }
-    }
-
-    private func draw(_ segment: Segment, edges: UnsafeMutablePointer<Point>, rows: Range<Int>,
-                      cells: inout CoverageCells) {
-        let command = commands[segment.command]
-        if case .clear = command.shape {
-            let height = Swift.min(rows.upperBound, command.canvasHeight) - rows.lowerBound
-            pipeline.fill(command.pixels + rows.lowerBound * command.canvasWidth,
-                          count: height * command.canvasWidth, with: command.color)
-            return
-        }
-        cells.begin(area: areas.items[segment.command])
-        cells.limitRows(to: rows)
-        pipeline.addEdges(UnsafeBufferPointer(start: edges + segment.start, count: segment.count), into: &cells)
-        pipeline.composite(cells: &cells, color: command.color, evenOdd: command.evenOdd, into: command.pixels,
-                           canvasWidth: command.canvasWidth)
     }
 }
 

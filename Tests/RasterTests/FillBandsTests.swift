@@ -30,7 +30,10 @@ struct FillBandsTests {
         }
     }
 
-    static func randomCalls(_ random: inout SeededRandom, width: Double, height: Double, count: Int) -> [Call] {
+    /// `contours` per path: up to a few hundred makes paths large enough to be binned in parts; a large path's
+    /// contours are left open at random (fills close them).
+    static func randomCalls(_ random: inout SeededRandom, width: Double, height: Double, count: Int,
+                            contours: ClosedRange<Int> = 1...3) -> [Call] {
         func color() -> Color {
             Color(red: random.double(in: 0...1), green: random.double(in: 0...1), blue: random.double(in: 0...1),
                   alpha: random.bool() ? 1 : random.double(in: 0.05...1))
@@ -43,10 +46,10 @@ struct FillBandsTests {
         var calls: [Call] = []
         for _ in 0..<count {
             var path = Path()
-            for _ in 0..<random.int(in: 1...3) {
+            for _ in 0..<random.int(in: contours) {
                 addRandomContour(to: &path, segments: random.int(in: 2...10), x: -30...(width + 30),
                                  y: -30...(height + 30), cubic: true, &random)
-                path.close()
+                if contours.upperBound <= 3 || random.bool() { path.close() }
             }
             let transform = random.bool() ? .identity
                 : AffineTransform(a: random.double(in: 0.5...1.5), b: random.double(in: -0.3...0.3),
@@ -112,6 +115,29 @@ struct FillBandsTests {
                     .filter { $0 != $1 }.count
                 #expect(differing == 0, "case \(n), round \(round): \(width)×\(height), \(calls.count) calls, \(threads) threads, bands of \(1 << shift) rows: \(differing) pixels differ")
             }
+        }
+    }
+
+    @Test("Paths of hundreds of contours, binned in parts by several threads: the pixels of one thread, byte for byte")
+    func largePathsMatchOneThread() {
+        var random = SeededRandom(seed: 0x1A46_E0A7)
+        for n in 0..<12 {
+            let width = random.int(in: 40...200), height = random.int(in: 40...300)
+            let calls = Self.randomCalls(&random, width: Double(width), height: Double(height),
+                                         count: random.int(in: 1...4), contours: 60...400)
+            let seed = random.next()
+            let expected = Self.drawnAlone(calls, width: width, height: height, noise: seed)
+            let threads = random.int(in: 2...5), shift = random.int(in: 2...7)
+            let rasterizer = Rasterizer(path: .best, threads: threads, bandShift: shift)
+            let canvas = Canvas(width: width, height: height)
+            var background = SeededRandom(seed: seed)
+            FillPathTests.noise(canvas, &background)
+            rasterizer.beginBands()
+            for call in calls { call.draw(rasterizer, into: canvas) }
+            rasterizer.drawBands()
+            let differing = zip(UnsafeBufferPointer(start: canvas.pixels, count: width * height), expected)
+                .filter { $0 != $1 }.count
+            #expect(differing == 0, "case \(n): \(width)×\(height), \(calls.count) calls, \(threads) threads, bands of \(1 << shift) rows: \(differing) pixels differ")
         }
     }
 
