@@ -246,10 +246,14 @@ public final class FFmpegCapture: FrameSink {
 
     /// Copies the frame for the writer thread, waiting while the ring is full.
     ///
-    /// - Throws: `LabError` when ffmpeg stopped taking frames, in its words where it gave some.
+    /// - Throws: `LabError` when ffmpeg stopped taking frames, in its words where it gave some, or when the frame is
+    ///   not of the capture's size.
     public func write(_ canvas: Canvas, frame index: Int) throws {
         precondition(!finished, "a frame written to a finished capture")
-        precondition(canvas.pixelCount == writer.pixelCount, "a frame of another size than the capture's")
+        guard canvas.pixelCount == writer.pixelCount else {
+            throw LabError("a \(canvas.width)×\(canvas.height) frame cannot go into '\(output)', whose frames "
+                + "are of another size")
+        }
         guard !writer.hasFailed, let slot = writer.waitForFreeSlot() else {
             throw writer.process.stoppedTakingFrames(while: writer.activity)
         }
