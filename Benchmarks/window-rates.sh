@@ -77,7 +77,7 @@ print(" ".join("%.2f" % statistics.median(float(r[k]) for r in rows)
 PY
 }
 
-echo "| round | fling on the 16 Pro Max, HUD on: fps while coasting | draw / upload / present / processor ms (medians) |"
+echo "| round | the 16 Pro Max flinging, HUD on: fps while coasting | draw / upload / present / CPU ms (medians) |"
 echo "| ---: | ---: | --- |"
 for round in $(seq "$rounds"); do
   dir="$work/fling-$round"

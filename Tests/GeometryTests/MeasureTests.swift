@@ -118,7 +118,9 @@ import TestSupport
             var whole = Edges()
             path.flattenForFill(transform: transform, tolerance: 0.2, into: &whole)
             // Cut at random elements, each cut moved on to the next contour's start.
-            let cuts = (0..<rng.int(in: 0...5)).map { _ in path.contourStart(atOrAfter: rng.int(in: 0...path.elements.count)) }
+            let cuts = (0..<rng.int(in: 0...5)).map { _ in
+                path.contourStart(atOrAfter: rng.int(in: 0...path.elements.count))
+            }
             let bounds = ([0] + cuts.sorted() + [path.elements.count])
             var parts = Edges()
             for (from, to) in zip(bounds, bounds.dropFirst()) where from < to {

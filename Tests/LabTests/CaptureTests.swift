@@ -138,8 +138,11 @@ struct CaptureTests {
           .enabled(if: ffmpegTools != nil, "ffmpeg and ffprobe are installed"))
     func captureFailures() throws {
         let empty = temporaryDirectory("capture-empty") + "/c.mp4"
-        let nothing = #expect(throws: LabError.self) { try FFmpegCapture(output: empty, width: 16, height: 16).finish() }
-        #expect(nothing?.description.contains("no frame came before it ended") == true, "\(String(describing: nothing))")
+        let nothing = #expect(throws: LabError.self) {
+            try FFmpegCapture(output: empty, width: 16, height: 16).finish()
+        }
+        #expect(nothing?.description.contains("no frame came before it ended") == true,
+                "\(String(describing: nothing))")
         #expect(access(empty, F_OK) != 0 && access(empty + ".tmp", F_OK) != 0)
 
         let bin = try Self.standIn("capture-dies", "echo 'stand-in ffmpeg: no encoder' >&2\nexit 1")

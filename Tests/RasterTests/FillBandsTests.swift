@@ -91,6 +91,19 @@ struct FillBandsTests {
         return Array(UnsafeBufferPointer(start: canvas.pixels, count: width * height))
     }
 
+    /// How many pixels differ from `expected` when `calls` are drawn over `noise` as one batch of `banded`.
+    static func differingPixels(_ calls: [Call], banded rasterizer: Rasterizer, into canvas: Canvas, noise seed: UInt64,
+                                expected: [UInt32]) -> Int {
+        var background = SeededRandom(seed: seed)
+        FillPathTests.noise(canvas, &background)
+        rasterizer.beginBands()
+        #expect(rasterizer.isRecordingBands)
+        for call in calls { call.draw(rasterizer, into: canvas) }
+        rasterizer.drawBands()
+        return zip(UnsafeBufferPointer(start: canvas.pixels, count: canvas.width * canvas.height), expected)
+            .filter { $0 != $1 }.count
+    }
+
     @Test("Random fills, strokes, edges and clears, in bands of 1 to 256 rows on 2 to 6 threads: the pixels of one thread, byte for byte")
     func randomBatchesMatchOneThread() {
         var random = SeededRandom(seed: 0xBA4D_5EED)
@@ -105,14 +118,8 @@ struct FillBandsTests {
             let canvas = Canvas(width: width, height: height)
             // The same rasterizer draws the batch twice: what the first leaves behind must not reach the second.
             for round in 0..<2 {
-                var background = SeededRandom(seed: seed)
-                FillPathTests.noise(canvas, &background)
-                rasterizer.beginBands()
-                #expect(rasterizer.isRecordingBands)
-                for call in calls { call.draw(rasterizer, into: canvas) }
-                rasterizer.drawBands()
-                let differing = zip(UnsafeBufferPointer(start: canvas.pixels, count: width * height), expected)
-                    .filter { $0 != $1 }.count
+                let differing = Self.differingPixels(calls, banded: rasterizer, into: canvas, noise: seed,
+                                                     expected: expected)
                 #expect(differing == 0, "case \(n), round \(round): \(width)×\(height), \(calls.count) calls, \(threads) threads, bands of \(1 << shift) rows: \(differing) pixels differ")
             }
         }
@@ -129,14 +136,8 @@ struct FillBandsTests {
             let expected = Self.drawnAlone(calls, width: width, height: height, noise: seed)
             let threads = random.int(in: 2...5), shift = random.int(in: 2...7)
             let rasterizer = Rasterizer(path: .best, threads: threads, bandShift: shift)
-            let canvas = Canvas(width: width, height: height)
-            var background = SeededRandom(seed: seed)
-            FillPathTests.noise(canvas, &background)
-            rasterizer.beginBands()
-            for call in calls { call.draw(rasterizer, into: canvas) }
-            rasterizer.drawBands()
-            let differing = zip(UnsafeBufferPointer(start: canvas.pixels, count: width * height), expected)
-                .filter { $0 != $1 }.count
+            let differing = Self.differingPixels(calls, banded: rasterizer, into: Canvas(width: width, height: height),
+                                                 noise: seed, expected: expected)
             #expect(differing == 0, "case \(n): \(width)×\(height), \(calls.count) calls, \(threads) threads, bands of \(1 << shift) rows: \(differing) pixels differ")
         }
     }
