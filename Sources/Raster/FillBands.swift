@@ -89,6 +89,7 @@ final class FillBands {
         var edges = Buffer<Point>()
         var segments = Buffer<Segment>()
 
+        @inline(__always)
         mutating func add(_ p0: Point, _ p1: Point, command: Int) {
             if segments.count == 0 || segments.last.command != command {
                 segments.append(Segment(command: command, start: edges.count, count: 0))
@@ -448,16 +449,21 @@ struct Buffer<Element> {
 
     var last: Element { items[count - 1] }
 
+    @inline(__always)
     mutating func append(_ item: Element) {
-        if count == capacity {
-            let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
-            grown.moveInitialize(from: items, count: count)
-            items.deallocate()
-            items = grown
-            capacity *= 2
-        }
+        if count == capacity { grow() }
         (items + count).initialize(to: item)
         count += 1
+    }
+
+    /// Doubles the capacity; kept out of `append`, which is inlined where edges are binned.
+    @inline(never)
+    private mutating func grow() {
+        let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)
+        grown.moveInitialize(from: items, count: count)
+        items.deallocate()
+        items = grown
+        capacity *= 2
     }
 
     /// Frees the memory; the owner calls it once.
