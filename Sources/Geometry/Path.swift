@@ -224,7 +224,7 @@ extension Path {
     /// a direct, inlined call rather than a protocol call through a witness table.
     @inlinable @inline(__always)
     public func flattenForFill<Sink: EdgeSink>(transform t: AffineTransform, tolerance: Double, into sink: inout Sink) {
-        flattenForFill(contours: 0..<elements.count, transform: t, tolerance: tolerance, into: &sink)
+        Path.flatten(elements, transform: t, tolerance: tolerance, into: &sink)
     }
 
     /// The first element at or after `index` that begins a contour (a `move`), or the element count when none does.
@@ -243,13 +243,23 @@ extension Path {
     @inlinable @inline(__always)
     public func flattenForFill<Sink: EdgeSink>(contours range: Range<Int>, transform t: AffineTransform,
                                                tolerance: Double, into sink: inout Sink) {
+        Path.flatten(elements[range], transform: t, tolerance: tolerance, into: &sink)
+    }
+
+    /// What both `flattenForFill`s do, on the elements given. It takes them, not the path: the fill kernels inline
+    /// the whole path's flattening, and a copy of the path made there would be destroyed by a helper that every
+    /// module defines alike (which `scripts/check-fill-kernels.sh` forbids in the kernel modules).
+    @inlinable @inline(__always)
+    static func flatten<Elements: Sequence, Sink: EdgeSink>(_ elements: Elements, transform t: AffineTransform,
+                                                            tolerance: Double, into sink: inout Sink)
+    where Elements.Element == Element {
         var start = Point(0, 0), last = Point(0, 0), open = false
         // Wang's bound in squares (see `segmentCount(squaredSecondDifference:scale:)`), one product per curve.
         let quadScale = Path.quadraticSegmentScale(tolerance: tolerance)
         let cubicScale = Path.cubicSegmentScale(tolerance: tolerance)
         // Closing a contour is written out where it happens: a nested function capturing these variables made the
         // compiler box them, with a runtime call per box on every fill.
-        for e in elements[range] {
+        for e in elements {
             switch e {
             case .move(let p):
                 if open && last != start { sink.addEdge(from: last, to: start) }
