@@ -140,7 +140,7 @@ final class FillBands {
     /// `generation` as threads may read it without the lock, to notice a batch while they spin.
     private let announced = Atomic<Int>(0)
     /// The work of a batch is handed out a piece at a time, to whichever thread asks first, so that a thread the
-    /// system runs late (or not at all) delays nothing: the next fill to bin, the fills binned, the next band to
+    /// system runs late (or not at all) delays nothing: the next piece to bin, the pieces binned, the next band to
     /// draw and the bands drawn.
     private let nextPiece = Atomic<Int>(0)
     private let binned = Atomic<Int>(0)
