@@ -171,12 +171,15 @@ struct FrameLoopTests {
         let rows = try TimingRow.parse(try TimingFiles.readText(csv), path: csv)
         #expect(rows.count == 7)
         for row in rows {
-            let output = row.phases[FramePhase.output.rawValue]
-            #expect(output >= slow)
+            #expect(row.phases[FramePhase.output.rawValue] >= slow)
             // cpu_ms is the budgeted phases alone.
             let budgeted = FramePhase.budgeted.map { row.phases[$0.rawValue] }.reduce(0, +)
-            #expect(abs(row.cpuTime - budgeted) < 2e-6 && row.cpuTime < output, "cpu \(row.cpuTime) s, output \(output) s")
+            #expect(abs(row.cpuTime - budgeted) < 2e-6)
         }
+        // Had the sink's time gone into a budgeted phase, every frame's cpu_ms would be past it. The median frame,
+        // not every one: a loaded machine once drew a cold first frame of a debug build in 0.113 s.
+        let cpuTimes = rows.map(\.cpuTime).sorted()
+        #expect(cpuTimes[cpuTimes.count / 2] < slow, "cpu times \(cpuTimes) s")
         // Janky frames are those whose own work exceeds the budget, whatever the files cost.
         #expect(summary.jankyFrames == rows.filter { $0.cpuTime > 1.0 / 60 }.count)
     }
