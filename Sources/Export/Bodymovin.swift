@@ -226,7 +226,7 @@ public struct Bodymovin {
         // A gradient's points are in the group's coordinates: a fading column keeps its paths where they are drawn.
         let motion = shapes.contains { $0?.fade != nil } ? nil : Bodymovin.rigidMotion(paths)
         var items: [String]
-        if let motion, let base = paths.lazy.compactMap({ $0 }).first {
+        if motion != nil, let base = paths.lazy.compactMap({ $0 }).first {
             items = Bodymovin.pathItems([base])
         } else {
             items = Bodymovin.pathItems(paths)

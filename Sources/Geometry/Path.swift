@@ -227,28 +227,9 @@ extension Path {
         Path.flatten(elements, transform: t, tolerance: tolerance, into: &sink)
     }
 
-    /// The first element at or after `index` that begins a contour (a `move`), or the element count when none does.
-    public func contourStart(atOrAfter index: Int) -> Int {
-        var i = Swift.max(0, index)
-        while i < elements.count {
-            if case .move = elements[i] { return i }
-            i += 1
-        }
-        return elements.count
-    }
-
-    /// `flattenForFill(transform:tolerance:into:)` for the contours in elements `range` alone, which begins at a
-    /// contour's start and ends at another's or at the path's end (see `contourStart(atOrAfter:)`): the same edges
-    /// as the whole path gives for those contours, so that threads can flatten one large path in parts.
-    @inlinable @inline(__always)
-    public func flattenForFill<Sink: EdgeSink>(contours range: Range<Int>, transform t: AffineTransform,
-                                               tolerance: Double, into sink: inout Sink) {
-        Path.flatten(elements[range], transform: t, tolerance: tolerance, into: &sink)
-    }
-
-    /// What both `flattenForFill`s do, on the elements given. It takes them, not the path: the fill kernels inline
-    /// the whole path's flattening, and a copy of the path made there would be destroyed by a helper that every
-    /// module defines alike (which `scripts/check-fill-kernels.sh` forbids in the kernel modules).
+    /// What `flattenForFill` does, on the elements given. It takes them, not the path: the fill kernels inline the
+    /// flattening, and a copy of the path made there would be destroyed by a helper that every module defines alike
+    /// (which `scripts/check-fill-kernels.sh` forbids in the kernel modules).
     @inlinable @inline(__always)
     static func flatten<Elements: Sequence, Sink: EdgeSink>(_ elements: Elements, transform t: AffineTransform,
                                                             tolerance: Double, into sink: inout Sink)

@@ -10,12 +10,15 @@ import Synchronization
 /// A batch of fills, recorded as they come and then drawn on several threads at once, in horizontal bands of rows.
 ///
 /// Recording only keeps each fill's path and colour. Drawing has two parts, each shared among the threads:
-/// 1. **Binning.** Each thread takes the next piece of work not yet taken, a fill or a part of a large path's contours
-///    (`Piece`), flattens it (or strokes it), and puts each edge in the bands whose rows it crosses, in bins of its
-///    own.
-/// 2. **Bands.** Once every fill is binned, each thread takes the next band not yet taken and draws it: fill after
-///    fill in the recorded order, merged from every thread's bins, it adds the fill's edges in that band (from every
-///    thread that binned a part of it) to cells of its own and composites them once.
+/// 1. **Strokes.** Each thread takes the next stroke not yet taken and makes its outline, once for every band, in a
+///    list of edges of its own.
+/// 2. **Bands.** Once every outline is made, each thread takes the next band not yet taken and draws it, fill after
+///    fill in the recorded order, each into cells limited to the band's rows: a path it flattens itself, passing over
+///    the curves that lie wholly outside the band unflattened; an outline or a list of edges it reads, dropping the
+///    edges outside the band before any arithmetic. It composites each fill once.
+///
+/// No edge is sorted into bands beforehand: writing every edge to a band's bin and reading it back cost more than
+/// flattening a path again for each band it crosses (measured on the scenes, in docs/guide.md).
 ///
 /// Work goes to whichever thread asks first, so a thread that the system runs late only does less of it.
 ///
@@ -23,25 +26,21 @@ import Synchronization
 /// would make (a path is flattened a curve at a time, the same arithmetic on every thread), the cells begin on the
 /// fill's whole area as they do unbanded, and edges are limited to the band by skipping rows
 /// (`CoverageCells.limitRows`), not by clipping them, so each row's piece of an edge comes from the same arithmetic.
-/// Cells add coverage in whole numbers, so the order in which a fill's parts are added does not matter.
 /// Bands share no row, so threads never write the same pixel.
 ///
 /// Nothing is allocated once the buffers have grown to a batch's needs (the list of fills is kept with its capacity),
 /// and the threads are made once, with the object.
 final class FillBands {
-    /// Rows per band, as a power of two: 64 by default. Smaller bands share the work more evenly between threads;
-    /// larger ones repeat less of the work for edges that cross bands. (Measured on the scenes on two threads: 32
-    /// rows cost the polygon scenes up to a third more than 64 or 128; 64 and 128 were alike.)
-    static let defaultBandShift = 6
+    /// Rows per band, as a power of two: 128 by default. Smaller bands share the work more evenly between threads;
+    /// larger ones flatten less of a path again in each band it crosses. (Measured on the scenes on two threads: 128
+    /// rows were the fastest on 18 of 20 scenes, 32 up to 25 % slower, 256 up to 38 % slower on text.)
+    static let defaultBandShift = 7
     let bandShift: Int
 
     /// The threads that draw, the caller's included.
     let threadCount: Int
-    /// The most threads a batch is drawn on: a band merges one list of fills from each.
+    /// The most threads a batch is drawn on.
     static let maxThreads = 64
-    /// A path of more elements than twice this is binned in parts of about this many (whole contours each), so
-    /// that one large path (a paragraph of text) does not leave the other threads waiting.
-    static let elementsPerPiece = 256
 
     /// What a recorded fill draws.
     enum Shape {
@@ -70,61 +69,30 @@ final class FillBands {
         var canvasHeight: Int { canvas.height }
     }
 
-    /// A piece of binning work: part `part` of the `parts` a fill's path is binned in (0 of 1 for most).
-    private struct Piece {
-        var command: Int
-        var part: Int
-        var parts: Int
+    /// Where a stroke's outline is: `count` points (pairs of ends) from `start` in thread `thread`'s outlines.
+    private struct Outline {
+        var thread = 0
+        var start = 0
+        var count = 0
     }
 
-    /// A fill's edges in one band: `count` points (pairs of ends) from `start` in the band's edge buffer.
-    private struct Segment {
-        var command: Int
-        var start: Int
-        var count: Int
-    }
-
-    /// One band's edges from one thread's binning, and the fills they belong to, in order.
-    private struct Bin {
-        var edges = Buffer<Point>()
-        var segments = Buffer<Segment>()
-
-        @inline(__always)
-        mutating func add(_ p0: Point, _ p1: Point, command: Int) {
-            if segments.count == 0 || segments.last.command != command {
-                segments.append(Segment(command: command, start: edges.count, count: 0))
-            }
-            edges.append(p0)
-            edges.append(p1)
-            segments.items[segments.count - 1].count += 2
-        }
-
-        func release() {
-            edges.release()
-            segments.release()
-        }
-    }
-
-    /// What one thread keeps from one batch to the next: its cells, its stroker, and its bins, one per band.
+    /// What one thread keeps from one batch to the next: its cells, its stroker, and the outlines it made.
     private final class Worker {
         var cells = CoverageCells()
         let stroker = Stroker()
-        var outline = EdgeList()
-        var bins = Buffer<Bin>()
+        var outlines = EdgeList()
 
-        deinit {
-            cells.release()
-            for b in 0..<bins.count { bins.items[b].release() }
-            bins.release()
-        }
+        deinit { cells.release() }
     }
 
     private var commands: [Command] = []
-    /// The binning's pieces, in the recorded order of their fills.
-    private var pieces = Buffer<Piece>()
-    /// Each command's area once binned: a stroke's is known only then. Written by the thread that bins the command,
-    /// read by every thread after the binning.
+    /// The strokes among the commands, in the recorded order.
+    private var strokes = Buffer<Int>()
+    /// Each command's area: as recorded, or a stroke's once its outline is made. Written by the thread that strokes
+    /// the command, read by every thread after the strokes.
     private var areas = Buffer<ClipBox>()
+    /// Each stroke's outline (the other commands' places are unused).
+    private var outlines = Buffer<Outline>()
     /// Bands the batch's canvases need.
     private var bandCount = 0
     /// The pipeline the threads add and composite with: the recording rasterizer's.
@@ -140,10 +108,10 @@ final class FillBands {
     /// `generation` as threads may read it without the lock, to notice a batch while they spin.
     private let announced = Atomic<Int>(0)
     /// The work of a batch is handed out a piece at a time, to whichever thread asks first, so that a thread the
-    /// system runs late (or not at all) delays nothing: the next piece to bin, the pieces binned, the next band to
+    /// system runs late (or not at all) delays nothing: the next stroke to make, the strokes made, the next band to
     /// draw and the bands drawn.
-    private let nextPiece = Atomic<Int>(0)
-    private let binned = Atomic<Int>(0)
+    private let nextStroke = Atomic<Int>(0)
+    private let stroked = Atomic<Int>(0)
     private let nextBand = Atomic<Int>(0)
     private let drawn = Atomic<Int>(0)
     /// Threads inside a batch; the batch's buffers are emptied only when none is.
@@ -183,7 +151,8 @@ final class FillBands {
         pthread_mutex_unlock(lock)
         for thread in threads { pthread_join(thread, nil) }
         areas.release()
-        pieces.release()
+        strokes.release()
+        outlines.release()
         pthread_cond_destroy(started)
         pthread_mutex_destroy(lock)
         lock.deallocate()
@@ -205,11 +174,10 @@ final class FillBands {
         if canvas.hasPendingFills && canvas.pendingFills !== self { canvas.drawPendingFills() }
         canvas.pendingFills = self
         canvas.hasPendingFills = true
-        var parts = 1
-        if case .path(let path, _, _) = command.shape, path.elements.count > 2 * FillBands.elementsPerPiece {
-            parts = (path.elements.count + FillBands.elementsPerPiece - 1) / FillBands.elementsPerPiece
-        }
-        for part in 0..<parts { pieces.append(Piece(command: commands.count, part: part, parts: parts)) }
+        // A stroke's area is set when it is stroked.
+        if case .stroke = command.shape { strokes.append(commands.count) }
+        areas.append(command.area)
+        outlines.append(Outline())
         commands.append(command)
         bandCount = Swift.max(bandCount, ((command.canvasHeight - 1) >> bandShift) + 1)
     }
@@ -219,12 +187,8 @@ final class FillBands {
     /// Draws everything recorded, on every thread that joins in time, and empties the record.
     func draw() {
         guard !commands.isEmpty else { return }
-        while areas.count < commands.count { areas.append(ClipBox(minX: 0, minY: 0, maxX: 0, maxY: 0)) }
-        for worker in workers {
-            while worker.bins.count < bandCount { worker.bins.append(Bin()) }
-        }
-        nextPiece.store(0, ordering: .relaxed)
-        binned.store(0, ordering: .relaxed)
+        nextStroke.store(0, ordering: .relaxed)
+        stroked.store(0, ordering: .relaxed)
         nextBand.store(0, ordering: .relaxed)
         drawn.store(0, ordering: .relaxed)
         pthread_mutex_lock(lock)
@@ -244,14 +208,11 @@ final class FillBands {
             command.canvas.pendingFills = nil
         }
         commands.removeAll(keepingCapacity: true)
-        pieces.count = 0
+        strokes.count = 0
+        areas.count = 0
+        outlines.count = 0
         bandCount = 0
-        for worker in workers {
-            for b in 0..<worker.bins.count {
-                worker.bins.items[b].edges.count = 0
-                worker.bins.items[b].segments.count = 0
-            }
-        }
+        for worker in workers { worker.outlines.removeAll() }
     }
 
     /// A worker thread's life: it joins each batch that `draw` opens, until the object ends.
@@ -275,18 +236,18 @@ final class FillBands {
         }
     }
 
-    /// One thread's part of a batch: pieces to bin while any are left; then, once all are binned, bands to draw
+    /// One thread's part of a batch: strokes to make while any are left; then, once all are made, bands to draw
     /// while any are left.
     private func drawBatch(as thread: Int) {
         let worker = workers[thread]
-        let count = pieces.count
+        let count = strokes.count
         while true {
-            let i = nextPiece.add(1, ordering: .relaxed).newValue - 1
+            let i = nextStroke.add(1, ordering: .relaxed).newValue - 1
             guard i < count else { break }
-            bin(pieces.items[i], worker: worker)
-            binned.add(1, ordering: .releasing)
+            stroke(strokes.items[i], thread: thread)
+            stroked.add(1, ordering: .releasing)
         }
-        FillBands.wait { binned.load(ordering: .acquiring) == count }
+        FillBands.wait { stroked.load(ordering: .acquiring) == count }
         while true {
             let b = nextBand.add(1, ordering: .relaxed).newValue - 1
             guard b < bandCount else { break }
@@ -312,124 +273,61 @@ final class FillBands {
         return UInt64(now.tv_sec) * 1_000_000_000 + UInt64(now.tv_nsec)
     }
 
-    // MARK: Binning
+    // MARK: Strokes
 
-    /// Makes a piece's edges and puts them in `worker`'s bins.
-    private func bin(_ piece: Piece, worker: Worker) {
-        let index = piece.command
-        let command = commands[index]
-        switch command.shape {
-        case .clear:
-            areas.items[index] = command.area
-            for b in 0...((command.canvasHeight - 1) >> bandShift) {
-                worker.bins.items[b].segments.append(Segment(command: index, start: 0, count: 0))
-            }
-        case .path(let path, let transform, let tolerance):
-            if piece.part == 0 { areas.items[index] = command.area }
-            var sink = BinSink(bins: worker.bins.items, command: index, area: command.area, shift: bandShift)
-            let size = FillBands.elementsPerPiece
-            let first = piece.part == 0 ? 0 : path.contourStart(atOrAfter: piece.part * size)
-            let end = piece.part == piece.parts - 1 ? path.elements.count
-                : path.contourStart(atOrAfter: (piece.part + 1) * size)
-            path.flattenForFill(contours: first..<end, transform: transform, tolerance: tolerance, into: &sink)
-        case .edges(let ends):
-            areas.items[index] = command.area
-            ends.withUnsafeBufferPointer { bin(ends: $0, command: index, area: command.area, worker: worker) }
-        case .stroke(let path, let style, let transform, let tolerance, let box):
-            worker.outline.removeAll()
-            worker.stroker.stroke(path, style: style, tolerance: tolerance, transform: transform, into: &worker.outline)
-            let area = worker.outline.points.withUnsafeBufferPointer { Rasterizer.strokeArea(outline: $0, box: box) }
-            // An outline outside the box draws nothing: an empty area, and no edges.
-            areas.items[index] = area ?? ClipBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
-            guard let area else { return }
-            worker.outline.points.withUnsafeBufferPointer {
-                bin(ends: $0, command: index, area: area, worker: worker)
-            }
+    /// Makes stroke `index`'s outline in `thread`'s outlines, and finds its area.
+    private func stroke(_ index: Int, thread: Int) {
+        guard case .stroke(let path, let style, let transform, let tolerance, let box) = commands[index].shape else {
+            preconditionFailure("only strokes are made before the bands")
         }
-    }
-
-    private func bin(ends: UnsafeBufferPointer<Point>, command: Int, area: ClipBox, worker: Worker) {
-        var sink = BinSink(bins: worker.bins.items, command: command, area: area, shift: bandShift)
-        var i = 1
-        while i < ends.count {
-            sink.addEdge(from: ends[i - 1], to: ends[i])
-            i += 2
+        let worker = workers[thread]
+        let start = worker.outlines.points.count
+        worker.stroker.stroke(path, style: style, tolerance: tolerance, transform: transform, into: &worker.outlines)
+        let count = worker.outlines.points.count - start
+        let area = worker.outlines.points.withUnsafeBufferPointer {
+            Rasterizer.strokeArea(outline: UnsafeBufferPointer(rebasing: $0[start...]), box: box)
         }
-    }
-
-    /// Puts each edge in the bins of the bands holding the rows it crosses inside the fill's area.
-    private struct BinSink: EdgeSink {
-        /// One thread's bins, which do not move during the binning.
-        let bins: UnsafeMutablePointer<Bin>
-        let command: Int
-        let area: ClipBox
-        let shift: Int
-
-        @inline(__always)
-        mutating func addEdge(from p0: Point, to p1: Point) {
-            let top = Swift.min(p0.y, p1.y), bottom = Swift.max(p0.y, p1.y)
-            // A horizontal edge adds nothing, nor does one above or below the area; a NaN fails the first test.
-            guard top < bottom, bottom > area.minY, top < area.maxY else { return }
-            let firstRow = Int(Swift.max(top, area.minY))
-            let lastRow = CoverageCells.lastIndex(Swift.min(bottom, area.maxY))
-            guard firstRow <= lastRow else { return }
-            let first = firstRow >> shift, last = lastRow >> shift
-            bins[first].add(p0, p1, command: command)
-            guard last > first else { return }
-            for b in (first + 1)...last { bins[b].add(p0, p1, command: command) }
-        }
-
-        /// Curves wholly above or below the area are not flattened: nothing they would add is drawn. (The cells drop
-        /// what lies right of the area, as they do for a fill drawn whole.)
-        func addsNothing(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool {
-            maxY <= area.minY || minY >= area.maxY
-        }
+        // An outline outside the box draws nothing: an empty area, which no band draws.
+        areas.items[index] = area ?? ClipBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
+        outlines.items[index] = Outline(thread: thread, start: start, count: count)
     }
 
     // MARK: Bands
 
-    /// Draws band `index`: every thread's segments in it, in the order the fills were recorded.
+    /// Draws band `index`: the recorded fills in order, each limited to the band's rows.
     private func drawBand(_ index: Int, cells: inout CoverageCells) {
         let rows = (index << bandShift)..<((index + 1) << bandShift)
-        // Where each thread's segments in this band have been read to. A thread bins fills in increasing order, so
-        // each list is in order, and the next fill is the least of their heads. (One place for each of up to
-        // `maxThreads` threads; nothing is allocated.)
-        var next = (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,
-                    0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        withUnsafeMutableBytes(of: &next) { raw in
-            let read = raw.bindMemory(to: Int.self)
-            while true {
-                var least = Int.max
-                for t in 0..<threadCount {
-                    let bin = workers[t].bins.items[index]
-                    if read[t] < bin.segments.count { least = Swift.min(least, bin.segments.items[read[t]].command) }
-                }
-                guard least < Int.max else { return }
-                let command = commands[least]
-                let clears = if case .clear = command.shape { true } else { false }
-                if clears {
-                    let height = Swift.min(rows.upperBound, command.canvasHeight) - rows.lowerBound
-                    pipeline.fill(command.pixels + rows.lowerBound * command.canvasWidth,
-                                  count: height * command.canvasWidth, with: command.color)
-                } else {
-                    cells.begin(area: areas.items[least])
-                    cells.limitRows(to: rows)
-                }
-                // Every thread that binned a part of the fill has one segment of it here (a thread bins pieces in
-                // the recorded order, so its parts of one fill make one run in its bins).
-                for t in 0..<threadCount {
-                    let bin = workers[t].bins.items[index]
-                    guard read[t] < bin.segments.count, bin.segments.items[read[t]].command == least else { continue }
-                    let segment = bin.segments.items[read[t]]
-                    read[t] += 1
-                    if clears { continue }
-                    pipeline.addEdges(UnsafeBufferPointer(start: bin.edges.items + segment.start, count: segment.count),
+        let top = Double(rows.lowerBound), bottom = Double(rows.upperBound)
+        for c in 0..<commands.count {
+            let area = areas.items[c]
+            // A fill none of whose rows is in the band.
+            guard area.maxY > top, area.minY < bottom else { continue }
+            let command = commands[c]
+            switch command.shape {
+            case .clear:
+                let height = Swift.min(rows.upperBound, command.canvasHeight) - rows.lowerBound
+                pipeline.fill(command.pixels + rows.lowerBound * command.canvasWidth,
+                              count: height * command.canvasWidth, with: command.color)
+                continue
+            case .path(let path, let transform, let tolerance):
+                cells.begin(area: area)
+                cells.limitRows(to: rows)
+                pipeline.flatten(path, transform: transform, tolerance: tolerance, into: &cells)
+            case .stroke:
+                cells.begin(area: area)
+                cells.limitRows(to: rows)
+                let outline = outlines.items[c]
+                workers[outline.thread].outlines.points.withUnsafeBufferPointer {
+                    pipeline.addEdges(UnsafeBufferPointer(rebasing: $0[outline.start..<(outline.start + outline.count)]),
                                       into: &cells)
                 }
-                if clears { continue }
-                pipeline.composite(cells: &cells, color: command.color, evenOdd: command.evenOdd,
-                                   into: command.pixels, canvasWidth: command.canvasWidth)
+            case .edges(let ends):
+                cells.begin(area: area)
+                cells.limitRows(to: rows)
+                ends.withUnsafeBufferPointer { pipeline.addEdges($0, into: &cells) }
             }
+            pipeline.composite(cells: &cells, color: command.color, evenOdd: command.evenOdd,
+                               into: command.pixels, canvasWidth: command.canvasWidth)
         }
     }
 }
@@ -447,8 +345,6 @@ struct Buffer<Element> {
         items = .allocate(capacity: capacity)
     }
 
-    var last: Element { items[count - 1] }
-
     @inline(__always)
     mutating func append(_ item: Element) {
         if count == capacity { grow() }
@@ -456,7 +352,7 @@ struct Buffer<Element> {
         count += 1
     }
 
-    /// Doubles the capacity; kept out of `append`, which is inlined where edges are binned.
+    /// Doubles the capacity; kept out of `append`, which is inlined.
     @inline(never)
     private mutating func grow() {
         let grown = UnsafeMutablePointer<Element>.allocate(capacity: capacity * 2)

@@ -43,6 +43,10 @@ public struct CoverageCells: EdgeSink {
     /// its own (`limitRows`). Rows are skipped, not clipped: the part of an edge inside the band is computed exactly
     /// as when the whole fill is drawn, so every band's pixels are those of the whole fill.
     public var rowLimit = (lo: Int.min, hi: Int.max)
+    /// The rows, as coordinates relative to the origin, where an edge adds anything: the clip box's, within
+    /// `rowLimit`. An edge or curve wholly above `lo` or at or below `hi` is dropped before any arithmetic (the
+    /// threads that draw a band flatten whole paths into it).
+    public var rowSpan = (lo: 0.0, hi: 0.0)
 
     /// Rows written since `begin`: the compositor visits only these. (Every row's marks are scanned whole: a word
     /// holds 512 cells, so a row is one or two words, and noting each edge's columns cost more than it saved.)
@@ -93,18 +97,20 @@ public struct CoverageCells: EdgeSink {
         cullRight = Double(Int(clip.maxX)) == clip.maxX ? clip.maxX : .infinity
         minRow = Int.max; maxRow = Int.min
         rowLimit = (Int.min, Int.max)
+        rowSpan = (clip.minY, clip.maxY)
     }
 
     /// Limits the edges added after `begin` to the canvas rows `rows`: a band drawn by one worker.
     @inlinable public mutating func limitRows(to rows: Range<Int>) {
         rowLimit = (rows.lowerBound &- originY, rows.upperBound &- originY)
+        rowSpan = (Swift.max(clip.minY, Double(rowLimit.lo)), Swift.min(clip.maxY, Double(rowLimit.hi)))
     }
 
-    /// Edges wholly above or below the clip box, or at or past `cullRight`, are dropped.
+    /// Edges wholly above or below the clip box or the rows allowed, or at or past `cullRight`, are dropped.
     @inlinable @inline(__always)
     public func addsNothing(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool {
         let ox = Double(originX), oy = Double(originY)
-        return maxY - oy <= clip.minY || minY - oy >= clip.maxY || minX - ox >= cullRight
+        return maxY - oy <= rowSpan.lo || minY - oy >= rowSpan.hi || minX - ox >= cullRight
     }
 
     /// True when no cell was written since `begin`.
@@ -130,10 +136,10 @@ public struct CoverageCells: EdgeSink {
             swap(&x0, &x1); swap(&y0, &y1)
             dir = -1
         }
-        // Horizontal edges cover no height; edges wholly above or below the clip box touch no row inside it, and
-        // edges at or past `cullRight` no cell that is drawn.
+        // Horizontal edges cover no height; edges wholly above or below the clip box or the rows allowed touch no
+        // row added (clipping only shortens them), and edges at or past `cullRight` no cell that is drawn.
         // A NaN fails every comparison: in y it fails the first, in x the last two (so no NaN becomes an index).
-        guard y0 < y1, y1 > clip.minY, y0 < clip.maxY, x0 < cullRight || x1 < cullRight, x0 == x0, x1 == x1
+        guard y0 < y1, y1 > rowSpan.lo, y0 < rowSpan.hi, x0 < cullRight || x1 < cullRight, x0 == x0, x1 == x1
         else { return }
         if y0 < clip.minY || y1 > clip.maxY {
             let dy = y1 - y0, dx = x1 - x0

@@ -91,46 +91,6 @@ import TestSupport
         }
     }
 
-    @Test("A path flattened in parts, each from one contour's start to another's, gives the whole path's edges")
-    func flatteningInParts() {
-        struct Edges: EdgeSink {
-            var ends: [Point] = []
-            mutating func addEdge(from p0: Point, to p1: Point) { ends += [p0, p1] }
-        }
-        var rng = SeededRandom(seed: 0x9A27)
-        for _ in 0..<60 {
-            var path = Path()
-            for _ in 0..<rng.int(in: 1...12) {
-                path.move(to: rng.point(-50...350))
-                for _ in 0..<rng.int(in: 0...6) {
-                    switch rng.int(in: 0...2) {
-                    case 0: path.line(to: rng.point(-50...350))
-                    case 1: path.quad(to: rng.point(-50...350), control: rng.point(-50...350))
-                    default: path.cubic(to: rng.point(-50...350), control1: rng.point(-50...350),
-                                        control2: rng.point(-50...350))
-                    }
-                }
-                // Open and closed contours, and drawing on after a close (a new contour at the closed one's start).
-                if rng.bool() { path.close() }
-                if rng.int(in: 0...3) == 0 { path.line(to: rng.point(-50...350)) }
-            }
-            let transform = AffineTransform(a: 1.3, b: 0.2, c: -0.1, d: 0.9, tx: 3.5, ty: -7.25)
-            var whole = Edges()
-            path.flattenForFill(transform: transform, tolerance: 0.2, into: &whole)
-            // Cut at random elements, each cut moved on to the next contour's start.
-            let cuts = (0..<rng.int(in: 0...5)).map { _ in
-                path.contourStart(atOrAfter: rng.int(in: 0...path.elements.count))
-            }
-            let bounds = ([0] + cuts.sorted() + [path.elements.count])
-            var parts = Edges()
-            for (from, to) in zip(bounds, bounds.dropFirst()) where from < to {
-                if case .move = path.elements[from] {} else { Issue.record("part at \(from) does not begin a contour") }
-                path.flattenForFill(contours: from..<to, transform: transform, tolerance: 0.2, into: &parts)
-            }
-            #expect(parts.ends == whole.ends)
-        }
-    }
-
     @Test func flatteningHugeAndBrokenCurvesIsBounded() {
         struct Count: EdgeSink {
             var n = 0

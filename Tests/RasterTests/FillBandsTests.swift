@@ -30,8 +30,8 @@ struct FillBandsTests {
         }
     }
 
-    /// `contours` per path: up to a few hundred makes paths large enough to be binned in parts; a large path's
-    /// contours are left open at random (fills close them).
+    /// `contours` per path: up to a few hundred makes paths that cross many bands, each flattening the whole path
+    /// again; a large path's contours are left open at random (fills close them).
     static func randomCalls(_ random: inout SeededRandom, width: Double, height: Double, count: Int,
                             contours: ClosedRange<Int> = 1...3) -> [Call] {
         func color() -> Color {
@@ -125,7 +125,7 @@ struct FillBandsTests {
         }
     }
 
-    @Test("Paths of hundreds of contours, binned in parts by several threads: the pixels of one thread, byte for byte")
+    @Test("Paths of hundreds of contours, flattened again in every band they cross: the pixels of one thread, byte for byte")
     func largePathsMatchOneThread() {
         var random = SeededRandom(seed: 0x1A46_E0A7)
         for n in 0..<12 {
