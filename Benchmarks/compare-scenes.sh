@@ -9,10 +9,13 @@
 #
 # The renderers follow one protocol: parse once, 3 untimed renders, then ITERATIONS timed renders, each drawing every
 # path afresh; the table shows the medians. RefreshLab (`refreshlab scene`, on one thread, --threads 1, and on two,
-# --threads 2) and cairo (`cairo-scene`) are release builds; Blend2D is its release library through the Python binding
-# (`blend2d_scene.py`), which pays one Python call per drawing call, with a synchronous context, and, for the column
-# "Blend2D, 2 threads", through its C API with an asynchronous context of two threads in all, the caller and one
-# worker (`blend2d_scene.py --threads 2`: one call per render, flushed synchronously within the timing). The
+# --threads 2) and cairo (`cairo-scene`) are release builds; Blend2D is its release library through its C API
+# (`blend2d_scene.py`, one call per render): with a synchronous context (`--native`), and, for the column "Blend2D, 2
+# threads", with an asynchronous context of two threads in all, the caller and one worker (`--threads 2`, flushed
+# synchronously within the timing). Blend2D flattens curves within BLEND2D_TOLERANCE pixels: by default 0.1, as
+# RefreshLab and cairo do, so that all three draw the same geometry (Blend2D's own default, 0.2, gives a curve about
+# 1/sqrt(2) as many edges; BLEND2D_TOLERANCE=default keeps it). Without a C compiler the one-thread column falls back
+# to the Python binding, which pays one Python call per drawing call and cannot set the tolerance. The
 # renderers take turns scene by scene, ROUNDS times over, so that a slow spell of a shared machine falls on all alike;
 # each cell is the median of a scene's round medians. The last column, and the geometric means printed a second time,
 # take each renderer's fastest round per scene instead, which a busy neighbour on the machine disturbs least (other
@@ -22,11 +25,11 @@
 # PNGs are written to OUT_DIR, and how far each is from the stored cairo reference is printed under the table.
 #
 # Needs: cairo's development files (sudo apt-get install libcairo2-dev) unless CAIRO_SCENE is given; Blend2D's
-# Python binding (pip install --user blend2d-python numpy); without the binding the Blend2D columns are left out. The
-# column "Blend2D, 2 threads" also needs g++ (blend2d_scene.py builds a small library from the binding's libblend2d.a
-# on first use); without it that column is left out.
+# Python binding (pip install --user blend2d-python numpy); without the binding the Blend2D columns are left out. Its
+# C API also needs g++ (blend2d_scene.py builds a small library from the binding's libblend2d.a on first use);
+# without it the column "Blend2D, 2 threads" is left out.
 #
-# Environment: ITERATIONS (default 30), ROUNDS (default 3), OUT_DIR (default out/compare-scenes), SCRATCH_PATH
+# Environment: ITERATIONS (default 30), ROUNDS (default 3), BLEND2D_TOLERANCE (default 0.1), OUT_DIR (default out/compare-scenes), SCRATCH_PATH
 # (SwiftPM build folder, default .build, used for both packages), PYTHON (default python3), REFRESHLAB and
 # CAIRO_SCENE (a `refreshlab` or `cairo-scene` binary to use instead of building it).
 set -euo pipefail
@@ -55,14 +58,21 @@ if ! "$python" -c 'import blend2d, numpy' 2>/dev/null; then
 fi
 
 cd "$root"
-# Blend2D on 2 threads goes through its C API (blend2d_scene.py --threads 2): try it once on a fixture.
+# Blend2D's curves within the tolerance asked for (the C API only).
+tolerance="${BLEND2D_TOLERANCE:-0.1}"
+tolerance_options=(--tolerance "$tolerance")
+[ "$tolerance" = default ] && tolerance_options=()
+# Blend2D goes through its C API (blend2d_scene.py --native, --threads 2): try it once on a fixture.
 blend2d_threads="$blend2d"
+blend2d_one=(--native "${tolerance_options[@]}")
 fixtures=(Tests/Fixtures/scenes/*.json)
 if [ -n "$blend2d" ] &&
-   ! failure="$("$python" "$blend2d" "${fixtures[0]}" --threads 2 --iterations 1 2>&1 >/dev/null)"; then
-    echo "compare-scenes: Blend2D cannot draw on 2 threads here, so that column is left out:" >&2
+   ! failure="$("$python" "$blend2d" "${fixtures[0]}" --threads 2 "${tolerance_options[@]}" --iterations 1 2>&1 >/dev/null)"; then
+    echo "compare-scenes: Blend2D's C API cannot be used here, so the column 'Blend2D, 2 threads' is left out and" >&2
+    echo "'Blend2D' goes through the Python binding, at Blend2D's own tolerance:" >&2
     echo "$failure" >&2
     blend2d_threads=""
+    blend2d_one=()
 fi
 
 if [ -z "$ours" ]; then
@@ -121,8 +131,8 @@ time_one() {
         ours) line="$("$ours" scene "$scene" --iterations "$iterations" --threads 1)" ;;
         ours2) line="$("$ours" scene "$scene" --iterations "$iterations" --threads 2)" ;;
         cairo) line="$("$cairo" "$scene" --iterations "$iterations")" ;;
-        blend2d) line="$("$python" "$blend2d" "$scene" --iterations "$iterations")" ;;
-        blend2d2) line="$("$python" "$blend2d" "$scene" --iterations "$iterations" --threads 2)" ;;
+        blend2d) line="$("$python" "$blend2d" "$scene" --iterations "$iterations" "${blend2d_one[@]}")" ;;
+        blend2d2) line="$("$python" "$blend2d" "$scene" --iterations "$iterations" --threads 2 "${tolerance_options[@]}")" ;;
     esac
     ns="$(echo "$line" | median_ns)"
     [ -n "$ns" ] || { echo "compare-scenes: no timing from $who for $name" >&2; exit 1; }
@@ -144,11 +154,12 @@ for name in "${scenes[@]}"; do
         2>&1 >/dev/null; } | sed 's/: against / (RefreshLab, 2 threads): against /' >>"$agreement"
     "$cairo" "$scene" --out "$out_dir/$name-cairo.png" --reference "$reference" >/dev/null 2>>"$agreement"
     if [ -n "$blend2d" ]; then
-        "$python" "$blend2d" "$scene" --out "$out_dir/$name-blend2d.png" --reference "$reference" 2>>"$agreement"
+        "$python" "$blend2d" "$scene" "${blend2d_one[@]}" --out "$out_dir/$name-blend2d.png" --reference "$reference" \
+            2>>"$agreement"
     fi
     if [ -n "$blend2d_threads" ]; then
-        "$python" "$blend2d" "$scene" --threads 2 --out "$out_dir/$name-blend2d-2threads.png" \
-            --reference "$reference" 2>>"$agreement"
+        "$python" "$blend2d" "$scene" --threads 2 "${tolerance_options[@]}" \
+            --out "$out_dir/$name-blend2d-2threads.png" --reference "$reference" 2>>"$agreement"
     fi
 done
 
@@ -221,6 +232,13 @@ awk -v iter="$iterations" -v rounds="$rounds" -v blend="${blend2d:+1}" -v blend2
                 line = line sprintf("%s%s %.2f", line == "" ? "" : ", ", named[i], threads[named[i]])
         if (line != "") print "RefreshLab on 2 threads / on 1 thread: " line "."
     }' "$times"
+if [ -n "$blend2d" ]; then
+    if [ "${#blend2d_one[@]}" -gt 0 ]; then
+        echo "Blend2D through its C API, curves flattened within ${tolerance} px (its own default when 'default')."
+    else
+        echo "Blend2D on one thread through its Python binding, curves flattened within its default 0.2 px."
+    fi
+fi
 echo
 echo "Pixels against the stored cairo references (PNGs in $out_dir):"
 echo

@@ -60,6 +60,7 @@ BLResult blContextApplyTransformOp(BLObject *self, uint32_t opType, const void *
 BLResult blContextSetCompOp(BLObject *self, uint32_t compOp);
 BLResult blContextSetFillRule(BLObject *self, uint32_t fillRule);
 BLResult blContextSetStrokeWidth(BLObject *self, double width);
+BLResult blContextSetFlattenTolerance(BLObject *self, double tolerance);
 BLResult blContextSetStrokeMiterLimit(BLObject *self, double miterLimit);
 BLResult blContextSetStrokeCaps(BLObject *self, uint32_t strokeCap);
 BLResult blContextSetStrokeJoin(BLObject *self, uint32_t strokeJoin);
@@ -150,10 +151,11 @@ EXPORT BLResult rl_scene_add(Scene *scene, const uint8_t *commands, size_t count
 }
 
 // One render, as blend2d_scene.py's synchronous one: a new context on the scene's image (with `threadCount` as
-// BLContextCreateInfo.threadCount), the background copied over everything, every item filled and stroked afresh,
-// then a synchronous flush, so the pixels are done when this returns. `threadsOut` receives the context's own
-// "threadCount" property (0 when synchronous, else the threads it renders with, the caller included).
-EXPORT BLResult rl_scene_render(Scene *scene, uint32_t threadCount, uint32_t *threadsOut) {
+// BLContextCreateInfo.threadCount, and curves flattened within `tolerance` pixels, Blend2D's own default when 0), the
+// background copied over everything, every item filled and stroked afresh, then a synchronous flush, so the pixels are
+// done when this returns. `threadsOut` receives the context's own "threadCount" property (0 when synchronous, else
+// the threads it renders with, the caller included).
+EXPORT BLResult rl_scene_render(Scene *scene, uint32_t threadCount, double tolerance, uint32_t *threadsOut) {
     BLContextCreateInfo info;
     memset(&info, 0, sizeof info);
     info.threadCount = threadCount;
@@ -161,6 +163,7 @@ EXPORT BLResult rl_scene_render(Scene *scene, uint32_t threadCount, uint32_t *th
     BLResult result = blContextInitAs(&ctx, &scene->image, &info);
     if (result != 0) return result;
     if (threadsOut) blObjectGetPropertyUInt32(&ctx, "threadCount", strlen("threadCount"), threadsOut);
+    if (tolerance > 0) blContextSetFlattenTolerance(&ctx, tolerance);
     const BLPoint origin = {0, 0};
     blContextSetCompOp(&ctx, BL_COMP_OP_SRC_COPY);
     blContextFillAllRgba32(&ctx, scene->background);

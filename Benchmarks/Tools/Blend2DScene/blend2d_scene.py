@@ -3,6 +3,7 @@
 `cairo-scene`, so the three can be compared on speed (and, with --out or --reference, on pixels).
 
     blend2d_scene.py FILE.json [--out OUT.png] [--iterations N] [--reference REF.png] [--threads N] [--native]
+                     [--tolerance T]
 
 Blend2D is driven through its Python binding (`pip install --user blend2d-python numpy`), which pays one Python call
 per drawing call: a few microseconds per item, which this renderer's times include. The scene is parsed once into
@@ -20,6 +21,9 @@ drawing calls and renders them in bands when flushed: every render here makes th
 flushes with BL_CONTEXT_FLUSH_SYNC, so the timed renders include all the work until the pixels are done.
 --native (with --threads 0, the default) is that same C path with a synchronous context, to tell the cost of the
 binding's Python calls apart from what the threads gain.
+--tolerance T (C path only) flattens curves within T pixels (BLContext's flatten tolerance). Blend2D's default is 0.2
+(blDefaultApproximationOptions, read from the wheel's libblend2d.a); RefreshLab and cairo-scene flatten within 0.1, so
+a curve costs Blend2D about 1/sqrt(2) as many edges at its default, and comparing at 0.1 compares the same geometry.
 
 The C path is blend2d_native.c, compiled on first use with g++ against the libblend2d.a that the binding's wheel ships
 (the same Blend2D build as the binding's: blend2d commit c79b36d, version 0.12.0) into a shared library cached in
@@ -50,7 +54,7 @@ except ImportError:
              "install it with: pip install --user blend2d-python numpy")
 
 USAGE = ("usage: blend2d_scene.py FILE.json [--out OUT.png] [--iterations N] [--reference REF.png] [--threads N] "
-         "[--native]")
+         "[--native] [--tolerance T]")
 
 CAPS = {"butt": bl.BLStrokeCap.CAP_BUTT, "round": bl.BLStrokeCap.CAP_ROUND, "square": bl.BLStrokeCap.CAP_SQUARE}
 # SVG's miter join falls back to a bevel past the miter limit: Blend2D's JOIN_MITER_BEVEL.
@@ -295,7 +299,7 @@ def native_library():
     lib.rl_scene_add.argtypes = [vp, ctypes.c_char_p, ctypes.c_size_t, ctypes.POINTER(f64), ctypes.POINTER(f64),
                                  ctypes.c_int, u32, u32, ctypes.c_int, u32, f64, u32, u32, f64]
     lib.rl_scene_add.restype = u32
-    lib.rl_scene_render.argtypes, lib.rl_scene_render.restype = [vp, u32, ctypes.POINTER(u32)], u32
+    lib.rl_scene_render.argtypes, lib.rl_scene_render.restype = [vp, u32, ctypes.c_double, ctypes.POINTER(u32)], u32
     lib.rl_scene_pixels.argtypes = [vp, ctypes.POINTER(vp), ctypes.POINTER(ctypes.c_ssize_t)]
     lib.rl_scene_pixels.restype = u32
     lib.rl_scene_write.argtypes, lib.rl_scene_write.restype = [vp, ctypes.c_char_p], u32
@@ -306,10 +310,11 @@ class NativeScene(Scene):
     """A scene drawn through Blend2D's C API (blend2d_native.c): one call per render, with a context of `threads`
     threads (BLContextCreateInfo.threadCount; 0 is synchronous)."""
 
-    def __init__(self, file, threads):
+    def __init__(self, file, threads, tolerance=0.0):
         super().__init__(file, native=True)
         self.lib = native_library()
         self.threads = threads
+        self.tolerance = tolerance
         self.handle = self.lib.rl_scene_new(self.width, self.height, rgba32(self.background))
         if not self.handle:
             raise SceneError(f"Blend2D cannot make a {self.width}×{self.height} image")
@@ -330,7 +335,7 @@ class NativeScene(Scene):
 
     def render(self):
         threads = ctypes.c_uint32(0xFFFFFFFF)
-        result = self.lib.rl_scene_render(self.handle, self.threads, ctypes.byref(threads))
+        result = self.lib.rl_scene_render(self.handle, self.threads, self.tolerance, ctypes.byref(threads))
         if result:
             raise SceneError(f"Blend2D failed to render (error {result:#x})")
         if threads.value != self.threads:
@@ -365,11 +370,11 @@ def difference(image, reference, threshold=32):
 def main(arguments):
     file = out = reference = None
     iterations = None
-    threads, native = 0, False
+    threads, native, tolerance = 0, False, 0.0
     rest = list(arguments)
     while rest:
         argument = rest.pop(0)
-        if argument in ("--out", "--reference", "--iterations", "--threads"):
+        if argument in ("--out", "--reference", "--iterations", "--threads", "--tolerance"):
             if not rest:
                 raise SceneError(f"{argument} needs a value; {USAGE}")
             value = rest.pop(0)
@@ -381,6 +386,13 @@ def main(arguments):
                 if not value.isdigit() or int(value) > 32:
                     raise SceneError(f"--threads must be a whole number from 0 to 32 (Blend2D's most), not '{value}'")
                 threads = int(value)
+            elif argument == "--tolerance":
+                try:
+                    tolerance = float(value)
+                except ValueError:
+                    tolerance = -1.0
+                if not 0 < tolerance <= 10:
+                    raise SceneError(f"--tolerance must be a number of pixels above 0 and at most 10, not '{value}'")
             else:
                 if not value.isdigit() or int(value) < 1:
                     raise SceneError(f"--iterations must be a whole number of at least 1, not '{value}'")
@@ -401,7 +413,9 @@ def main(arguments):
     if out is None and iterations is None and reference is None:
         raise SceneError("nothing to do: give --out FILE.png, --iterations N or --reference FILE.png")
 
-    scene = NativeScene(file, threads) if threads or native else Scene(file)
+    if tolerance and not (threads or native):
+        raise SceneError("--tolerance needs the C path: add --native or --threads N (the binding cannot set it)")
+    scene = NativeScene(file, threads, tolerance) if threads or native else Scene(file)
     scene.render()
     if out:
         scene.write(out)
