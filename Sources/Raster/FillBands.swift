@@ -166,7 +166,6 @@ final class FillBands {
         init(bands: FillBands, index: Int) { self.bands = bands; self.index = index }
     }
 
-
     /// Records a fill, to be drawn by the next `draw`, or before then when its canvas's pixels are read.
     func record(_ command: Command) {
         let canvas = command.canvas
