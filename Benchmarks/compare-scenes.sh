@@ -29,9 +29,9 @@
 # C API also needs g++ (blend2d_scene.py builds a small library from the binding's libblend2d.a on first use);
 # without it the column "Blend2D, 2 threads" is left out.
 #
-# Environment: ITERATIONS (default 30), ROUNDS (default 3), BLEND2D_TOLERANCE (default 0.1), OUT_DIR (default out/compare-scenes), SCRATCH_PATH
-# (SwiftPM build folder, default .build, used for both packages), PYTHON (default python3), REFRESHLAB and
-# CAIRO_SCENE (a `refreshlab` or `cairo-scene` binary to use instead of building it).
+# Environment: ITERATIONS (default 30), ROUNDS (default 3), BLEND2D_TOLERANCE (default 0.1), OUT_DIR (default
+# out/compare-scenes), SCRATCH_PATH (SwiftPM build folder, default .build, used for both packages), PYTHON (default
+# python3), REFRESHLAB and CAIRO_SCENE (a `refreshlab` or `cairo-scene` binary to use instead of building it).
 set -euo pipefail
 
 root="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
@@ -62,12 +62,17 @@ cd "$root"
 tolerance="${BLEND2D_TOLERANCE:-0.1}"
 tolerance_options=(--tolerance "$tolerance")
 [ "$tolerance" = default ] && tolerance_options=()
+if [ "$tolerance" != default ] && ! [[ "$tolerance" =~ ^[0-9]*\.?[0-9]+$ ]]; then
+    echo "compare-scenes: BLEND2D_TOLERANCE is '$tolerance'; give pixels (0.1, as RefreshLab) or 'default'" >&2
+    exit 1
+fi
 # Blend2D goes through its C API (blend2d_scene.py --native, --threads 2): try it once on a fixture.
 blend2d_threads="$blend2d"
 blend2d_one=(--native "${tolerance_options[@]}")
 fixtures=(Tests/Fixtures/scenes/*.json)
 if [ -n "$blend2d" ] &&
-   ! failure="$("$python" "$blend2d" "${fixtures[0]}" --threads 2 "${tolerance_options[@]}" --iterations 1 2>&1 >/dev/null)"; then
+   ! failure="$("$python" "$blend2d" "${fixtures[0]}" --threads 2 "${tolerance_options[@]}" --iterations 1 \
+                2>&1 >/dev/null)"; then
     echo "compare-scenes: Blend2D's C API cannot be used here, so the column 'Blend2D, 2 threads' is left out and" >&2
     echo "'Blend2D' goes through the Python binding, at Blend2D's own tolerance:" >&2
     echo "$failure" >&2
@@ -132,7 +137,8 @@ time_one() {
         ours2) line="$("$ours" scene "$scene" --iterations "$iterations" --threads 2)" ;;
         cairo) line="$("$cairo" "$scene" --iterations "$iterations")" ;;
         blend2d) line="$("$python" "$blend2d" "$scene" --iterations "$iterations" "${blend2d_one[@]}")" ;;
-        blend2d2) line="$("$python" "$blend2d" "$scene" --iterations "$iterations" --threads 2 "${tolerance_options[@]}")" ;;
+        blend2d2) line="$("$python" "$blend2d" "$scene" --iterations "$iterations" --threads 2 \
+                          "${tolerance_options[@]}")" ;;
     esac
     ns="$(echo "$line" | median_ns)"
     [ -n "$ns" ] || { echo "compare-scenes: no timing from $who for $name" >&2; exit 1; }

@@ -69,11 +69,10 @@ final class FillBands {
         var canvasHeight: Int { canvas.height }
     }
 
-    /// Where a stroke's outline is: `count` points (pairs of ends) from `start` in thread `thread`'s outlines.
+    /// Where a stroke's outline is: `points` (pairs of ends) in thread `thread`'s outlines.
     private struct Outline {
         var thread = 0
-        var start = 0
-        var count = 0
+        var points = 0..<0
     }
 
     /// What one thread keeps from one batch to the next: its cells, its stroker, and the outlines it made.
@@ -282,13 +281,13 @@ final class FillBands {
         let worker = workers[thread]
         let start = worker.outlines.points.count
         worker.stroker.stroke(path, style: style, tolerance: tolerance, transform: transform, into: &worker.outlines)
-        let count = worker.outlines.points.count - start
+        let points = start..<worker.outlines.points.count
         let area = worker.outlines.points.withUnsafeBufferPointer {
-            Rasterizer.strokeArea(outline: UnsafeBufferPointer(rebasing: $0[start...]), box: box)
+            Rasterizer.strokeArea(outline: UnsafeBufferPointer(rebasing: $0[points]), box: box)
         }
         // An outline outside the box draws nothing: an empty area, which no band draws.
         areas.items[index] = area ?? ClipBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
-        outlines.items[index] = Outline(thread: thread, start: start, count: count)
+        outlines.items[index] = Outline(thread: thread, points: points)
     }
 
     // MARK: Bands
@@ -302,28 +301,26 @@ final class FillBands {
             // A fill none of whose rows is in the band.
             guard area.maxY > top, area.minY < bottom else { continue }
             let command = commands[c]
-            switch command.shape {
-            case .clear:
+            if case .clear = command.shape {
                 let height = Swift.min(rows.upperBound, command.canvasHeight) - rows.lowerBound
                 pipeline.fill(command.pixels + rows.lowerBound * command.canvasWidth,
                               count: height * command.canvasWidth, with: command.color)
                 continue
+            }
+            cells.begin(area: area)
+            cells.limitRows(to: rows)
+            switch command.shape {
             case .path(let path, let transform, let tolerance):
-                cells.begin(area: area)
-                cells.limitRows(to: rows)
                 pipeline.flatten(path, transform: transform, tolerance: tolerance, into: &cells)
             case .stroke:
-                cells.begin(area: area)
-                cells.limitRows(to: rows)
                 let outline = outlines.items[c]
                 workers[outline.thread].outlines.points.withUnsafeBufferPointer {
-                    pipeline.addEdges(UnsafeBufferPointer(rebasing: $0[outline.start..<(outline.start + outline.count)]),
-                                      into: &cells)
+                    pipeline.addEdges(UnsafeBufferPointer(rebasing: $0[outline.points]), into: &cells)
                 }
             case .edges(let ends):
-                cells.begin(area: area)
-                cells.limitRows(to: rows)
                 ends.withUnsafeBufferPointer { pipeline.addEdges($0, into: &cells) }
+            case .clear:
+                break
             }
             pipeline.composite(cells: &cells, color: command.color, evenOdd: command.evenOdd,
                                into: command.pixels, canvasWidth: command.canvasWidth)
