@@ -62,8 +62,12 @@ cd "$root"
 tolerance="${BLEND2D_TOLERANCE:-0.1}"
 tolerance_options=(--tolerance "$tolerance")
 [ "$tolerance" = default ] && tolerance_options=()
-if [ "$tolerance" != default ] && ! [[ "$tolerance" =~ ^[0-9]*\.?[0-9]+$ ]]; then
-    echo "compare-scenes: BLEND2D_TOLERANCE is '$tolerance'; give pixels (0.1, as RefreshLab) or 'default'" >&2
+# Pixels above 0 and at most 10, as blend2d_scene.py takes them: a value it refused would quietly send Blend2D
+# through the binding at its own tolerance.
+if [ "$tolerance" != default ] && ! { [[ "$tolerance" =~ ^[0-9]*\.?[0-9]+$ ]] &&
+                                      awk -v t="$tolerance" 'BEGIN { exit !(t > 0 && t <= 10) }'; }; then
+    echo "compare-scenes: BLEND2D_TOLERANCE is '$tolerance'; give pixels above 0 and at most 10 (0.1, as" \
+         "RefreshLab) or 'default'" >&2
     exit 1
 fi
 # Blend2D goes through its C API (blend2d_scene.py --native, --threads 2): try it once on a fixture.

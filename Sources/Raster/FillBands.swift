@@ -320,7 +320,7 @@ final class FillBands {
             case .edges(let ends):
                 ends.withUnsafeBufferPointer { pipeline.addEdges($0, into: &cells) }
             case .clear:
-                break
+                break  // drawn above
             }
             pipeline.composite(cells: &cells, color: command.color, evenOdd: command.evenOdd,
                                into: command.pixels, canvasWidth: command.canvasWidth)
