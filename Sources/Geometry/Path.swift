@@ -17,8 +17,10 @@ public struct Path: Hashable, Sendable {
         case close
     }
 
-    /// Set only by the module's builders (here and in `PathReuse.swift`), which keep the three in step.
+    /// Set only by the module's builders (here and in `PathReuse.swift`), which keep the four in step.
     public internal(set) var elements: [Element] = []
+    /// The bounds of the elements' points, control points included, kept as they are added.
+    public internal(set) var controlBounds = ControlBounds()
     /// The first point of the current contour, where `close` returns to.
     var contourStart: Point = .zero
     /// The end point of the last element, or nil when the path is empty.
@@ -49,6 +51,7 @@ public struct Path: Hashable, Sendable {
 
     public mutating func move(to p: Point) {
         elements.append(.move(p))
+        controlBounds.add(p)
         contourStart = p
         currentPoint = p
     }
@@ -58,6 +61,7 @@ public struct Path: Hashable, Sendable {
         guard currentPoint != nil else { return move(to: p) }
         reopenAfterClose()
         elements.append(.line(p))
+        controlBounds.add(p)
         currentPoint = p
     }
 
@@ -65,6 +69,7 @@ public struct Path: Hashable, Sendable {
         if currentPoint == nil { move(to: c) }
         reopenAfterClose()
         elements.append(.quad(c, p))
+        controlBounds.add(c); controlBounds.add(p)
         currentPoint = p
     }
 
@@ -72,6 +77,7 @@ public struct Path: Hashable, Sendable {
         if currentPoint == nil { move(to: c1) }
         reopenAfterClose()
         elements.append(.cubic(c1, c2, p))
+        controlBounds.add(c1); controlBounds.add(c2); controlBounds.add(p)
         currentPoint = p
     }
 
@@ -163,21 +169,31 @@ public struct Path: Hashable, Sendable {
 
     /// The bounds of every point and control point; contains the path (the tight bounds may be smaller).
     public var controlPointBounds: Rect {
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        func add(_ p: Point) {
-            minX = Swift.min(minX, p.x); maxX = Swift.max(maxX, p.x)
-            minY = Swift.min(minY, p.y); maxY = Swift.max(maxY, p.y)
-        }
-        for e in elements {
-            switch e {
-            case .move(let p), .line(let p): add(p)
-            case .quad(let c, let p): add(c); add(p)
-            case .cubic(let c1, let c2, let p): add(c1); add(c2); add(p)
-            case .close: break
-            }
-        }
-        guard minX <= maxX else { return .zero }
-        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+        let b = controlBounds
+        guard b.minX <= b.maxX else { return .zero }
+        return Rect(x: b.minX, y: b.minY, width: b.maxX - b.minX, height: b.maxY - b.minY)
+    }
+}
+
+/// The bounds of a path's points and control points, which hold the path, and whether every coordinate is finite:
+/// kept by the path's builders as elements are added, so that a fill, a stroke or a layer finds the area a path may
+/// cover without walking its elements again each time it is drawn.
+public struct ControlBounds: Hashable, Sendable {
+    /// Infinite and inverted while no point has been added; a NaN coordinate is left out of them.
+    public private(set) var minX = Double.infinity, minY = Double.infinity
+    public private(set) var maxX = -Double.infinity, maxY = -Double.infinity
+    /// False once a point with a NaN or infinite coordinate has been added.
+    public private(set) var allFinite = true
+
+    public init() {}
+
+    @inline(__always)
+    mutating func add(_ p: Point) {
+        if p.x < minX { minX = p.x }
+        if p.x > maxX { maxX = p.x }
+        if p.y < minY { minY = p.y }
+        if p.y > maxY { maxY = p.y }
+        allFinite = allFinite && p.x.isFinite && p.y.isFinite
     }
 }
 

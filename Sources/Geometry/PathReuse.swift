@@ -4,6 +4,7 @@ extension Path {
     /// Removes every element; with `keepingCapacity` the element buffer stays allocated for the next build.
     public mutating func removeAll(keepingCapacity: Bool = false) {
         elements.removeAll(keepingCapacity: keepingCapacity)
+        controlBounds = ControlBounds()
         contourStart = .zero
         currentPoint = nil
     }
@@ -14,6 +15,7 @@ extension Path {
         if elements.isEmpty {
             // The common case (a copy into reused storage): the elements are already well formed.
             elements.append(contentsOf: other.elements)
+            controlBounds = other.controlBounds
             contourStart = other.contourStart
             currentPoint = other.currentPoint
         } else {

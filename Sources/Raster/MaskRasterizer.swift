@@ -41,8 +41,6 @@ public final class MaskRasterizer {
     /// row; they stay valid until the next fill, and only while this rasterizer lives. Parts of the path outside
     /// the box are clipped away.
     ///
-    /// `bounds`, when given, must contain every point and control point of `path` (before the transform), as
-    /// `Path.controlPointBounds` does: a caller that keeps them (a glyph outline) saves a pass over the path.
     /// Returns nil, drawing nothing, when the box is empty, or when a coordinate is not finite or lies beyond
     /// `Rasterizer.maxCoordinate`.
     ///
@@ -50,9 +48,9 @@ public final class MaskRasterizer {
     /// whole fill gives, and the others are left as they were. Only the cells the path's box can reach are swept,
     /// which saves sweeping a large mask of which a small part is wanted.
     public func fill(_ path: Path, transform: AffineTransform = .identity, rule: FillRule = .nonZero,
-                     width: Int, height: Int, bounds: Rect? = nil, window: PixelBox? = nil) -> UnsafePointer<UInt8>? {
+                     width: Int, height: Int, window: PixelBox? = nil) -> UnsafePointer<UInt8>? {
         guard width > 0, height > 0, width <= MaskRasterizer.maxSide, height <= MaskRasterizer.maxSide,
-              let box = MaskRasterizer.mappedBox(path, transform, bounds) else { return nil }
+              let box = Rasterizer.mappedBounds(path, transform) else { return nil }
         let count = width &* height
         if count > maskCapacity {
             mask.deallocate()
@@ -168,24 +166,6 @@ public final class MaskRasterizer {
 
     /// Largest side of a mask, in pixels: a glyph is a few hundred; a box beyond this is a broken size.
     public static let maxSide = 1 << 14
-
-    /// The bounds of `path` mapped through `t`, judged from `bounds` when the caller gives them; nil when a
-    /// point is not finite or lies beyond `Rasterizer.maxCoordinate`.
-    static func mappedBox(_ path: Path, _ t: AffineTransform, _ bounds: Rect?) -> ClipBox? {
-        guard !path.isEmpty else { return nil }
-        guard let b = bounds else { return Rasterizer.mappedBounds(path, t) }
-        // The four corners of the bounds, mapped, contain the mapped path; the sum catches a NaN anywhere.
-        let x0 = b.minX, y0 = b.minY, x1 = b.maxX, y1 = b.maxY
-        let xs = (t.a * x0, t.a * x1), ys = (t.b * x0, t.b * x1), xs2 = (t.c * y0, t.c * y1), ys2 = (t.d * y0, t.d * y1)
-        let box = ClipBox(minX: Swift.min(xs.0, xs.1) + Swift.min(xs2.0, xs2.1) + t.tx,
-                          minY: Swift.min(ys.0, ys.1) + Swift.min(ys2.0, ys2.1) + t.ty,
-                          maxX: Swift.max(xs.0, xs.1) + Swift.max(xs2.0, xs2.1) + t.tx,
-                          maxY: Swift.max(ys.0, ys.1) + Swift.max(ys2.0, ys2.1) + t.ty)
-        guard (box.minX + box.maxX + box.minY + box.maxY).isFinite else { return nil }
-        let limit = Rasterizer.maxCoordinate
-        guard box.minX >= -limit, box.minY >= -limit, box.maxX <= limit, box.maxY <= limit else { return nil }
-        return box
-    }
 }
 
 /// Turns the cells of one fill into coverage bytes, row by row, in two passes over the row's cells.

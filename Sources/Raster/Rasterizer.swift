@@ -271,25 +271,9 @@ public final class Rasterizer {
     /// The bounds of the path's control points mapped through `t`; nil when a point or the result is not
     /// finite or lies beyond `maxCoordinate`.
     static func mappedBounds(_ path: Path, _ t: AffineTransform) -> ClipBox? {
-        var minX = Double.infinity, minY = Double.infinity, maxX = -Double.infinity, maxY = -Double.infinity
-        // Comparisons with NaN are false, so a NaN would slip past min/max; this sum catches it.
-        var check = 0.0
-        @inline(__always) func add(_ p: Point) {
-            check += p.x + p.y
-            if p.x < minX { minX = p.x }
-            if p.x > maxX { maxX = p.x }
-            if p.y < minY { minY = p.y }
-            if p.y > maxY { maxY = p.y }
-        }
-        for e in path.elements {
-            switch e {
-            case .move(let p), .line(let p): add(p)
-            case .quad(let c, let p): add(c); add(p)
-            case .cubic(let c1, let c2, let p): add(c1); add(c2); add(p)
-            case .close: break
-            }
-        }
-        guard check.isFinite, minX <= maxX else { return nil }
+        let bounds = path.controlBounds
+        guard bounds.allFinite, bounds.minX <= bounds.maxX else { return nil }
+        let minX = bounds.minX, minY = bounds.minY, maxX = bounds.maxX, maxY = bounds.maxY
         let xs = (t.a * minX, t.a * maxX), ys = (t.b * minX, t.b * maxX)
         let xs2 = (t.c * minY, t.c * maxY), ys2 = (t.d * minY, t.d * maxY)
         let box = ClipBox(minX: Swift.min(xs.0, xs.1) + Swift.min(xs2.0, xs2.1) + t.tx,
