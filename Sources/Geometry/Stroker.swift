@@ -74,10 +74,11 @@ public final class Stroker {
     @inline(__always)
     private func streamEdges<Sink: EdgeSink>(_ path: Path, style: StrokeStyle, tolerance: Double,
                                              transform: AffineTransform, into sink: inout Sink) {
-        var edges = EdgeOutlineSink(sink: sink, transform: transform)
-        stroke(path, style: style, tolerance: tolerance, into: &edges)
-        edges.closeContour()
-        sink = edges.sink
+        withUnsafeMutablePointer(to: &sink) { target in
+            var edges = EdgeOutlineSink(sink: target, transform: transform)
+            stroke(path, style: style, tolerance: tolerance, into: &edges)
+            edges.closeContour()
+        }
     }
 
     func stroke<S: OutlineSink>(_ path: Path, style: StrokeStyle, tolerance tol: Double, into out: inout S) {
@@ -634,12 +635,14 @@ struct PathOutlineSink: OutlineSink {
 
 /// Feeds the outline's edges, mapped through a transform, to an `EdgeSink`.
 struct EdgeOutlineSink<Sink: EdgeSink>: OutlineSink {
-    var sink: Sink
+    /// The caller's sink, added to in place: a copy would share the storage of what it already holds, which the
+    /// first edge added would then copy whole (every earlier outline, when a thread gathers a batch's in one list).
+    let sink: UnsafeMutablePointer<Sink>
     let transform: AffineTransform
     var start = Point.zero, last = Point.zero
     var open = false
 
-    init(sink: Sink, transform: AffineTransform) {
+    init(sink: UnsafeMutablePointer<Sink>, transform: AffineTransform) {
         self.sink = sink
         self.transform = transform
     }
@@ -651,12 +654,12 @@ struct EdgeOutlineSink<Sink: EdgeSink>: OutlineSink {
     @inline(__always) mutating func lineTo(_ p: Point) {
         guard open else { return moveTo(p) }
         let q = transform.apply(p)
-        sink.addEdge(from: last, to: q)
+        sink.pointee.addEdge(from: last, to: q)
         last = q
     }
     mutating func beginContour() { closeContour() }
     mutating func closeContour() {
-        if open && last != start { sink.addEdge(from: last, to: start) }
+        if open && last != start { sink.pointee.addEdge(from: last, to: start) }
         open = false
     }
 }

@@ -43,30 +43,32 @@ final class FillBands {
     static let maxThreads = 64
 
     /// What a recorded fill draws.
-    enum Shape {
-        /// A path mapped through a transform and flattened within a tolerance, in pixels.
-        case path(Path, AffineTransform, tolerance: Double)
-        /// A path stroked in its own units within `tolerance` and mapped; the area is the outline's bounds in the box.
-        case stroke(Path, StrokeStyle, AffineTransform, tolerance: Double, box: ClipBox)
-        /// Straight edges in pixels, as pairs of ends.
-        case edges([Point])
+    private enum Kind: UInt8 {
+        /// A path (`paths`) mapped through the transform and flattened within the tolerance, in pixels.
+        case path
+        /// A path (`paths`) stroked with its style (`styles`) in its own units within the tolerance, then mapped;
+        /// its area is the outline's bounds within the area recorded.
+        case stroke
+        /// Straight edges in pixels (`edgeLists`), as pairs of ends.
+        case edges
         /// The whole canvas set to the colour.
         case clear
     }
 
-    /// One recorded fill.
-    struct Command {
-        var shape: Shape
-        /// Held until the batch is drawn; its pixels are reached through `storage`, which does not wait for the batch.
-        var canvas: Canvas
-        /// The area the fill's cells begin on, as drawn whole (a stroke's is found when it is stroked).
-        var area: ClipBox
-        var color: UInt32
+    /// One recorded fill: plain values only, so that every thread reads it with no reference counting. What holds
+    /// references (paths, styles, edges, canvases) is kept beside the commands, until the batch is drawn.
+    private struct Command {
+        var kind: Kind
         var evenOdd: Bool
-
-        var pixels: UnsafeMutablePointer<UInt32> { canvas.storage }
-        var canvasWidth: Int { canvas.width }
-        var canvasHeight: Int { canvas.height }
+        var color: UInt32
+        /// Where the fill's path is in `paths`, or its edges in `edgeLists`.
+        var item: Int
+        var transform: AffineTransform
+        var tolerance: Double
+        /// The canvas's pixels (its `storage`, which does not wait for the batch), kept alive by `canvases`.
+        var pixels: UnsafeMutablePointer<UInt32>
+        var canvasWidth: Int
+        var canvasHeight: Int
     }
 
     /// Where a stroke's outline is: `points` (pairs of ends) in thread `thread`'s outlines.
@@ -84,14 +86,24 @@ final class FillBands {
         deinit { cells.release() }
     }
 
-    private var commands: [Command] = []
-    /// The strokes among the commands, in the recorded order.
+    private var commands = Buffer<Command>()
+    /// The paths of the path and stroke commands, the edges of the edge commands.
+    private var paths = Buffer<Path>()
+    private var edgeLists = Buffer<[Point]>()
+    /// The strokes among the commands, in the recorded order, and their styles.
     private var strokes = Buffer<Int>()
-    /// Each command's area: as recorded, or a stroke's once its outline is made. Written by the thread that strokes
-    /// the command, read by every thread after the strokes.
+    private var styles = Buffer<StrokeStyle>()
+    /// The canvases the commands draw into, held until they are drawn (the same canvas recorded again in a row is
+    /// held once).
+    private var canvases = Buffer<Canvas>()
+    /// Each command's area: as recorded (a stroke's clip box), or a stroke's once its outline is made. Written by the
+    /// thread that strokes the command, read by every thread after the strokes.
     private var areas = Buffer<ClipBox>()
     /// Each stroke's outline (the other commands' places are unused).
     private var outlines = Buffer<Outline>()
+    /// Where each thread's outlines begin, set when it has made its last one: its list is not changed again until the
+    /// batch ends, so threads read it through this pointer, with no reference counting.
+    private var outlineStarts = Buffer<UnsafePointer<Point>?>()
     /// Bands the batch's canvases need.
     private var bandCount = 0
     /// The pipeline the threads add and composite with: the recording rasterizer's.
@@ -128,6 +140,7 @@ final class FillBands {
         self.bandShift = bandShift
         self.pipeline = pipeline
         workers = (0..<threadCount).map { _ in Worker() }
+        for _ in 0..<threadCount { outlineStarts.append(nil) }
         pthread_mutex_init(lock, nil)
         pthread_cond_init(started, nil)
         for k in 1..<threadCount {
@@ -149,9 +162,8 @@ final class FillBands {
         pthread_cond_broadcast(started)
         pthread_mutex_unlock(lock)
         for thread in threads { pthread_join(thread, nil) }
-        areas.release()
-        strokes.release()
-        outlines.release()
+        commands.release(); paths.release(); edgeLists.release(); strokes.release(); styles.release()
+        canvases.release(); areas.release(); outlines.release(); outlineStarts.release()
         pthread_cond_destroy(started)
         pthread_mutex_destroy(lock)
         lock.deallocate()
@@ -165,26 +177,64 @@ final class FillBands {
         init(bands: FillBands, index: Int) { self.bands = bands; self.index = index }
     }
 
-    /// Records a fill, to be drawn by the next `draw`, or before then when its canvas's pixels are read.
-    func record(_ command: Command) {
-        let canvas = command.canvas
-        // Fills another batch holds for the canvas come first.
-        if canvas.hasPendingFills && canvas.pendingFills !== self { canvas.drawPendingFills() }
-        canvas.pendingFills = self
-        canvas.hasPendingFills = true
-        // A stroke's area is set when it is stroked.
-        if case .stroke = command.shape { strokes.append(commands.count) }
-        areas.append(command.area)
+    // MARK: Recording
+    // Each fill is recorded to be drawn by the next `draw`, or before then when its canvas's pixels are read.
+
+    /// Records `path` mapped through `transform` and flattened within `tolerance`, its cells beginning on `area`.
+    func recordFill(_ path: Path, transform: AffineTransform, tolerance: Double, area: ClipBox, color: UInt32,
+                    evenOdd: Bool, into canvas: Canvas) {
+        record(.path, item: paths.count, transform: transform, tolerance: tolerance, area: area, color: color,
+               evenOdd: evenOdd, into: canvas)
+        paths.append(path)
+    }
+
+    /// Records `path` stroked with `style` within `tolerance` (in the path's units) and mapped through `transform`,
+    /// drawn within `box`.
+    func recordStroke(_ path: Path, style: StrokeStyle, transform: AffineTransform, tolerance: Double, box: ClipBox,
+                      color: UInt32, into canvas: Canvas) {
+        strokes.append(commands.count)
+        styles.append(style)
+        record(.stroke, item: paths.count, transform: transform, tolerance: tolerance, area: box, color: color,
+               evenOdd: false, into: canvas)
+        paths.append(path)
+    }
+
+    /// Records straight edges in pixels, pairs of ends, within `area`.
+    func recordEdges(_ ends: [Point], area: ClipBox, color: UInt32, evenOdd: Bool, into canvas: Canvas) {
+        record(.edges, item: edgeLists.count, transform: .identity, tolerance: 0, area: area, color: color,
+               evenOdd: evenOdd, into: canvas)
+        edgeLists.append(ends)
+    }
+
+    /// Records every pixel of `canvas` set to `color`.
+    func recordClear(_ color: UInt32, into canvas: Canvas) {
+        let whole = ClipBox(minX: 0, minY: 0, maxX: Double(canvas.width), maxY: Double(canvas.height))
+        record(.clear, item: 0, transform: .identity, tolerance: 0, area: whole, color: color, evenOdd: false,
+               into: canvas)
+    }
+
+    private func record(_ kind: Kind, item: Int, transform: AffineTransform, tolerance: Double, area: ClipBox,
+                        color: UInt32, evenOdd: Bool, into canvas: Canvas) {
+        if canvases.count == 0 || canvases.items[canvases.count - 1] !== canvas {
+            // Fills another batch holds for the canvas come first.
+            if canvas.hasPendingFills && canvas.pendingFills !== self { canvas.drawPendingFills() }
+            canvas.pendingFills = self
+            canvas.hasPendingFills = true
+            canvases.append(canvas)
+            bandCount = Swift.max(bandCount, ((canvas.height - 1) >> bandShift) + 1)
+        }
+        areas.append(area)
         outlines.append(Outline())
-        commands.append(command)
-        bandCount = Swift.max(bandCount, ((command.canvasHeight - 1) >> bandShift) + 1)
+        commands.append(Command(kind: kind, evenOdd: evenOdd, color: color, item: item, transform: transform,
+                                tolerance: tolerance, pixels: canvas.storage, canvasWidth: canvas.width,
+                                canvasHeight: canvas.height))
     }
 
     // MARK: Drawing
 
     /// Draws everything recorded, on every thread that joins in time, and empties the record.
     func draw() {
-        guard !commands.isEmpty else { return }
+        guard commands.count > 0 else { return }
         nextStroke.store(0, ordering: .relaxed)
         stroked.store(0, ordering: .relaxed)
         nextBand.store(0, ordering: .relaxed)
@@ -201,14 +251,12 @@ final class FillBands {
         open = false
         pthread_mutex_unlock(lock)
         FillBands.wait { inside.load(ordering: .acquiring) == 0 }
-        for command in commands {
-            command.canvas.hasPendingFills = false
-            command.canvas.pendingFills = nil
+        for i in 0..<canvases.count {
+            canvases.items[i].hasPendingFills = false
+            canvases.items[i].pendingFills = nil
         }
-        commands.removeAll(keepingCapacity: true)
-        strokes.count = 0
-        areas.count = 0
-        outlines.count = 0
+        commands.removeAll(); paths.removeAll(); edgeLists.removeAll(); strokes.removeAll(); styles.removeAll()
+        canvases.removeAll(); areas.removeAll(); outlines.removeAll()
         bandCount = 0
         for worker in workers { worker.outlines.removeAll() }
     }
@@ -242,7 +290,9 @@ final class FillBands {
         while true {
             let i = nextStroke.add(1, ordering: .relaxed).newValue - 1
             guard i < count else { break }
-            stroke(strokes.items[i], thread: thread)
+            stroke(i, thread: thread)
+            // Published before the stroke is counted: the last one a thread counts is the one the bands read.
+            outlineStarts.items[thread] = worker.outlines.points.withUnsafeBufferPointer { $0.baseAddress }
             stroked.add(1, ordering: .releasing)
         }
         FillBands.wait { stroked.load(ordering: .acquiring) == count }
@@ -273,14 +323,15 @@ final class FillBands {
 
     // MARK: Strokes
 
-    /// Makes stroke `index`'s outline in `thread`'s outlines, and finds its area.
-    private func stroke(_ index: Int, thread: Int) {
-        guard case .stroke(let path, let style, let transform, let tolerance, let box) = commands[index].shape else {
-            preconditionFailure("only strokes are made before the bands")
-        }
+    /// Makes the outline of the batch's `stroke`th stroke in `thread`'s outlines, and finds its area.
+    private func stroke(_ stroke: Int, thread: Int) {
+        let index = strokes.items[stroke]
+        let command = commands.items[index]
+        let box = areas.items[index]
         let worker = workers[thread]
         let start = worker.outlines.points.count
-        worker.stroker.stroke(path, style: style, tolerance: tolerance, transform: transform, into: &worker.outlines)
+        worker.stroker.stroke(paths.items[command.item], style: styles.items[stroke], tolerance: command.tolerance,
+                              transform: command.transform, into: &worker.outlines)
         let points = start..<worker.outlines.points.count
         let area = worker.outlines.points.withUnsafeBufferPointer {
             Rasterizer.strokeArea(outline: UnsafeBufferPointer(rebasing: $0[points]), box: box)
@@ -300,8 +351,8 @@ final class FillBands {
             let area = areas.items[c]
             // A fill none of whose rows is in the band.
             guard area.maxY > top, area.minY < bottom else { continue }
-            let command = commands[c]
-            if case .clear = command.shape {
+            let command = commands.items[c]
+            if command.kind == .clear {
                 let height = Swift.min(rows.upperBound, command.canvasHeight) - rows.lowerBound
                 pipeline.fill(command.pixels + rows.lowerBound * command.canvasWidth,
                               count: height * command.canvasWidth, with: command.color)
@@ -309,16 +360,16 @@ final class FillBands {
             }
             cells.begin(area: area)
             cells.limitRows(to: rows)
-            switch command.shape {
-            case .path(let path, let transform, let tolerance):
-                pipeline.flatten(path, transform: transform, tolerance: tolerance, into: &cells)
+            switch command.kind {
+            case .path:
+                pipeline.flatten(paths.items[command.item], transform: command.transform, tolerance: command.tolerance,
+                                 into: &cells)
             case .stroke:
                 let outline = outlines.items[c]
-                workers[outline.thread].outlines.points.withUnsafeBufferPointer {
-                    pipeline.addEdges(UnsafeBufferPointer(rebasing: $0[outline.points]), into: &cells)
-                }
-            case .edges(let ends):
-                ends.withUnsafeBufferPointer { pipeline.addEdges($0, into: &cells) }
+                let start = outlineStarts.items[outline.thread]! + outline.points.lowerBound
+                pipeline.addEdges(UnsafeBufferPointer(start: start, count: outline.points.count), into: &cells)
+            case .edges:
+                edgeLists.items[command.item].withUnsafeBufferPointer { pipeline.addEdges($0, into: &cells) }
             case .clear:
                 break  // drawn above
             }
@@ -328,13 +379,12 @@ final class FillBands {
     }
 }
 
-/// A growable buffer of plain values: memory that threads may read with no reference counting, grown by doubling
-/// and kept when emptied.
+/// A growable buffer: memory that threads may read with no reference counting (nor exclusivity checks), grown by
+/// doubling and kept when emptied.
 struct Buffer<Element> {
     private(set) var items: UnsafeMutablePointer<Element>
     private var capacity: Int
-    /// Set to 0 to empty the buffer; only plain values are held, so nothing needs deinitialising.
-    var count = 0
+    private(set) var count = 0
 
     init() {
         capacity = 16
@@ -358,6 +408,15 @@ struct Buffer<Element> {
         capacity *= 2
     }
 
+    /// Empties the buffer, keeping its memory.
+    mutating func removeAll() {
+        items.deinitialize(count: count)
+        count = 0
+    }
+
     /// Frees the memory; the owner calls it once.
-    func release() { items.deallocate() }
+    mutating func release() {
+        removeAll()
+        items.deallocate()
+    }
 }

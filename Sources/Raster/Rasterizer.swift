@@ -109,9 +109,7 @@ public final class Rasterizer {
     /// Sets every pixel of `canvas` to `color`: at once, or in each band of a batch.
     public func clear(_ canvas: Canvas, to color: Color) {
         if isRecordingBands, let bands {
-            bands.record(FillBands.Command(shape: .clear, canvas: canvas,
-                                           area: Rasterizer.clipBox(canvas: canvas, clip: nil)!,
-                                           color: color.premultipliedPixel, evenOdd: false))
+            bands.recordClear(color.premultipliedPixel, into: canvas)
         } else {
             canvas.clear(to: color)
         }
@@ -144,8 +142,8 @@ public final class Rasterizer {
         let area = ClipBox(minX: Swift.max(box.minX, bounds.minX), minY: Swift.max(box.minY, bounds.minY),
                            maxX: Swift.min(box.maxX, bounds.maxX), maxY: Swift.min(box.maxY, bounds.maxY))
         if isRecordingBands, let bands {
-            bands.record(FillBands.Command(shape: .path(path, transform, tolerance: tol), canvas: canvas, area: area,
-                                           color: color.premultipliedPixel, evenOdd: rule == .evenOdd))
+            bands.recordFill(path, transform: transform, tolerance: tol, area: area, color: color.premultipliedPixel,
+                             evenOdd: rule == .evenOdd, into: canvas)
         } else {
             cells.begin(area: area)
             pipeline.flatten(path, transform: transform, tolerance: tol, into: &cells)
@@ -177,9 +175,8 @@ public final class Rasterizer {
         guard bounds.maxX > box.minX, bounds.minX < box.maxX, bounds.maxY > box.minY, bounds.minY < box.maxY
         else { return }
         if isRecordingBands, let bands {
-            bands.record(FillBands.Command(shape: .stroke(path, style, transform, tolerance: tolerance, box: box),
-                                           canvas: canvas, area: box, color: color.premultipliedPixel,
-                                           evenOdd: false))
+            bands.recordStroke(path, style: style, transform: transform, tolerance: tolerance, box: box,
+                               color: color.premultipliedPixel, into: canvas)
             return
         }
         strokeEdges.removeAll()
@@ -204,8 +201,8 @@ public final class Rasterizer {
                   abs(b.x) <= Rasterizer.maxCoordinate, abs(b.y) <= Rasterizer.maxCoordinate else { return }
         }
         if isRecordingBands, let bands {
-            bands.record(FillBands.Command(shape: .edges(edges.flatMap { [$0.0, $0.1] }), canvas: canvas, area: box,
-                                           color: color.premultipliedPixel, evenOdd: rule == .evenOdd))
+            bands.recordEdges(edges.flatMap { [$0.0, $0.1] }, area: box, color: color.premultipliedPixel,
+                              evenOdd: rule == .evenOdd, into: canvas)
             return
         }
         cells.begin(area: box)
