@@ -51,4 +51,24 @@ import Testing
         #expect(p.elements.count == spinnerArc().elements.count + Path.rect(Rect(x: 40, y: 0, width: 2, height: 2)).elements.count)
         #expect(p.currentPoint == Point(40, 0))
     }
+
+    /// A thread gathers a whole batch's outlines in one list: stroking into it adds to it in place. (The stroker's
+    /// edge sink once held a copy of the list, so every stroke first copied all that the list already held.)
+    @Test func strokingIntoAnEdgeListKeepsItsStorage() {
+        let stroker = Stroker()
+        let style = StrokeStyle(lineWidth: 3, lineCap: .round, lineJoin: .round, miterLimit: 10, dashPattern: [],
+                                dashPhase: 0)
+        var edges = EdgeList()
+        for i in 0..<2000 { edges.addEdge(from: Point(Double(i), 0), to: Point(Double(i), 1)) }
+        edges.removeAll()
+        for i in 0..<30 { edges.addEdge(from: Point(Double(i), 2), to: Point(Double(i), 3)) }
+        let storage = edges.points.withUnsafeBufferPointer { $0.baseAddress }
+        stroker.stroke(spinnerArc(), style: style, tolerance: 0.1, transform: .identity, into: &edges)
+        #expect(edges.points.withUnsafeBufferPointer { $0.baseAddress } == storage)
+        // What the list held is kept, and the outline follows it.
+        #expect(edges.points.count > 30 && edges.points[29] == Point(14, 3))
+        var alone = EdgeList()
+        stroker.stroke(spinnerArc(), style: style, tolerance: 0.1, transform: .identity, into: &alone)
+        #expect(Array(edges.points[60...]) == alone.points)
+    }
 }
