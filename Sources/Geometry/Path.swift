@@ -210,22 +210,49 @@ extension EdgeSink {
     public func addsNothing(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool { false }
 }
 
-/// Straight edges kept in order, as pairs of points, in a buffer that is reused: a stroke's outline handed from
-/// the stroker to a rasterizer without building a path.
-public struct EdgeList: EdgeSink {
-    /// Each edge's two ends, one after the other.
-    public private(set) var points: [Point] = []
+/// Straight edges kept in order, as pairs of points, in memory that is reused: a stroke's outline handed from the
+/// stroker to a rasterizer without building a path. A class, so that adding an edge is two stores and a count, with
+/// none of the checks an array makes for storage it shares (a stroke adds hundreds, twice per edge).
+public final class EdgeList: EdgeSink {
+    private var base: UnsafeMutablePointer<Point>
+    private var capacity = 64
+    private var used = 0
 
-    public init() {}
+    public init() {
+        base = .allocate(capacity: capacity)
+    }
 
-    public var isEmpty: Bool { points.isEmpty }
+    deinit { base.deallocate() }
 
-    /// Empties the list, keeping its storage.
-    public mutating func removeAll() { points.removeAll(keepingCapacity: true) }
+    /// How many points the list holds: twice its edges.
+    public var count: Int { used }
 
-    public mutating func addEdge(from p0: Point, to p1: Point) {
-        points.append(p0)
-        points.append(p1)
+    public var isEmpty: Bool { used == 0 }
+
+    /// Each edge's two ends, one after the other; valid until the list changes.
+    public var ends: UnsafeBufferPointer<Point> { UnsafeBufferPointer(start: base, count: used) }
+
+    /// A copy of `ends`.
+    public var points: [Point] { Array(ends) }
+
+    /// Empties the list, keeping its memory.
+    public func removeAll() { used = 0 }
+
+    public func addEdge(from p0: Point, to p1: Point) {
+        if used &+ 2 > capacity { grow() }
+        (base + used).initialize(to: p0)
+        (base + (used &+ 1)).initialize(to: p1)
+        used &+= 2
+    }
+
+    /// Doubles the memory; kept out of `addEdge`, which is inlined.
+    @inline(never)
+    private func grow() {
+        let grown = UnsafeMutablePointer<Point>.allocate(capacity: capacity * 2)
+        grown.moveInitialize(from: base, count: used)
+        base.deallocate()
+        base = grown
+        capacity *= 2
     }
 }
 

@@ -292,7 +292,7 @@ final class FillBands {
             guard i < count else { break }
             stroke(i, thread: thread)
             // Published before the stroke is counted: the last one a thread counts is the one the bands read.
-            outlineStarts.items[thread] = worker.outlines.points.withUnsafeBufferPointer { $0.baseAddress }
+            outlineStarts.items[thread] = worker.outlines.ends.baseAddress
             stroked.add(1, ordering: .releasing)
         }
         FillBands.wait { stroked.load(ordering: .acquiring) == count }
@@ -329,13 +329,11 @@ final class FillBands {
         let command = commands.items[index]
         let box = areas.items[index]
         let worker = workers[thread]
-        let start = worker.outlines.points.count
+        let start = worker.outlines.count
         worker.stroker.stroke(paths.items[command.item], style: styles.items[stroke], tolerance: command.tolerance,
                               transform: command.transform, into: &worker.outlines)
-        let points = start..<worker.outlines.points.count
-        let area = worker.outlines.points.withUnsafeBufferPointer {
-            Rasterizer.strokeArea(outline: UnsafeBufferPointer(rebasing: $0[points]), box: box)
-        }
+        let points = start..<worker.outlines.count
+        let area = Rasterizer.strokeArea(outline: UnsafeBufferPointer(rebasing: worker.outlines.ends[points]), box: box)
         // An outline outside the box draws nothing: an empty area, which no band draws.
         areas.items[index] = area ?? ClipBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
         outlines.items[index] = Outline(thread: thread, points: points)

@@ -181,13 +181,12 @@ public final class Rasterizer {
         }
         strokeEdges.removeAll()
         stroker.stroke(path, style: style, tolerance: tolerance, transform: transform, into: &strokeEdges)
-        strokeEdges.points.withUnsafeBufferPointer { ends in
-            guard let area = Rasterizer.strokeArea(outline: ends, box: box) else { return }
-            cells.begin(area: area)
-            pipeline.addEdges(ends, into: &cells)
-            pipeline.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: false, into: canvas.pixels,
-                               canvasWidth: canvas.width)
-        }
+        let ends = strokeEdges.ends
+        guard let area = Rasterizer.strokeArea(outline: ends, box: box) else { return }
+        cells.begin(area: area)
+        pipeline.addEdges(ends, into: &cells)
+        pipeline.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: false, into: canvas.pixels,
+                           canvasWidth: canvas.width)
     }
 
     /// Fills straight edges that are already in pixel coordinates (for example a stroke's outline), each

@@ -62,11 +62,11 @@ import Testing
         for i in 0..<2000 { edges.addEdge(from: Point(Double(i), 0), to: Point(Double(i), 1)) }
         edges.removeAll()
         for i in 0..<30 { edges.addEdge(from: Point(Double(i), 2), to: Point(Double(i), 3)) }
-        let storage = edges.points.withUnsafeBufferPointer { $0.baseAddress }
+        let storage = edges.ends.baseAddress
         stroker.stroke(spinnerArc(), style: style, tolerance: 0.1, transform: .identity, into: &edges)
-        #expect(edges.points.withUnsafeBufferPointer { $0.baseAddress } == storage)
+        #expect(edges.ends.baseAddress == storage)
         // What the list held is kept, and the outline follows it.
-        #expect(edges.points.count > 30 && edges.points[29] == Point(14, 3))
+        #expect(edges.count > 30 && edges.ends[29] == Point(14, 3))
         var alone = EdgeList()
         stroker.stroke(spinnerArc(), style: style, tolerance: 0.1, transform: .identity, into: &alone)
         #expect(Array(edges.points[60...]) == alone.points)
