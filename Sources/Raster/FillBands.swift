@@ -101,8 +101,8 @@ final class FillBands {
     private var areas = Buffer<ClipBox>()
     /// Each stroke's outline (the other commands' places are unused).
     private var outlines = Buffer<Outline>()
-    /// Where each thread's outlines begin, set when it has made its last one: its list is not changed again until the
-    /// batch ends, so threads read it through this pointer, with no reference counting.
+    /// Where each thread's outlines begin, set as it makes each one: its list is not changed after its last one until
+    /// the batch ends, so the bands read it through this pointer, with no reference counting.
     private var outlineStarts = Buffer<UnsafePointer<Point>?>()
     /// Bands the batch's canvases need.
     private var bandCount = 0
@@ -333,7 +333,8 @@ final class FillBands {
         worker.stroker.stroke(paths.items[command.item], style: styles.items[stroke], tolerance: command.tolerance,
                               transform: command.transform, into: &worker.outlines)
         let points = start..<worker.outlines.count
-        let area = Rasterizer.strokeArea(outline: UnsafeBufferPointer(rebasing: worker.outlines.ends[points]), box: box)
+        let area = Rasterizer.strokeArea(outline: UnsafeBufferPointer(rebasing: worker.outlines.ends[points]),
+                                         box: box)
         // An outline outside the box draws nothing: an empty area, which no band draws.
         areas.items[index] = area ?? ClipBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
         outlines.items[index] = Outline(thread: thread, points: points)
