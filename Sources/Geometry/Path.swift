@@ -232,9 +232,6 @@ public final class EdgeList: EdgeSink {
     /// Each edge's two ends, one after the other; valid until the list changes.
     public var ends: UnsafeBufferPointer<Point> { UnsafeBufferPointer(start: base, count: used) }
 
-    /// A copy of `ends`.
-    public var points: [Point] { Array(ends) }
-
     /// Empties the list, keeping its memory.
     public func removeAll() { used = 0 }
 

@@ -208,9 +208,8 @@ final class FillBands {
 
     /// Records every pixel of `canvas` set to `color`.
     func recordClear(_ color: UInt32, into canvas: Canvas) {
-        let whole = ClipBox(minX: 0, minY: 0, maxX: Double(canvas.width), maxY: Double(canvas.height))
-        record(.clear, item: 0, transform: .identity, tolerance: 0, area: whole, color: color, evenOdd: false,
-               into: canvas)
+        record(.clear, item: 0, transform: .identity, tolerance: 0, area: Rasterizer.clipBox(canvas: canvas, clip: nil)!,
+               color: color, evenOdd: false, into: canvas)
     }
 
     private func record(_ kind: Kind, item: Int, transform: AffineTransform, tolerance: Double, area: ClipBox,

@@ -52,9 +52,10 @@ import Testing
         #expect(p.currentPoint == Point(40, 0))
     }
 
-    /// A thread gathers a whole batch's outlines in one list: stroking into it adds to it in place. (The stroker's
-    /// edge sink once held a copy of the list, so every stroke first copied all that the list already held.)
-    @Test func strokingIntoAnEdgeListKeepsItsStorage() {
+    /// A thread gathers a whole batch's outlines in one list: stroking into it adds to it in place, whatever the
+    /// sink. (The stroker's edge sink once held a copy of the caller's sink; a sink keeping its edges in an array then
+    /// shared that array's storage, and the first edge added copied all that it already held.)
+    @Test func strokingIntoASinkAddsToItInPlace() {
         let stroker = Stroker()
         let style = StrokeStyle(lineWidth: 3, lineCap: .round, lineJoin: .round, miterLimit: 10, dashPattern: [],
                                 dashPhase: 0)
@@ -69,6 +70,24 @@ import Testing
         #expect(edges.count > 30 && edges.ends[29] == Point(14, 3))
         var alone = EdgeList()
         stroker.stroke(spinnerArc(), style: style, tolerance: 0.1, transform: .identity, into: &alone)
-        #expect(Array(edges.points[60...]) == alone.points)
+        #expect(Array(edges.ends[60...]) == Array(alone.ends))
+
+        // The same through the generic form, into a sink of value type that keeps its edges in an array.
+        var array = ArrayEdges()
+        array.ends.reserveCapacity(4 * edges.count)
+        for i in 0..<30 { array.addEdge(from: Point(Double(i), 2), to: Point(Double(i), 3)) }
+        let arrayStorage = array.ends.withUnsafeBufferPointer { $0.baseAddress }
+        stroker.stroke(spinnerArc(), style: style, tolerance: 0.1, transform: .identity, into: &array)
+        #expect(array.ends.withUnsafeBufferPointer { $0.baseAddress } == arrayStorage)
+        #expect(array.ends == Array(edges.ends))
+    }
+
+    /// Edges in an array, a sink of value type.
+    struct ArrayEdges: EdgeSink {
+        var ends: [Point] = []
+        mutating func addEdge(from p0: Point, to p1: Point) {
+            ends.append(p0)
+            ends.append(p1)
+        }
     }
 }
