@@ -154,20 +154,24 @@ public struct CoverageCells: EdgeSink {
             guard y0 < y1 else { return }
         }
         let lo = clip.minX, hi = clip.maxX
-        if x0 >= lo, x1 >= lo, x0 <= hi, x1 <= hi {
-            accumulate(x0, y0, x1, y1, dir, pipeline)
-            return
+        if x0 < lo || x1 < lo || x0 > hi || x1 > hi {
+            // Only the piece inside the box, if any, is left for the general loop below, inlined once.
+            guard let inside = splitAtSides(x0, y0, x1, y1, dir, pipeline) else { return }
+            (x0, y0, x1, y1) = inside
         }
-        addSplit(x0, y0, x1, y1, dir, pipeline)
+        accumulate(x0, y0, x1, y1, dir, pipeline)
     }
 
-    /// Adds a downward edge within the clip box's rows that crosses or lies beyond one of its vertical sides.
+    /// Splits a downward edge within the clip box's rows that crosses or lies beyond one of its vertical sides where
+    /// it crosses them. Each piece beyond a side is pushed onto that side, which keeps the winding of every point
+    /// inside the box unchanged, and added here as a vertical run; the piece inside the box, with its ends clamped
+    /// onto it against rounding, is returned for the caller to add (so that the general loop is inlined once,
+    /// there).
     @inlinable @inline(never)
-    mutating func addSplit<Pipeline: FillPipeline>(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
-                                                   _ dir: Double, _ pipeline: Pipeline.Type) {
+    mutating func splitAtSides<Pipeline: FillPipeline>(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
+                                                       _ dir: Double, _ pipeline: Pipeline.Type)
+        -> (x0: Double, y0: Double, x1: Double, y1: Double)? {
         let lo = clip.minX, hi = clip.maxX
-        // Split where the edge crosses the box's sides; each piece outside is pushed onto the side it is beyond,
-        // which keeps the winding of every point inside the box unchanged.
         let dx = x1 - x0, dy = y1 - y0
         var cutA = 1.0, cutB = 1.0
         if (x0 < lo) != (x1 < lo) { cutA = (lo - x0) / dx }
@@ -175,24 +179,54 @@ public struct CoverageCells: EdgeSink {
             let t = (hi - x0) / dx
             if t < cutA { cutB = cutA; cutA = t } else { cutB = t }
         }
-        // Three pieces at most; written out rather than looped over an array so that nothing is allocated.
+        // Three pieces at most: before the first cut, between the cuts, after the second.
         let ax = cutA >= 1 ? x1 : x0 + dx * cutA, ay = cutA >= 1 ? y1 : y0 + dy * cutA
-        piece(x0, y0, ax, ay, dir, pipeline)
-        guard cutA < 1 else { return }
         let bx = cutB >= 1 ? x1 : x0 + dx * cutB, by = cutB >= 1 ? y1 : y0 + dy * cutB
-        piece(ax, ay, bx, by, dir, pipeline)
-        guard cutB < 1 else { return }
-        piece(bx, by, x1, y1, dir, pipeline)
+        var inside: (x0: Double, y0: Double, x1: Double, y1: Double)?
+        func piece(_ xa: Double, _ ya: Double, _ xb: Double, _ yb: Double) {
+            guard yb > ya else { return }
+            let ca = Swift.min(Swift.max(xa, lo), hi), cb = Swift.min(Swift.max(xb, lo), hi)
+            if ca == cb {
+                column(ca, ya, yb, dir)
+                return
+            }
+            // A piece cut off just short of a side by rounding is not vertical either: all but the last such piece
+            // are added here.
+            if let earlier = inside { accumulate(earlier.x0, earlier.y0, earlier.x1, earlier.y1, dir, pipeline) }
+            inside = (ca, ya, cb, yb)
+        }
+        piece(x0, y0, ax, ay)
+        if cutA < 1 { piece(ax, ay, bx, by) }
+        if cutB < 1 { piece(bx, by, x1, y1) }
+        return inside
     }
 
-    /// A piece of a split edge, wholly on one side of each of the box's vertical sides: clamping its ends
-    /// moves it onto the side it is beyond, or leaves it alone when it is inside.
+    /// Adds a downward vertical edge at `x` from `y0` to `y1`, inside the clip box: its rows allowed, in one column.
     @inlinable @inline(__always)
-    mutating func piece<Pipeline: FillPipeline>(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
-                                                _ dir: Double, _ pipeline: Pipeline.Type) {
-        guard y1 > y0 else { return }
-        let lo = clip.minX, hi = clip.maxX
-        accumulate(Swift.min(Swift.max(x0, lo), hi), y0, Swift.min(Swift.max(x1, lo), hi), y1, dir, pipeline)
+    mutating func column(_ x: Double, _ y0: Double, _ y1: Double, _ dir: Double) {
+        let firstRow = Int(y0)
+        let from = Swift.max(firstRow, rowLimit.lo), to = Swift.min(CoverageCells.lastIndex(y1), rowLimit.hi &- 1)
+        guard from <= to else { return }
+        if from < minRow { minRow = from }
+        if to > maxRow { maxRow = to }
+        columnRows(x, y0, y1, dir * CoverageCells.oneScale, firstRow, from: from, to: to)
+    }
+
+    /// Adds rows `from…to` of a vertical edge at `x` from `y0` (in row `firstRow`) to `y1`, `scale` per unit of height:
+    /// one column, with no per-row x stepping.
+    @inlinable @inline(__always)
+    func columnRows(_ x: Double, _ y0: Double, _ y1: Double, _ scale: Double, _ firstRow: Int, from: Int, to: Int) {
+        let ix = Int(x)
+        let keep = 1 - (x - Double(ix))
+        var row = from
+        var ya = from == firstRow ? y0 : Double(from)
+        while row <= to {
+            let yb = Swift.min(Double(row + 1), y1)
+            InteriorCells.column(cells + row &* stride, ix, CoverageCells.fixed((yb - ya) * scale), keep)
+            setRun(row, ix, 1)
+            ya = yb
+            row &+= 1
+        }
     }
 
     /// Adds a downward edge lying inside the clip box (so x, y ≥ 0), scanline by scanline.
@@ -217,18 +251,8 @@ public struct CoverageCells: EdgeSink {
         if to > maxRow { maxRow = to }
         let scale = dir * CoverageCells.oneScale
         if x0 == x1 {
-            // Vertical edges (rectangles, the sides of strokes) stay in one column: no per-row x stepping.
-            let ix = Int(x0)
-            let keep = 1 - (x0 - Double(ix))
-            var row = from
-            var ya = from == firstRow ? y0 : Double(from)
-            while row <= to {
-                let yb = Swift.min(Double(row + 1), y1)
-                InteriorCells.column(cells + row &* stride, ix, CoverageCells.fixed((yb - ya) * scale), keep)
-                setRun(row, ix, 1)
-                ya = yb
-                row &+= 1
-            }
+            // Vertical edges: the sides of rectangles and strokes.
+            columnRows(x0, y0, y1, scale, firstRow, from: from, to: to)
             return
         }
         if firstRow == lastRow {

@@ -191,6 +191,42 @@ import Colors
         }
     }
 
+    @Test func steepEdgesAcrossASideKeepTheirWindingInEveryRow() {
+        // Tall thin quadrilaterals whose left edge crosses the left side of the canvas or of a clip box, or whose
+        // right edge crosses the right side, at slopes from nearly vertical to a few pixels a row. The part beyond
+        // the side is pushed onto it, so every column wholly inside has the coverage it has in a wider canvas; a
+        // piece of the edge lost where it is split (one cut off a hair short of the side by rounding is not
+        // vertical, which happens most on the canvas's sides, 0 relative to the fill's area) leaves rows wrong.
+        var rng = SeededRandom(seed: 0x5EED_0007)
+        let rasterizer = Rasterizer()
+        let near = Canvas(width: 32, height: 40), far = Canvas(width: 64, height: 40)
+        let shift = AffineTransform(translationX: 16, y: 0)
+        let leans: [Double] = [1e-12, 1e-9, 1e-6, 1e-3, 0.1, 1, 5]
+        for round in 0..<400 {
+            near.clear(to: .clear)
+            far.clear(to: .clear)
+            let right = rng.int(in: 0...1) == 1, onCanvas = rng.int(in: 0...1) == 1
+            let side = onCanvas ? (right ? 32 : 0) : rng.double(in: 10...20)
+            let top = rng.double(in: 0...5), bottom = rng.double(in: 30...40)
+            let lean = leans[rng.int(in: 0...(leans.count - 1))]
+            // The crossing edge runs from one side of `side` to the other; the opposite edge lies well inside.
+            let a = side - rng.double(in: 0...1) * lean, b = side + rng.double(in: 0...1) * lean
+            let (upper, lower) = rng.int(in: 0...1) == 0 ? (a, b) : (b, a)
+            let inner = right ? side - rng.double(in: 3...6) : side + rng.double(in: 3...6)
+            let quad = polygon([Point(upper, top), Point(lower, bottom), Point(inner, bottom), Point(inner, top)])
+            let clip = right ? Rect(x: 0, y: 0, width: side, height: 40) : Rect(x: side, y: 0, width: 32 - side,
+                                                                               height: 40)
+            rasterizer.fill(quad, color: .white, clip: clip, into: near)
+            rasterizer.fill(quad, transform: shift, color: .white, into: far)
+            let columns = right ? 0..<Int(side) : Int(side.rounded(.up))..<32
+            var worst = 0
+            for y in 0..<40 {
+                for x in columns { worst = max(worst, abs(Int(near[x, y] >> 24) - Int(far[x + 16, y] >> 24))) }
+            }
+            #expect(worst <= 1, "round \(round): side \(side), lean \(lean), right \(right): off by \(worst) levels")
+        }
+    }
+
     @Test func randomPathsNeverTouchPixelsOutsideTheClip() {
         var rng = SeededRandom(seed: 0x5EED_0004)
         let rasterizer = Rasterizer()
