@@ -61,11 +61,14 @@ public enum SpanCompositor {
         // little from one row to the next), to ask for their cells and pixels early.
         var hint = 0
         let aheadCells = SpanCompositor.prefetchRows &* stride
+        // The row's cells, marks and pixels, moved on a row at a time.
+        var line = cells.cells + cells.minRow &* stride
+        var marks = cells.bits + cells.minRow &* wordsPerRow
+        var dst = pixels + ((cells.minRow &+ cells.originY) &* canvasWidth &+ cells.originX)
+        let lastPrefetched = cells.maxRow &- SpanCompositor.prefetchRows
         for row in cells.minRow...cells.maxRow {
-            let line = cells.cells + row &* stride
-            let marks = cells.bits + row &* wordsPerRow
-            let dst = pixels + ((row &+ cells.originY) &* canvasWidth &+ cells.originX)
-            if row &+ SpanCompositor.prefetchRows <= cells.maxRow {
+            defer { line += stride; marks += wordsPerRow; dst += canvasWidth }
+            if row <= lastPrefetched {
                 refreshlab_prefetch(line + aheadCells + hint)
                 if hint < rowEnd { refreshlab_prefetch(dst + ahead + hint) }
             }
