@@ -13,7 +13,8 @@ import Darwin
 /// the corner point itself (as Skia and cairo do). Going through the corner makes the outline's winding number the
 /// sum of those of every segment's rectangle and every join's wedge, all turning the same way, so the non-zero
 /// fill is exactly their union however short the segments, however sharp the turns. Vertices inside a curve get
-/// a round join, which keeps the outline within the tolerance of the curve's true offset.
+/// a round join, which keeps the outline within the tolerance of the curve's true offset; where the turn is too
+/// small for the round join to have a point of its own, the outer side too meets at the offset lines' crossing.
 ///
 /// A `Stroker` keeps its scratch buffers between calls: reuse one to stroke many paths without allocating.
 public final class Stroker {
@@ -342,7 +343,11 @@ public final class Stroker {
             left.append(Point(v.x + n1.x * h, v.y + n1.y * h))
             return
         }
+        // Inside a curve the join is round; a turn under one round step has no point of its fan, so the arc would be
+        // one chord, and the offset lines' crossing, about as far outside the arc as that chord lies inside it (within
+        // the tolerance either way), stands for both of its ends: one edge fewer per vertex of a curve.
         let style: LineJoin = info.corner ? join : .round
+        let tipOnly = !info.corner && exact && dot >= roundCos
         // The offset lines cross at v ± (n0 + n1)·h/(1 + cos φ); on the inner side that point may stand in for the
         // corner when it lies within half of each segment (see the type's comment).
         let onePlusDot = 1 + dot
@@ -354,7 +359,7 @@ public final class Stroker {
             // Turning towards +n: the right side (−n) is outside.
             if t0 != c0 { out.lineTo(Point(v.x - cn0.x * h, v.y - cn0.y * h)) }
             outerJoin(v, Point(-n0.x, -n0.y), Point(-n1.x, -n1.y), Point(v.x - mx, v.y - my), onePlusDot,
-                      positive: true, style: style, into: &out)
+                      positive: true, style: style, tipOnly: tipOnly, into: &out)
             if t1 != c1 { out.lineTo(Point(v.x - cn1.x * h, v.y - cn1.y * h)) }
             if innerOK {
                 left.append(Point(v.x + mx, v.y + my))
@@ -365,7 +370,8 @@ public final class Stroker {
             }
         } else {
             if t0 != c0 { left.append(Point(v.x + cn0.x * h, v.y + cn0.y * h)) }
-            outerJoin(v, n0, n1, Point(v.x + mx, v.y + my), onePlusDot, positive: false, style: style, into: &left)
+            outerJoin(v, n0, n1, Point(v.x + mx, v.y + my), onePlusDot, positive: false, style: style,
+                      tipOnly: tipOnly, into: &left)
             if t1 != c1 { left.append(Point(v.x + cn1.x * h, v.y + cn1.y * h)) }
             if innerOK {
                 out.lineTo(Point(v.x - mx, v.y - my))
@@ -377,13 +383,14 @@ public final class Stroker {
         }
     }
 
-    /// The outer side of a join from v + u0·h to v + u1·h (unit offsets), turning the `positive` way.
+    /// The outer side of a join from v + u0·h to v + u1·h (unit offsets), turning the `positive` way; with `tipOnly`,
+    /// the offset lines' crossing alone.
     @inline(__always)
     private func outerJoin<S: PointSink>(_ v: Point, _ u0: Point, _ u1: Point, _ miterTip: Point, _ onePlusDot: Double,
-                                         positive: Bool, style: LineJoin, into out: inout S) {
+                                         positive: Bool, style: LineJoin, tipOnly: Bool, into out: inout S) {
         let h = halfWidth
         switch style {
-        case .miter where miterLimitSquared * onePlusDot >= 2:
+        case _ where tipOnly, .miter where miterLimitSquared * onePlusDot >= 2:
             out.add(miterTip)
         case .round:
             out.add(Point(v.x + u0.x * h, v.y + u0.y * h))

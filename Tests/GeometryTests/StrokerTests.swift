@@ -246,6 +246,47 @@ func allPoints(_ path: Path) -> [Point] { polygons(path).flatMap { $0 } }
         }
     }
 
+    /// Along a curve the outline stays within the tolerance of the curve's true offset, on the inner side and the
+    /// outer: every sample farther than twice the tolerance from the offset (once for the flattening, once for the
+    /// joins) is inside exactly when it is nearer the curve than half the width.
+    @Test func curveStrokesFollowTheTrueOffset() {
+        var rng = SeededRandom(seed: 77)
+        let tol = 0.05
+        for round in 0..<30 {
+            let p0 = rng.point(0...40), c1 = rng.point(0...40), c2 = rng.point(0...40), p3 = rng.point(0...40)
+            var path = Path()
+            path.move(to: p0)
+            path.cubic(to: p3, control1: c1, control2: c2)
+            let h = rng.double(in: 0.5...6)
+            let out = path.stroked(StrokeStyle(lineWidth: 2 * h, lineCap: .round, lineJoin: .round), tolerance: tol)
+            let curve = (0...1000).map { Path.cubicPoint(p0, c1, c2, p3, Double($0) / 1000) }
+            for _ in 0..<100 {
+                let q = rng.point(-10...50)
+                let d = zip(curve, curve.dropFirst()).map { distance(q, $0.0, $0.1) }.min() ?? .infinity
+                if Swift.abs(d - h) <= 2 * tol { continue }
+                #expect((winding(out, q) != 0) == (d < h), "round \(round): point \(q) at \(d), half width \(h)")
+            }
+        }
+    }
+
+    /// Where a curve turns less than one round step at a vertex, the outer side has one point there, the offset
+    /// lines' crossing, like the inner side: a gentle curve's outline has two points per vertex of its flattening,
+    /// not three (the ends of a one-chord arc), which is a third fewer edges to fill.
+    @Test func gentleCurvesGiveOnePointPerVertexOnEachSide() {
+        let p0 = Point(0, 0), c = Point(100, 0), p = Point(100, 100)
+        let tol = 0.1
+        let vertices = Path.segmentCount(secondDifference: (p0 - c * 2 + p).length, degreeFactor: 0.25,
+                                         tolerance: tol) + 1
+        var path = Path()
+        path.move(to: p0)
+        path.quad(to: p, control: c)
+        let out = path.stroked(StrokeStyle(lineWidth: 4, lineCap: .butt, lineJoin: .round), tolerance: tol)
+        #expect(vertices > 10)
+        // Beside them, at each end, the offsets of the curve's own tangent as well as the chord's, and the point that
+        // closes the polygon.
+        #expect(allPoints(out).count <= 2 * vertices + 5, "\(allPoints(out).count) points for \(vertices) vertices")
+    }
+
     @Test func randomPathsNeverCrashAndStayFinite() {
         var rng = SeededRandom(seed: 2024)
         for round in 0..<300 {
