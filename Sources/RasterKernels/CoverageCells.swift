@@ -164,7 +164,7 @@ public struct CoverageCells: EdgeSink {
 
     /// Splits a downward edge within the clip box's rows that crosses or lies beyond one of its vertical sides where
     /// it crosses them. Each piece beyond a side is pushed onto that side, which keeps the winding of every point
-    /// inside the box unchanged, and added here as a vertical run; the piece inside the box, with its ends clamped
+    /// inside the box unchanged, and added here (a vertical run); the piece inside the box, with its ends clamped
     /// onto it against rounding, is returned for the caller to add (so that the general loop is inlined once,
     /// there).
     @inlinable @inline(never)
@@ -187,7 +187,8 @@ public struct CoverageCells: EdgeSink {
             guard yb > ya else { return }
             let ca = Swift.min(Swift.max(xa, lo), hi), cb = Swift.min(Swift.max(xb, lo), hi)
             if ca == cb {
-                column(ca, ya, yb, dir)
+                // Beyond a side: a vertical run, which the general loop adds without stepping along the rows.
+                accumulate(ca, ya, cb, yb, dir, pipeline)
                 return
             }
             // A piece cut off just short of a side by rounding is not vertical either: all but the last such piece
@@ -199,34 +200,6 @@ public struct CoverageCells: EdgeSink {
         if cutA < 1 { piece(ax, ay, bx, by) }
         if cutB < 1 { piece(bx, by, x1, y1) }
         return inside
-    }
-
-    /// Adds a downward vertical edge at `x` from `y0` to `y1`, inside the clip box: its rows allowed, in one column.
-    @inlinable @inline(__always)
-    mutating func column(_ x: Double, _ y0: Double, _ y1: Double, _ dir: Double) {
-        let firstRow = Int(y0)
-        let from = Swift.max(firstRow, rowLimit.lo), to = Swift.min(CoverageCells.lastIndex(y1), rowLimit.hi &- 1)
-        guard from <= to else { return }
-        if from < minRow { minRow = from }
-        if to > maxRow { maxRow = to }
-        columnRows(x, y0, y1, dir * CoverageCells.oneScale, firstRow, from: from, to: to)
-    }
-
-    /// Adds rows `from…to` of a vertical edge at `x` from `y0` (in row `firstRow`) to `y1`, `scale` per unit of height:
-    /// one column, with no per-row x stepping.
-    @inlinable @inline(__always)
-    func columnRows(_ x: Double, _ y0: Double, _ y1: Double, _ scale: Double, _ firstRow: Int, from: Int, to: Int) {
-        let ix = Int(x)
-        let keep = 1 - (x - Double(ix))
-        var row = from
-        var ya = from == firstRow ? y0 : Double(from)
-        while row <= to {
-            let yb = Swift.min(Double(row + 1), y1)
-            InteriorCells.column(cells + row &* stride, ix, CoverageCells.fixed((yb - ya) * scale), keep)
-            setRun(row, ix, 1)
-            ya = yb
-            row &+= 1
-        }
     }
 
     /// Adds a downward edge lying inside the clip box (so x, y ≥ 0), scanline by scanline.
@@ -251,8 +224,18 @@ public struct CoverageCells: EdgeSink {
         if to > maxRow { maxRow = to }
         let scale = dir * CoverageCells.oneScale
         if x0 == x1 {
-            // Vertical edges: the sides of rectangles and strokes.
-            columnRows(x0, y0, y1, scale, firstRow, from: from, to: to)
+            // Vertical edges (rectangles, the sides of strokes) stay in one column: no per-row x stepping.
+            let ix = Int(x0)
+            let keep = 1 - (x0 - Double(ix))
+            var row = from
+            var ya = from == firstRow ? y0 : Double(from)
+            while row <= to {
+                let yb = Swift.min(Double(row + 1), y1)
+                InteriorCells.column(cells + row &* stride, ix, CoverageCells.fixed((yb - ya) * scale), keep)
+                setRun(row, ix, 1)
+                ya = yb
+                row &+= 1
+            }
             return
         }
         if firstRow == lastRow {
