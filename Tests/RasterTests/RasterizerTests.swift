@@ -76,6 +76,36 @@ import Colors
             #expect(worst <= 0.51, "round \(round): off by \(worst) levels")
         }
     }
+
+    /// The compositor reads a row's marks one 64-bit word per 512 cells, with a loop of its own for areas of one word
+    /// and of two: fills of every width from one word to four cover each pixel by its exact area.
+    @Test func wideConvexPolygonsMatchExactAreaPerPixel() {
+        var rng = SeededRandom(seed: 0x5EED_0003)
+        let rasterizer = Rasterizer()
+        let width = 1700, height = 10
+        let canvas = Canvas(width: width, height: height)
+        // Half widths whose areas take one, two, three and four words of marks a row.
+        let halfWidths: [ClosedRange<Double>] = [5...245, 262...495, 520...745, 772...840]
+        for round in 0..<24 {
+            canvas.clear(to: .clear)
+            let rx = rng.double(in: halfWidths[round % 4]), ry = rng.double(in: 1...4.5)
+            let center = Point(rng.double(in: rx...(Double(width) - rx)), rng.double(in: ry...(Double(height) - ry)))
+            let points = randomConvexPolygon(&rng, center: .zero, radius: 1, count: rng.int(in: 4...9))
+                .map { Point(center.x + rx * $0.x, center.y + ry * $0.y) }
+            rasterizer.fill(polygon(points), color: .white, into: canvas)
+            let left = points.map(\.x).min()!, right = points.map(\.x).max()!
+            var worst = 0.0, worstX = 0, worstY = 0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let outside = Double(x + 1) < left || Double(x) > right
+                    let exact = outside ? 0 : exactCoverage(of: points, pixelX: x, y: y) * 255
+                    let off = abs(Double(canvas[x, y] >> 24) - exact)
+                    if off > worst { (worst, worstX, worstY) = (off, x, y) }
+                }
+            }
+            #expect(worst <= 0.51, "round \(round), half width \(rx): off by \(worst) levels at (\(worstX), \(worstY))")
+        }
+    }
 }
 
 /// Fill rules on shapes whose windings are known by hand.
