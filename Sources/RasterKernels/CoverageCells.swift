@@ -7,7 +7,8 @@ import Geometry
 /// cell's right side, and the rest of its height to the next cell; a running sum along the row then gives
 /// every pixel's coverage. Each written cell is also marked in a bit set, one bit per aligned group of eight cells
 /// (the compositor's unit), so that the compositor jumps over the long unmarked stretches, where coverage is
-/// constant, 512 cells a word, and finds a thin shape's few groups in a row of up to 512 cells in one word.
+/// constant, 512 cells a word, and finds a thin shape's few groups in a row of up to 512 cells in one word; except
+/// in an area one group wide (`isNarrow`), whose rows the compositor takes whole.
 ///
 /// Invariant between fills: every cell is 0 and every bit is clear. The compositor restores it as it reads.
 public struct CoverageCells: EdgeSink {
@@ -120,14 +121,25 @@ public struct CoverageCells: EdgeSink {
     /// dropped).
     @inlinable @inline(__always)
     public mutating func addEdge(from p0: Point, to p1: Point) {
-        addEdge(from: p0, to: p1, PortableFill.self)
+        if isNarrow {
+            addEdge(from: p0, to: p1, PortableFill.self, UnmarkedCells.self)
+        } else {
+            addEdge(from: p0, to: p1, PortableFill.self, MarkedCells.self)
+        }
     }
 
-    /// `addEdge(from:to:)` as compiled in `Pipeline`'s module. What is not inlined into the caller (the split of
-    /// an edge crossing the clip box's sides, the run of a shallow edge across pixels) is a function specialised for
-    /// that module, under a name that holds it: unspecialised, the wider modules would call the portable copy.
+    /// An area one group of cells wide: the compositor blends each row's one group whole, without reading marks, so
+    /// the edges write none (`UnmarkedCells`).
+    @inlinable public var isNarrow: Bool { stride == 8 }
+
+    /// `addEdge(from:to:)` as compiled in `Pipeline`'s module, marking the cells written or not as `Marks` says (the
+    /// caller chooses by `isNarrow`). What is not inlined into the caller (the split of an edge crossing the clip
+    /// box's sides, the run of a shallow edge across pixels) is a function specialised for that module, under a name
+    /// that holds it: unspecialised, the wider modules would call the portable copy.
     @inlinable @inline(__always)
-    public mutating func addEdge<Pipeline: FillPipeline>(from p0: Point, to p1: Point, _ pipeline: Pipeline.Type) {
+    public mutating func addEdge<Pipeline: FillPipeline, Marks: CellMarking>(from p0: Point, to p1: Point,
+                                                                          _ pipeline: Pipeline.Type,
+                                                                          _ marks: Marks.Type) {
         // Orient downwards; `dir` carries the winding sign.
         let ox = Double(originX), oy = Double(originY)
         var x0 = p0.x - ox, y0 = p0.y - oy, x1 = p1.x - ox, y1 = p1.y - oy
@@ -156,10 +168,10 @@ public struct CoverageCells: EdgeSink {
         let lo = clip.minX, hi = clip.maxX
         if x0 < lo || x1 < lo || x0 > hi || x1 > hi {
             // Only the piece inside the box, if any, is left for the general loop below, inlined once.
-            guard let inside = splitAtSides(x0, y0, x1, y1, dir, pipeline) else { return }
+            guard let inside = splitAtSides(x0, y0, x1, y1, dir, pipeline, marks) else { return }
             (x0, y0, x1, y1) = inside
         }
-        accumulate(x0, y0, x1, y1, dir, pipeline)
+        accumulate(x0, y0, x1, y1, dir, pipeline, marks)
     }
 
     /// Splits a downward edge within the clip box's rows that crosses or lies beyond one of its vertical sides where
@@ -168,8 +180,10 @@ public struct CoverageCells: EdgeSink {
     /// onto it against rounding, is returned for the caller to add (so that the general loop is inlined once,
     /// there).
     @inlinable @inline(never)
-    mutating func splitAtSides<Pipeline: FillPipeline>(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
-                                                       _ dir: Double, _ pipeline: Pipeline.Type)
+    mutating func splitAtSides<Pipeline: FillPipeline, Marks: CellMarking>(
+        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ dir: Double, _ pipeline: Pipeline.Type,
+        _ marks: Marks.Type
+    )
         -> (x0: Double, y0: Double, x1: Double, y1: Double)? {
         let lo = clip.minX, hi = clip.maxX
         let dx = x1 - x0, dy = y1 - y0
@@ -188,12 +202,12 @@ public struct CoverageCells: EdgeSink {
             let ca = Swift.min(Swift.max(xa, lo), hi), cb = Swift.min(Swift.max(xb, lo), hi)
             if ca == cb {
                 // Beyond a side: a vertical run, which the general loop adds without stepping along the rows.
-                accumulate(ca, ya, cb, yb, dir, pipeline)
+                accumulate(ca, ya, cb, yb, dir, pipeline, marks)
                 return
             }
             // A piece cut off just short of a side by rounding is not vertical either: all but the last such piece
             // are added here.
-            if let earlier = inside { accumulate(earlier.x0, earlier.y0, earlier.x1, earlier.y1, dir, pipeline) }
+            if let earlier = inside { accumulate(earlier.x0, earlier.y0, earlier.x1, earlier.y1, dir, pipeline, marks) }
             inside = (ca, ya, cb, yb)
         }
         piece(x0, y0, ax, ay)
@@ -204,22 +218,25 @@ public struct CoverageCells: EdgeSink {
 
     /// Adds a downward edge lying inside the clip box (so x, y ≥ 0), scanline by scanline.
     @inlinable @inline(__always)
-    mutating func accumulate<Pipeline: FillPipeline>(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
-                                                     _ dir: Double, _ pipeline: Pipeline.Type) {
+    mutating func accumulate<Pipeline: FillPipeline, Marks: CellMarking>(
+        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ dir: Double, _ pipeline: Pipeline.Type,
+        _ marks: Marks.Type
+    ) {
         let firstRow = Int(y0)
         let lastRow = CoverageCells.lastIndex(y1)
         // Within a band only its rows; otherwise the limits are Int.min and Int.max, and every row is added.
         let from = Swift.max(firstRow, rowLimit.lo), to = Swift.min(lastRow, rowLimit.hi &- 1)
         guard from <= to else { return }
-        accumulateRows(x0, y0, x1, y1, dir, firstRow, lastRow, from: from, to: to, pipeline)
+        accumulateRows(x0, y0, x1, y1, dir, firstRow, lastRow, from: from, to: to, pipeline, marks)
     }
 
     /// Adds rows `from…to` of a downward edge that spans rows `firstRow…lastRow`. A row's piece is computed from the
     /// edge's ends, the same whichever rows are added.
     @inlinable @inline(__always)
-    mutating func accumulateRows<Pipeline: FillPipeline>(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double,
-                                                         _ dir: Double, _ firstRow: Int, _ lastRow: Int,
-                                                         from: Int, to: Int, _ pipeline: Pipeline.Type) {
+    mutating func accumulateRows<Pipeline: FillPipeline, Marks: CellMarking>(
+        _ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, _ dir: Double, _ firstRow: Int, _ lastRow: Int,
+        from: Int, to: Int, _ pipeline: Pipeline.Type, _ marks: Marks.Type
+    ) {
         if from < minRow { minRow = from }
         if to > maxRow { maxRow = to }
         let scale = dir * CoverageCells.oneScale
@@ -232,7 +249,7 @@ public struct CoverageCells: EdgeSink {
             while row <= to {
                 let yb = Swift.min(Double(row + 1), y1)
                 InteriorCells.column(cells + row &* stride, ix, CoverageCells.fixed((yb - ya) * scale), keep)
-                setRun(row, ix, 1)
+                if Marks.marks { setRun(row, ix, 1) }
                 ya = yb
                 row &+= 1
             }
@@ -242,7 +259,7 @@ public struct CoverageCells: EdgeSink {
             // Within one scanline, the usual case for the short edges of flattened curves: no slope is needed, and
             // the height per unit of width is the piece's own.
             let h = (y1 - y0) * scale
-            addRow(firstRow, x0, x1, h, h / abs(x1 - x0), pipeline)
+            addRow(firstRow, x0, x1, h, h / abs(x1 - x0), pipeline, marks)
             return
         }
         let dx = x1 - x0, dy = y1 - y0
@@ -263,7 +280,7 @@ public struct CoverageCells: EdgeSink {
             } else {
                 yb = Double(row &+ 1); xb = x0 + (yb - y0) * dxdy
             }
-            addRow(row, xa, xb, (yb - ya) * scale, perX, pipeline)
+            addRow(row, xa, xb, (yb - ya) * scale, perX, pipeline, marks)
             ya = yb; xa = xb
             row &+= 1
         }
@@ -272,8 +289,10 @@ public struct CoverageCells: EdgeSink {
     /// Adds the piece of an edge within `row` from x = `a` to x = `b` (in either order), of signed height `h`, `perX`
     /// of it per unit of width.
     @inlinable @inline(__always)
-    mutating func addRow<Pipeline: FillPipeline>(_ row: Int, _ a: Double, _ b: Double, _ h: Double, _ perX: Double,
-                                                 _ pipeline: Pipeline.Type) {
+    mutating func addRow<Pipeline: FillPipeline, Marks: CellMarking>(
+        _ row: Int, _ a: Double, _ b: Double, _ h: Double, _ perX: Double, _ pipeline: Pipeline.Type,
+        _ marks: Marks.Type
+    ) {
         let (left, right) = a < b ? (a, b) : (b, a)
         let il = Int(left)
         let side = Double(il &+ 1)
@@ -300,9 +319,10 @@ public struct CoverageCells: EdgeSink {
             refreshlab_barrier()
             // Within, `total − second` is 0, added to the second cell again: a third cell might lie past the row.
             line[il &+ last] &+= total &- second
-            setRun(row, il, last)
+            if Marks.marks { setRun(row, il, last) }
         } else {
-            CoverageCells.across(cells + row &* stride, bits + row &* wordsPerRow, left, right, il, h, perX, pipeline)
+            CoverageCells.across(cells + row &* stride, bits + row &* wordsPerRow, left, right, il, h, perX, pipeline,
+                                 marks)
         }
     }
 
@@ -319,11 +339,12 @@ public struct CoverageCells: EdgeSink {
     /// `line` and `marks` are the row's cells and marks. Static, so that the caller keeps the cells' state in
     /// registers across the call instead of storing it for a `mutating` one.
     @inlinable @inline(never)
-    static func across<Pipeline: FillPipeline>(_ line: UnsafeMutablePointer<Int32>,
-                                               _ marks: UnsafeMutablePointer<UInt64>, _ left: Double, _ right: Double,
-                                               _ il: Int, _ h: Double, _ perX: Double, _ pipeline: Pipeline.Type) {
+    static func across<Pipeline: FillPipeline, Marks: CellMarking>(
+        _ line: UnsafeMutablePointer<Int32>, _ marks: UnsafeMutablePointer<UInt64>, _ left: Double, _ right: Double,
+        _ il: Int, _ h: Double, _ perX: Double, _ pipeline: Pipeline.Type, _ marking: Marks.Type
+    ) {
         InteriorCells.across(line, left, right, il, h, perX)
-        CoverageCells.mark(marks, il, Swift.max(il, CoverageCells.lastIndex(right)) &+ 1)
+        if Marks.marks { CoverageCells.mark(marks, il, Swift.max(il, CoverageCells.lastIndex(right)) &+ 1) }
     }
 
     /// The index of the last unit interval that a span ending at `v` (≥ 0) reaches into: ⌈v⌉ − 1.
@@ -377,6 +398,21 @@ public struct CoverageCells: EdgeSink {
         }
         base[wb] |= all >> UInt64(truncatingIfNeeded: 63 &- (gb & 63))
     }
+}
+
+/// Whether edges mark the groups of cells they write, for the compositor to find: not in a narrow area
+/// (`CoverageCells.isNarrow`), where the marks are never read. A type, so that each case is compiled on its own
+/// with no test per row.
+public protocol CellMarking {
+    static var marks: Bool { get }
+}
+
+public enum MarkedCells: CellMarking {
+    @inlinable public static var marks: Bool { true }
+}
+
+public enum UnmarkedCells: CellMarking {
+    @inlinable public static var marks: Bool { false }
 }
 
 /// An axis-aligned box in pixel coordinates, by its sides; the area that a fill may touch.

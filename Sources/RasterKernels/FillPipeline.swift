@@ -54,7 +54,17 @@ extension FillPipeline {
     /// The body of `addEdges`, for each pipeline to inline.
     @inlinable @inline(__always)
     public static func addEdgesKernel(_ ends: UnsafeBufferPointer<Point>, into cells: inout CoverageCells) {
-        var sink = PipelineCells<Self>(cells: cells)
+        if cells.isNarrow {
+            addEdgesKernel(ends, into: &cells, UnmarkedCells.self)
+        } else {
+            addEdgesKernel(ends, into: &cells, MarkedCells.self)
+        }
+    }
+
+    @inlinable @inline(__always)
+    static func addEdgesKernel<Marks: CellMarking>(_ ends: UnsafeBufferPointer<Point>, into cells: inout CoverageCells,
+                                                   _ marks: Marks.Type) {
+        var sink = PipelineCells<Self, Marks>(cells: cells)
         var i = 1
         while i < ends.count {
             sink.addEdge(from: ends[i &- 1], to: ends[i])
@@ -94,14 +104,16 @@ extension FillPipeline {
 /// under one name, and the linker keeps a single copy: without the pipeline's type in that name, the portable
 /// path could end up running the AVX-512 copy of `flattenForFill`. Every generic the kernels use therefore has
 /// the pipeline among its type parameters.
-public struct PipelineCells<Pipeline: FillPipeline>: EdgeSink {
+public struct PipelineCells<Pipeline: FillPipeline, Marks: CellMarking>: EdgeSink {
     public var cells: CoverageCells
 
     @inlinable
     public init(cells: CoverageCells) { self.cells = cells }
 
     @inlinable @inline(__always)
-    public mutating func addEdge(from p0: Point, to p1: Point) { cells.addEdge(from: p0, to: p1, Pipeline.self) }
+    public mutating func addEdge(from p0: Point, to p1: Point) {
+        cells.addEdge(from: p0, to: p1, Pipeline.self, Marks.self)
+    }
 
     @inlinable @inline(__always)
     public func addsNothing(minX: Double, minY: Double, maxX: Double, maxY: Double) -> Bool {

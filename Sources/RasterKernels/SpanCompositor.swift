@@ -54,17 +54,21 @@ public enum SpanCompositor {
         let opaque = color >> 24 == 255
         let source = VectorBlend(color)
         let ahead = SpanCompositor.prefetchRows &* canvasWidth
-        if stride == 8 && rowEnd >= 8 {
-            // A narrow area (a hairline, a speck): a row is one group whose pixels all lie in the canvas row, so it is
-            // blended whole, without reading the marks (they are only cleared), from the first column (`drawStart`
-            // is 0: the area starts on the clip box's first pixel).
+        if cells.isNarrow {
+            // A narrow area (a hairline, a speck): a row is one group, blended whole from the first column
+            // (`drawStart` is 0: the area starts on the clip box's first pixel) without marks, which its edges do not
+            // write. Its pixels lie in the canvas row unless the area ends within eight pixels of the row's end.
             var line = cells.cells + cells.minRow &* 8
             var dst = pixels + ((cells.minRow &+ cells.originY) &* canvasWidth &+ cells.originX)
             for row in cells.minRow...cells.maxRow {
                 if row &+ SpanCompositor.prefetchRows <= cells.maxRow { refreshlab_prefetch(dst + ahead) }
-                cells.bits[row] = 0
-                _ = source.blendGroup(cells: line, into: dst, carry: SIMD8(), opaque: opaque, Rule.self, pipeline,
-                                      drawn: drawEnd)
+                if rowEnd >= 8 {
+                    _ = source.blendGroup(cells: line, into: dst, carry: SIMD8(), opaque: opaque, Rule.self, pipeline,
+                                          drawn: drawEnd)
+                } else {
+                    _ = blendCells(line, from: 0, to: 8, carry: 0, into: dst, drawStart: drawStart, drawEnd: drawEnd,
+                                   source: source, Rule.self)
+                }
                 line += 8
                 dst += canvasWidth
             }
@@ -121,18 +125,9 @@ public enum SpanCompositor {
                                                 pipeline, drawn: drawEnd &- g)
                     } else {
                         // A group at an end of the canvas row: pixels outside the drawn columns are only cleared.
-                        var i = g
-                        let last = Swift.min(end, stride)
-                        var sum = acc[0]
-                        while i < last {
-                            sum &+= line[i]
-                            line[i] = 0
-                            if i >= drawStart && i < drawEnd {
-                                dst[i] = Lanes.blend(source.spread, coverage: Rule.coverage(sum), over: dst[i])
-                            }
-                            i &+= 1
-                        }
-                        acc = SIMD8(repeating: sum)
+                        acc = SIMD8(repeating: blendCells(line, from: g, to: Swift.min(end, stride), carry: acc[0],
+                                                          into: dst, drawStart: drawStart, drawEnd: drawEnd,
+                                                          source: source, Rule.self))
                     }
                     x = Swift.max(x, end)
                 }
@@ -144,6 +139,26 @@ public enum SpanCompositor {
                 span(dst + x, count: drawEnd &- x, coverage: Rule.coverage(acc[0]), source: source, opaque: opaque)
             }
         }
+    }
+
+    /// Sums cells `from..<to` of a row (`line`) on from `carry`, clearing them, and blends each pixel of `dst` whose
+    /// column lies in `drawStart..<drawEnd` at its coverage; returns the sum after the last. Cell by cell: for the
+    /// few groups that reach past the drawn columns at an end of the canvas row.
+    @inlinable
+    static func blendCells<Rule: CoverageRule>(_ line: UnsafeMutablePointer<Int32>, from: Int, to: Int, carry: Int32,
+                                               into dst: UnsafeMutablePointer<UInt32>, drawStart: Int, drawEnd: Int,
+                                               source: VectorBlend, _ rule: Rule.Type) -> Int32 {
+        var sum = carry
+        var i = from
+        while i < to {
+            sum &+= line[i]
+            line[i] = 0
+            if i >= drawStart && i < drawEnd {
+                dst[i] = Lanes.blend(source.spread, coverage: Rule.coverage(sum), over: dst[i])
+            }
+            i &+= 1
+        }
+        return sum
     }
 
     /// Rows between the one composited and the one whose cells and pixels are asked for: a row apart, those of a

@@ -77,6 +77,32 @@ import Colors
         }
     }
 
+    /// An area at most six pixels wide is composited a group of eight a row without marks, and cell by cell where
+    /// that group would reach past the canvas row: thin slanted quadrilaterals at every place across the canvas, the
+    /// last eight columns included, cover each pixel by its exact area.
+    @Test func narrowShapesMatchExactAreaAtEveryColumn() {
+        var rng = SeededRandom(seed: 0x5EED_0004)
+        let rasterizer = Rasterizer()
+        let width = 24, height = 12
+        let canvas = Canvas(width: width, height: height)
+        for round in 0..<60 {
+            canvas.clear(to: .clear)
+            let x = Double(round % 30) * 0.8 + rng.double(in: 0...0.5), lean = rng.double(in: -1.5...1.5)
+            let thickness = rng.double(in: 0.1...2.5), top = rng.double(in: 0...3), bottom = rng.double(in: 9...12)
+            let points = [Point(x, top), Point(x + thickness, top), Point(x + thickness + lean, bottom),
+                          Point(x + lean, bottom)]
+            rasterizer.fill(polygon(points), color: .white, into: canvas)
+            var worst = 0.0
+            for y in 0..<height {
+                for x in 0..<width {
+                    let exact = exactCoverage(of: points, pixelX: x, y: y) * 255
+                    worst = max(worst, abs(Double(canvas[x, y] >> 24) - exact))
+                }
+            }
+            #expect(worst <= 0.51, "round \(round) at x \(x): off by \(worst) levels")
+        }
+    }
+
     /// The compositor reads a row's marks one 64-bit word per 512 cells, with a loop of its own for areas of one word
     /// and of two: fills of every width from one word to four cover each pixel by its exact area.
     @Test func wideConvexPolygonsMatchExactAreaPerPixel() {
