@@ -15,22 +15,31 @@ public enum SpanCompositor {
                                                           into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int,
                                                           _ pipeline: Pipeline.Type) {
         guard !cells.isEmpty else { return }
-        // The non-zero rule, nearly every fill, has a row loop of its own for areas of one word of marks a row (up
-        // to 510 pixels wide: glyphs, icons, a hairline's slant) and of two (up to 1022: a phone's width). With the
-        // count of words known, the loop over them goes away and the row's state stays in registers: the hairlines
-        // of stress-moved took 0.88 of the time, the other scenes 0.97–1.0 (docs/guide.md).
         if evenOdd {
-            run(cells: &cells, color: color, pixels: pixels, canvasWidth: canvasWidth, EvenOddCoverage.self,
-                AnyWordRows.self, pipeline)
-        } else if cells.wordsPerRow == 1 {
-            run(cells: &cells, color: color, pixels: pixels, canvasWidth: canvasWidth, NonZeroCoverage.self,
-                OneWordRows.self, pipeline)
-        } else if cells.wordsPerRow == 2 {
-            run(cells: &cells, color: color, pixels: pixels, canvasWidth: canvasWidth, NonZeroCoverage.self,
-                TwoWordRows.self, pipeline)
+            run(cells: &cells, color: color, pixels: pixels, canvasWidth: canvasWidth, EvenOddCoverage.self, pipeline)
         } else {
-            run(cells: &cells, color: color, pixels: pixels, canvasWidth: canvasWidth, NonZeroCoverage.self,
-                AnyWordRows.self, pipeline)
+            run(cells: &cells, color: color, pixels: pixels, canvasWidth: canvasWidth, NonZeroCoverage.self, pipeline)
+        }
+    }
+
+    /// The row loop for `Rule`, compiled on its own for areas of one word of marks a row (up to 510 pixels wide:
+    /// glyphs, icons, a hairline's slant) and of two (up to 1022: a phone's width). With the count of words known,
+    /// the loop over them goes away and the row's state stays in registers: the hairlines of stress-moved took 0.88
+    /// of the time, the other scenes 0.97–1.0 (docs/guide.md).
+    @inlinable @inline(__always)
+    static func run<Rule: CoverageRule, Pipeline: FillPipeline>(cells: inout CoverageCells, color: UInt32,
+                                                                pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int,
+                                                                _ rule: Rule.Type, _ pipeline: Pipeline.Type) {
+        switch cells.wordsPerRow {
+        case 1:
+            run(cells: &cells, color: color, pixels: pixels, canvasWidth: canvasWidth, Rule.self, OneWordRows.self,
+                pipeline)
+        case 2:
+            run(cells: &cells, color: color, pixels: pixels, canvasWidth: canvasWidth, Rule.self, TwoWordRows.self,
+                pipeline)
+        default:
+            run(cells: &cells, color: color, pixels: pixels, canvasWidth: canvasWidth, Rule.self, AnyWordRows.self,
+                pipeline)
         }
     }
 
