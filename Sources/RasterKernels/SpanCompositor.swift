@@ -76,7 +76,7 @@ public enum SpanCompositor {
                                           drawn: drawEnd)
                 } else {
                     _ = blendCells(line, from: 0, to: 8, carry: 0, into: dst, drawStart: drawStart, drawEnd: drawEnd,
-                                   source: source, Rule.self)
+                                   source: source, Rule.self, pipeline)
                 }
                 line += 8
                 dst += canvasWidth
@@ -136,7 +136,7 @@ public enum SpanCompositor {
                         // A group at an end of the canvas row: pixels outside the drawn columns are only cleared.
                         acc = SIMD8(repeating: blendCells(line, from: g, to: Swift.min(end, stride), carry: acc[0],
                                                           into: dst, drawStart: drawStart, drawEnd: drawEnd,
-                                                          source: source, Rule.self))
+                                                          source: source, Rule.self, pipeline))
                     }
                     x = Swift.max(x, end)
                 }
@@ -154,9 +154,10 @@ public enum SpanCompositor {
     /// column lies in `drawStart..<drawEnd` at its coverage; returns the sum after the last. Cell by cell: for the
     /// few groups that reach past the drawn columns at an end of the canvas row.
     @inlinable
-    static func blendCells<Rule: CoverageRule>(_ line: UnsafeMutablePointer<Int32>, from: Int, to: Int, carry: Int32,
-                                               into dst: UnsafeMutablePointer<UInt32>, drawStart: Int, drawEnd: Int,
-                                               source: VectorBlend, _ rule: Rule.Type) -> Int32 {
+    static func blendCells<Rule: CoverageRule, Pipeline: FillPipeline>(
+        _ line: UnsafeMutablePointer<Int32>, from: Int, to: Int, carry: Int32, into dst: UnsafeMutablePointer<UInt32>,
+        drawStart: Int, drawEnd: Int, source: VectorBlend, _ rule: Rule.Type, _ pipeline: Pipeline.Type
+    ) -> Int32 {
         var sum = carry
         var i = from
         while i < to {
