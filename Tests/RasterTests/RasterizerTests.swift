@@ -58,22 +58,9 @@ import Colors
 
     @Test func convexPolygonsMatchExactAreaPerPixel() {
         var rng = SeededRandom(seed: 0x5EED_0001)
-        let rasterizer = Rasterizer()
-        let canvas = Canvas(width: 32, height: 32)
-        for round in 0..<40 {
-            canvas.clear(to: .clear)
-            let points = randomConvexPolygon(&rng, center: Point(rng.double(in: 5...27), rng.double(in: 5...27)),
-                                             radius: rng.double(in: 1...14), count: rng.int(in: 3...12))
-            rasterizer.fill(polygon(points), color: .white, into: canvas)
-            var worst = 0.0
-            for y in 0..<32 {
-                for x in 0..<32 {
-                    let exact = exactCoverage(of: points, pixelX: x, y: y) * 255
-                    worst = max(worst, abs(Double(canvas[x, y] >> 24) - exact))
-                }
-            }
-            // Rounding to 8 bits is worth half a level; the fixed-point cells add far less than a hundredth.
-            #expect(worst <= 0.51, "round \(round): off by \(worst) levels")
+        CoverageTests.expectExactAreas(rounds: 40, on: Canvas(width: 32, height: 32)) { _ in
+            (randomConvexPolygon(&rng, center: Point(rng.double(in: 5...27), rng.double(in: 5...27)),
+                                 radius: rng.double(in: 1...14), count: rng.int(in: 3...12)), .nonZero)
         }
     }
 
@@ -82,24 +69,11 @@ import Colors
     /// last eight columns included, cover each pixel by its exact area.
     @Test func narrowShapesMatchExactAreaAtEveryColumn() {
         var rng = SeededRandom(seed: 0x5EED_0004)
-        let rasterizer = Rasterizer()
-        let width = 24, height = 12
-        let canvas = Canvas(width: width, height: height)
-        for round in 0..<60 {
-            canvas.clear(to: .clear)
+        CoverageTests.expectExactAreas(rounds: 60, on: Canvas(width: 24, height: 12)) { round in
             let x = Double(round % 30) * 0.8 + rng.double(in: 0...0.5), lean = rng.double(in: -1.5...1.5)
             let thickness = rng.double(in: 0.1...2.5), top = rng.double(in: 0...3), bottom = rng.double(in: 9...12)
-            let points = [Point(x, top), Point(x + thickness, top), Point(x + thickness + lean, bottom),
-                          Point(x + lean, bottom)]
-            rasterizer.fill(polygon(points), color: .white, into: canvas)
-            var worst = 0.0
-            for y in 0..<height {
-                for x in 0..<width {
-                    let exact = exactCoverage(of: points, pixelX: x, y: y) * 255
-                    worst = max(worst, abs(Double(canvas[x, y] >> 24) - exact))
-                }
-            }
-            #expect(worst <= 0.51, "round \(round) at x \(x): off by \(worst) levels")
+            return ([Point(x, top), Point(x + thickness, top), Point(x + thickness + lean, bottom),
+                     Point(x + lean, bottom)], .nonZero)
         }
     }
 
@@ -107,31 +81,30 @@ import Colors
     /// and of two: fills of every width from one word to four, with either rule, cover each pixel by its exact area.
     @Test func wideConvexPolygonsMatchExactAreaPerPixel() {
         var rng = SeededRandom(seed: 0x5EED_0003)
-        let rasterizer = Rasterizer()
-        let width = 1700, height = 10
-        let canvas = Canvas(width: width, height: height)
+        let width = 1700.0, height = 10.0
         // Half widths whose areas take one, two, three and four words of marks a row.
         let halfWidths: [ClosedRange<Double>] = [5...245, 262...495, 520...745, 772...840]
-        for round in 0..<32 {
-            canvas.clear(to: .clear)
-            let rule: FillRule = round % 8 < 4 ? .nonZero : .evenOdd
+        CoverageTests.expectExactAreas(rounds: 32, on: Canvas(width: Int(width), height: Int(height))) { round in
             let rx = rng.double(in: halfWidths[round % 4]), ry = rng.double(in: 1...4.5)
-            let center = Point(rng.double(in: rx...(Double(width) - rx)), rng.double(in: ry...(Double(height) - ry)))
+            let center = Point(rng.double(in: rx...(width - rx)), rng.double(in: ry...(height - ry)))
             let points = randomConvexPolygon(&rng, center: .zero, radius: 1, count: rng.int(in: 4...9))
                 .map { Point(center.x + rx * $0.x, center.y + ry * $0.y) }
+            return (points, round % 8 < 4 ? .nonZero : .evenOdd)
+        }
+    }
+
+    /// Fills the polygon and rule that `make` gives for each round, white on a clear `canvas`, and expects every
+    /// pixel within half a level of its exact area: rounding to 8 bits is worth half a level, and the fixed-point
+    /// cells add far less than a hundredth.
+    static func expectExactAreas(rounds: Int, on canvas: Canvas, _ make: (Int) -> ([Point], FillRule)) {
+        let rasterizer = Rasterizer()
+        for round in 0..<rounds {
+            canvas.clear(to: .clear)
+            let (points, rule) = make(round)
             rasterizer.fill(polygon(points), color: .white, rule: rule, into: canvas)
-            let left = points.map(\.x).min()!, right = points.map(\.x).max()!
-            var worst = 0.0, worstX = 0, worstY = 0
-            for y in 0..<height {
-                for x in 0..<width {
-                    let outside = Double(x + 1) < left || Double(x) > right
-                    let exact = outside ? 0 : exactCoverage(of: points, pixelX: x, y: y) * 255
-                    let off = abs(Double(canvas[x, y] >> 24) - exact)
-                    if off > worst { (worst, worstX, worstY) = (off, x, y) }
-                }
-            }
-            #expect(worst <= 0.51,
-                    "round \(round), \(rule), half width \(rx): off by \(worst) levels at (\(worstX), \(worstY))")
+            let worst = worstAreaDifference(canvas, points)
+            let place = "round \(round), \(rule), at (\(worst.x), \(worst.y))"
+            #expect(worst.levels <= 0.51, "\(place): off by \(worst.levels) levels")
         }
     }
 }
@@ -213,15 +186,8 @@ import Colors
             let clip = Rect(x: rng.double(in: -2...10), y: rng.double(in: -2...10),
                             width: rng.double(in: 0.3...14), height: rng.double(in: 0.3...14))
             rasterizer.fill(polygon(points), color: .white, clip: clip, into: canvas)
-            let inside = clipped(points, to: clip)
-            var worst = 0.0
-            for y in 0..<24 {
-                for x in 0..<24 {
-                    let exact = exactCoverage(of: inside, pixelX: x, y: y) * 255
-                    worst = max(worst, abs(Double(canvas[x, y] >> 24) - exact))
-                }
-            }
-            #expect(worst <= 0.51, "round \(round): off by \(worst) levels")
+            let worst = worstAreaDifference(canvas, clipped(points, to: clip))
+            #expect(worst.levels <= 0.51, "round \(round): off by \(worst.levels) levels at (\(worst.x), \(worst.y))")
         }
     }
 

@@ -59,6 +59,22 @@ func exactCoverage(of points: [Point], pixelX x: Int, y: Int) -> Double {
     area(clipped(points, to: Rect(x: Double(x), y: Double(y), width: 1, height: 1)))
 }
 
+/// The largest difference, in levels of alpha, between the pixels of `canvas` and the exact coverage of the polygon
+/// `points`, and the pixel where it is. Columns wholly left or right of the polygon are compared with zero unclipped.
+func worstAreaDifference(_ canvas: Canvas, _ points: [Point]) -> (levels: Double, x: Int, y: Int) {
+    let left = points.map(\.x).min() ?? 0, right = points.map(\.x).max() ?? 0
+    var worst = (levels: 0.0, x: 0, y: 0)
+    for y in 0..<canvas.height {
+        for x in 0..<canvas.width {
+            let outside = Double(x + 1) < left || Double(x) > right
+            let exact = outside ? 0 : exactCoverage(of: points, pixelX: x, y: y) * 255
+            let off = abs(Double(canvas[x, y] >> 24) - exact)
+            if off > worst.levels { worst = (off, x, y) }
+        }
+    }
+    return worst
+}
+
 /// Random points on a circle's perimeter, sorted by angle: a convex polygon.
 func randomConvexPolygon(_ rng: inout SeededRandom, center: Point, radius: Double, count: Int) -> [Point] {
     var angles = (0..<count).map { _ in rng.double(in: 0...(2 * Double.pi)) }
