@@ -61,6 +61,7 @@ extension FillPipeline {
         }
     }
 
+    /// The edge loop, compiled for one kind of marking (`CoverageCells.isNarrow` chooses, once per batch).
     @inlinable @inline(__always)
     static func addEdgesKernel<Marks: CellMarking>(_ ends: UnsafeBufferPointer<Point>, into cells: inout CoverageCells,
                                                    _ marks: Marks.Type) {
