@@ -6,10 +6,10 @@
 BIN is a release build of refreshlab. SET is a folder laid out as the real-file check set: manifest.json listing
 each file (its path, the check size as [W, H], and the frames compared), the files beside it. For every file and
 each listed frame, RefreshLab's time is `refreshlab lottie FILE --frame N --size WxH --iterations K` (the file read
-once, 3 untimed renders, K timed ones into one canvas; its median); ThorVG's is measured in this process through
-its Python binding (thorvg-python), with its software canvas at the same size and fit, after 3 untimed renders,
-K rounds over the file's frames (ThorVG skips a frame asked for twice in a row, so the frames take turns), each
-frame's median. `--threads N` draws on N threads in all, the caller's among them: RefreshLab's `--threads N`,
+once, untimed renders for 0.25 s and at least 3, K timed ones into one canvas; its median); ThorVG's is measured in
+this process through its Python binding (thorvg-python), with its software canvas at the same size and fit, after
+untimed rounds over the frames for 0.25 s and at least 3, K rounds over the file's frames (ThorVG skips a frame
+asked for twice in a row, so the frames take turns), each frame's median. `--threads N` draws on N threads in all, the caller's among them: RefreshLab's `--threads N`,
 ThorVG's engine made with N - 1 threads (its count is of threads besides the caller's, and fixed for the process at
 its first use). `--scale S` draws every file at S times its check size, for the large frames threads are for. A
 file's figure is the median over its frames; the two renderers take turns file by file, ROUNDS
@@ -73,9 +73,13 @@ def thorvg_time(tvg, engine, path, frames, size, iterations):
     """ThorVG's median nanoseconds over `frames` (the median of each frame's timed renders)."""
     player = ThorVGPlayer(tvg, engine, path, size)
     try:
-        for _ in range(3):
+        # As RefreshLab's timing (SceneTiming): 3 untimed rounds, and more until 0.25 s have passed.
+        warm_up_start = time.perf_counter_ns()
+        warmed = 0
+        while warmed < 3 or time.perf_counter_ns() - warm_up_start < 250_000_000:
             for f in frames:
                 player.render(f)
+            warmed += 1
         samples = {f: [] for f in frames}
         for _ in range(iterations):
             for f in frames:

@@ -7,9 +7,9 @@
 # Tools/vary_scenes.py makes from them (NAME-moved: the same items scaled, moved by a fraction of a pixel and, for
 # the random-geometry scenes, turned), written into OUT_DIR/scenes with references drawn there by cairo-scene.
 #
-# The renderers follow one protocol: parse once, 3 untimed renders, then ITERATIONS timed renders, each drawing every
-# path afresh; the table shows the medians. RefreshLab (`refreshlab scene`, on one thread, --threads 1, and on two,
-# --threads 2) and cairo (`cairo-scene`) are release builds; Blend2D is its release library through its C API
+# The renderers follow one protocol: parse once, untimed renders for 0.25 s (3 at least), then ITERATIONS timed
+# renders, each drawing every path afresh; the table shows the medians. RefreshLab (`refreshlab scene`, on one thread,
+# --threads 1, and on two, --threads 2) and cairo (`cairo-scene`) are release builds; Blend2D is its release library through its C API
 # (`blend2d_scene.py`, one call per render): with a synchronous context (`--native`), and, for the column "Blend2D, 2
 # threads", with an asynchronous context of two threads in all, the caller and one worker (`--threads 2`, flushed
 # synchronously within the timing). Blend2D flattens curves within BLEND2D_TOLERANCE pixels: by default 0.1, as

@@ -5,11 +5,17 @@ import Darwin
 #endif
 import UserFiles
 
-/// The timing protocol shared by every renderer that draws scenes, so their figures can be compared: a few
-/// untimed warm-up renders (caches, page faults, CPU frequency), then each timed render measured on its own.
+/// The timing protocol shared by every renderer that draws scenes, so their figures can be compared: untimed
+/// warm-up renders (caches, page faults, CPU frequency), then each timed render measured on its own.
 public struct SceneTiming: Equatable, Sendable {
-    /// Renders before timing starts; they fault in the canvas and the rasterizer's buffers and warm the caches.
+    /// Renders before timing starts, at least; they fault in the canvas and the rasterizer's buffers and warm the
+    /// caches.
     static let warmUpRenders = 3
+    /// How long the warm-up renders go on, at least. Drawing on two threads, the first 25–100 ms of renders took up
+    /// to 1.8 times as long as the rest on a 2-core virtual machine, in every band and for Blend2D's threads as much
+    /// as for ours (one thread: no such start); three renders of a small scene, under a millisecond, measured only
+    /// that start (docs/guide.md, "The rasterizer on every core").
+    public static let warmUpNanoseconds: UInt64 = 250_000_000
 
     /// Every timed render's duration, in nanoseconds, in the order they ran.
     public var samples: [UInt64]
@@ -18,9 +24,16 @@ public struct SceneTiming: Equatable, Sendable {
         self.samples = samples
     }
 
-    /// Runs `render` `warmUpRenders` times untimed, then `iterations` times, timing each run.
-    public static func measure(iterations: Int, _ render: () -> Void) -> SceneTiming {
-        for _ in 0..<warmUpRenders { render() }
+    /// Runs `render` untimed `warmUpRenders` times and until `warmUp` nanoseconds have passed, then `iterations`
+    /// times, timing each run.
+    public static func measure(iterations: Int, warmUp: UInt64 = warmUpNanoseconds,
+                               _ render: () -> Void) -> SceneTiming {
+        let warmUpStart = nanoseconds()
+        var warmed = 0
+        while warmed < warmUpRenders || nanoseconds() - warmUpStart < warmUp {
+            render()
+            warmed += 1
+        }
         var samples: [UInt64] = []
         samples.reserveCapacity(iterations)
         for _ in 0..<Swift.max(iterations, 0) {

@@ -340,8 +340,22 @@ extension SeededRandom {
 
     @Test func warmUpThenTimedRenders() {
         var calls = 0
-        let timing = SceneTiming.measure(iterations: 7) { calls += 1 }
+        let timing = SceneTiming.measure(iterations: 7, warmUp: 0) { calls += 1 }
         #expect(calls == SceneTiming.warmUpRenders + 7)
         #expect(timing.samples.count == 7)
+    }
+
+    /// Renders of a millisecond go on untimed for the whole warm-up, not just three.
+    @Test func warmUpLastsItsTime() {
+        var calls = 0
+        let start = ContinuousClock.now
+        let timing = SceneTiming.measure(iterations: 2, warmUp: 30_000_000) {
+            calls += 1
+            let end = ContinuousClock.now + .milliseconds(1)
+            while ContinuousClock.now < end {}
+        }
+        #expect(ContinuousClock.now - start >= .milliseconds(30))
+        #expect(calls > 2 + SceneTiming.warmUpRenders && calls <= 2 + 31)
+        #expect(timing.samples.count == 2)
     }
 }
