@@ -9,12 +9,12 @@ each listed frame, RefreshLab's time is `refreshlab lottie FILE --frame N --size
 once, untimed renders for 0.25 s and at least 3, K timed ones into one canvas; its median); ThorVG's is measured in
 this process through its Python binding (thorvg-python), with its software canvas at the same size and fit, after
 untimed rounds over the frames for 0.25 s and at least 3, K rounds over the file's frames (ThorVG skips a frame
-asked for twice in a row, so the frames take turns), each frame's median. `--threads N` draws on N threads in all, the caller's among them: RefreshLab's `--threads N`,
-ThorVG's engine made with N - 1 threads (its count is of threads besides the caller's, and fixed for the process at
-its first use). `--scale S` draws every file at S times its check size, for the large frames threads are for. A
-file's figure is the median over its frames; the two renderers take turns file by file, ROUNDS
-times over, and each cell is the median of the file's rounds. The table gives RefreshLab / ThorVG per file, then
-the geometric mean over the files and the slowest file.
+asked for twice in a row, so the frames take turns), each frame's median. `--threads N` draws on N threads in all,
+the caller's among them: RefreshLab's `--threads N`, ThorVG's engine made with N - 1 threads (its count is of
+threads besides the caller's, and fixed for the process at its first use). `--scale S` draws every file at S times
+its check size, for the large frames threads are for. A file's figure is the median over its frames; the two
+renderers take turns file by file, ROUNDS times over, and each cell is the median of the file's rounds. The table
+gives RefreshLab / ThorVG per file, then the geometric mean over the files and the slowest file.
 
 Needs: pip install thorvg-python.
 """
@@ -69,6 +69,10 @@ class ThorVGPlayer:
         self.canvas.destroy()
 
 
+# How long the untimed renders go on before timing, at least (SceneTiming.warmUpNanoseconds).
+WARM_UP_NS = 250_000_000
+
+
 def thorvg_time(tvg, engine, path, frames, size, iterations):
     """ThorVG's median nanoseconds over `frames` (the median of each frame's timed renders)."""
     player = ThorVGPlayer(tvg, engine, path, size)
@@ -76,7 +80,7 @@ def thorvg_time(tvg, engine, path, frames, size, iterations):
         # As RefreshLab's timing (SceneTiming): 3 untimed rounds, and more until 0.25 s have passed.
         warm_up_start = time.perf_counter_ns()
         warmed = 0
-        while warmed < 3 or time.perf_counter_ns() - warm_up_start < 250_000_000:
+        while warmed < 3 or time.perf_counter_ns() - warm_up_start < WARM_UP_NS:
             for f in frames:
                 player.render(f)
             warmed += 1

@@ -9,20 +9,20 @@
 #
 # The renderers follow one protocol: parse once, untimed renders for 0.25 s (3 at least), then ITERATIONS timed
 # renders, each drawing every path afresh; the table shows the medians. RefreshLab (`refreshlab scene`, on one thread,
-# --threads 1, and on two, --threads 2) and cairo (`cairo-scene`) are release builds; Blend2D is its release library through its C API
-# (`blend2d_scene.py`, one call per render): with a synchronous context (`--native`), and, for the column "Blend2D, 2
-# threads", with an asynchronous context of two threads in all, the caller and one worker (`--threads 2`, flushed
-# synchronously within the timing). Blend2D flattens curves within BLEND2D_TOLERANCE pixels: by default 0.1, as
-# RefreshLab and cairo do, so that all three draw the same geometry (Blend2D's own default, 0.2, gives a curve about
-# 1/sqrt(2) as many edges; BLEND2D_TOLERANCE=default keeps it). Without a C compiler the one-thread column falls back
-# to the Python binding, which pays one Python call per drawing call and cannot set the tolerance. The
-# renderers take turns scene by scene, ROUNDS times over, so that a slow spell of a shared machine falls on all alike;
-# each cell is the median of a scene's round medians. The last column, and the geometric means printed a second time,
-# take each renderer's fastest round per scene instead, which a busy neighbour on the machine disturbs least (other
-# work only ever adds time); the two-thread columns suffer most from a busy neighbour on a machine of few cores.
-# Under the table: the geometric mean and the worst scene of RefreshLab / Blend2D on 2 threads, and RefreshLab on 2
-# threads / on 1 thread for stress, polys, curves and strokes (and their -moved variants).
-# PNGs are written to OUT_DIR, and how far each is from the stored cairo reference is printed under the table.
+# --threads 1, and on two, --threads 2) and cairo (`cairo-scene`) are release builds; Blend2D is its release library
+# through its C API (`blend2d_scene.py`, one call per render): with a synchronous context (`--native`), and, for the
+# column "Blend2D, 2 threads", with an asynchronous context of two threads in all, the caller and one worker
+# (`--threads 2`, flushed synchronously within the timing). Blend2D flattens curves within BLEND2D_TOLERANCE pixels:
+# by default 0.1, as RefreshLab and cairo do, so that all three draw the same geometry (Blend2D's own default, 0.2,
+# gives a curve about 1/sqrt(2) as many edges; BLEND2D_TOLERANCE=default keeps it). Without a C compiler the
+# one-thread column falls back to the Python binding, which pays one Python call per drawing call and cannot set the
+# tolerance. The renderers take turns scene by scene, ROUNDS times over, so that a slow spell of a shared machine
+# falls on all alike; each cell is the median of a scene's round medians. The last column, and the geometric means
+# printed a second time, take each renderer's fastest round per scene instead, which a busy neighbour on the machine
+# disturbs least (other work only ever adds time); the two-thread columns suffer most from a busy neighbour on a
+# machine of few cores. Under the table: the geometric mean and the worst scene of RefreshLab / Blend2D on 2 threads,
+# and RefreshLab on 2 threads / on 1 thread for stress, polys, curves and strokes (and their -moved variants). PNGs
+# are written to OUT_DIR, and how far each is from the stored cairo reference is printed under the table.
 #
 # Needs: cairo's development files (sudo apt-get install libcairo2-dev) unless CAIRO_SCENE is given; Blend2D's
 # Python binding (pip install --user blend2d-python numpy); without the binding the Blend2D columns are left out. Its

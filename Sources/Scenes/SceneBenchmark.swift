@@ -11,10 +11,9 @@ public struct SceneTiming: Equatable, Sendable {
     /// Renders before timing starts, at least; they fault in the canvas and the rasterizer's buffers and warm the
     /// caches.
     static let warmUpRenders = 3
-    /// How long the warm-up renders go on, at least. Drawing on two threads, the first 25–100 ms of renders took up
-    /// to 1.8 times as long as the rest on a 2-core virtual machine, in every band and for Blend2D's threads as much
-    /// as for ours (one thread: no such start); three renders of a small scene, under a millisecond, measured only
-    /// that start (docs/guide.md, "The rasterizer on every core").
+    /// How long the warm-up renders go on, at least: on two threads the first 25–150 ms of renders took up to 1.8
+    /// times as long as the rest, Blend2D's as well as ours, so three renders of a small scene timed only that start
+    /// (docs/guide.md, "The rasterizer on every core").
     public static let warmUpNanoseconds: UInt64 = 250_000_000
 
     /// Every timed render's duration, in nanoseconds, in the order they ran.

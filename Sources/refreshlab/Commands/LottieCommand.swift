@@ -15,9 +15,9 @@ struct LottieCommand: ParsableCommand {
             The frame is drawn on a transparent background, the composition fitted into --size (its own size by \
             default) with its proportions kept. What the file uses that is not supported is named in one warning \
             on standard error and left out. With --iterations N, the file is read once, the frame is drawn untimed \
-            for a quarter of a second (3 times at least) and N times timed into one canvas, as the lottie header draws it, and one JSON line is \
-            printed: {"file": …, "frame": …, "width": …, "height": …, "iterations": N, "median_ns": …, \
-            "mean_ns": …, "min_ns": …}.
+            for a quarter of a second (3 times at least) and N times timed into one canvas, as the lottie header \
+            draws it, and one JSON line is printed: {"file": …, "frame": …, "width": …, "height": …, \
+            "iterations": N, "median_ns": …, "mean_ns": …, "min_ns": …}.
             """
     )
 
@@ -32,8 +32,9 @@ struct LottieCommand: ParsableCommand {
     var out: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Time this many renders (1 to \(SceneCommand.maxIterations)) after a quarter of a second "
-                               + "of warm-up renders (3 at least) and print the figures as JSON.", valueName: "n"))
+            help: ArgumentHelp("Time this many renders (1 to \(SceneCommand.maxIterations)) after a quarter of a "
+                               + "second of warm-up renders (3 at least) and print the figures as JSON.",
+                               valueName: "n"))
     var iterations: String?
 
     @Option(help: ArgumentHelp("The picture's size in pixels, as WxH (default: the composition's size).",

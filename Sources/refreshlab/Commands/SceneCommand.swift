@@ -18,8 +18,9 @@ struct SceneCommand: ParsableCommand {
         abstract: "Render a vector scene file (JSON) to a PNG, and optionally time the rendering.",
         discussion: """
             With --iterations N, the scene is then rendered untimed for a quarter of a second (3 times at least) \
-            and N times timed, every path flattened, stroked and rasterized afresh each time, and one JSON line is printed: \
-            {"scene": …, "width": …, "height": …, "iterations": N, "median_ns": …, "mean_ns": …, "min_ns": …}.
+            and N times timed, every path flattened, stroked and rasterized afresh each time, and one JSON line is \
+            printed: {"scene": …, "width": …, "height": …, "iterations": N, "median_ns": …, "mean_ns": …, \
+            "min_ns": …}.
             With --reference, the figures of the difference are printed on standard error, and the command fails \
             (exit status 1, before any timing) when they exceed --max-mean or --max-percent.
             """
@@ -32,8 +33,9 @@ struct SceneCommand: ParsableCommand {
     var out: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Time this many renders (1 to \(SceneCommand.maxIterations)) after a quarter of a second "
-                               + "of warm-up renders (3 at least) and print the figures as JSON.", valueName: "n"))
+            help: ArgumentHelp("Time this many renders (1 to \(SceneCommand.maxIterations)) after a quarter of a "
+                               + "second of warm-up renders (3 at least) and print the figures as JSON.",
+                               valueName: "n"))
     var iterations: String?
 
     /// The most timed renders: minutes for the largest scenes, and a few hundred kilobytes of samples.
