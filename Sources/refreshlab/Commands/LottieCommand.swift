@@ -32,9 +32,7 @@ struct LottieCommand: ParsableCommand {
     var out: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Time this many renders (1 to \(SceneCommand.maxIterations)) after a quarter of a "
-                               + "second of warm-up renders (3 at least) and print the figures as JSON.",
-                               valueName: "n"))
+            help: SceneCommand.iterationsHelp)
     var iterations: String?
 
     @Option(help: ArgumentHelp("The picture's size in pixels, as WxH (default: the composition's size).",

@@ -33,13 +33,16 @@ struct SceneCommand: ParsableCommand {
     var out: String?
 
     @Option(parsing: .unconditional,
-            help: ArgumentHelp("Time this many renders (1 to \(SceneCommand.maxIterations)) after a quarter of a "
-                               + "second of warm-up renders (3 at least) and print the figures as JSON.",
-                               valueName: "n"))
+            help: SceneCommand.iterationsHelp)
     var iterations: String?
 
     /// The most timed renders: minutes for the largest scenes, and a few hundred kilobytes of samples.
     static let maxIterations = 100_000
+
+    /// `--iterations` as `scene` and `lottie` both take it (`SceneTiming`'s protocol).
+    static let iterationsHelp = ArgumentHelp(
+        "Time this many renders (1 to \(maxIterations)) after a quarter of a second of warm-up renders (3 at least) "
+            + "and print the figures as JSON.", valueName: "n")
 
     /// `--iterations`, checked.
     func iterationCount() throws -> Int? {
