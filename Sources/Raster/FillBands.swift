@@ -11,7 +11,8 @@ import Synchronization
 ///
 /// Recording only keeps each fill's path and colour. Drawing has two parts, each shared among the threads:
 /// 1. **Strokes.** Each thread takes the next stroke not yet taken and makes its outline, once for every band, in a
-///    list of edges of its own.
+///    list of edges of its own. A thread still watching for the batch already takes the strokes recorded so far, while
+///    the caller records the rest (`EarlyStroke`).
 /// 2. **Bands.** Once every outline is made, each thread takes the next band not yet taken and draws it, fill after
 ///    fill in the recorded order, each into cells limited to the band's rows: a path it flattens itself, passing over
 ///    the curves that lie wholly outside the band unflattened; an outline or a list of edges it reads, dropping the
@@ -133,6 +134,32 @@ final class FillBands {
     /// catch batches drawn back to back, which then need no wake-up from the system.
     private static let spinNanoseconds: UInt64 = 200_000
 
+    /// A stroke offered, as it is recorded, to a thread that is watching for the batch, so that outlines are made while
+    /// the caller still records (stress's strokes take about as long to outline as the rest of its batch to record):
+    /// what making its outline needs, copied here because the batch's buffers move as they grow.
+    private struct EarlyStroke {
+        var path: Path
+        var style: StrokeStyle
+        var transform: AffineTransform
+        var tolerance: Double
+        var box: ClipBox
+    }
+    /// The first `earlyCapacity` strokes of the batch being recorded, in the recorded order, and what the thread that
+    /// took each made of it (its area and outline). Slots never move: a thread reads one while the caller writes the
+    /// next.
+    private static let earlyCapacity = 256
+    private let early = UnsafeMutablePointer<EarlyStroke?>.allocate(capacity: FillBands.earlyCapacity)
+    private let earlyMade = UnsafeMutablePointer<(area: ClipBox, outline: Outline)>.allocate(
+        capacity: FillBands.earlyCapacity)
+    /// The strokes offered (high 32 bits) and taken (low 32 bits), in one word, so that a thread takes a stroke only if
+    /// it is offered in the batch being recorded; negative (`closed`) once `draw` begins, when no more are taken.
+    private let earlyWork = Atomic<Int>(0)
+    private static let closed = -1
+    /// The strokes taken and made.
+    private let earlyDone = Atomic<Int>(0)
+    /// Strokes made while their batch was recorded, over the object's life (for tests).
+    private(set) var strokesMadeEarly = 0
+
     init(threadCount: Int, pipeline: any FillPipeline.Type, bandShift: Int = FillBands.defaultBandShift) {
         precondition((2...FillBands.maxThreads).contains(threadCount), "banded fills need 2 to 64 threads")
         precondition((0...12).contains(bandShift), "bands of 1 to 4096 rows")
@@ -140,6 +167,7 @@ final class FillBands {
         self.bandShift = bandShift
         self.pipeline = pipeline
         workers = (0..<threadCount).map { _ in Worker() }
+        early.initialize(repeating: nil, count: FillBands.earlyCapacity)
         for _ in 0..<threadCount { outlineStarts.append(nil) }
         pthread_mutex_init(lock, nil)
         pthread_cond_init(started, nil)
@@ -157,6 +185,7 @@ final class FillBands {
     }
 
     deinit {
+        _ = closeEarlyStrokes()
         pthread_mutex_lock(lock)
         quitting = true
         pthread_cond_broadcast(started)
@@ -168,6 +197,9 @@ final class FillBands {
         pthread_mutex_destroy(lock)
         lock.deallocate()
         started.deallocate()
+        early.deinitialize(count: FillBands.earlyCapacity)
+        early.deallocate()
+        earlyMade.deallocate()
     }
 
     /// What a thread is started with; it holds the bands unretained, as the bands end the thread first.
@@ -192,11 +224,16 @@ final class FillBands {
     /// drawn within `box`.
     func recordStroke(_ path: Path, style: StrokeStyle, transform: AffineTransform, tolerance: Double, box: ClipBox,
                       color: UInt32, into canvas: Canvas) {
+        let offered = strokes.count
         strokes.append(commands.count)
         styles.append(style)
         record(.stroke, item: paths.count, transform: transform, tolerance: tolerance, area: box, color: color,
                evenOdd: false, into: canvas)
         paths.append(path)
+        if offered < FillBands.earlyCapacity {
+            early[offered] = EarlyStroke(path: path, style: style, transform: transform, tolerance: tolerance, box: box)
+            earlyWork.add(1 << 32, ordering: .releasing)
+        }
     }
 
     /// Records straight edges in pixels, pairs of ends, within `area`.
@@ -234,8 +271,16 @@ final class FillBands {
     /// Draws everything recorded, on every thread that joins in time, and empties the record.
     func draw() {
         guard commands.count > 0 else { return }
-        nextStroke.store(0, ordering: .relaxed)
-        stroked.store(0, ordering: .relaxed)
+        // The strokes taken while recording are made; the rest are shared out as usual.
+        let taken = closeEarlyStrokes()
+        strokesMadeEarly += taken
+        for i in 0..<taken {
+            let index = strokes.items[i]
+            areas.items[index] = earlyMade[i].area
+            outlines.items[index] = earlyMade[i].outline
+        }
+        nextStroke.store(taken, ordering: .relaxed)
+        stroked.store(taken, ordering: .relaxed)
         nextBand.store(0, ordering: .relaxed)
         drawn.store(0, ordering: .relaxed)
         pthread_mutex_lock(lock)
@@ -250,6 +295,8 @@ final class FillBands {
         open = false
         pthread_mutex_unlock(lock)
         FillBands.wait { inside.load(ordering: .acquiring) == 0 }
+        // The paths offered are let go with the rest of the batch.
+        for i in 0..<Swift.min(strokes.count, FillBands.earlyCapacity) { early[i] = nil }
         for i in 0..<canvases.count {
             canvases.items[i].hasPendingFills = false
             canvases.items[i].pendingFills = nil
@@ -258,6 +305,36 @@ final class FillBands {
         canvases.removeAll(); areas.removeAll(); outlines.removeAll()
         bandCount = 0
         for worker in workers { worker.outlines.removeAll() }
+        // Strokes recorded from now on are for the next batch.
+        earlyDone.store(0, ordering: .relaxed)
+        earlyWork.store(0, ordering: .releasing)
+    }
+
+    /// Stops threads taking the strokes offered while recording, waits for those taken to be made, and returns how many
+    /// were: the first that many strokes of the batch.
+    private func closeEarlyStrokes() -> Int {
+        let work = earlyWork.exchange(FillBands.closed, ordering: .acquiringAndReleasing)
+        guard work >= 0 else { return 0 }
+        let taken = work & 0xFFFF_FFFF
+        FillBands.wait { earlyDone.load(ordering: .acquiring) == taken }
+        return taken
+    }
+
+    /// Makes the strokes offered while the batch is recorded, one at a time while any is left; true if it made any.
+    private func takeEarlyStrokes(as thread: Int) -> Bool {
+        var made = false
+        while true {
+            let work = earlyWork.load(ordering: .acquiring)
+            let taken = work & 0xFFFF_FFFF
+            guard work >= 0, taken < work >> 32 else { return made }
+            guard earlyWork.compareExchange(expected: work, desired: work + 1, ordering: .acquiringAndReleasing)
+                .exchanged else { continue }
+            let stroke = early[taken]!
+            earlyMade[taken] = outline(stroke.path, style: stroke.style, tolerance: stroke.tolerance,
+                                       transform: stroke.transform, box: stroke.box, thread: thread)
+            earlyDone.add(1, ordering: .releasing)
+            made = true
+        }
     }
 
     /// A worker thread's life: it joins each batch that `draw` opens, until the object ends.
@@ -265,15 +342,22 @@ final class FillBands {
         var seen = 0
         while true {
             // Watch for a while before sleeping.
-            let spinUntil = FillBands.nanoseconds() + FillBands.spinNanoseconds
-            while announced.load(ordering: .relaxed) == seen && FillBands.nanoseconds() < spinUntil {}
+            var spinUntil = FillBands.nanoseconds() + FillBands.spinNanoseconds
+            while announced.load(ordering: .relaxed) == seen && FillBands.nanoseconds() < spinUntil {
+                if takeEarlyStrokes(as: index) { spinUntil = FillBands.nanoseconds() + FillBands.spinNanoseconds }
+            }
             pthread_mutex_lock(lock)
-            while !(open && generation != seen) && !quitting { pthread_cond_wait(started, lock) }
+            while generation == seen && !quitting { pthread_cond_wait(started, lock) }
             if quitting {
                 pthread_mutex_unlock(lock)
                 return
             }
             seen = generation
+            // A batch drawn before this thread woke is missed; it watches for the next, which often follows at once.
+            guard open else {
+                pthread_mutex_unlock(lock)
+                continue
+            }
             inside.add(1, ordering: .relaxed)
             pthread_mutex_unlock(lock)
             drawBatch(as: index)
@@ -290,8 +374,6 @@ final class FillBands {
             let i = nextStroke.add(1, ordering: .relaxed).newValue - 1
             guard i < count else { break }
             stroke(i, thread: thread)
-            // Published before the stroke is counted: the last one a thread counts is the one the bands read.
-            outlineStarts.items[thread] = worker.outlines.ends.baseAddress
             stroked.add(1, ordering: .releasing)
         }
         FillBands.wait { stroked.load(ordering: .acquiring) == count }
@@ -326,17 +408,25 @@ final class FillBands {
     private func stroke(_ stroke: Int, thread: Int) {
         let index = strokes.items[stroke]
         let command = commands.items[index]
-        let box = areas.items[index]
+        let made = outline(paths.items[command.item], style: styles.items[stroke], tolerance: command.tolerance,
+                           transform: command.transform, box: areas.items[index], thread: thread)
+        areas.items[index] = made.area
+        outlines.items[index] = made.outline
+    }
+
+    /// Makes a stroke's outline in `thread`'s outlines, and finds its area within `box`.
+    private func outline(_ path: Path, style: StrokeStyle, tolerance: Double, transform: AffineTransform, box: ClipBox,
+                         thread: Int) -> (area: ClipBox, outline: Outline) {
         let worker = workers[thread]
         let start = worker.outlines.count
-        worker.stroker.stroke(paths.items[command.item], style: styles.items[stroke], tolerance: command.tolerance,
-                              transform: command.transform, into: &worker.outlines)
+        worker.stroker.stroke(path, style: style, tolerance: tolerance, transform: transform, into: &worker.outlines)
         let points = start..<worker.outlines.count
+        // Published before the stroke is counted: the last one a thread counts is the one the bands read.
+        outlineStarts.items[thread] = worker.outlines.ends.baseAddress
         let area = Rasterizer.strokeArea(outline: UnsafeBufferPointer(rebasing: worker.outlines.ends[points]),
                                          box: box)
         // An outline outside the box draws nothing: an empty area, which no band draws.
-        areas.items[index] = area ?? ClipBox(minX: 0, minY: 0, maxX: 0, maxY: 0)
-        outlines.items[index] = Outline(thread: thread, points: points)
+        return (area ?? ClipBox(minX: 0, minY: 0, maxX: 0, maxY: 0), Outline(thread: thread, points: points))
     }
 
     // MARK: Bands

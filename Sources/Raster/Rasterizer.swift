@@ -99,6 +99,9 @@ public final class Rasterizer {
         isRecordingBands = bands != nil
     }
 
+    /// Strokes whose outlines threads made while their batch was still being recorded (for tests).
+    var strokesMadeEarly: Int { bands?.strokesMadeEarly ?? 0 }
+
     /// Draws the batch begun by `beginBands`, and returns when every thread is done.
     public func drawBands() {
         guard isRecordingBands, let bands else { return }

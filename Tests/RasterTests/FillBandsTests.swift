@@ -91,14 +91,27 @@ struct FillBandsTests {
         return Array(UnsafeBufferPointer(start: canvas.pixels, count: width * height))
     }
 
-    /// How many pixels differ from `expected` when `calls` are drawn over `noise` as one batch of `banded`.
+    /// How many pixels differ from `expected` when `calls` are drawn over `noise` as one batch of `banded`, recorded with
+    /// `pause` after each call.
     static func differingPixels(_ calls: [Call], banded rasterizer: Rasterizer, into canvas: Canvas, noise seed: UInt64,
-                                expected: [UInt32]) -> Int {
+                                expected: [UInt32], pause: Duration = .zero) -> Int {
         var background = SeededRandom(seed: seed)
         FillPathTests.noise(canvas, &background)
+        if pause > .zero {
+            // A batch drawn just before leaves the threads watching for the next, as batches drawn back to back do.
+            let scratch = Canvas(width: 4, height: 4)
+            rasterizer.beginBands()
+            rasterizer.fill(Path.rect(Rect(x: 0, y: 0, width: 2, height: 2)), color: .black, into: scratch)
+            rasterizer.drawBands()
+        }
         rasterizer.beginBands()
         #expect(rasterizer.isRecordingBands)
-        for call in calls { call.draw(rasterizer, into: canvas) }
+        for call in calls {
+            call.draw(rasterizer, into: canvas)
+            // Busy, as a caller recording a long batch is.
+            let until = ContinuousClock.now + pause
+            while ContinuousClock.now < until {}
+        }
         rasterizer.drawBands()
         return zip(UnsafeBufferPointer(start: canvas.pixels, count: canvas.width * canvas.height), expected)
             .filter { $0 != $1 }.count
@@ -140,6 +153,40 @@ struct FillBandsTests {
                                                  noise: seed, expected: expected)
             #expect(differing == 0, "case \(n): \(width)×\(height), \(calls.count) calls, \(threads) threads, bands of \(1 << shift) rows: \(differing) pixels differ")
         }
+    }
+
+    @Test("Strokes outlined by a waiting thread while the batch is still recorded, more than it is offered: the pixels of one thread, byte for byte")
+    func strokesMadeWhileRecording() {
+        var random = SeededRandom(seed: 0xEA51_57C0)
+        let width = 160, height = 240
+        let rasterizer = Rasterizer(path: .best, threads: 3)
+        let canvas = Canvas(width: width, height: height)
+        var batches = 0
+        // A thread takes strokes only while it watches for the next batch, which a busy machine (the tests run side by
+        // side) may not let it do in time: batches of some 200 strokes, recorded over several milliseconds, until one
+        // is taken early.
+        while (rasterizer.strokesMadeEarly == 0 || batches < 3) && batches < 40 {
+            var calls = Self.randomCalls(&random, width: Double(width), height: Double(height), count: 20)
+            // The first batch more strokes than are offered while recording (256): the rest are shared out as usual.
+            for _ in 0..<(batches == 0 ? 300 : random.int(in: 150...250)) {
+                var path = Path()
+                addRandomContour(to: &path, segments: random.int(in: 1...6), x: -20...Double(width + 20),
+                                 y: -20...Double(height + 20), cubic: random.bool(), &random)
+                let style = StrokeStyle(lineWidth: random.double(in: 0.2...6),
+                                        lineCap: [.butt, .round, .square][random.int(in: 0...2)],
+                                        lineJoin: [.miter, .round, .bevel][random.int(in: 0...2)])
+                let color = Color(red: random.double(in: 0...1), green: 0.5, blue: 0.2,
+                                  alpha: random.double(in: 0.1...1))
+                calls.insert(.stroke(path, style, .identity, color, nil), at: random.int(in: 0...calls.count))
+            }
+            let seed = random.next()
+            let expected = Self.drawnAlone(calls, width: width, height: height, noise: seed)
+            let differing = Self.differingPixels(calls, banded: rasterizer, into: canvas, noise: seed,
+                                                 expected: expected, pause: .microseconds(30))
+            #expect(differing == 0, "batch \(batches), \(calls.count) calls: \(differing) pixels differ")
+            batches += 1
+        }
+        #expect(rasterizer.strokesMadeEarly > 0, "no stroke was made early in \(batches) batches")
     }
 
     @Test("A batch with nothing in it, or on one thread, draws as it comes")
