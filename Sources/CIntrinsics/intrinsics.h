@@ -30,3 +30,16 @@ static inline __attribute__((always_inline)) refreshlab_u16x16 refreshlab_divide
     refreshlab_u16x16 t = v + (unsigned short)0x80;
     return __builtin_convertvector((__builtin_convertvector(t, refreshlab_u32x16) * 257u) >> 16, refreshlab_u16x16);
 }
+
+typedef int refreshlab_i32x8 __attribute__((ext_vector_type(8)));
+
+/// Sixteen zeros, then eight lanes of all ones.
+static const int refreshlab_steps[24] = {0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, -1, -1, -1, -1, -1, -1, -1, -1};
+
+/// All ones in the lanes at or past lane `k` (0 to 16), zeros before. Read from a table: written as comparisons or
+/// shifts of the lane numbers, the mask was taken apart by the compiler into lane-by-lane mask registers and inserts.
+static inline __attribute__((always_inline)) refreshlab_i32x8 refreshlab_lanes_from(long k) {
+    refreshlab_i32x8 v;
+    __builtin_memcpy(&v, refreshlab_steps + 16 - k, sizeof v);
+    return v;
+}

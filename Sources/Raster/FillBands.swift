@@ -455,7 +455,9 @@ final class FillBands {
             case .stroke:
                 let outline = outlines.items[c]
                 let start = outlineStarts.items[outline.thread]! + outline.points.lowerBound
-                pipeline.addEdges(UnsafeBufferPointer(start: start, count: outline.points.count), into: &cells)
+                pipeline.fillOutline(UnsafeBufferPointer(start: start, count: outline.points.count), into: &cells,
+                                     color: command.color, into: command.pixels, canvasWidth: command.canvasWidth)
+                continue
             case .edges:
                 edgeLists.items[command.item].withUnsafeBufferPointer { pipeline.addEdges($0, into: &cells) }
             case .clear:

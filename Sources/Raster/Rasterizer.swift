@@ -187,9 +187,8 @@ public final class Rasterizer {
         let ends = strokeEdges.ends
         guard let area = Rasterizer.strokeArea(outline: ends, box: box) else { return }
         cells.begin(area: area)
-        pipeline.addEdges(ends, into: &cells)
-        pipeline.composite(cells: &cells, color: color.premultipliedPixel, evenOdd: false, into: canvas.pixels,
-                           canvasWidth: canvas.width)
+        pipeline.fillOutline(ends, into: &cells, color: color.premultipliedPixel, into: canvas.pixels,
+                             canvasWidth: canvas.width)
     }
 
     /// Fills straight edges that are already in pixel coordinates (for example a stroke's outline), each

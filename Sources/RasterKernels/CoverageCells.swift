@@ -103,8 +103,15 @@ public struct CoverageCells: EdgeSink {
 
     /// Limits the edges added after `begin` to the canvas rows `rows`: a band drawn by one worker.
     @inlinable public mutating func limitRows(to rows: Range<Int>) {
-        rowLimit = (rows.lowerBound &- originY, rows.upperBound &- originY)
-        rowSpan = (Swift.max(clip.minY, Double(rowLimit.lo)), Swift.min(clip.maxY, Double(rowLimit.hi)))
+        setRowLimit(rows.lowerBound &- originY, rows.upperBound &- originY)
+    }
+
+    /// Lets edges write rows `lo..<hi` (relative to the origin) only, and starts the compositor's rows afresh: the
+    /// cells must be clear (begun, or composited since).
+    @inlinable public mutating func setRowLimit(_ lo: Int, _ hi: Int) {
+        rowLimit = (lo, hi)
+        rowSpan = (Swift.max(clip.minY, Double(lo)), Swift.min(clip.maxY, Double(hi)))
+        minRow = Int.max; maxRow = Int.min
     }
 
     /// Edges wholly above or below the clip box or the rows allowed, or at or past `cullRight`, are dropped.
@@ -153,6 +160,20 @@ public struct CoverageCells: EdgeSink {
         // A NaN fails every comparison: in y it fails the first, in x the last two (so no NaN becomes an index).
         guard y0 < y1, y1 > rowSpan.lo, y0 < rowSpan.hi, x0 < cullRight || x1 < cullRight, x0 == x0, x1 == x1
         else { return }
+        guard clipToRows(&x0, &y0, &x1, &y1) else { return }
+        let lo = clip.minX, hi = clip.maxX
+        if x0 < lo || x1 < lo || x0 > hi || x1 > hi {
+            // Only the piece inside the box, if any, is left for the general loop below, inlined once.
+            guard let inside = splitAtSides(x0, y0, x1, y1, dir, pipeline, marks) else { return }
+            (x0, y0, x1, y1) = inside
+        }
+        accumulate(x0, y0, x1, y1, dir, pipeline, marks)
+    }
+
+    /// Cuts a downward edge to the clip box's rows; false when nothing of it is left. (`addEdge` and `StraightStrip`
+    /// both cut with it, so that a piece's rows come out the same from either.)
+    @inlinable @inline(__always)
+    func clipToRows(_ x0: inout Double, _ y0: inout Double, _ x1: inout Double, _ y1: inout Double) -> Bool {
         if y0 < clip.minY || y1 > clip.maxY {
             let dy = y1 - y0, dx = x1 - x0
             if y0 < clip.minY {
@@ -163,15 +184,26 @@ public struct CoverageCells: EdgeSink {
                 let nx = x1 - dx * ((y1 - clip.maxY) / dy)
                 x1 = nx; y1 = clip.maxY
             }
-            guard y0 < y1 else { return }
+            return y0 < y1
         }
-        let lo = clip.minX, hi = clip.maxX
-        if x0 < lo || x1 < lo || x0 > hi || x1 > hi {
-            // Only the piece inside the box, if any, is left for the general loop below, inlined once.
-            guard let inside = splitAtSides(x0, y0, x1, y1, dir, pipeline, marks) else { return }
-            (x0, y0, x1, y1) = inside
+        return true
+    }
+
+    /// Where a downward edge crosses the clip box's vertical sides `lo` and `hi`: the ends of its three pieces at
+    /// most, before the first cut (a), between the cuts (b) and after the second; a cut at 1 or more is no cut.
+    @inlinable @inline(__always)
+    static func sideCuts(_ x0: Double, _ y0: Double, _ x1: Double, _ y1: Double, lo: Double, hi: Double)
+        -> (ax: Double, ay: Double, bx: Double, by: Double, cutA: Double, cutB: Double) {
+        let dx = x1 - x0, dy = y1 - y0
+        var cutA = 1.0, cutB = 1.0
+        if (x0 < lo) != (x1 < lo) { cutA = (lo - x0) / dx }
+        if (x0 > hi) != (x1 > hi) {
+            let t = (hi - x0) / dx
+            if t < cutA { cutB = cutA; cutA = t } else { cutB = t }
         }
-        accumulate(x0, y0, x1, y1, dir, pipeline, marks)
+        let ax = cutA >= 1 ? x1 : x0 + dx * cutA, ay = cutA >= 1 ? y1 : y0 + dy * cutA
+        let bx = cutB >= 1 ? x1 : x0 + dx * cutB, by = cutB >= 1 ? y1 : y0 + dy * cutB
+        return (ax, ay, bx, by, cutA, cutB)
     }
 
     /// Splits a downward edge within the clip box's rows that crosses or lies beyond one of its vertical sides where
@@ -186,16 +218,7 @@ public struct CoverageCells: EdgeSink {
     )
         -> (x0: Double, y0: Double, x1: Double, y1: Double)? {
         let lo = clip.minX, hi = clip.maxX
-        let dx = x1 - x0, dy = y1 - y0
-        var cutA = 1.0, cutB = 1.0
-        if (x0 < lo) != (x1 < lo) { cutA = (lo - x0) / dx }
-        if (x0 > hi) != (x1 > hi) {
-            let t = (hi - x0) / dx
-            if t < cutA { cutB = cutA; cutA = t } else { cutB = t }
-        }
-        // Three pieces at most: before the first cut, between the cuts, after the second.
-        let ax = cutA >= 1 ? x1 : x0 + dx * cutA, ay = cutA >= 1 ? y1 : y0 + dy * cutA
-        let bx = cutB >= 1 ? x1 : x0 + dx * cutB, by = cutB >= 1 ? y1 : y0 + dy * cutB
+        let (ax, ay, bx, by, cutA, cutB) = CoverageCells.sideCuts(x0, y0, x1, y1, lo: lo, hi: hi)
         var inside: (x0: Double, y0: Double, x1: Double, y1: Double)?
         func piece(_ xa: Double, _ ya: Double, _ xb: Double, _ yb: Double) {
             guard yb > ya else { return }

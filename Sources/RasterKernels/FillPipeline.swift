@@ -12,6 +12,11 @@ public protocol FillPipeline {
     static func flatten(_ path: Path, transform: AffineTransform, tolerance: Double, into cells: inout CoverageCells)
     /// Adds straight edges, given as pairs of points in `ends`, into `cells` (begun on the fill's area).
     static func addEdges(_ ends: UnsafeBufferPointer<Point>, into cells: inout CoverageCells)
+    /// Adds a stroke's outline, given as pairs of points in `ends`, into `cells` (begun on its area) and composites
+    /// `color` at its coverage (non-zero) as `addEdges` and `composite` would; a straight segment's rows between its
+    /// caps go straight onto the pixels (`StraightStrip`).
+    static func fillOutline(_ ends: UnsafeBufferPointer<Point>, into cells: inout CoverageCells, color: UInt32,
+                            into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int)
     /// Composites `color` (premultiplied) at the cells' coverage onto `pixels`, a canvas `canvasWidth` pixels wide,
     /// leaving the cells clear.
     static func composite(cells: inout CoverageCells, color: UInt32, evenOdd: Bool,
@@ -166,6 +171,11 @@ public enum PortableFill: FillPipeline {
 
     public static func addEdges(_ ends: UnsafeBufferPointer<Point>, into cells: inout CoverageCells) {
         addEdgesKernel(ends, into: &cells)
+    }
+
+    public static func fillOutline(_ ends: UnsafeBufferPointer<Point>, into cells: inout CoverageCells, color: UInt32,
+                                   into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int) {
+        fillOutlineKernel(ends, into: &cells, color: color, into: pixels, canvasWidth: canvasWidth)
     }
 
     public static func composite(cells: inout CoverageCells, color: UInt32, evenOdd: Bool,

@@ -52,6 +52,13 @@ public struct VectorBlend {
                 &>> 31
             coverage &= ~SIMD8<UInt32>(truncatingIfNeeded: past)
         }
+        blend(coverage, into: dst, opaque: opaque)
+        return SIMD8(repeating: s[7])
+    }
+
+    /// Blends the colour at `coverage` onto the eight pixels at `dst` (`opaque`: the colour's alpha is 255).
+    @inlinable @inline(__always)
+    public func blend(_ coverage: Pixels, into dst: UnsafeMutablePointer<UInt32>, opaque: Bool) {
         let pixelBytes = UnsafeMutableRawPointer(dst)
         if opaque && VectorBlend.isZero(coverage ^ 255) {
             // Covered whole by an opaque colour: stored without reading the destination.
@@ -60,7 +67,6 @@ public struct VectorBlend {
             let under = pixelBytes.loadUnaligned(as: Pixels.self)
             pixelBytes.storeBytes(of: blend(coverage, over: under), as: Pixels.self)
         }
-        return SIMD8(repeating: s[7])
     }
 
     /// `count` pixels at `dst` blended with the colour at one coverage (1…255).

@@ -13,6 +13,11 @@ public enum AVX512Fill: FillPipeline {
         addEdgesKernel(ends, into: &cells)
     }
 
+    public static func fillOutline(_ ends: UnsafeBufferPointer<Point>, into cells: inout CoverageCells, color: UInt32,
+                                   into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int) {
+        fillOutlineKernel(ends, into: &cells, color: color, into: pixels, canvasWidth: canvasWidth)
+    }
+
     public static func composite(cells: inout CoverageCells, color: UInt32, evenOdd: Bool,
                                  into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int) {
         compositeKernel(cells: &cells, color: color, evenOdd: evenOdd, into: pixels, canvasWidth: canvasWidth)

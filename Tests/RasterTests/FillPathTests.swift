@@ -1,7 +1,7 @@
 import Foundation
 import Geometry
 @testable import Raster
-import RasterKernels
+@testable import RasterKernels
 import Testing
 import TestSupport
 import Colors
@@ -207,5 +207,83 @@ struct StrokeIntoCellsTests {
             differing += count
         }
         #expect(differing == 0)
+    }
+}
+
+/// A straight segment's stroke draws the rows between its caps straight onto the pixels (`StraightStrip`): they must be
+/// the pixels its outline's cells give, byte for byte.
+@Suite("Straight strips")
+struct StraightStripTests {
+    @Test("A straight segment's stroke, its rows between the caps drawn as a strip, draws exactly what filling its outline draws: random hairlines and thick lines at every slant, butt, square and round caps, the canvas's and a clip's sides, narrow canvases, every fill path, bands on 1 to 3 threads")
+    func sameAsTheCells() {
+        var random = SeededRandom(seed: 0x57_41B5)
+        var drawnAsStrips = 0
+        let cases = 240
+        for n in 0..<cases {
+            let width = random.int(in: 0...5) == 0 ? random.int(in: 1...12) : random.int(in: 20...160)
+            let height = random.int(in: 10...140)
+            // Mostly steep and across the canvas, the strip's case, but every slant and length.
+            let p0 = Point(random.double(in: -30...Double(width + 30)), random.double(in: -30...20))
+            let angle = random.int(in: 0...3) == 0 ? random.double(in: -.pi ... .pi)
+                : .pi / 2 + random.double(in: -0.9...0.9)
+            let length = random.int(in: 0...4) == 0 ? random.double(in: 0.5...20) : Double(height + 30)
+            var path = Path()
+            path.move(to: p0)
+            // Some upright, whose sides the edge loop adds as columns.
+            let upright = random.int(in: 0...5) == 0
+            path.line(to: Point(upright ? p0.x : p0.x + length * cos(angle), p0.y + length * (upright ? 1 : sin(angle))))
+            let style = StrokeStyle(lineWidth: random.int(in: 0...2) == 0 ? random.double(in: 1...9)
+                                        : random.double(in: 0.03...1.2),
+                                    lineCap: [.butt, .square, .butt, .round][random.int(in: 0...3)])
+            let transform: Geometry.AffineTransform = upright || random.bool() ? .identity
+                : AffineTransform(a: random.double(in: 0.5...1.5), b: random.double(in: -0.3...0.3),
+                                  c: random.double(in: -0.3...0.3), d: random.double(in: 0.5...1.5),
+                                  tx: random.double(in: -5...5), ty: random.double(in: -5...5))
+            let clip = random.int(in: 0...2) == 0 ? Rect(x: random.double(in: 0...20), y: random.double(in: 0...20),
+                                                         width: random.double(in: 1...Double(width)),
+                                                         height: random.double(in: 5...Double(height))) : nil
+            let color = Color(red: random.double(in: 0...1), green: random.double(in: 0...1),
+                              blue: random.double(in: 0...1), alpha: random.bool() ? 1 : random.double(in: 0.05...1))
+            let seed = random.next()
+            // The cells' pixels: the outline filled as a path.
+            let expected = Canvas(width: width, height: height)
+            var noise = SeededRandom(seed: seed)
+            FillPathTests.noise(expected, &noise)
+            Rasterizer().fill(path.stroked(style, tolerance: 0.1), transform: transform, color: color, clip: clip,
+                              into: expected)
+            if StraightStripTests.makesStrip(path, style: style, transform: transform, clip: clip, width: width,
+                                             height: height) {
+                drawnAsStrips += 1
+            }
+            for fillPath in FillPath.available {
+                let threads = random.int(in: 1...3), shift = random.int(in: 0...6)
+                let rasterizer = Rasterizer(path: fillPath, threads: threads, bandShift: shift)
+                let canvas = Canvas(width: width, height: height)
+                var noise = SeededRandom(seed: seed)
+                FillPathTests.noise(canvas, &noise)
+                rasterizer.beginBands()
+                rasterizer.stroke(path, style: style, transform: transform, tolerance: 0.1, color: color, clip: clip,
+                                  into: canvas)
+                rasterizer.drawBands()
+                let differing = (0..<(width * height)).filter { canvas.pixels[$0] != expected.pixels[$0] }.count
+                #expect(differing == 0, "case \(n) (\(fillPath), \(threads) threads, bands of \(1 << shift) rows): \(differing) pixels differ; \(width)×\(height), \(path), \(style), clip \(String(describing: clip))")
+            }
+        }
+        // Most cases must have gone through the strip, or the test compares the cells with themselves.
+        #expect(drawnAsStrips >= cases / 5, "only \(drawnAsStrips) of \(cases) strokes were drawn as strips")
+    }
+
+    /// Whether the stroke's outline, on one thread, has rows drawn as a strip.
+    static func makesStrip(_ path: Path, style: StrokeStyle, transform: Geometry.AffineTransform, clip: Rect?, width: Int,
+                           height: Int) -> Bool {
+        let edges = EdgeList()
+        var outline = edges
+        Stroker().stroke(path, style: style, tolerance: 0.1, transform: transform, into: &outline)
+        guard let box = Rasterizer.clipBox(canvas: Canvas(width: width, height: height), clip: clip),
+              let area = Rasterizer.strokeArea(outline: edges.ends, box: box) else { return false }
+        var cells = CoverageCells()
+        defer { cells.release() }
+        cells.begin(area: area)
+        return StraightStrip(edges.ends, cells: cells) != nil
     }
 }
