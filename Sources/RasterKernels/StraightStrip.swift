@@ -2,7 +2,8 @@ import CIntrinsics
 import Geometry
 
 /// The rows of a thin straight outline (a straight segment's stroke: two long sides and a cap of one or three edges at
-/// each end) that only its two long sides cross, blended straight onto the pixels, eight at a time, without cells or marks.
+/// each end) that only its two long sides cross, blended straight onto the pixels, eight at a time, without cells or
+/// marks.
 ///
 /// In such a row each side adds its cells exactly as `CoverageCells.addRow` would (the same expressions on the same
 /// piece of the edge), and the compositor's running sum over them is, pixel by pixel, 0 left of the side's first cell,
@@ -33,9 +34,10 @@ struct StraightStrip {
     @usableFromInline let first: Int, end: Int
 
     /// The strip of `ends` (four to eight edges as pairs of points, a closed outline) in `cells` as begun and limited,
-    /// or nil when the outline has none or too few of its rows would be drawn here.
+    /// or nil when the outline has none or too few of its rows would be drawn here. (Generic over the pipeline, as
+    /// every function the kernels use, so that each module's copy has a name of its own; see `PipelineCells`.)
     @inlinable
-    init?(_ ends: UnsafeBufferPointer<Point>, cells: CoverageCells) {
+    init?<Pipeline: FillPipeline>(_ ends: UnsafeBufferPointer<Point>, cells: CoverageCells, _ pipeline: Pipeline.Type) {
         // Eight pixels must fit left of the drawn columns' end in the canvas row.
         let edges = ends.count / 2
         guard edges >= 4, edges <= 8, cells.originX &+ Int(cells.clip.maxX.rounded(.up)) >= 8 else { return nil }
@@ -55,8 +57,8 @@ struct StraightStrip {
             }
         }
         guard let (i, j) = pair,
-              let a = StraightStrip.side(ends[2 * i], ends[2 * i + 1], cells),
-              let b = StraightStrip.side(ends[2 * j], ends[2 * j + 1], cells),
+              let a = StraightStrip.side(ends[2 * i], ends[2 * i + 1], cells, pipeline),
+              let b = StraightStrip.side(ends[2 * j], ends[2 * j + 1], cells, pipeline),
               (a.side.h > 0) != (b.side.h > 0)
         else { return nil }
         self.a = a.side; self.b = b.side
@@ -78,7 +80,8 @@ struct StraightStrip {
     /// it, or add it some other way (under a pixel's width a row is required, so that a row's piece crosses one side
     /// at most).
     @inlinable
-    static func side(_ p0: Point, _ p1: Point, _ cells: CoverageCells) -> (side: Side, y0: Double, y1: Double)? {
+    static func side<Pipeline: FillPipeline>(_ p0: Point, _ p1: Point, _ cells: CoverageCells,
+                                             _ pipeline: Pipeline.Type) -> (side: Side, y0: Double, y1: Double)? {
         let ox = Double(cells.originX), oy = Double(cells.originY)
         var x0 = p0.x - ox, y0 = p0.y - oy, x1 = p1.x - ox, y1 = p1.y - oy
         var dir = 1.0
@@ -112,16 +115,16 @@ struct StraightStrip {
         return (side, y0, y1)
     }
 
-    @inlinable static func minY(_ ends: UnsafeBufferPointer<Point>, _ e: Int) -> Double {
+    @inlinable @inline(__always) static func minY(_ ends: UnsafeBufferPointer<Point>, _ e: Int) -> Double {
         Swift.min(ends[2 * e].y, ends[2 * e + 1].y)
     }
 
-    @inlinable static func maxY(_ ends: UnsafeBufferPointer<Point>, _ e: Int) -> Double {
+    @inlinable @inline(__always) static func maxY(_ ends: UnsafeBufferPointer<Point>, _ e: Int) -> Double {
         Swift.max(ends[2 * e].y, ends[2 * e + 1].y)
     }
 
     /// How far apart the sides' ends in `row` lie, at most.
-    @inlinable func span(of row: Int) -> Double {
+    @inlinable @inline(__always) func span(of row: Int) -> Double {
         let top = Double(row), bottom = Double(row &+ 1)
         let a0 = a.x(top), a1 = a.x(bottom), b0 = b.x(top), b1 = b.x(bottom)
         return Swift.max(Swift.max(a0, a1), Swift.max(b0, b1)) - Swift.min(Swift.min(a0, a1), Swift.min(b0, b1))
@@ -223,7 +226,7 @@ extension FillPipeline {
     @inlinable @inline(__always)
     public static func fillOutlineKernel(_ ends: UnsafeBufferPointer<Point>, into cells: inout CoverageCells,
                                          color: UInt32, into pixels: UnsafeMutablePointer<UInt32>, canvasWidth: Int) {
-        guard let strip = StraightStrip(ends, cells: cells) else {
+        guard let strip = StraightStrip(ends, cells: cells, Self.self) else {
             addEdgesKernel(ends, into: &cells)
             compositeKernel(cells: &cells, color: color, evenOdd: false, into: pixels, canvasWidth: canvasWidth)
             return

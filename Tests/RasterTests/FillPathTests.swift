@@ -284,6 +284,6 @@ struct StraightStripTests {
         var cells = CoverageCells()
         defer { cells.release() }
         cells.begin(area: area)
-        return StraightStrip(edges.ends, cells: cells) != nil
+        return StraightStrip(edges.ends, cells: cells, PortableFill.self) != nil
     }
 }
